@@ -1,0 +1,6 @@
+// Command sqlnb trains and applies naive Bayes classifiers inside DuckDB. See README.md.
+package main
+
+import "os"
+
+func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }

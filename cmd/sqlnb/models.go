@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sqlnb/sqlnb/sqlnb"
+)
+
+func newModelsCmd(e *env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "models",
+		Short: "List, show, drop, export, import or change stored models",
+	}
+	var format string
+	cmd.PersistentFlags().StringVar(&format, "format", "table", "output format: table, csv or json")
+
+	list := &cobra.Command{
+		Use: "list", Short: "List the stored models", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			db, err := e.open()
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			return query(cmd.Context(), db.DB, e.stdout, format, "FROM nb_models()")
+		},
+	}
+	show := &cobra.Command{
+		Use: "show MODEL", Short: "Show a model's hyperparameters, priors and per-feature parameters", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			db, err := e.open()
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			m, err := sqlnb.Load(cmd.Context(), db, args[0])
+			if err != nil {
+				return err
+			}
+			s, err := sqlnb.Compile(m)
+			if err != nil {
+				return err
+			}
+			if format == "table" {
+				fmt.Fprintf(e.stdout, "model %q: label %q (%s), trained on %s: %d rows (%d skipped), %d classes, %d features\n",
+					m.Name, m.Label, m.LabelType, m.Source, m.Rows, m.SkippedRows, len(m.Classes), len(m.Features))
+				fmt.Fprintf(e.stdout, "alpha %g, var_smoothing %g, variance %s, priors %s, created %s\n\n",
+					m.Params.Alpha, m.Params.VarSmoothing, m.Params.Variance, m.Params.Priors, m.Created.Format("2006-01-02 15:04:05"))
+			}
+			var data [][]any
+			for _, p := range sqlnb.Parameters(s) {
+				var count any = p.Count
+				if math.IsNaN(p.Count) {
+					count = nil
+				}
+				data = append(data, []any{nullIfEmpty(p.Feature), nullIfEmpty(string(p.Kind)), p.Class, nullIfEmpty(p.Value), p.Parameter, p.Estimate, count})
+			}
+			return writeResult(e.stdout, format, []string{"feature", "kind", "class", "value", "parameter", "estimate", "count"},
+				[]string{"VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR", "DOUBLE", "DOUBLE"}, data)
+		},
+	}
+	drop := &cobra.Command{
+		Use: "drop MODEL", Short: "Drop a stored model", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			db, err := e.open()
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			if err := sqlnb.Drop(cmd.Context(), db, args[0]); err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stderr, "dropped %q\n", args[0])
+			return nil
+		},
+	}
+	var exportOut string
+	export := &cobra.Command{
+		Use: "export MODEL [--output FILE]", Short: "Write a model as JSON (to stdout or --output)", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			db, err := e.open()
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			m, err := sqlnb.Load(cmd.Context(), db, args[0])
+			if err != nil {
+				return err
+			}
+			if exportOut == "" {
+				return sqlnb.Export(e.stdout, m)
+			}
+			var buf bytes.Buffer
+			if err := sqlnb.Export(&buf, m); err != nil {
+				return err
+			}
+			return os.WriteFile(exportOut, buf.Bytes(), 0o644)
+		},
+	}
+	export.Flags().StringVar(&exportOut, "output", "", "JSON file to write")
+	var importName string
+	imp := &cobra.Command{
+		Use: "import FILE [--name NAME]", Short: "Store a model from JSON written by export", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f, err := os.Open(args[0])
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			m, err := sqlnb.Import(f, importName)
+			if err != nil {
+				return err
+			}
+			db, err := e.open()
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			if err := sqlnb.Save(cmd.Context(), db, m); err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stderr, "imported %q: %d classes, %d features\n", m.Name, len(m.Classes), len(m.Features))
+			return nil
+		},
+	}
+	imp.Flags().StringVar(&importName, "name", "", "store under this name instead of the one in the file")
+	var sf modelFlags
+	set := &cobra.Command{
+		Use:   "set MODEL [--alpha A] [--var-smoothing V] [--variance class|pooled] [--priors P]",
+		Short: "Change a model's hyperparameters without retraining", Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			db, err := e.open()
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			m, err := sqlnb.Load(cmd.Context(), db, args[0])
+			if err != nil {
+				return err
+			}
+			p, given, err := sf.options(cmd).Params(m.Params)
+			if err != nil {
+				return usageError{err}
+			}
+			if m, err = sqlnb.SetParams(cmd.Context(), db, args[0], p, given); err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stderr, "model %q: alpha %g, var_smoothing %g, variance %s, priors %s\n", m.Name,
+				m.Params.Alpha, m.Params.VarSmoothing, m.Params.Variance, strings.TrimSpace(m.Params.Priors))
+			return nil
+		},
+	}
+	sf.addParams(set)
+	cmd.AddCommand(list, show, drop, export, imp, set)
+	return cmd
+}
+
+func nullIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sqlnb/sqlnb/sqlnb"
+)
+
+// modelFlags are the training and hyperparameter flags shared by train and models set.
+type modelFlags struct {
+	features     []string
+	kind         string
+	featureKinds []string
+	weight       string
+	alpha        float64
+	varSmoothing float64
+	variance     string
+	priors       string
+}
+
+func (f *modelFlags) addParams(cmd *cobra.Command) {
+	d := sqlnb.DefaultParams()
+	cmd.Flags().Float64Var(&f.alpha, "alpha", d.Alpha, "additive smoothing α of categorical and Bernoulli features (≥ 0)")
+	cmd.Flags().Float64Var(&f.varSmoothing, "var-smoothing", d.VarSmoothing, "Gaussian variance floor as a fraction of the largest feature variance")
+	cmd.Flags().StringVar(&f.variance, "variance", "", "Gaussian variance: class (one per class) or pooled (shared)")
+	cmd.Flags().StringVar(&f.priors, "priors", "", "class priors: fit, smoothed, uniform, or class=p,class=p")
+}
+
+// options turns the flags that were set into sqlnb.Options.
+func (f *modelFlags) options(cmd *cobra.Command) sqlnb.Options {
+	o := sqlnb.Options{Features: f.features, Kind: f.kind, FeatureKinds: f.featureKinds, Weight: f.weight,
+		Variance: f.variance, Priors: f.priors}
+	if cmd.Flags().Changed("alpha") {
+		o.Alpha = &f.alpha
+	}
+	if cmd.Flags().Changed("var-smoothing") {
+		o.VarSmoothing = &f.varSmoothing
+	}
+	return o
+}
+
+type trainOptions struct {
+	model, label, from string
+	flags              modelFlags
+}
+
+func newTrainCmd(e *env) *cobra.Command {
+	o := &trainOptions{}
+	cmd := &cobra.Command{
+		Use:   "train --model NAME --label COLUMN --from SOURCE",
+		Short: "Train a model with SQL aggregations and store it in the database",
+		Long: `Train a naive Bayes model on SOURCE (a table or view, a SELECT query, or a .parquet/.csv/.json file or glob)
+and store it as model NAME, replacing an existing model of that name atomically.
+
+Numeric columns are Gaussian, VARCHAR, ENUM and BOOLEAN columns categorical, unless --kind or --feature-kind
+says otherwise. NULL labels are skipped; NULL feature values are left out of that feature's statistics.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runTrain(cmd, e, o) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.model, "model", "", "model name (required)")
+	f.StringVar(&o.label, "label", "", "label (class) column (required)")
+	f.StringVar(&o.from, "from", "", "training source: table, query or file glob (required)")
+	f.StringSliceVar(&o.flags.features, "features", nil, "feature columns, comma-separated (default: every column but label and weight)")
+	f.StringVar(&o.flags.kind, "kind", "auto", "kind of every feature: auto, gaussian, categorical or bernoulli")
+	f.StringArrayVar(&o.flags.featureKinds, "feature-kind", nil, "kind of one feature, column=kind (repeatable)")
+	f.StringVar(&o.flags.weight, "weight", "", "sample-weight column")
+	o.flags.addParams(cmd)
+	for _, r := range []string{"model", "label", "from"} {
+		_ = cmd.MarkFlagRequired(r)
+	}
+	return cmd
+}
+
+func runTrain(cmd *cobra.Command, e *env, o *trainOptions) error {
+	spec, err := o.flags.options(cmd).Spec(o.model, o.from, o.label)
+	if err != nil {
+		return usageError{err}
+	}
+	db, err := e.open()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	res, err := sqlnb.Train(cmd.Context(), db.DB, spec)
+	if err != nil {
+		return err
+	}
+	m := res.Model
+	fmt.Fprintf(e.stderr, "trained %q on %d rows (%d skipped: NULL label): %d classes, %d features (%s) in %.3fs\n",
+		m.Name, m.Rows, m.SkippedRows, len(m.Classes), len(m.Features), strings.Join(m.Kinds(), ", "), res.Duration.Seconds())
+	return nil
+}

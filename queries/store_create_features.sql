@@ -1,0 +1,8 @@
+-- The features of each model in training order, with their distribution. No parameters.
+CREATE TABLE IF NOT EXISTS nb.features (
+    model    VARCHAR NOT NULL,
+    position INTEGER NOT NULL,   -- 0-based training order (the positional argument order)
+    name     VARCHAR NOT NULL,   -- column name
+    kind     VARCHAR NOT NULL,   -- 'gaussian', 'categorical' or 'bernoulli'
+    type     VARCHAR NOT NULL    -- DuckDB type of the training column
+)

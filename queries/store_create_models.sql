@@ -1,0 +1,18 @@
+-- One row per model: what it was trained on and the hyperparameters applied when it is bound for
+-- scoring (they can be changed with UPDATE without retraining). No parameters.
+CREATE TABLE IF NOT EXISTS nb.models (
+    name           VARCHAR NOT NULL,   -- model name, unique
+    label          VARCHAR NOT NULL,   -- label column
+    label_type     VARCHAR NOT NULL,   -- DuckDB type of the label column
+    weight         VARCHAR,            -- sample-weight column, NULL if unweighted
+    source         VARCHAR NOT NULL,   -- table, query or file the model was trained on
+    alpha          DOUBLE  NOT NULL,   -- additive smoothing for categorical and Bernoulli features
+    var_smoothing  DOUBLE  NOT NULL,   -- Gaussian variance floor, as a fraction of the largest variance
+    variance       VARCHAR NOT NULL,   -- 'class' (one per class) or 'pooled' (shared by all classes)
+    priors         VARCHAR NOT NULL,   -- 'fit', 'smoothed', 'uniform' or 'given' (nb.classes.prior)
+    n_rows         BIGINT  NOT NULL,   -- training rows with a non-NULL label
+    skipped_rows   BIGINT  NOT NULL,   -- training rows left out because their label was NULL
+    created        TIMESTAMP NOT NULL,
+    format_version INTEGER NOT NULL,
+    generation     VARCHAR NOT NULL    -- changes whenever the statistics change
+)

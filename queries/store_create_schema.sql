@@ -1,0 +1,2 @@
+-- Creates the schema that holds every model. No parameters.
+CREATE SCHEMA IF NOT EXISTS nb

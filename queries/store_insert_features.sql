@@ -1,0 +1,3 @@
+-- Inserts a model's features from parallel lists. Parameters: $1 model, $2 names, $3 kinds, $4 types.
+INSERT INTO nb.features
+SELECT $1, generate_subscripts($2::VARCHAR[], 1) - 1, unnest($2::VARCHAR[]), unnest($3::VARCHAR[]), unnest($4::VARCHAR[])

@@ -1,0 +1,20 @@
+{{- /*
+train_counts: counts (and weight sums) of every value of every categorical or Bernoulli feature per class,
+in one scan: GROUPING SETS (label), (label, v0), (label, v1), .... The (label) set gives the class counts;
+GROUPING(vi) = 0 marks the rows of feature i, where a NULL value is a real NULL (not counted in training).
+Bernoulli features over numbers are binarized as value > 0.
+Data: .From, .Label, .Weight (may be empty), .Features (.Name, .Binarize). No parameters of its own.
+*/ -}}
+WITH src AS (
+    SELECT {{ident .Label}} AS l{{if .Weight}}, CAST({{ident .Weight}} AS DOUBLE) AS w{{end}}
+    {{- range $i, $f := .Features}},
+        {{if $f.Binarize}}({{ident $f.Name}} > 0){{else}}{{ident $f.Name}}{{end}} AS v{{$i}}
+    {{- end}}
+    FROM {{.From}}
+)
+SELECT CAST(l AS VARCHAR) AS class
+    {{- range $i, $f := .Features}}, GROUPING(v{{$i}}) AS g{{$i}}, CAST(v{{$i}} AS VARCHAR) AS v{{$i}}{{end}},
+    count(*) AS n{{if .Weight}}, fsum(w) AS weight, count(w) AS n_weight, min(w) AS min_weight{{end}}
+FROM src
+GROUP BY GROUPING SETS ((l){{range $i, $f := .Features}}, (l, v{{$i}}){{end}})
+ORDER BY l NULLS LAST

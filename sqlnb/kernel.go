@@ -1,0 +1,210 @@
+package sqlnb
+
+import (
+	"math"
+)
+
+// Batch is a vector of rows to score, one column per model feature (model order).
+type Batch struct {
+	// N is the number of rows.
+	N int
+	// Num holds the values of Gaussian features (nil for the others), length ≥ N.
+	Num [][]float64
+	// Valid holds, per Gaussian feature, a DuckDB validity mask: bit i%64 of word i/64 is set when row i
+	// is not NULL. nil means no NULLs.
+	Valid [][]uint64
+	// Cat holds the category index of categorical and Bernoulli features (nil for Gaussian ones):
+	// 0..J-1 a training value, Unseen() (J) an unseen one, Missing() (J+1) NULL.
+	Cat [][]int32
+}
+
+// NewBatch returns a batch of n rows with buffers for every feature of s: Num for Gaussian features,
+// Cat for the others, no validity masks.
+func (s *Scorer) NewBatch(n int) *Batch {
+	b := &Batch{N: n, Num: make([][]float64, len(s.Features)), Valid: make([][]uint64, len(s.Features)),
+		Cat: make([][]int32, len(s.Features))}
+	for j, f := range s.Features {
+		if f.Kind == Gaussian {
+			b.Num[j] = make([]float64, n)
+		} else {
+			b.Cat[j] = make([]int32, n)
+		}
+	}
+	return b
+}
+
+// isValid reports whether row i is valid in a DuckDB validity mask (nil: all valid).
+func isValid(mask []uint64, i int) bool {
+	return mask == nil || mask[i>>6]&(1<<(uint(i)&63)) != 0
+}
+
+// JointLogLikelihood writes b_c = log p(c) + Σ_j log p(x_j | c) (seed 004) for every row of b into out,
+// class-major: out[c*N + i], len(out) ≥ K*N. Missing values (NULL, NaN, ±Inf in a Gaussian feature,
+// NULL in a categorical one) are marginalised: they add nothing (seed 004). A row that every class
+// finds impossible (α = 0 and zero counts) is rescored with α = 1e-10. scratch, if len ≥ N, avoids an
+// allocation.
+func (s *Scorer) JointLogLikelihood(b *Batch, out []float64, scratch []bool) {
+	n, K := b.N, len(s.Labels)
+	for c := range K {
+		o := out[c*n : c*n+n]
+		base := s.base[c]
+		for i := range o {
+			o[i] = base
+		}
+		g := s.gauss
+		for len(g) >= 4 {
+			f0, f1, f2, f3 := &s.Features[g[0]], &s.Features[g[1]], &s.Features[g[2]], &s.Features[g[3]]
+			x0, x1, x2, x3 := b.Num[g[0]][:n], b.Num[g[1]][:n], b.Num[g[2]][:n], b.Num[g[3]][:n]
+			m0, m1, m2, m3 := f0.Mean[c], f1.Mean[c], f2.Mean[c], f3.Mean[c]
+			h0, h1, h2, h3 := f0.HalfInvVar[c], f1.HalfInvVar[c], f2.HalfInvVar[c], f3.HalfInvVar[c]
+			for i := range o {
+				d0, d1, d2, d3 := x0[i]-m0, x1[i]-m1, x2[i]-m2, x3[i]-m3
+				o[i] -= d0*d0*h0 + d1*d1*h1 + d2*d2*h2 + d3*d3*h3
+			}
+			g = g[4:]
+		}
+		for _, j := range g {
+			f := &s.Features[j]
+			x := b.Num[j][:n]
+			m, h := f.Mean[c], f.HalfInvVar[c]
+			for i := range o {
+				d := x[i] - m
+				o[i] -= d * d * h
+			}
+		}
+		for _, j := range s.cats {
+			lp := s.Features[j].LogProb[c]
+			idx := b.Cat[j][:n]
+			for i := range o {
+				o[i] += lp[idx[i]]
+			}
+		}
+	}
+	s.fixup(b, out, scratch)
+}
+
+// fixup rescores, row by row, the rows the vector kernel cannot: a NULL Gaussian value (its slot holds
+// garbage) or a non-finite result (NaN or ±Inf input, or -Inf from a zero probability).
+func (s *Scorer) fixup(b *Batch, out []float64, bad []bool) {
+	n, K := b.N, len(s.Labels)
+	if len(bad) < n {
+		bad = make([]bool, n)
+	}
+	bad = bad[:n]
+	clear(bad)
+	any := false
+	for _, j := range s.gauss {
+		mask := b.Valid[j]
+		if mask == nil {
+			continue
+		}
+		for w := 0; w*64 < n; w++ {
+			if mask[w] == ^uint64(0) {
+				continue
+			}
+			for i := w * 64; i < n && i < w*64+64; i++ {
+				if mask[w]&(1<<(uint(i)&63)) == 0 {
+					bad[i], any = true, true
+				}
+			}
+		}
+	}
+	for c := range K {
+		for i, v := range out[c*n : c*n+n] {
+			if v-v != 0 {
+				bad[i], any = true, true
+			}
+		}
+	}
+	if !any {
+		return
+	}
+	var row [64]float64
+	dst := row[:0]
+	if K > len(row) {
+		dst = make([]float64, K)
+	}
+	dst = dst[:K]
+	for i, isBad := range bad {
+		if !isBad {
+			continue
+		}
+		s.scoreRow(b, i, dst, false)
+		if allNegInf(dst) {
+			s.scoreRow(b, i, dst, true)
+		}
+		for c := range K {
+			out[c*n+i] = dst[c]
+		}
+	}
+}
+
+func allNegInf(v []float64) bool {
+	for _, x := range v {
+		if !math.IsInf(x, -1) {
+			return false
+		}
+	}
+	return true
+}
+
+// scoreRow computes the joint log-likelihood of row i skipping missing and non-finite values; floor
+// uses the α = 1e-10 tables for categorical features when the model has α = 0.
+func (s *Scorer) scoreRow(b *Batch, i int, dst []float64, floor bool) {
+	copy(dst, s.LogPrior)
+	for _, j := range s.gauss {
+		f := &s.Features[j]
+		x := b.Num[j][i]
+		if !isValid(b.Valid[j], i) || math.IsNaN(x) || math.IsInf(x, 0) {
+			continue
+		}
+		for c := range dst {
+			d := x - f.Mean[c]
+			dst[c] += f.LogNorm[c] - d*d*f.HalfInvVar[c]
+		}
+	}
+	for _, j := range s.cats {
+		f := &s.Features[j]
+		lp := f.LogProb
+		if floor && f.logProbFloor != nil {
+			lp = f.logProbFloor
+		}
+		v := b.Cat[j][i]
+		for c := range dst {
+			dst[c] += lp[c][v]
+		}
+	}
+}
+
+// Argmax writes, for every row, the index of the class with the largest joint log-likelihood in jll
+// (class-major, as JointLogLikelihood writes it); ties go to the first class in model order.
+func Argmax(jll []float64, n, K int, dst []int32) {
+	for i := range n {
+		bi, bv := int32(0), jll[i]
+		for c := 1; c < K; c++ {
+			if v := jll[c*n+i]; v > bv {
+				bi, bv = int32(c), v
+			}
+		}
+		dst[i] = bi
+	}
+}
+
+// LogPosterior turns the joint log-likelihoods of row i (class-major jll with n rows) into
+// log p(c | x) = b_c - log Σ exp(b_c') (seed 004's log-sum-exp), written to dst.
+func LogPosterior(jll []float64, n, K, i int, dst []float64) {
+	mx := math.Inf(-1)
+	for c := range K {
+		if v := jll[c*n+i]; v > mx {
+			mx = v
+		}
+	}
+	sum := 0.0
+	for c := range K {
+		sum += math.Exp(jll[c*n+i] - mx)
+	}
+	lse := mx + math.Log(sum)
+	for c := range K {
+		dst[c] = jll[c*n+i] - lse
+	}
+}

@@ -1,0 +1,57 @@
+package sqlnb
+
+import "strings"
+
+// Options are training and hyperparameter options as a user types them (CLI flags, nb_train named
+// parameters); nil or empty fields keep their defaults (or, for SetOptions, the stored values).
+type Options struct {
+	Features     []string
+	Kind         string
+	FeatureKinds []string // "column=kind"
+	Weight       string
+	Alpha        *float64
+	VarSmoothing *float64
+	Variance     string
+	Priors       string // fit, smoothed, uniform or class=p,class=p
+}
+
+// Params applies the hyperparameter options to base.
+func (o Options) Params(base Params) (Params, map[string]float64, error) {
+	p := base
+	if o.Alpha != nil {
+		p.Alpha = *o.Alpha
+	}
+	if o.VarSmoothing != nil {
+		p.VarSmoothing = *o.VarSmoothing
+	}
+	if o.Variance != "" {
+		p.Variance = strings.ToLower(strings.TrimSpace(o.Variance))
+	}
+	var given map[string]float64
+	if o.Priors != "" {
+		rule, g, err := ParsePriors(o.Priors)
+		if err != nil {
+			return p, nil, err
+		}
+		p.Priors, given = rule, g
+	}
+	return p, given, p.Validate()
+}
+
+// Spec builds the TrainSpec for model from source with label.
+func (o Options) Spec(model, source, label string) (TrainSpec, error) {
+	spec := TrainSpec{Model: model, Source: source, Label: label, Features: o.Features, Weight: o.Weight}
+	var err error
+	if spec.Kind, err = ParseKind(o.Kind); err != nil {
+		return spec, err
+	}
+	if spec.FeatureKinds, err = ParseFeatureKinds(o.FeatureKinds); err != nil {
+		return spec, err
+	}
+	params, given, err := o.Params(DefaultParams())
+	if err != nil {
+		return spec, err
+	}
+	spec.Params, spec.GivenPriors = &params, given
+	return spec, nil
+}

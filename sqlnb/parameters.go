@@ -1,0 +1,55 @@
+package sqlnb
+
+import "math"
+
+// Parameter is one smoothed model parameter, as nb_show and `sqlnb models show` list them.
+type Parameter struct {
+	// Feature is empty for priors.
+	Feature string
+	Kind    Kind
+	Class   string
+	// Value is the category of a probability ("" otherwise).
+	Value string
+	// Parameter is prior, mean, variance, probability or unseen (the mass of an unseen category).
+	Parameter string
+	Estimate  float64
+	// Count is the (weighted) number of training rows behind the estimate, NaN where none applies.
+	Count float64
+}
+
+// Parameters lists the compiled parameters of s: priors, then each feature in model order.
+func Parameters(s *Scorer) []Parameter {
+	m := s.Model
+	var out []Parameter
+	for c, cl := range m.Classes {
+		out = append(out, Parameter{Class: cl.Label, Parameter: "prior", Estimate: math.Exp(s.LogPrior[c]), Count: cl.Weight})
+	}
+	gw := map[[2]string]float64{}
+	for _, g := range m.Gaussian {
+		gw[[2]string{g.Feature, g.Class}] = g.Weight
+	}
+	cw := map[[3]string]float64{}
+	for _, n := range m.Counts {
+		cw[[3]string{n.Feature, n.Class, n.Value}] += n.Weight
+	}
+	for _, f := range s.Features {
+		for c, label := range s.Labels {
+			if f.Kind == Gaussian {
+				w := gw[[2]string{f.Name, label}]
+				out = append(out,
+					Parameter{Feature: f.Name, Kind: f.Kind, Class: label, Parameter: "mean", Estimate: f.Mean[c], Count: w},
+					Parameter{Feature: f.Name, Kind: f.Kind, Class: label, Parameter: "variance", Estimate: f.Var[c], Count: w})
+				continue
+			}
+			for v, value := range f.Values {
+				out = append(out, Parameter{Feature: f.Name, Kind: f.Kind, Class: label, Value: value, Parameter: "probability",
+					Estimate: math.Exp(f.LogProb[c][v]), Count: cw[[3]string{f.Name, label, value}]})
+			}
+			if f.Kind == Categorical && m.Params.Alpha > 0 {
+				out = append(out, Parameter{Feature: f.Name, Kind: f.Kind, Class: label, Parameter: "unseen",
+					Estimate: math.Exp(f.LogProb[c][f.Unseen()]), Count: math.NaN()})
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,219 @@
+package sqlnb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/sqlnb/sqlnb/queries"
+)
+
+// Querier runs statements: *sql.DB, *sql.Conn and *sql.Tx all satisfy it.
+type Querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// DB is a Querier that can also start a transaction: *sql.DB and *sql.Conn.
+type DB interface {
+	Querier
+	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
+}
+
+// Source is a resolved table, query or file: a FROM-clause item and the arguments it binds.
+type Source struct {
+	// Text is what the user gave.
+	Text string
+	// From is SQL for a FROM clause: a quoted table name, or a table function whose argument is the
+	// numbered parameter $1 (see FromAt).
+	From string
+	// Args are bound to the parameters of From.
+	Args []any
+	fn   string
+}
+
+// FromAt is From with its parameter numbered $n, for statements that bind other parameters first.
+func (s Source) FromAt(n int) string {
+	if s.fn == "" {
+		return s.From
+	}
+	return fmt.Sprintf("%s($%d)", s.fn, n)
+}
+
+func funcSource(text, fn string, arg any) Source {
+	return Source{Text: text, From: fn + "($1)", Args: []any{arg}, fn: fn}
+}
+
+// readers maps file extensions to DuckDB's reader functions.
+var readers = map[string]string{
+	".parquet": "read_parquet", ".csv": "read_csv", ".tsv": "read_csv", ".txt": "read_csv",
+	".json": "read_json", ".jsonl": "read_json", ".ndjson": "read_json",
+}
+
+// queryStarts are the first words of a statement that makes a query source.
+var queryStarts = []string{"select", "with", "from", "values", "table", "pivot", "unpivot", "("}
+
+// ResolveSource decides what text names, in this order:
+//   - a query, if it starts with SELECT, WITH, FROM, VALUES, TABLE, PIVOT, UNPIVOT or "(": read with
+//     query($1);
+//   - a file or glob, if it ends in .parquet, .csv, .tsv, .txt, .json, .jsonl or .ndjson (optionally
+//     followed by .gz or .zst): read with DuckDB's read_parquet, read_csv or read_json;
+//   - a table or view: the exact name, else schema.name split at the first dot.
+func ResolveSource(ctx context.Context, q Querier, text string) (Source, error) {
+	t := strings.TrimSpace(text)
+	t = strings.TrimSpace(strings.TrimRight(t, ";"))
+	if t == "" {
+		return Source{}, fmt.Errorf("%w: empty source: give a table, a query or a file", ErrBadOption)
+	}
+	lower := strings.ToLower(t)
+	for _, w := range queryStarts {
+		if strings.HasPrefix(lower, w) && (w == "(" || len(lower) == len(w) || !isWordByte(lower[len(w)])) {
+			return funcSource(text, "query", t), nil
+		}
+	}
+	ext := strings.ToLower(filepath.Ext(strings.TrimSuffix(strings.TrimSuffix(lower, ".gz"), ".zst")))
+	if reader, ok := readers[ext]; ok {
+		return funcSource(text, reader, t), nil
+	}
+	if schema, name, ok := lookupTable(ctx, q, nil, t); ok {
+		return Source{Text: text, From: queries.Ident(schema) + "." + queries.Ident(name)}, nil
+	}
+	if dot := strings.IndexByte(t, '.'); dot > 0 {
+		if schema, name, ok := lookupTable(ctx, q, t[:dot], unquote(t[dot+1:])); ok {
+			return Source{Text: text, From: queries.Ident(schema) + "." + queries.Ident(name)}, nil
+		}
+	}
+	return Source{}, fmt.Errorf("%w: source %q: no such table or view; a query must start with SELECT, WITH or FROM, "+
+		"a file must end in .parquet, .csv or .json (temporary tables of another connection are not visible)",
+		ErrBadOption, text)
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9'
+}
+
+// unquote strips one level of double quotes from an identifier written as "a ""b""".
+func unquote(s string) string {
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		return strings.ReplaceAll(s[1:len(s)-1], `""`, `"`)
+	}
+	return s
+}
+
+func lookupTable(ctx context.Context, q Querier, schema any, name string) (string, string, bool) {
+	if s, ok := schema.(string); ok {
+		schema = unquote(s)
+	}
+	var gotSchema, gotName string
+	err := q.QueryRowContext(ctx, queries.SQL("source_lookup_table.sql"), schema, unquote(name)).Scan(&gotSchema, &gotName)
+	if err != nil {
+		return "", "", false
+	}
+	return gotSchema, gotName, true
+}
+
+// Column is a source column and its DuckDB type.
+type Column struct {
+	Name string
+	Type string
+}
+
+// Describe returns the columns of src.
+func Describe(ctx context.Context, q Querier, src Source) ([]Column, error) {
+	stmt, err := queries.Render("train_describe.tmpl.sql", map[string]any{"From": src.From})
+	if err != nil {
+		return nil, err
+	}
+	rows, err := q.QueryContext(ctx, stmt, src.Args...)
+	if err != nil {
+		return nil, fmt.Errorf("read source %q: %w", src.Text, err)
+	}
+	defer rows.Close()
+	names, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	var cols []Column
+	for rows.Next() {
+		vals := make([]sql.NullString, len(names))
+		ptrs := make([]any, len(names))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		cols = append(cols, Column{Name: vals[0].String, Type: vals[1].String})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read source %q: %w", src.Text, err)
+	}
+	if len(cols) == 0 {
+		return nil, errors.New("source has no columns")
+	}
+	return cols, nil
+}
+
+// findColumn returns the column named name: an exact match, else the only case-insensitive one
+// (DuckDB identifiers are case-insensitive).
+func findColumn(cols []Column, name string) (Column, bool) {
+	for _, c := range cols {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	var found []Column
+	for _, c := range cols {
+		if strings.EqualFold(c.Name, name) {
+			found = append(found, c)
+		}
+	}
+	if len(found) == 1 {
+		return found[0], true
+	}
+	return Column{}, false
+}
+
+func columnNames(cols []Column) string {
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = c.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// typeClass classifies a DuckDB type name for kind selection.
+type typeClass int
+
+const (
+	typeOther typeClass = iota
+	typeInteger
+	typeFloat  // FLOAT, DOUBLE
+	typeNumber // DECIMAL, HUGEINT...: numeric, converted
+	typeBool
+	typeText // VARCHAR, ENUM
+)
+
+func classifyType(t string) typeClass {
+	u := strings.ToUpper(t)
+	switch {
+	case u == "FLOAT" || u == "DOUBLE" || u == "REAL" || u == "FLOAT4" || u == "FLOAT8":
+		return typeFloat
+	case u == "TINYINT" || u == "SMALLINT" || u == "INTEGER" || u == "BIGINT" ||
+		u == "UTINYINT" || u == "USMALLINT" || u == "UINTEGER" || u == "UBIGINT":
+		return typeInteger
+	case u == "HUGEINT" || u == "UHUGEINT" || strings.HasPrefix(u, "DECIMAL"):
+		return typeNumber
+	case u == "BOOLEAN":
+		return typeBool
+	case u == "VARCHAR" || strings.HasPrefix(u, "ENUM("):
+		return typeText
+	}
+	return typeOther
+}
+
+func (c typeClass) numeric() bool { return c == typeInteger || c == typeFloat || c == typeNumber }

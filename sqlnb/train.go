@@ -1,0 +1,536 @@
+package sqlnb
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/sqlnb/sqlnb/queries"
+)
+
+// TrainSpec says what to train.
+type TrainSpec struct {
+	// Model is the name the model is stored under; an existing model of that name is replaced.
+	Model string
+	// Source is a table or view, a query, or a file path or glob (see ResolveSource).
+	Source string
+	// Label is the class column.
+	Label string
+	// Features are the feature columns; empty means every column but Label and Weight.
+	Features []string
+	// Kind, if set, is the kind of every feature; FeatureKinds overrides it per column.
+	Kind         Kind
+	FeatureKinds map[string]Kind
+	// Weight is an optional sample-weight column (non-negative, not NULL).
+	Weight string
+	// Params are the hyperparameters stored with the model (zero value: DefaultParams).
+	Params *Params
+	// GivenPriors are per-class priors when Params.Priors is PriorsGiven.
+	GivenPriors map[string]float64
+}
+
+// ParseFeatureKinds reads "col=kind,col=kind". A column name may contain "=": the last one splits.
+func ParseFeatureKinds(specs []string) (map[string]Kind, error) {
+	out := map[string]Kind{}
+	for _, s := range specs {
+		eq := strings.LastIndexByte(s, '=')
+		if eq <= 0 {
+			return nil, fmt.Errorf("%w: feature kind %q: use column=kind", ErrBadOption, s)
+		}
+		k, err := ParseKind(s[eq+1:])
+		if err != nil {
+			return nil, err
+		}
+		out[strings.TrimSpace(s[:eq])] = k
+	}
+	return out, nil
+}
+
+// TrainResult summarises a training run.
+type TrainResult struct {
+	Model    *Model
+	Duration time.Duration
+}
+
+// Train computes the model's statistics with SQL inside DuckDB (one wide GROUP BY scan for the
+// Gaussian features, one GROUPING SETS scan for the categorical and Bernoulli ones) and stores the
+// model, replacing one of the same name in a single transaction: a failed training leaves the old
+// model as it was. Outcomes of bad input:
+//   - NULL label: the row is skipped and counted in Model.SkippedRows.
+//   - NULL feature value: left out of that feature's statistics (seed 004: 103/157, not 103/182).
+//   - NaN in a Gaussian feature: read as NULL; ±Inf: an error naming the column.
+//   - no labelled rows: ErrNoRows; one class: ErrOneClass; NULL or negative weight: ErrBadValue.
+func Train(ctx context.Context, db DB, spec TrainSpec) (*TrainResult, error) {
+	start := time.Now()
+	m, err := trainModel(ctx, db, spec)
+	if err != nil {
+		return nil, fmt.Errorf("train %q: %w", spec.Model, err)
+	}
+	if err := Save(ctx, db, m); err != nil {
+		return nil, fmt.Errorf("train %q: %w", spec.Model, err)
+	}
+	return &TrainResult{Model: m, Duration: time.Since(start)}, nil
+}
+
+// plan is a resolved training request.
+type plan struct {
+	src      Source
+	label    Column
+	weight   string
+	features []Feature
+	types    map[string]typeClass
+}
+
+func trainModel(ctx context.Context, db DB, spec TrainSpec) (*Model, error) {
+	if err := ValidateName(spec.Model); err != nil {
+		return nil, err
+	}
+	params := DefaultParams()
+	if spec.Params != nil {
+		params = *spec.Params
+	}
+	if err := params.Validate(); err != nil {
+		return nil, err
+	}
+	p, err := makePlan(ctx, db, spec)
+	if err != nil {
+		return nil, err
+	}
+	m := &Model{
+		Name: spec.Model, Label: p.label.Name, LabelType: p.label.Type, Weight: p.weight, Source: spec.Source,
+		Params: params, Created: time.Now().UTC().Truncate(time.Microsecond), Version: FormatVersion,
+		Generation: newGeneration(), Features: p.features,
+	}
+	var gauss, cats []Feature
+	for _, f := range p.features {
+		if f.Kind == Gaussian {
+			gauss = append(gauss, f)
+		} else {
+			cats = append(cats, f)
+		}
+	}
+	var classes []Class
+	var skipped int64
+	if len(gauss) > 0 {
+		classes, skipped, m.Gaussian, err = trainMoments(ctx, db, p, gauss)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(cats) > 0 {
+		var catClasses []Class
+		var catSkipped int64
+		catClasses, catSkipped, m.Counts, err = trainCounts(ctx, db, p, cats)
+		if err != nil {
+			return nil, err
+		}
+		if classes == nil {
+			classes, skipped = catClasses, catSkipped
+		}
+	}
+	m.Classes, m.SkippedRows = classes, skipped
+	for _, c := range classes {
+		m.Rows += c.Count
+	}
+	if m.Rows == 0 {
+		return nil, fmt.Errorf("%w: source %q has no rows with a non-NULL label %q", ErrNoRows, spec.Source, p.label.Name)
+	}
+	if len(classes) == 1 {
+		return nil, fmt.Errorf("%w: label column %q has the single class %q: a classifier needs at least two",
+			ErrOneClass, p.label.Name, classes[0].Label)
+	}
+	if p.weight != "" {
+		total := 0.0
+		for _, c := range classes {
+			total += c.Weight
+		}
+		if !(total > 0) {
+			return nil, fmt.Errorf("%w: weight column %q sums to 0: give some rows a positive weight", ErrBadValue, p.weight)
+		}
+	}
+	if params.Priors == PriorsGiven {
+		if err := applyGivenPriors(m, spec.GivenPriors); err != nil {
+			return nil, err
+		}
+	}
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func applyGivenPriors(m *Model, given map[string]float64) error {
+	known := m.ClassIndex()
+	for label := range given {
+		if _, ok := known[label]; !ok {
+			return fmt.Errorf("%w: prior for class %q, which is not in the training data (classes: %s)",
+				ErrBadOption, label, strings.Join(classLabels(m), ", "))
+		}
+	}
+	for i := range m.Classes {
+		p, ok := given[m.Classes[i].Label]
+		if !ok {
+			return fmt.Errorf("%w: no prior given for class %q", ErrBadOption, m.Classes[i].Label)
+		}
+		m.Classes[i].Prior = p
+	}
+	return nil
+}
+
+func classLabels(m *Model) []string {
+	out := make([]string, len(m.Classes))
+	for i, c := range m.Classes {
+		out[i] = c.Label
+	}
+	return out
+}
+
+func newGeneration() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func makePlan(ctx context.Context, db DB, spec TrainSpec) (*plan, error) {
+	src, err := ResolveSource(ctx, db, spec.Source)
+	if err != nil {
+		return nil, err
+	}
+	cols, err := Describe(ctx, db, src)
+	if err != nil {
+		return nil, err
+	}
+	p := &plan{src: src, types: map[string]typeClass{}}
+	label, ok := findColumn(cols, spec.Label)
+	if !ok {
+		return nil, fmt.Errorf("%w: label column %q is not in the source (columns: %s)", ErrUnknownColumn, spec.Label, columnNames(cols))
+	}
+	p.label = label
+	if spec.Weight != "" {
+		w, ok := findColumn(cols, spec.Weight)
+		if !ok {
+			return nil, fmt.Errorf("%w: weight column %q is not in the source (columns: %s)", ErrUnknownColumn, spec.Weight, columnNames(cols))
+		}
+		if !classifyType(w.Type).numeric() {
+			return nil, fmt.Errorf("%w: weight column %q has type %s: it must be numeric", ErrBadType, w.Name, w.Type)
+		}
+		if w.Name == label.Name {
+			return nil, fmt.Errorf("%w: weight column %q is the label", ErrBadOption, w.Name)
+		}
+		p.weight = w.Name
+	}
+	var chosen []Column
+	if len(spec.Features) == 0 {
+		for _, c := range cols {
+			if c.Name != label.Name && c.Name != p.weight {
+				chosen = append(chosen, c)
+			}
+		}
+	} else {
+		seen := map[string]bool{}
+		for _, name := range spec.Features {
+			c, ok := findColumn(cols, name)
+			if !ok {
+				return nil, fmt.Errorf("%w: feature column %q is not in the source (columns: %s)", ErrUnknownColumn, name, columnNames(cols))
+			}
+			if c.Name == label.Name || c.Name == p.weight {
+				return nil, fmt.Errorf("%w: feature %q is the label or weight column", ErrBadOption, c.Name)
+			}
+			if !seen[c.Name] {
+				seen[c.Name] = true
+				chosen = append(chosen, c)
+			}
+		}
+	}
+	if len(chosen) == 0 {
+		return nil, fmt.Errorf("%w: no feature columns: the source has only the label (and weight)", ErrBadOption)
+	}
+	kinds := map[string]Kind{}
+	for name, k := range spec.FeatureKinds {
+		c, ok := findColumn(chosen, name)
+		if !ok {
+			return nil, fmt.Errorf("%w: --feature-kind names %q, which is not a feature (features: %s)", ErrUnknownColumn, name, columnNames(chosen))
+		}
+		kinds[c.Name] = k
+	}
+	for _, c := range chosen {
+		k := kinds[c.Name]
+		if k == "" {
+			k = spec.Kind
+		}
+		kind, err := chooseKind(c, k)
+		if err != nil {
+			return nil, err
+		}
+		p.features = append(p.features, Feature{Name: c.Name, Kind: kind, Type: c.Type})
+		p.types[c.Name] = classifyType(c.Type)
+	}
+	return p, nil
+}
+
+// chooseKind picks the kind of column c: asked (non-empty) or from its type: numbers are Gaussian;
+// VARCHAR, ENUM and BOOLEAN categorical.
+func chooseKind(c Column, asked Kind) (Kind, error) {
+	tc := classifyType(c.Type)
+	switch asked {
+	case "":
+		switch {
+		case tc.numeric():
+			return Gaussian, nil
+		case tc == typeText || tc == typeBool:
+			return Categorical, nil
+		}
+		return "", fmt.Errorf("%w: feature %q has type %s, which has no default distribution: "+
+			"leave it out with --features, mark it --feature-kind %s=categorical, or cast it", ErrBadType, c.Name, c.Type, c.Name)
+	case Gaussian:
+		if !tc.numeric() {
+			return "", fmt.Errorf("%w: feature %q has type %s: a Gaussian feature must be numeric", ErrBadType, c.Name, c.Type)
+		}
+	case Bernoulli:
+		if !tc.numeric() && tc != typeBool {
+			return "", fmt.Errorf("%w: feature %q has type %s: a Bernoulli feature must be BOOLEAN or numeric (present = value > 0)", ErrBadType, c.Name, c.Type)
+		}
+	case Categorical:
+		if tc == typeOther && (strings.HasSuffix(c.Type, "]") || strings.HasPrefix(strings.ToUpper(c.Type), "STRUCT") ||
+			strings.HasPrefix(strings.ToUpper(c.Type), "MAP")) {
+			return "", fmt.Errorf("%w: feature %q has nested type %s, which cannot be a category", ErrBadType, c.Name, c.Type)
+		}
+		if tc == typeOther {
+			return "", fmt.Errorf("%w: feature %q has type %s: a categorical feature must be VARCHAR, ENUM, BOOLEAN or numeric (cast it)", ErrBadType, c.Name, c.Type)
+		}
+	}
+	return asked, nil
+}
+
+type momentFeature struct {
+	Name      string
+	Cast      bool
+	NaNToNull bool
+}
+
+// trainMoments runs train_moments and returns the classes (with counts and weights), the number of
+// rows with a NULL label, and the per-class statistics of every Gaussian feature.
+func trainMoments(ctx context.Context, db DB, p *plan, feats []Feature) ([]Class, int64, []GaussianStat, error) {
+	mf := make([]momentFeature, len(feats))
+	for i, f := range feats {
+		mf[i] = momentFeature{Name: f.Name, Cast: p.types[f.Name] != typeFloat}
+	}
+	run := func() ([]Class, int64, []GaussianStat, error) {
+		stmt, err := queries.Render("train_moments.tmpl.sql", map[string]any{
+			"From": p.src.From, "Label": p.label.Name, "Weight": p.weight, "Features": mf})
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		return scanMoments(ctx, db, stmt, p, feats)
+	}
+	classes, skipped, stats, err := run()
+	if err == nil || !strings.Contains(err.Error(), "out of range") {
+		return classes, skipped, stats, err
+	}
+	// var_pop rejects NaN and ±Inf: find which, reject infinities by column, read NaN as NULL.
+	var floats []momentFeature
+	for _, f := range mf {
+		if !f.Cast {
+			floats = append(floats, f)
+		}
+	}
+	if len(floats) == 0 {
+		return nil, 0, nil, err
+	}
+	stmt, rerr := queries.Render("train_nonfinite.tmpl.sql", map[string]any{"From": p.src.From, "Label": p.label.Name, "Features": floats})
+	if rerr != nil {
+		return nil, 0, nil, rerr
+	}
+	counts := make([]int64, 2*len(floats))
+	ptrs := make([]any, len(counts))
+	for i := range counts {
+		ptrs[i] = &counts[i]
+	}
+	if rerr := db.QueryRowContext(ctx, stmt, p.src.Args...).Scan(ptrs...); rerr != nil {
+		return nil, 0, nil, fmt.Errorf("%w (and checking for NaN and infinity failed: %v)", err, rerr)
+	}
+	var infs []string
+	nan := map[string]bool{}
+	for i, f := range floats {
+		if counts[2*i] > 0 {
+			infs = append(infs, fmt.Sprintf("%q (%d rows)", f.Name, counts[2*i]))
+		}
+		if counts[2*i+1] > 0 {
+			nan[f.Name] = true
+		}
+	}
+	if len(infs) > 0 {
+		return nil, 0, nil, fmt.Errorf("%w: Gaussian feature %s holds infinite values: filter them out or replace them with NULL (missing)",
+			ErrBadValue, strings.Join(infs, ", "))
+	}
+	for i := range mf {
+		mf[i].NaNToNull = nan[mf[i].Name]
+	}
+	return run()
+}
+
+func scanMoments(ctx context.Context, db DB, stmt string, p *plan, feats []Feature) ([]Class, int64, []GaussianStat, error) {
+	rows, err := db.QueryContext(ctx, stmt, p.src.Args...)
+	if err != nil {
+		return nil, 0, nil, fmt.Errorf("compute Gaussian statistics: %w", err)
+	}
+	defer rows.Close()
+	per := 3
+	if p.weight != "" {
+		per = 6
+	}
+	head := 1 // n
+	if p.weight != "" {
+		head = 4 // n, n_weight, min_weight, weight
+	}
+	vals := make([]sql.NullFloat64, head+per*len(feats))
+	var class sql.NullString
+	ptrs := make([]any, 1+len(vals))
+	ptrs[0] = &class
+	for i := range vals {
+		ptrs[i+1] = &vals[i]
+	}
+	var classes []Class
+	var stats []GaussianStat
+	var skipped int64
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, 0, nil, err
+		}
+		n := int64(vals[0].Float64)
+		if !class.Valid {
+			skipped = n
+			continue
+		}
+		cl := Class{Label: class.String, Count: n, Weight: float64(n)}
+		if p.weight != "" {
+			if err := checkWeights(p.weight, n, int64(vals[1].Float64), vals[2]); err != nil {
+				return nil, 0, nil, err
+			}
+			cl.Weight = vals[3].Float64
+		}
+		classes = append(classes, cl)
+		for j, f := range feats {
+			v := vals[head+per*j:]
+			g := GaussianStat{Feature: f.Name, Class: class.String, Count: int64(v[0].Float64)}
+			if g.Count > 0 {
+				g.Mean = v[1].Float64
+				g.M2 = v[2].Float64 * float64(g.Count)
+			}
+			g.Weight, g.WMean, g.WM2 = float64(g.Count), g.Mean, g.M2
+			if p.weight != "" {
+				g.Weight = v[3].Float64
+				if g.Weight > 0 {
+					s1, s2 := v[4].Float64, v[5].Float64 // Σ w(x-s), Σ w(x-s)², s = unweighted mean
+					g.WMean = g.Mean + s1/g.Weight
+					g.WM2 = math.Max(0, s2-s1*s1/g.Weight)
+				} else {
+					g.WMean, g.WM2 = 0, 0
+				}
+			}
+			stats = append(stats, g)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, nil, fmt.Errorf("compute Gaussian statistics: %w", err)
+	}
+	return classes, skipped, stats, nil
+}
+
+func checkWeights(col string, n, nonNull int64, minW sql.NullFloat64) error {
+	if nonNull < n {
+		return fmt.Errorf("%w: weight column %q is NULL in %d rows: give every row a weight (or filter them out)", ErrBadValue, col, n-nonNull)
+	}
+	if minW.Valid && (minW.Float64 < 0 || math.IsNaN(minW.Float64) || math.IsInf(minW.Float64, 0)) {
+		return fmt.Errorf("%w: weight column %q holds %v: weights must be finite and ≥ 0", ErrBadValue, col, minW.Float64)
+	}
+	return nil
+}
+
+type countFeature struct {
+	Name     string
+	Binarize bool
+}
+
+// trainCounts runs train_counts: classes and skipped rows from the (label) grouping set, value
+// counts from the (label, feature) sets.
+func trainCounts(ctx context.Context, db DB, p *plan, feats []Feature) ([]Class, int64, []CategoryCount, error) {
+	cf := make([]countFeature, len(feats))
+	for i, f := range feats {
+		cf[i] = countFeature{Name: f.Name, Binarize: f.Kind == Bernoulli && p.types[f.Name] != typeBool}
+	}
+	stmt, err := queries.Render("train_counts.tmpl.sql", map[string]any{
+		"From": p.src.From, "Label": p.label.Name, "Weight": p.weight, "Features": cf})
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	rows, err := db.QueryContext(ctx, stmt, p.src.Args...)
+	if err != nil {
+		return nil, 0, nil, fmt.Errorf("count categorical values: %w", err)
+	}
+	defer rows.Close()
+	var class sql.NullString
+	g := make([]int64, len(feats))
+	v := make([]sql.NullString, len(feats))
+	var n int64
+	var w, nWeight, minW sql.NullFloat64
+	ptrs := []any{&class}
+	for i := range feats {
+		ptrs = append(ptrs, &g[i], &v[i])
+	}
+	ptrs = append(ptrs, &n)
+	if p.weight != "" {
+		ptrs = append(ptrs, &w, &nWeight, &minW)
+	}
+	var classes []Class
+	var counts []CategoryCount
+	var skipped int64
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, 0, nil, err
+		}
+		weight := float64(n)
+		if p.weight != "" {
+			weight = w.Float64
+		}
+		feature := -1
+		for i := range g {
+			if g[i] == 0 {
+				feature = i
+			}
+		}
+		switch {
+		case !class.Valid:
+			if feature < 0 {
+				skipped = n
+			}
+		case feature < 0:
+			if p.weight != "" {
+				if err := checkWeights(p.weight, n, int64(nWeight.Float64), minW); err != nil {
+					return nil, 0, nil, err
+				}
+			}
+			classes = append(classes, Class{Label: class.String, Count: n, Weight: weight})
+		case v[feature].Valid:
+			counts = append(counts, CategoryCount{Feature: feats[feature].Name, Class: class.String,
+				Value: v[feature].String, Count: n, Weight: weight})
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, nil, fmt.Errorf("count categorical values: %w", err)
+	}
+	sort.SliceStable(counts, func(a, b int) bool {
+		if counts[a].Feature != counts[b].Feature {
+			return counts[a].Feature < counts[b].Feature
+		}
+		return counts[a].Value < counts[b].Value
+	})
+	return classes, skipped, counts, nil
+}

@@ -1,0 +1,46 @@
+package sqlnb_test
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/sqlnb/sqlnb/sqlnb"
+)
+
+// TestMissingValuesSeed004 is seed 004's voter example: for Clinton voters 103 voted in 2012, 54 did not
+// and 25 did not answer; with no smoothing θ = 103/157 (NULLs are left out of the denominator).
+func TestMissingValuesSeed004(t *testing.T) {
+	db := mustOpenDB(t)
+	ctx := context.Background()
+	mustExec(t, db, `CREATE TABLE voters AS
+		SELECT 'Clinton' AS candidate, CASE WHEN i < 103 THEN 'Y' WHEN i < 157 THEN 'N' ELSE NULL END AS voted
+		FROM range(182) r(i)
+		UNION ALL SELECT 'Trump', CASE WHEN i < 40 THEN 'Y' ELSE 'N' END FROM range(100) r(i)`)
+	params := sqlnb.DefaultParams()
+	params.Alpha = 0
+	res, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "votes", Source: "voters", Label: "candidate", Params: &params})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sqlnb.Compile(res.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := s.Features[0]
+	got := math.Exp(f.LogProb[0][f.Index["Y"]]) // class 0 = Clinton
+	if want := 103.0 / 157.0; !near(got, want, 1e-15) {
+		t.Errorf("θ(voted=Y | Clinton) = %v, want 103/157 = %v", got, want)
+	}
+	if got, want := res.Model.Classes[0].Count, int64(182); got != want {
+		t.Errorf("Clinton count = %d, want %d (rows with a NULL feature still count for the prior)", got, want)
+	}
+	// Loading from the store gives the same model.
+	m, err := sqlnb.Load(ctx, db, "votes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Counts) != len(res.Model.Counts) || m.Rows != 282 {
+		t.Errorf("loaded model: %d counts, %d rows; want %d counts, 282 rows", len(m.Counts), m.Rows, len(res.Model.Counts))
+	}
+}

@@ -1,0 +1,12 @@
+// Package udf registers sqlnb's DuckDB functions (nb_predict, nb_predict_proba, nb_train, ...) on the
+// connections it opens, through DuckDB's C API (duckdb-go's public mapping package and cgo callbacks).
+//
+// Scalar functions bind once per query: the model name must be a constant; the model is loaded (or taken
+// from a cache keyed by its generation and hyperparameters), compiled, and its features are matched to
+// the STRUCT fields by name (or to positional arguments in training order). Execution reads DuckDB's
+// vectors in place and runs sqlnb's column kernels; labels and maps are written straight into the output
+// vectors.
+//
+// Binders and table functions query the model store on a dedicated internal connection pool: running a
+// query on the caller's own connection from inside a binder deadlocks.
+package udf

@@ -1,0 +1,61 @@
+package udf_test
+
+import (
+	"context"
+	"database/sql"
+	"testing"
+
+	"github.com/sqlnb/sqlnb/udf"
+)
+
+// mustOpenDB opens a new in-memory database with the nb_* functions registered.
+func mustOpenDB(tb testing.TB) *udf.DB {
+	tb.Helper()
+	db, err := udf.Open("")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db
+}
+
+func mustExec(tb testing.TB, db *udf.DB, stmt string, args ...any) {
+	tb.Helper()
+	if _, err := db.ExecContext(context.Background(), stmt, args...); err != nil {
+		tb.Fatalf("%s: %v", stmt, err)
+	}
+}
+
+// queryStrings runs stmt and returns every row's columns as text (NULL as "NULL").
+func queryStrings(tb testing.TB, db *udf.DB, stmt string, args ...any) [][]string {
+	tb.Helper()
+	rows, err := db.QueryContext(context.Background(), stmt, args...)
+	if err != nil {
+		tb.Fatalf("%s: %v", stmt, err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var out [][]string
+	for rows.Next() {
+		vals := make([]sql.NullString, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			tb.Fatal(err)
+		}
+		row := make([]string, len(cols))
+		for i, v := range vals {
+			row[i] = "NULL"
+			if v.Valid {
+				row[i] = v.String
+			}
+		}
+		out = append(out, row)
+	}
+	if err := rows.Err(); err != nil {
+		tb.Fatalf("%s: %v", stmt, err)
+	}
+	return out
+}

@@ -1,0 +1,691 @@
+package udf
+
+import "C"
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+	"unsafe"
+
+	"github.com/duckdb/duckdb-go/v2/mapping"
+
+	"github.com/sqlnb/sqlnb/sqlnb"
+)
+
+// output is what a scoring function returns.
+type output int
+
+const (
+	outLabel      output = iota // VARCHAR: the most probable class
+	outProba                    // MAP(VARCHAR, DOUBLE): posteriors
+	outLogProba                 // MAP(VARCHAR, DOUBLE): log posteriors
+	outJLL                      // MAP(VARCHAR, DOUBLE): joint log-likelihoods b_c
+	outClassProba               // DOUBLE: the posterior of one class (last argument)
+)
+
+// scalarSpec describes one registered scoring function.
+type scalarSpec struct {
+	name string
+	out  output
+	reg  *registry
+}
+
+var scalarSpecs = []struct {
+	name string
+	out  output
+}{
+	{"nb_predict", outLabel},
+	{"nb_predict_proba", outProba},
+	{"nb_predict_log_proba", outLogProba},
+	{"nb_joint_log_likelihood", outJLL},
+	{"nb_proba", outClassProba},
+}
+
+func registerScalar(conn mapping.Connection, spec *scalarSpec) error {
+	f := mapping.CreateScalarFunction()
+	defer mapping.DestroyScalarFunction(&f)
+	mapping.ScalarFunctionSetName(f, spec.name)
+	varchar := mapping.CreateLogicalType(mapping.TypeVarchar)
+	defer mapping.DestroyLogicalType(&varchar)
+	anyType := mapping.CreateLogicalType(mapping.TypeAny)
+	defer mapping.DestroyLogicalType(&anyType)
+	mapping.ScalarFunctionAddParameter(f, varchar)
+	mapping.ScalarFunctionSetVarargs(f, anyType)
+	ret := returnType(spec.out)
+	defer mapping.DestroyLogicalType(&ret)
+	mapping.ScalarFunctionSetReturnType(f, ret)
+	mapping.ScalarFunctionSetSpecialHandling(f)
+	mapping.ScalarFunctionSetBind(f, scalarBindPtr)
+	mapping.ScalarFunctionSetFunction(f, scalarExecPtr)
+	mapping.ScalarFunctionSetExtraInfo(f, newHandle(spec), deleteHandlePt)
+	if mapping.RegisterScalarFunction(conn, f) == mapping.StateError {
+		return fmt.Errorf("register %s failed", spec.name)
+	}
+	return nil
+}
+
+func returnType(o output) mapping.LogicalType {
+	switch o {
+	case outLabel:
+		return mapping.CreateLogicalType(mapping.TypeVarchar)
+	case outClassProba:
+		return mapping.CreateLogicalType(mapping.TypeDouble)
+	}
+	k := mapping.CreateLogicalType(mapping.TypeVarchar)
+	v := mapping.CreateLogicalType(mapping.TypeDouble)
+	defer mapping.DestroyLogicalType(&k)
+	defer mapping.DestroyLogicalType(&v)
+	return mapping.CreateMapType(k, v)
+}
+
+// reader converts one argument (or struct field) into a feature column of a sqlnb.Batch.
+type reader struct {
+	feature int // model feature index
+	arg     int // input column
+	child   int // struct field index, -1 for a positional argument
+	typ     mapping.Type
+	kind    sqlnb.Kind
+	null    bool // the argument is the NULL literal: always missing
+
+	decimal    bool
+	decScale   int
+	decDivisor float64
+	enumMap    []int32 // ENUM dictionary code → category index
+
+	strIdx  map[string]int32
+	intIdx  map[int64]int32
+	fltIdx  map[float64]int32
+	boolIdx [2]int32
+	unseen  int32
+	missing int32
+}
+
+// bound is a scoring function bound to one model and one argument layout; immutable after bind.
+type bound struct {
+	spec    *scalarSpec
+	scorer  *sqlnb.Scorer
+	readers []reader
+	struc   bool // features come as one STRUCT argument (input column 1)
+	labels  []label
+	// nb_proba: the class, a constant index or (classArg ≥ 0) a VARCHAR argument read per row.
+	classIdx int
+	classArg int
+	pool     sync.Pool
+}
+
+type scratch struct {
+	batch *sqlnb.Batch
+	num   [][]float64
+	jll   []float64
+	bad   []bool
+	best  []int32
+	post  []float64
+	first []int
+	rowOK []bool
+}
+
+func (b *bound) scratch(n int) *scratch {
+	if s, ok := b.pool.Get().(*scratch); ok && len(s.jll) >= n*len(b.scorer.Labels) {
+		return s
+	}
+	K := len(b.scorer.Labels)
+	s := &scratch{batch: b.scorer.NewBatch(n), num: make([][]float64, len(b.scorer.Features)),
+		jll: make([]float64, n*K), bad: make([]bool, n), best: make([]int32, n), post: make([]float64, K),
+		first: make([]int, K), rowOK: make([]bool, n)}
+	for j := range s.num {
+		s.num[j] = s.batch.Num[j]
+	}
+	return s
+}
+
+//export nbScalarBind
+func nbScalarBind(infoPtr unsafe.Pointer) {
+	info := mapping.BindInfo{Ptr: infoPtr}
+	spec := handleValue[*scalarSpec](mapping.ScalarFunctionBindGetExtraInfo(info))
+	defer recovered(spec.name, func(msg string) { mapping.ScalarFunctionBindSetError(info, msg) })
+	b, err := bindScalar(info, spec)
+	if err != nil {
+		mapping.ScalarFunctionBindSetError(info, spec.name+": "+err.Error())
+		return
+	}
+	mapping.ScalarFunctionSetBindData(info, newHandle(b), deleteHandlePt)
+	mapping.ScalarFunctionSetBindDataCopy(info, copyHandlePtr)
+}
+
+// argument is one bound argument: its type and, if constant, its folded value.
+type argument struct {
+	typ      mapping.LogicalType
+	id       mapping.Type
+	foldable bool
+}
+
+func bindScalar(info mapping.BindInfo, spec *scalarSpec) (*bound, error) {
+	var cctx mapping.ClientContext
+	mapping.ScalarFunctionGetClientContext(info, &cctx)
+	defer mapping.DestroyClientContext(&cctx)
+	argc := int(mapping.ScalarFunctionBindGetArgumentCount(info))
+	args := make([]argument, argc)
+	for i := range args {
+		expr := mapping.ScalarFunctionBindGetArgument(info, mapping.IdxT(i))
+		args[i].typ = mapping.ExpressionReturnType(expr)
+		args[i].id = mapping.GetTypeId(args[i].typ)
+		args[i].foldable = mapping.ExpressionIsFoldable(expr)
+		mapping.DestroyExpression(&expr)
+	}
+	defer func() {
+		for i := range args {
+			mapping.DestroyLogicalType(&args[i].typ)
+		}
+	}()
+	usage := usageOf(spec)
+	name, err := foldString(cctx, info, 0, args[0])
+	if err != nil || name == "" {
+		return nil, fmt.Errorf("the first argument must be a constant model name, as in %s", usage)
+	}
+	scorer, err := spec.reg.scorer(context.Background(), name)
+	if err != nil {
+		return nil, err
+	}
+	b := &bound{spec: spec, scorer: scorer, classArg: -1}
+	for _, l := range scorer.Labels {
+		b.labels = append(b.labels, newLabel(l))
+	}
+	feats := args[1:]
+	if spec.out == outClassProba {
+		if len(feats) < 2 {
+			return nil, fmt.Errorf("model %q: give the features and a class, as in %s", name, usage)
+		}
+		if err := b.bindClass(cctx, info, argc-1, args[argc-1]); err != nil {
+			return nil, err
+		}
+		feats = feats[:len(feats)-1]
+	}
+	m := scorer.Model
+	if len(feats) == 1 && feats[0].id == mapping.TypeStruct {
+		b.struc = true
+		return b, b.bindStruct(feats[0].typ)
+	}
+	if len(feats) != len(m.Features) {
+		return nil, fmt.Errorf("model %q has %d features (%s) but %d were given: pass the row as a struct, as in %s, "+
+			"or every feature in training order", name, len(m.Features), featureList(m), len(feats), usage)
+	}
+	for j := range m.Features {
+		r, err := b.newReader(j, 1+j, -1, feats[j].typ)
+		if err != nil {
+			return nil, err
+		}
+		b.readers = append(b.readers, r)
+	}
+	return b, nil
+}
+
+func usageOf(spec *scalarSpec) string {
+	if spec.out == outClassProba {
+		return spec.name + "('model', t, 'class') ... FROM tbl t"
+	}
+	return spec.name + "('model', t) ... FROM tbl t"
+}
+
+func featureList(m *sqlnb.Model) string {
+	names := make([]string, len(m.Features))
+	for i, f := range m.Features {
+		names[i] = strconv.Quote(f.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+func foldString(cctx mapping.ClientContext, info mapping.BindInfo, i int, a argument) (string, error) {
+	if !a.foldable || (a.id != mapping.TypeVarchar && a.id != mapping.TypeStringLiteral) {
+		return "", fmt.Errorf("argument %d is not a constant string", i+1)
+	}
+	expr := mapping.ScalarFunctionBindGetArgument(info, mapping.IdxT(i))
+	defer mapping.DestroyExpression(&expr)
+	var v mapping.Value
+	ed := mapping.ExpressionFold(cctx, expr, &v)
+	defer mapping.DestroyErrorData(&ed)
+	defer mapping.DestroyValue(&v)
+	if mapping.ErrorDataHasError(ed) {
+		return "", fmt.Errorf("%s", mapping.ErrorDataMessage(ed))
+	}
+	if mapping.IsNullValue(v) {
+		return "", fmt.Errorf("argument %d is NULL", i+1)
+	}
+	return mapping.GetVarchar(v), nil
+}
+
+func (b *bound) bindClass(cctx mapping.ClientContext, info mapping.BindInfo, i int, a argument) error {
+	m := b.scorer.Model
+	if a.foldable {
+		c, err := foldString(cctx, info, i, a)
+		if err != nil {
+			return fmt.Errorf("model %q: the class must be text: %v", m.Name, err)
+		}
+		idx, ok := m.ClassIndex()[c]
+		if !ok {
+			return fmt.Errorf("model %q has no class %q (classes: %s)", m.Name, c, strings.Join(b.scorer.Labels, ", "))
+		}
+		b.classIdx = idx
+		return nil
+	}
+	if a.id != mapping.TypeVarchar {
+		return fmt.Errorf("model %q: the class argument must be VARCHAR, cast it", m.Name)
+	}
+	b.classArg = i
+	return nil
+}
+
+// bindStruct matches struct fields to features by name: exact first, then case-insensitively (DuckDB
+// identifiers are case-insensitive); extra fields are ignored; a missing feature is an error.
+func (b *bound) bindStruct(t mapping.LogicalType) error {
+	m := b.scorer.Model
+	n := int(mapping.StructTypeChildCount(t))
+	names := make([]string, n)
+	for i := range names {
+		names[i] = mapping.StructTypeChildName(t, mapping.IdxT(i))
+	}
+	for j, f := range m.Features {
+		child := -1
+		for i, nm := range names {
+			if nm == f.Name {
+				child = i
+				break
+			}
+		}
+		if child < 0 {
+			for i, nm := range names {
+				if strings.EqualFold(nm, f.Name) {
+					child = i
+					break
+				}
+			}
+		}
+		if child < 0 {
+			return fmt.Errorf("model %q needs feature %q, which the struct argument lacks (it has %s): "+
+				"add the column, or struct_pack(%s := ...)", m.Name, f.Name, quoteAll(names), f.Name)
+		}
+		ct := mapping.StructTypeChildType(t, mapping.IdxT(child))
+		r, err := b.newReader(j, 1, child, ct)
+		mapping.DestroyLogicalType(&ct)
+		if err != nil {
+			return err
+		}
+		b.readers = append(b.readers, r)
+	}
+	return nil
+}
+
+func quoteAll(names []string) string {
+	if len(names) == 0 {
+		return "no fields"
+	}
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	return strings.Join(q, ", ")
+}
+
+func isNumberType(t mapping.Type) bool {
+	switch t {
+	case mapping.TypeTinyInt, mapping.TypeSmallInt, mapping.TypeInteger, mapping.TypeBigInt, mapping.TypeUTinyInt,
+		mapping.TypeUSmallInt, mapping.TypeUInteger, mapping.TypeUBigInt, mapping.TypeHugeInt, mapping.TypeUHugeInt,
+		mapping.TypeFloat, mapping.TypeDouble, mapping.TypeDecimal:
+		return true
+	}
+	return false
+}
+
+var typeNames = map[mapping.Type]string{
+	mapping.TypeBoolean: "BOOLEAN", mapping.TypeVarchar: "VARCHAR", mapping.TypeBlob: "BLOB", mapping.TypeDate: "DATE",
+	mapping.TypeTimestamp: "TIMESTAMP", mapping.TypeList: "LIST", mapping.TypeStruct: "STRUCT", mapping.TypeMap: "MAP",
+	mapping.TypeEnum: "ENUM", mapping.TypeDecimal: "DECIMAL", mapping.TypeDouble: "DOUBLE", mapping.TypeInteger: "INTEGER",
+}
+
+func typeName(t mapping.Type) string {
+	if n, ok := typeNames[t]; ok {
+		return n
+	}
+	return fmt.Sprintf("type #%d", t)
+}
+
+// newReader prepares the conversion of an argument of type t to feature j.
+func (b *bound) newReader(j, arg, child int, t mapping.LogicalType) (reader, error) {
+	f := &b.scorer.Features[j]
+	m := b.scorer.Model
+	r := reader{feature: j, arg: arg, child: child, typ: mapping.GetTypeId(t), kind: f.Kind}
+	if r.typ == mapping.TypeSQLNull {
+		r.null = true
+		r.unseen, r.missing = f.Unseen(), f.Missing()
+		return r, nil
+	}
+	wrong := func(want string) error {
+		return fmt.Errorf("model %q: feature %q is %s (trained on %s) but the argument has type %s: %s",
+			m.Name, f.Name, f.Kind, f.Type, typeName(r.typ), want)
+	}
+	if r.typ == mapping.TypeDecimal {
+		r.decimal = true
+		r.decScale = int(mapping.DecimalScale(t))
+		r.decDivisor = math.Pow10(r.decScale)
+		r.typ = mapping.DecimalInternalType(t)
+	}
+	if f.Kind == sqlnb.Gaussian {
+		if !isNumberType(r.typ) {
+			return r, wrong("cast it to DOUBLE")
+		}
+		return r, nil
+	}
+	r.unseen, r.missing, r.strIdx = f.Unseen(), f.Missing(), f.Index
+	if f.Kind == sqlnb.Bernoulli {
+		if r.typ != mapping.TypeBoolean && !isNumberType(r.typ) {
+			return r, wrong("give a BOOLEAN or a number (present when > 0)")
+		}
+		return r, nil
+	}
+	switch {
+	case r.typ == mapping.TypeVarchar:
+	case r.typ == mapping.TypeBoolean:
+		r.boolIdx = [2]int32{lookup(f, "false"), lookup(f, "true")}
+	case r.typ == mapping.TypeEnum:
+		r.typ = mapping.EnumInternalType(t)
+		size := int(mapping.EnumDictionarySize(t))
+		r.enumMap = make([]int32, size)
+		for i := range size {
+			r.enumMap[i] = lookup(f, mapping.EnumDictionaryValue(t, mapping.IdxT(i)))
+		}
+	case r.decimal:
+	case r.typ == mapping.TypeFloat || r.typ == mapping.TypeDouble:
+		r.fltIdx = map[float64]int32{}
+		for i, v := range f.Values {
+			if x, err := strconv.ParseFloat(v, 64); err == nil {
+				r.fltIdx[x] = int32(i)
+			}
+		}
+	case isNumberType(r.typ):
+		r.intIdx = map[int64]int32{}
+		for i, v := range f.Values {
+			if x, err := strconv.ParseInt(v, 10, 64); err == nil {
+				r.intIdx[x] = int32(i)
+			}
+		}
+	default:
+		return r, wrong("cast it to VARCHAR")
+	}
+	return r, nil
+}
+
+func lookup(f *sqlnb.ScoreFeature, v string) int32 {
+	if i, ok := f.Index[v]; ok {
+		return i
+	}
+	return f.Unseen()
+}
+
+//export nbScalarExec
+func nbScalarExec(infoPtr, inputPtr, outputPtr unsafe.Pointer) {
+	info := mapping.FunctionInfo{Ptr: infoPtr}
+	b := handleValue[*bound](mapping.ScalarFunctionGetBindData(info))
+	defer recovered(b.spec.name, func(msg string) { mapping.ScalarFunctionSetError(info, msg) })
+	input := mapping.DataChunk{Ptr: inputPtr}
+	out := mapping.Vector{Ptr: outputPtr}
+	n := int(mapping.DataChunkGetSize(input))
+	if n == 0 {
+		return
+	}
+	s := b.scratch(n)
+	defer b.pool.Put(s)
+	b.execute(input, out, n, s)
+}
+
+func (b *bound) execute(input mapping.DataChunk, out mapping.Vector, n int, s *scratch) {
+	batch := s.batch
+	batch.N = n
+	// Rows whose struct argument is NULL give NULL.
+	rowOK := s.rowOK[:n]
+	anyNull := false
+	var structVec mapping.Vector
+	if b.struc {
+		structVec = mapping.DataChunkGetVector(input, 1)
+		mask := validity(structVec, n)
+		for i := range rowOK {
+			rowOK[i] = valid(mask, i)
+			anyNull = anyNull || !rowOK[i]
+		}
+	}
+	for i := range b.readers {
+		r := &b.readers[i]
+		var vec mapping.Vector
+		if r.child >= 0 {
+			vec = mapping.StructVectorGetChild(structVec, mapping.IdxT(r.child))
+		} else {
+			vec = mapping.DataChunkGetVector(input, mapping.IdxT(r.arg))
+		}
+		r.read(vec, n, batch, s.num[r.feature])
+	}
+	sc := b.scorer
+	K := len(sc.Labels)
+	jll := s.jll[:K*n]
+	sc.JointLogLikelihood(batch, jll, s.bad)
+	switch b.spec.out {
+	case outLabel:
+		sqlnb.Argmax(jll, n, K, s.best)
+		var w stringWriter
+		w.reset(out, s.first)
+		for i := range n {
+			if !b.struc || rowOK[i] {
+				c := s.best[i]
+				w.write(i, c, &b.labels[c])
+			}
+		}
+	case outClassProba:
+		data := unsafe.Slice((*float64)(mapping.VectorGetData(out)), n)
+		var classes unsafe.Pointer
+		var classMask []uint64
+		if b.classArg >= 0 {
+			cv := mapping.DataChunkGetVector(input, mapping.IdxT(b.classArg))
+			classes, classMask = mapping.VectorGetData(cv), validity(cv, n)
+		}
+		idx := sc.Model.ClassIndex()
+		for i := range n {
+			c := b.classIdx
+			if classes != nil {
+				ci, ok := -1, valid(classMask, i)
+				if ok {
+					ci, ok = idx[stringAt(classes, i)]
+				}
+				if !ok {
+					rowOK[i], anyNull = false, true
+					continue
+				}
+				c = ci
+			}
+			sqlnb.LogPosterior(jll, n, K, i, s.post)
+			data[i] = math.Exp(s.post[c])
+		}
+	default:
+		b.writeMaps(out, jll, n, K, s)
+	}
+	if anyNull {
+		for i, ok := range rowOK {
+			if !ok {
+				setNull(out, i)
+			}
+		}
+	}
+}
+
+type listEntry struct{ offset, length uint64 }
+
+// writeMaps writes one MAP(VARCHAR, DOUBLE) per row: class → posterior, log posterior or joint
+// log-likelihood. Rows that end up NULL get an empty entry and are marked NULL by the caller.
+func (b *bound) writeMaps(out mapping.Vector, jll []float64, n, K int, s *scratch) {
+	base := int(mapping.ListVectorGetSize(out))
+	mapping.ListVectorReserve(out, mapping.IdxT(base+n*K))
+	entries := unsafe.Slice((*listEntry)(mapping.VectorGetData(out)), n)
+	child := mapping.ListVectorGetChild(out)
+	keys := mapping.StructVectorGetChild(child, 0)
+	vals := unsafe.Slice((*float64)(mapping.VectorGetData(mapping.StructVectorGetChild(child, 1))), base+n*K)
+	var w stringWriter
+	w.reset(keys, s.first)
+	for i := range n {
+		off := base + i*K
+		entries[i] = listEntry{offset: uint64(off), length: uint64(K)}
+		switch b.spec.out {
+		case outJLL:
+			for c := range K {
+				vals[off+c] = jll[c*n+i]
+			}
+		default:
+			sqlnb.LogPosterior(jll, n, K, i, s.post)
+			for c := range K {
+				v := s.post[c]
+				if b.spec.out == outProba {
+					v = math.Exp(v)
+				}
+				vals[off+c] = v
+			}
+		}
+		for c := range K {
+			w.write(off+c, int32(c), &b.labels[c])
+		}
+	}
+	mapping.ListVectorSetSize(out, mapping.IdxT(base+n*K))
+}
+
+// read converts vec (n rows) into feature r.feature of batch; num is the feature's own buffer for
+// numbers that are not DOUBLE.
+func (r *reader) read(vec mapping.Vector, n int, batch *sqlnb.Batch, num []float64) {
+	j := r.feature
+	if r.null {
+		if r.kind == sqlnb.Gaussian {
+			batch.Num[j] = num[:n]
+			batch.Valid[j] = make([]uint64, (n+63)/64) // all NULL
+		} else {
+			cat := batch.Cat[j][:n]
+			for i := range cat {
+				cat[i] = r.missing
+			}
+		}
+		return
+	}
+	data := mapping.VectorGetData(vec)
+	mask := validity(vec, n)
+	if r.kind == sqlnb.Gaussian {
+		batch.Valid[j] = mask
+		if r.typ == mapping.TypeDouble && !r.decimal {
+			batch.Num[j] = unsafe.Slice((*float64)(data), n)
+			return
+		}
+		dst := num[:n]
+		numbersAt(r.typ, data, dst)
+		if r.decimal {
+			for i := range dst {
+				dst[i] /= r.decDivisor
+			}
+		}
+		batch.Num[j] = dst
+		return
+	}
+	cat := batch.Cat[j][:n]
+	if r.kind == sqlnb.Bernoulli {
+		r.readBernoulli(data, mask, cat, num[:0:0])
+		return
+	}
+	for i := range cat {
+		if !valid(mask, i) {
+			cat[i] = r.missing
+			continue
+		}
+		cat[i] = r.category(data, i)
+	}
+}
+
+func (r *reader) category(data unsafe.Pointer, i int) int32 {
+	switch {
+	case r.typ == mapping.TypeVarchar:
+		if c, ok := r.strIdx[stringAt(data, i)]; ok {
+			return c
+		}
+	case r.typ == mapping.TypeBoolean:
+		if *(*bool)(unsafe.Add(data, i)) {
+			return r.boolIdx[1]
+		}
+		return r.boolIdx[0]
+	case r.enumMap != nil:
+		code, _ := integerAt(r.typ, data, i)
+		if code >= 0 && int(code) < len(r.enumMap) {
+			return r.enumMap[code]
+		}
+	case r.decimal:
+		if v, ok := integerAt(r.typ, data, i); ok {
+			if c, ok := r.strIdx[decimalString(v, r.decScale)]; ok {
+				return c
+			}
+		}
+	case r.fltIdx != nil:
+		var x float64
+		if r.typ == mapping.TypeFloat {
+			x = float64(*(*float32)(unsafe.Add(data, 4*i)))
+		} else {
+			x = *(*float64)(unsafe.Add(data, 8*i))
+		}
+		if c, ok := r.fltIdx[x]; ok {
+			return c
+		}
+	default:
+		if v, ok := integerAt(r.typ, data, i); ok {
+			if c, ok := r.intIdx[v]; ok {
+				return c
+			}
+		}
+	}
+	return r.unseen
+}
+
+// readBernoulli binarizes: true or a number > 0 is present (index 1); NaN and NULL are missing.
+func (r *reader) readBernoulli(data unsafe.Pointer, mask []uint64, cat []int32, _ []float64) {
+	n := len(cat)
+	if r.typ == mapping.TypeBoolean {
+		src := unsafe.Slice((*bool)(data), n)
+		for i, v := range src {
+			cat[i] = 0
+			if v {
+				cat[i] = 1
+			}
+			if !valid(mask, i) {
+				cat[i] = r.missing
+			}
+		}
+		return
+	}
+	var buf [2048]float64
+	vals := buf[:0]
+	if n <= len(buf) {
+		vals = buf[:n]
+	} else {
+		vals = make([]float64, n)
+	}
+	numbersAt(r.typ, data, vals)
+	for i, x := range vals {
+		switch {
+		case !valid(mask, i) || math.IsNaN(x):
+			cat[i] = r.missing
+		case x > 0:
+			cat[i] = 1
+		default:
+			cat[i] = 0
+		}
+	}
+}
+
+func registerAll(conn mapping.Connection, reg *registry) error {
+	for _, s := range scalarSpecs {
+		if err := registerScalar(conn, &scalarSpec{name: s.name, out: s.out, reg: reg}); err != nil {
+			return err
+		}
+	}
+	return registerTables(conn, reg)
+}

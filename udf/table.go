@@ -1,0 +1,227 @@
+package udf
+
+import "C"
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+	"unsafe"
+
+	"github.com/duckdb/duckdb-go/v2/mapping"
+)
+
+// colType is a result column type of a table function.
+type colType int
+
+const (
+	tVarchar colType = iota
+	tBigint
+	tDouble
+	tBoolean
+	tVarcharList
+)
+
+func (t colType) logical() mapping.LogicalType {
+	switch t {
+	case tBigint:
+		return mapping.CreateLogicalType(mapping.TypeBigInt)
+	case tDouble:
+		return mapping.CreateLogicalType(mapping.TypeDouble)
+	case tBoolean:
+		return mapping.CreateLogicalType(mapping.TypeBoolean)
+	case tVarcharList:
+		v := mapping.CreateLogicalType(mapping.TypeVarchar)
+		defer mapping.DestroyLogicalType(&v)
+		return mapping.CreateListType(v)
+	}
+	return mapping.CreateLogicalType(mapping.TypeVarchar)
+}
+
+type param struct {
+	name string
+	typ  colType
+}
+
+type column struct {
+	name string
+	typ  colType
+}
+
+// tableSpec is a table function: positional and optional named parameters, fixed result columns, and
+// run, called once per execution on the internal connection pool.
+type tableSpec struct {
+	name       string
+	positional []param
+	named      []param
+	columns    []column
+	run        func(ctx context.Context, reg *registry, args map[string]any) ([][]any, error)
+	reg        *registry
+}
+
+type tableBind struct {
+	spec *tableSpec
+	args map[string]any
+}
+
+type tableState struct {
+	done bool
+	rows [][]any
+	pos  int
+}
+
+func registerTable(conn mapping.Connection, spec *tableSpec) error {
+	f := mapping.CreateTableFunction()
+	defer mapping.DestroyTableFunction(&f)
+	mapping.TableFunctionSetName(f, spec.name)
+	for _, p := range spec.positional {
+		t := p.typ.logical()
+		mapping.TableFunctionAddParameter(f, t)
+		mapping.DestroyLogicalType(&t)
+	}
+	for _, p := range spec.named {
+		t := p.typ.logical()
+		mapping.TableFunctionAddNamedParameter(f, p.name, t)
+		mapping.DestroyLogicalType(&t)
+	}
+	mapping.TableFunctionSetExtraInfo(f, newHandle(spec), deleteHandlePt)
+	mapping.TableFunctionSetBind(f, tableBindPtr)
+	mapping.TableFunctionSetInit(f, tableInitPtr)
+	mapping.TableFunctionSetFunction(f, tableExecPtr)
+	if mapping.RegisterTableFunction(conn, f) == mapping.StateError {
+		return fmt.Errorf("register %s failed", spec.name)
+	}
+	return nil
+}
+
+// goValue converts a parameter value; nil for NULL or absent.
+func goValue(v mapping.Value, t colType) any {
+	if v.Ptr == nil || mapping.IsNullValue(v) {
+		return nil
+	}
+	switch t {
+	case tBigint:
+		return mapping.GetInt64(v)
+	case tDouble:
+		return mapping.GetDouble(v)
+	case tBoolean:
+		return mapping.GetBool(v)
+	case tVarcharList:
+		n := int(mapping.GetListSize(v))
+		out := make([]string, 0, n)
+		for i := range n {
+			c := mapping.GetListChild(v, mapping.IdxT(i))
+			if !mapping.IsNullValue(c) {
+				out = append(out, mapping.GetVarchar(c))
+			}
+			mapping.DestroyValue(&c)
+		}
+		return out
+	}
+	return mapping.GetVarchar(v)
+}
+
+//export nbTableBind
+func nbTableBind(infoPtr unsafe.Pointer) {
+	info := mapping.BindInfo{Ptr: infoPtr}
+	spec := handleValue[*tableSpec](mapping.BindGetExtraInfo(info))
+	defer recovered(spec.name, func(msg string) { mapping.BindSetError(info, msg) })
+	args := map[string]any{}
+	for i, p := range spec.positional {
+		v := mapping.BindGetParameter(info, mapping.IdxT(i))
+		args[p.name] = goValue(v, p.typ)
+		mapping.DestroyValue(&v)
+		if args[p.name] == nil {
+			mapping.BindSetError(info, fmt.Sprintf("%s: %s must not be NULL", spec.name, p.name))
+			return
+		}
+	}
+	for _, p := range spec.named {
+		v := mapping.BindGetNamedParameter(info, p.name)
+		if x := goValue(v, p.typ); x != nil {
+			args[p.name] = x
+		}
+		mapping.DestroyValue(&v)
+	}
+	for _, c := range spec.columns {
+		t := c.typ.logical()
+		mapping.BindAddResultColumn(info, c.name, t)
+		mapping.DestroyLogicalType(&t)
+	}
+	mapping.BindSetBindData(info, newHandle(&tableBind{spec: spec, args: args}), deleteHandlePt)
+}
+
+//export nbTableInit
+func nbTableInit(infoPtr unsafe.Pointer) {
+	info := mapping.InitInfo{Ptr: infoPtr}
+	mapping.InitSetMaxThreads(info, 1)
+	mapping.InitSetInitData(info, newHandle(&tableState{}), deleteHandlePt)
+}
+
+//export nbTableExec
+func nbTableExec(infoPtr, outputPtr unsafe.Pointer) {
+	info := mapping.FunctionInfo{Ptr: infoPtr}
+	b := handleValue[*tableBind](mapping.FunctionGetBindData(info))
+	defer recovered(b.spec.name, func(msg string) { mapping.FunctionSetError(info, msg) })
+	st := handleValue[*tableState](mapping.FunctionGetInitData(info))
+	out := mapping.DataChunk{Ptr: outputPtr}
+	if !st.done {
+		st.done = true
+		rows, err := b.spec.run(context.Background(), b.spec.reg, b.args)
+		if err != nil {
+			mapping.FunctionSetError(info, b.spec.name+": "+err.Error())
+			return
+		}
+		st.rows = rows
+	}
+	n := min(len(st.rows)-st.pos, int(mapping.VectorSize()))
+	for col, c := range b.spec.columns {
+		vec := mapping.DataChunkGetVector(out, mapping.IdxT(col))
+		for i := range n {
+			writeValue(vec, i, c.typ, st.rows[st.pos+i][col])
+		}
+	}
+	st.pos += n
+	mapping.DataChunkSetSize(out, mapping.IdxT(n))
+}
+
+func writeValue(vec mapping.Vector, i int, t colType, v any) {
+	if v == nil {
+		setNull(vec, i)
+		return
+	}
+	data := mapping.VectorGetData(vec)
+	switch t {
+	case tBigint:
+		var x int64
+		switch y := v.(type) {
+		case int:
+			x = int64(y)
+		case int64:
+			x = y
+		}
+		*(*int64)(unsafe.Add(data, 8*i)) = x
+	case tDouble:
+		x, _ := v.(float64)
+		if math.IsNaN(x) {
+			setNull(vec, i)
+			return
+		}
+		*(*float64)(unsafe.Add(data, 8*i)) = x
+	case tBoolean:
+		x, _ := v.(bool)
+		*(*bool)(unsafe.Add(data, i)) = x
+	default:
+		var s string
+		switch y := v.(type) {
+		case string:
+			s = y
+		case time.Time:
+			s = y.Format(time.RFC3339)
+		default:
+			s = fmt.Sprint(y)
+		}
+		mapping.VectorAssignStringElement(vec, mapping.IdxT(i), s)
+	}
+}

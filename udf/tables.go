@@ -1,0 +1,220 @@
+package udf
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+
+	"github.com/duckdb/duckdb-go/v2/mapping"
+
+	"github.com/sqlnb/sqlnb/sqlnb"
+)
+
+// optionParams are the named parameters shared by nb_train and nb_set.
+var optionParams = []param{
+	{"alpha", tDouble}, {"var_smoothing", tDouble}, {"variance", tVarchar}, {"priors", tVarchar},
+}
+
+func tableSpecs() []*tableSpec {
+	return []*tableSpec{
+		{
+			name:       "nb_train",
+			positional: []param{{"model", tVarchar}, {"source", tVarchar}, {"label", tVarchar}},
+			named: append([]param{{"features", tVarcharList}, {"kind", tVarchar}, {"feature_kinds", tVarchar},
+				{"weight", tVarchar}}, optionParams...),
+			columns: []column{{"model", tVarchar}, {"n_rows", tBigint}, {"skipped_rows", tBigint}, {"classes", tBigint},
+				{"features", tBigint}, {"kinds", tVarchar}, {"seconds", tDouble}},
+			run: runTrain,
+		},
+		{
+			name: "nb_models",
+			columns: []column{{"name", tVarchar}, {"label", tVarchar}, {"n_rows", tBigint}, {"classes", tBigint},
+				{"features", tBigint}, {"kinds", tVarchar}, {"alpha", tDouble}, {"var_smoothing", tDouble},
+				{"variance", tVarchar}, {"priors", tVarchar}, {"created", tVarchar}},
+			run: runModels,
+		},
+		{
+			name:       "nb_show",
+			positional: []param{{"model", tVarchar}},
+			columns: []column{{"feature", tVarchar}, {"kind", tVarchar}, {"class", tVarchar}, {"value", tVarchar},
+				{"parameter", tVarchar}, {"estimate", tDouble}, {"count", tDouble}},
+			run: runShow,
+		},
+		{
+			name:       "nb_drop",
+			positional: []param{{"model", tVarchar}},
+			columns:    []column{{"model", tVarchar}, {"dropped", tBoolean}},
+			run: func(ctx context.Context, reg *registry, args map[string]any) ([][]any, error) {
+				name := args["model"].(string)
+				if err := sqlnb.Drop(ctx, reg.internal, name); err != nil {
+					return nil, err
+				}
+				return [][]any{{name, true}}, nil
+			},
+		},
+		{
+			name:       "nb_set",
+			positional: []param{{"model", tVarchar}},
+			named:      optionParams,
+			columns: []column{{"model", tVarchar}, {"alpha", tDouble}, {"var_smoothing", tDouble},
+				{"variance", tVarchar}, {"priors", tVarchar}},
+			run: runSet,
+		},
+		{
+			name:       "nb_export",
+			positional: []param{{"model", tVarchar}, {"path", tVarchar}},
+			columns:    []column{{"model", tVarchar}, {"path", tVarchar}, {"bytes", tBigint}},
+			run:        runExport,
+		},
+		{
+			name:       "nb_import",
+			positional: []param{{"path", tVarchar}},
+			named:      []param{{"name", tVarchar}},
+			columns:    []column{{"model", tVarchar}, {"classes", tBigint}, {"features", tBigint}},
+			run:        runImport,
+		},
+	}
+}
+
+func registerTables(conn mapping.Connection, reg *registry) error {
+	for _, s := range tableSpecs() {
+		s.reg = reg
+		if err := registerTable(conn, s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func str(args map[string]any, k string) string {
+	s, _ := args[k].(string)
+	return s
+}
+
+func optFloat(args map[string]any, k string) *float64 {
+	if v, ok := args[k].(float64); ok {
+		return &v
+	}
+	return nil
+}
+
+func options(args map[string]any) sqlnb.Options {
+	o := sqlnb.Options{Kind: str(args, "kind"), Weight: str(args, "weight"), Alpha: optFloat(args, "alpha"),
+		VarSmoothing: optFloat(args, "var_smoothing"), Variance: str(args, "variance"), Priors: str(args, "priors")}
+	if f, ok := args["features"].([]string); ok {
+		o.Features = f
+	}
+	if fk := str(args, "feature_kinds"); fk != "" {
+		o.FeatureKinds = strings.Split(fk, ",")
+	}
+	return o
+}
+
+func runTrain(ctx context.Context, reg *registry, args map[string]any) ([][]any, error) {
+	spec, err := options(args).Spec(str(args, "model"), str(args, "source"), str(args, "label"))
+	if err != nil {
+		return nil, err
+	}
+	res, err := sqlnb.Train(ctx, reg.internal, spec)
+	if err != nil {
+		return nil, err
+	}
+	m := res.Model
+	return [][]any{{m.Name, m.Rows, m.SkippedRows, int64(len(m.Classes)), int64(len(m.Features)),
+		strings.Join(m.Kinds(), ","), res.Duration.Seconds()}}, nil
+}
+
+func runModels(ctx context.Context, reg *registry, _ map[string]any) ([][]any, error) {
+	names, err := sqlnb.ModelNames(ctx, reg.internal)
+	if err != nil {
+		return nil, err
+	}
+	var rows [][]any
+	for _, n := range names {
+		m, err := sqlnb.Load(ctx, reg.internal, n)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, []any{m.Name, m.Label, m.Rows, int64(len(m.Classes)), int64(len(m.Features)),
+			strings.Join(m.Kinds(), ","), m.Params.Alpha, m.Params.VarSmoothing, m.Params.Variance, m.Params.Priors, m.Created})
+	}
+	return rows, nil
+}
+
+func runShow(ctx context.Context, reg *registry, args map[string]any) ([][]any, error) {
+	s, err := reg.scorer(ctx, str(args, "model"))
+	if err != nil {
+		return nil, err
+	}
+	var rows [][]any
+	for _, p := range sqlnb.Parameters(s) {
+		var value any
+		if p.Value != "" || p.Parameter == "probability" {
+			value = p.Value
+		}
+		var feature, kind any
+		if p.Feature != "" {
+			feature, kind = p.Feature, string(p.Kind)
+		}
+		rows = append(rows, []any{feature, kind, p.Class, value, p.Parameter, p.Estimate, nanIfMissing(p.Count)})
+	}
+	return rows, nil
+}
+
+func nanIfMissing(x float64) any {
+	if math.IsNaN(x) {
+		return nil
+	}
+	return x
+}
+
+func runSet(ctx context.Context, reg *registry, args map[string]any) ([][]any, error) {
+	name := str(args, "model")
+	m, err := sqlnb.Load(ctx, reg.internal, name)
+	if err != nil {
+		return nil, err
+	}
+	p, given, err := options(args).Params(m.Params)
+	if err != nil {
+		return nil, fmt.Errorf("model %q: %w", name, err)
+	}
+	if m, err = sqlnb.SetParams(ctx, reg.internal, name, p, given); err != nil {
+		return nil, err
+	}
+	return [][]any{{m.Name, m.Params.Alpha, m.Params.VarSmoothing, m.Params.Variance, m.Params.Priors}}, nil
+}
+
+func runExport(ctx context.Context, reg *registry, args map[string]any) ([][]any, error) {
+	m, err := sqlnb.Load(ctx, reg.internal, str(args, "model"))
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := sqlnb.Export(&buf, m); err != nil {
+		return nil, err
+	}
+	path := str(args, "path")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		return nil, fmt.Errorf("export model %q: %w", m.Name, err)
+	}
+	return [][]any{{m.Name, path, int64(buf.Len())}}, nil
+}
+
+func runImport(ctx context.Context, reg *registry, args map[string]any) ([][]any, error) {
+	f, err := os.Open(str(args, "path"))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	m, err := sqlnb.Import(f, str(args, "name"))
+	if err != nil {
+		return nil, err
+	}
+	if err := sqlnb.Save(ctx, reg.internal, m); err != nil {
+		return nil, err
+	}
+	return [][]any{{m.Name, int64(len(m.Classes)), int64(len(m.Features))}}, nil
+}

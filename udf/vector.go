@@ -1,0 +1,192 @@
+package udf
+
+import (
+	"math"
+	"strconv"
+	"unsafe"
+
+	"github.com/duckdb/duckdb-go/v2/mapping"
+)
+
+// stringAt reads element i of a VARCHAR vector's data (DuckDB's 16-byte string_t: length, then 12
+// inline bytes or a 4-byte prefix and a pointer). The string aliases DuckDB memory: do not keep it.
+func stringAt(base unsafe.Pointer, i int) string {
+	p := unsafe.Add(base, i*16)
+	n := *(*uint32)(p)
+	if n <= 12 {
+		return unsafe.String((*byte)(unsafe.Add(p, 4)), int(n))
+	}
+	return unsafe.String(*(**byte)(unsafe.Add(p, 8)), int(n))
+}
+
+// validity returns a vector's validity mask as words (nil: no NULLs).
+func validity(vec mapping.Vector, n int) []uint64 {
+	p := mapping.VectorGetValidity(vec)
+	if p == nil {
+		return nil
+	}
+	return unsafe.Slice((*uint64)(p), (n+63)/64)
+}
+
+func valid(mask []uint64, i int) bool {
+	return mask == nil || mask[i>>6]&(1<<(uint(i)&63)) != 0
+}
+
+// label is a class label prepared for writing into VARCHAR vectors.
+type label struct {
+	s      string
+	inline [16]byte // the whole string_t when len(s) ≤ 12
+	short  bool
+}
+
+func newLabel(s string) label {
+	l := label{s: s, short: len(s) <= 12}
+	if l.short {
+		*(*uint32)(unsafe.Pointer(&l.inline[0])) = uint32(len(s))
+		copy(l.inline[4:], s)
+	}
+	return l
+}
+
+// stringWriter writes labels into a VARCHAR vector: short labels are copied in place; a long label is
+// assigned through the C API once per vector (copied into the vector's string heap) and its string_t
+// is reused for later rows.
+type stringWriter struct {
+	vec   mapping.Vector
+	base  unsafe.Pointer
+	first []int
+}
+
+func (w *stringWriter) reset(vec mapping.Vector, first []int) {
+	w.vec, w.base, w.first = vec, mapping.VectorGetData(vec), first
+	for i := range w.first {
+		w.first[i] = -1
+	}
+}
+
+func (w *stringWriter) write(i int, c int32, l *label) {
+	slot := (*[16]byte)(unsafe.Add(w.base, i*16))
+	if l.short {
+		*slot = l.inline
+		return
+	}
+	if f := w.first[c]; f >= 0 {
+		*slot = *(*[16]byte)(unsafe.Add(w.base, f*16))
+		return
+	}
+	mapping.VectorAssignStringElement(w.vec, mapping.IdxT(i), l.s)
+	w.first[c] = i
+}
+
+// setNull marks row i of vec NULL.
+func setNull(vec mapping.Vector, i int) {
+	mapping.VectorEnsureValidityWritable(vec)
+	mapping.ValiditySetRowInvalid(mapping.VectorGetValidity(vec), mapping.IdxT(i))
+}
+
+type number interface {
+	~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~float32 | ~float64
+}
+
+func toFloats[T number](data unsafe.Pointer, dst []float64) {
+	src := unsafe.Slice((*T)(data), len(dst))
+	for i, v := range src {
+		dst[i] = float64(v)
+	}
+}
+
+type hugeint struct {
+	lower uint64
+	upper int64
+}
+
+func hugeToFloat(h hugeint) float64 {
+	return float64(h.upper)*18446744073709551616.0 + float64(h.lower)
+}
+
+// numbersAt converts n numbers of DuckDB type t (integers, floats, HUGEINT, UHUGEINT) to float64.
+func numbersAt(t mapping.Type, data unsafe.Pointer, dst []float64) bool {
+	switch t {
+	case mapping.TypeTinyInt:
+		toFloats[int8](data, dst)
+	case mapping.TypeSmallInt:
+		toFloats[int16](data, dst)
+	case mapping.TypeInteger:
+		toFloats[int32](data, dst)
+	case mapping.TypeBigInt:
+		toFloats[int64](data, dst)
+	case mapping.TypeUTinyInt:
+		toFloats[uint8](data, dst)
+	case mapping.TypeUSmallInt:
+		toFloats[uint16](data, dst)
+	case mapping.TypeUInteger:
+		toFloats[uint32](data, dst)
+	case mapping.TypeUBigInt:
+		toFloats[uint64](data, dst)
+	case mapping.TypeFloat:
+		toFloats[float32](data, dst)
+	case mapping.TypeDouble:
+		toFloats[float64](data, dst)
+	case mapping.TypeHugeInt, mapping.TypeUHugeInt:
+		src := unsafe.Slice((*hugeint)(data), len(dst))
+		for i, h := range src {
+			if t == mapping.TypeUHugeInt {
+				dst[i] = float64(uint64(h.upper))*18446744073709551616.0 + float64(h.lower)
+			} else {
+				dst[i] = hugeToFloat(h)
+			}
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// integerAt reads element i of an integer vector as int64 (ok=false for other types or overflow).
+func integerAt(t mapping.Type, data unsafe.Pointer, i int) (int64, bool) {
+	switch t {
+	case mapping.TypeTinyInt:
+		return int64(*(*int8)(unsafe.Add(data, i))), true
+	case mapping.TypeSmallInt:
+		return int64(*(*int16)(unsafe.Add(data, 2*i))), true
+	case mapping.TypeInteger:
+		return int64(*(*int32)(unsafe.Add(data, 4*i))), true
+	case mapping.TypeBigInt:
+		return *(*int64)(unsafe.Add(data, 8*i)), true
+	case mapping.TypeUTinyInt:
+		return int64(*(*uint8)(unsafe.Add(data, i))), true
+	case mapping.TypeUSmallInt:
+		return int64(*(*uint16)(unsafe.Add(data, 2*i))), true
+	case mapping.TypeUInteger:
+		return int64(*(*uint32)(unsafe.Add(data, 4*i))), true
+	case mapping.TypeUBigInt:
+		v := *(*uint64)(unsafe.Add(data, 8*i))
+		return int64(v), v <= math.MaxInt64
+	case mapping.TypeHugeInt:
+		h := *(*hugeint)(unsafe.Add(data, 16*i))
+		return int64(h.lower), (h.upper == 0 && h.lower <= math.MaxInt64) || (h.upper == -1 && h.lower > math.MaxInt64)
+	}
+	return 0, false
+}
+
+// decimalString formats the scaled integer v with scale digits after the point, as DuckDB casts a
+// DECIMAL to VARCHAR.
+func decimalString(v int64, scale int) string {
+	if scale == 0 {
+		return strconv.FormatInt(v, 10)
+	}
+	neg := v < 0
+	u := uint64(v)
+	if neg {
+		u = uint64(-v)
+	}
+	s := strconv.FormatUint(u, 10)
+	for len(s) <= scale {
+		s = "0" + s
+	}
+	s = s[:len(s)-scale] + "." + s[len(s)-scale:]
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
