@@ -191,8 +191,27 @@ func Argmax(jll []float64, n, K int, dst []int32) {
 }
 
 // LogPosterior turns the joint log-likelihoods of row i (class-major jll with n rows) into
-// log p(c | x) = b_c - log Σ exp(b_c') (seed 004's log-sum-exp), written to dst.
+// log p(c | x) = b_c - log Σ exp(b_c') (seed 004's log-sum-exp: the largest b is factored out first),
+// written to dst.
 func LogPosterior(jll []float64, n, K, i int, dst []float64) {
+	mx, sum := shiftedExpSum(jll, n, K, i, nil)
+	ls := math.Log(sum)
+	for c := range K {
+		dst[c] = (jll[c*n+i] - mx) - ls
+	}
+}
+
+// Posterior writes p(c | x) = exp(b_c - B) / Σ exp(b_c' - B), B = max b, for row i to dst; the
+// probabilities sum to 1 within a few ulps.
+func Posterior(jll []float64, n, K, i int, dst []float64) {
+	_, sum := shiftedExpSum(jll, n, K, i, dst)
+	for c := range K {
+		dst[c] /= sum
+	}
+}
+
+// shiftedExpSum returns B = max_c b_c and Σ exp(b_c - B); if e is not nil it receives exp(b_c - B).
+func shiftedExpSum(jll []float64, n, K, i int, e []float64) (float64, float64) {
 	mx := math.Inf(-1)
 	for c := range K {
 		if v := jll[c*n+i]; v > mx {
@@ -201,10 +220,11 @@ func LogPosterior(jll []float64, n, K, i int, dst []float64) {
 	}
 	sum := 0.0
 	for c := range K {
-		sum += math.Exp(jll[c*n+i] - mx)
+		x := math.Exp(jll[c*n+i] - mx)
+		if e != nil {
+			e[c] = x
+		}
+		sum += x
 	}
-	lse := mx + math.Log(sum)
-	for c := range K {
-		dst[c] = jll[c*n+i] - lse
-	}
+	return mx, sum
 }

@@ -502,8 +502,8 @@ func (b *bound) execute(input mapping.DataChunk, out mapping.Vector, n int, s *s
 				}
 				c = ci
 			}
-			sqlnb.LogPosterior(jll, n, K, i, s.post)
-			data[i] = math.Exp(s.post[c])
+			sqlnb.Posterior(jll, n, K, i, s.post)
+			data[i] = s.post[c]
 		}
 	default:
 		b.writeMaps(out, jll, n, K, s)
@@ -538,15 +538,10 @@ func (b *bound) writeMaps(out mapping.Vector, jll []float64, n, K int, s *scratc
 			for c := range K {
 				vals[off+c] = jll[c*n+i]
 			}
+		case outProba:
+			sqlnb.Posterior(jll, n, K, i, vals[off:off+K])
 		default:
-			sqlnb.LogPosterior(jll, n, K, i, s.post)
-			for c := range K {
-				v := s.post[c]
-				if b.spec.out == outProba {
-					v = math.Exp(v)
-				}
-				vals[off+c] = v
-			}
+			sqlnb.LogPosterior(jll, n, K, i, vals[off:off+K])
 		}
 		for c := range K {
 			w.write(off+c, int32(c), &b.labels[c])

@@ -1,0 +1,148 @@
+package sqlnb_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/sqlnb/sqlnb/sqlnb"
+)
+
+// toyModel: classes a (3 rows) and b (2 rows); Gaussian x; categorical c with values u (a:2, b:0) and
+// w (a:1, b:2).
+func toyModel(alpha float64) *sqlnb.Model {
+	p := sqlnb.DefaultParams()
+	p.Alpha = alpha
+	return &sqlnb.Model{
+		Name: "toy", Label: "y", LabelType: "VARCHAR", Params: p, Version: sqlnb.FormatVersion,
+		Features: []sqlnb.Feature{{Name: "x", Kind: sqlnb.Gaussian, Type: "DOUBLE"}, {Name: "c", Kind: sqlnb.Categorical, Type: "VARCHAR"}},
+		Classes:  []sqlnb.Class{{Label: "a", Count: 3, Weight: 3}, {Label: "b", Count: 2, Weight: 2}},
+		Gaussian: []sqlnb.GaussianStat{
+			{Feature: "x", Class: "a", Count: 3, Mean: 1, M2: 2, Weight: 3, WMean: 1, WM2: 2},
+			{Feature: "x", Class: "b", Count: 2, Mean: 4, M2: 1, Weight: 2, WMean: 4, WM2: 1},
+		},
+		Counts: []sqlnb.CategoryCount{
+			{Feature: "c", Class: "a", Value: "u", Count: 2, Weight: 2}, {Feature: "c", Class: "a", Value: "w", Count: 1, Weight: 1},
+			{Feature: "c", Class: "b", Value: "w", Count: 2, Weight: 2},
+		},
+	}
+}
+
+func scoreRows(t *testing.T, s *sqlnb.Scorer, xs []float64, xValid []bool, cs []int32) [][]float64 {
+	t.Helper()
+	n := len(xs)
+	b := s.NewBatch(n)
+	copy(b.Num[0], xs)
+	if xValid != nil {
+		mask := make([]uint64, (n+63)/64)
+		for i, ok := range xValid {
+			if ok {
+				mask[i/64] |= 1 << (i % 64)
+			}
+		}
+		b.Valid[0] = mask
+	}
+	copy(b.Cat[1], cs)
+	K := len(s.Labels)
+	jll := make([]float64, n*K)
+	s.JointLogLikelihood(b, jll, nil)
+	out := make([][]float64, n)
+	for i := range n {
+		out[i] = make([]float64, K)
+		for c := range K {
+			out[i][c] = jll[c*n+i]
+		}
+	}
+	return out
+}
+
+func TestKernelMissingAndUnseen(t *testing.T) {
+	s := compile(t, toyModel(1))
+	f := s.Features[1]
+	nan, inf := math.NaN(), math.Inf(1)
+	rows := scoreRows(t, s,
+		[]float64{0.5, 0.5, 123, nan, inf, -inf, 0.5},
+		[]bool{true, true, false, true, true, true, false},
+		[]int32{f.Index["u"], f.Missing(), f.Missing(), f.Missing(), f.Missing(), f.Missing(), f.Unseen()})
+	logN := func(x, mean, v float64) float64 { return -0.5*math.Log(2*math.Pi*v) - (x-mean)*(x-mean)/(2*v) }
+	va, vb := s.Features[0].Var[0], s.Features[0].Var[1]
+	// Row 0: everything present: prior + Gaussian + categorical (θ(u|a) = 3/5, θ(u|b) = 1/4).
+	want0 := []float64{math.Log(0.6) + logN(0.5, 1, va) + math.Log(3.0/5), math.Log(0.4) + logN(0.5, 4, vb) + math.Log(1.0/4)}
+	// Row 1: c missing, marginalised (seed 004).
+	want1 := []float64{math.Log(0.6) + logN(0.5, 1, va), math.Log(0.4) + logN(0.5, 4, vb)}
+	// Rows 2-5: x NULL, NaN, +Inf, -Inf and c missing: the prior alone.
+	prior := []float64{math.Log(0.6), math.Log(0.4)}
+	// Row 6: x NULL, c unseen with α = 1: α/(n_jc + αJ) = 1/5 and 1/4.
+	want6 := []float64{math.Log(0.6) + math.Log(1.0/5), math.Log(0.4) + math.Log(1.0/4)}
+	for i, want := range [][]float64{want0, want1, prior, prior, prior, prior, want6} {
+		for c := range want {
+			if !near(rows[i][c], want[c], 1e-13) {
+				t.Errorf("row %d class %d: b_c = %v, want %v", i, c, rows[i][c], want[c])
+			}
+		}
+	}
+}
+
+// TestKernelAlphaZero: with α = 0 an unseen value is skipped, a value never seen in one class rules it
+// out, and a row every class rules out is rescored with α = 1e-10 rather than giving NaN.
+func TestKernelAlphaZero(t *testing.T) {
+	m := toyModel(0)
+	m.Features = append(m.Features, sqlnb.Feature{Name: "d", Kind: sqlnb.Categorical, Type: "VARCHAR"})
+	m.Counts = append(m.Counts, sqlnb.CategoryCount{Feature: "d", Class: "a", Value: "p", Count: 3, Weight: 3},
+		sqlnb.CategoryCount{Feature: "d", Class: "b", Value: "q", Count: 2, Weight: 2})
+	s := compile(t, m)
+	c, d := s.Features[1], s.Features[2]
+	b := s.NewBatch(3)
+	b.Valid[0] = []uint64{0} // x missing everywhere
+	copy(b.Cat[1], []int32{c.Unseen(), c.Index["u"], c.Index["u"]})
+	copy(b.Cat[2], []int32{d.Missing(), d.Missing(), d.Index["q"]})
+	jll := make([]float64, 6)
+	s.JointLogLikelihood(b, jll, nil)
+	post := make([]float64, 2)
+	sqlnb.LogPosterior(jll, 3, 2, 0, post)
+	if !near(math.Exp(post[0]), 0.6, 1e-12) {
+		t.Errorf("unseen value with α=0: p(a) = %v, want the prior 0.6", math.Exp(post[0]))
+	}
+	sqlnb.LogPosterior(jll, 3, 2, 1, post)
+	if math.Exp(post[0]) != 1 {
+		t.Errorf("u never seen in b (α=0): p(a) = %v, want 1", math.Exp(post[0]))
+	}
+	sqlnb.LogPosterior(jll, 3, 2, 2, post)
+	if p := math.Exp(post[0]) + math.Exp(post[1]); math.IsNaN(p) || !near(p, 1, 1e-12) {
+		t.Errorf("contradictory row: posteriors %v, want finite and summing to 1", post)
+	}
+}
+
+// TestPosteriorsSumToOne on many random rows of the toy model.
+func TestPosteriorsSumToOne(t *testing.T) {
+	s := compile(t, toyModel(0.5))
+	n := 1000
+	xs := make([]float64, n)
+	cs := make([]int32, n)
+	for i := range n {
+		xs[i] = float64(i%97) - 40
+		cs[i] = int32(i % 4)
+	}
+	b := s.NewBatch(n)
+	copy(b.Num[0], xs)
+	copy(b.Cat[1], cs)
+	jll := make([]float64, 2*n)
+	s.JointLogLikelihood(b, jll, nil)
+	post := make([]float64, 2)
+	for i := range n {
+		sqlnb.Posterior(jll, n, 2, i, post)
+		if sum := post[0] + post[1]; !near(sum, 1, 1e-15) {
+			t.Fatalf("row %d: posteriors sum to %v", i, sum)
+		}
+	}
+}
+
+// TestPureDomainPackage: sqlnb depends on database/sql only, not on the DuckDB driver, udf or cobra.
+func TestPureDomainPackage(t *testing.T) {
+	for _, imp := range importsOf(t) {
+		for _, banned := range []string{"github.com/sqlnb/sqlnb/udf", "github.com/spf13/cobra", "github.com/duckdb/"} {
+			if len(imp) >= len(banned) && imp[:len(banned)] == banned {
+				t.Errorf("package sqlnb depends on %s", imp)
+			}
+		}
+	}
+}

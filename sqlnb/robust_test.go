@@ -1,0 +1,397 @@
+package sqlnb_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sqlnb/sqlnb/queries"
+	"github.com/sqlnb/sqlnb/sqlnb"
+)
+
+func trainErr(db sqlnb.DB, spec sqlnb.TrainSpec) error {
+	_, err := sqlnb.Train(context.Background(), db, spec)
+	return err
+}
+
+// TestBadInput checks each bad input has its documented outcome: a clear error naming the model and
+// column (matched by sentinel) or a correct result.
+func TestBadInput(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE empty (y VARCHAR, x DOUBLE)`)
+	mustExec(t, db, `CREATE TABLE nolabel AS SELECT NULL::VARCHAR AS y, 1.0 AS x`)
+	mustExec(t, db, `CREATE TABLE one AS SELECT 'a' AS y, i::DOUBLE AS x FROM range(5) r(i)`)
+	mustExec(t, db, `CREATE TABLE inf AS SELECT * FROM (VALUES ('a', 1.0::DOUBLE), ('a', 'inf'), ('b', 2.0), ('b', 3.0)) v(y, x)`)
+	mustExec(t, db, `CREATE TABLE w AS SELECT * FROM (VALUES ('a', 1.0, -1.0), ('b', 2.0, 1.0)) v(y, x, w)`)
+	mustExec(t, db, `CREATE TABLE wnull AS SELECT * FROM (VALUES ('a', 1.0, NULL), ('b', 2.0, 1.0)) v(y, x, w)`)
+	mustExec(t, db, `CREATE TABLE dates AS SELECT 'a' AS y, DATE '2020-01-01' AS d, 1.0 AS x UNION ALL SELECT 'b', DATE '2021-01-01', 2.0`)
+	cases := []struct {
+		name    string
+		spec    sqlnb.TrainSpec
+		want    error
+		mention string
+	}{
+		{"empty source", sqlnb.TrainSpec{Source: "empty", Label: "y"}, sqlnb.ErrNoRows, `"y"`},
+		{"only NULL labels", sqlnb.TrainSpec{Source: "nolabel", Label: "y"}, sqlnb.ErrNoRows, `"y"`},
+		{"one class", sqlnb.TrainSpec{Source: "one", Label: "y"}, sqlnb.ErrOneClass, `"a"`},
+		{"infinity", sqlnb.TrainSpec{Source: "inf", Label: "y"}, sqlnb.ErrBadValue, `"x" (1 rows)`},
+		{"negative weight", sqlnb.TrainSpec{Source: "w", Label: "y", Weight: "w"}, sqlnb.ErrBadValue, `"w"`},
+		{"NULL weight", sqlnb.TrainSpec{Source: "wnull", Label: "y", Weight: "w"}, sqlnb.ErrBadValue, `"w" is NULL in 1 rows`},
+		{"unknown label", sqlnb.TrainSpec{Source: "one", Label: "nope"}, sqlnb.ErrUnknownColumn, `"nope"`},
+		{"unknown feature", sqlnb.TrainSpec{Source: "one", Label: "y", Features: []string{"z"}}, sqlnb.ErrUnknownColumn, `"z"`},
+		{"unsupported type", sqlnb.TrainSpec{Source: "dates", Label: "y"}, sqlnb.ErrBadType, `"d" has type DATE`},
+		{"gaussian on text", sqlnb.TrainSpec{Source: "dates", Label: "y", Features: []string{"y2"}}, sqlnb.ErrUnknownColumn, `"y2"`},
+		{"bad kind", sqlnb.TrainSpec{Source: "one", Label: "y", FeatureKinds: map[string]sqlnb.Kind{"x": "gaussian", "q": "categorical"}}, sqlnb.ErrUnknownColumn, `"q"`},
+		{"no source", sqlnb.TrainSpec{Source: "nosuchtable", Label: "y"}, sqlnb.ErrBadOption, `"nosuchtable"`},
+		{"bad name", sqlnb.TrainSpec{Model: " x", Source: "one", Label: "y"}, sqlnb.ErrBadOption, `leading or trailing`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.spec.Model == "" {
+				c.spec.Model = "bad"
+			}
+			err := trainErr(db, c.spec)
+			if !errors.Is(err, c.want) {
+				t.Fatalf("err = %v, want %v", err, c.want)
+			}
+			if !strings.Contains(err.Error(), c.mention) || (c.spec.Model == "bad" && !strings.Contains(err.Error(), `train "bad"`)) {
+				t.Errorf("error %q should name the model and mention %s", err, c.mention)
+			}
+		})
+	}
+}
+
+// TestNaNIsMissing: NaN in a Gaussian feature is read as NULL (left out of the statistics).
+func TestNaNIsMissing(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE a AS SELECT * FROM (VALUES ('a', 1.0::DOUBLE), ('a', 'nan'), ('a', 3.0), ('b', 2.0), ('b', 5.0)) v(y, x)`)
+	mustExec(t, db, `CREATE TABLE b AS SELECT y, CASE WHEN isnan(x) THEN NULL ELSE x END AS x FROM a`)
+	ma := train(t, db, sqlnb.TrainSpec{Model: "a", Source: "a", Label: "y"})
+	mb := train(t, db, sqlnb.TrainSpec{Model: "b", Source: "b", Label: "y"})
+	for i := range ma.Gaussian {
+		ga, gb := ma.Gaussian[i], mb.Gaussian[i]
+		if ga.Count != gb.Count || ga.Mean != gb.Mean || ga.M2 != gb.M2 {
+			t.Errorf("with NaN %+v, with NULL %+v", ga, gb)
+		}
+	}
+	if ma.Gaussian[0].Count != 2 || ma.Classes[0].Count != 3 {
+		t.Errorf("class a: feature count %d (want 2), class count %d (want 3)", ma.Gaussian[0].Count, ma.Classes[0].Count)
+	}
+}
+
+// TestNullLabelsSkipped: rows with a NULL label are skipped and counted.
+func TestNullLabelsSkipped(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT * FROM (VALUES ('a', 1.0, 'u'), (NULL, 7.0, 'v'), ('b', 2.0, 'w'), ('b', 3.0, 'w'), (NULL, 1.0, 'u')) v(y, x, c)`)
+	for _, feats := range [][]string{{"x"}, {"c"}, {"x", "c"}} {
+		m := train(t, db, sqlnb.TrainSpec{Model: "n", Source: "d", Label: "y", Features: feats})
+		if m.SkippedRows != 2 || m.Rows != 3 {
+			t.Errorf("features %v: skipped %d rows of %d, want 2 of 3", feats, m.SkippedRows, m.Rows)
+		}
+	}
+}
+
+// TestZeroVariance: a feature constant within a class, and a feature constant everywhere, still give
+// finite posteriors (ε > 0 keeps variances positive).
+func TestZeroVariance(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT * FROM (VALUES ('a', 1.0, 5.0), ('a', 1.0, 5.0), ('b', 2.0, 5.0), ('b', 3.0, 5.0)) v(y, x, k)`)
+	s := compile(t, train(t, db, sqlnb.TrainSpec{Model: "z", Source: "d", Label: "y"}))
+	b := s.NewBatch(3)
+	copy(b.Num[0], []float64{1, 1.5, 100})
+	copy(b.Num[1], []float64{5, 5, 6})
+	jll := make([]float64, 6)
+	s.JointLogLikelihood(b, jll, nil)
+	post := make([]float64, 2)
+	for i := range 3 {
+		sqlnb.LogPosterior(jll, 3, 2, i, post)
+		if sum := math.Exp(post[0]) + math.Exp(post[1]); math.IsNaN(sum) || !near(sum, 1, 1e-12) {
+			t.Errorf("row %d: posteriors %v do not sum to 1", i, post)
+		}
+	}
+	sqlnb.LogPosterior(jll, 3, 2, 0, post)
+	if math.Exp(post[0]) < 0.99 {
+		t.Errorf("x = 1 (class a's constant) gives p(a) = %v, want ≈ 1", math.Exp(post[0]))
+	}
+}
+
+// TestLargeOffset: a feature of 1e9 + noise gives the same model as the noise alone, shifted by 1e9
+// (Kahan-summed means, Welford variances).
+func TestLargeOffset(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE noise AS SELECT CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END AS y,
+		(hash(i) % 1000000)::DOUBLE / 1000000.0 + (i % 2) * 0.3 AS x FROM range(200000) r(i)`)
+	mustExec(t, db, `CREATE TABLE shifted AS SELECT y, x + 1e9 AS x FROM noise`)
+	m0 := train(t, db, sqlnb.TrainSpec{Model: "n", Source: "noise", Label: "y"})
+	m1 := train(t, db, sqlnb.TrainSpec{Model: "s", Source: "shifted", Label: "y"})
+	for i := range m0.Gaussian {
+		g0, g1 := m0.Gaussian[i], m1.Gaussian[i]
+		// A double near 1e9 has an ulp of 2^-23 ≈ 1.19e-7: each 1e9 + x is rounded to it, and so is the
+		// mean itself (plus the final rounding of the 1e14-sized Kahan sum, ulp(1e14)/n). Three ulps bound
+		// what any method can keep; a plain sum/n (avg) is off by 1e9 × n × 2^-53 in the worst case.
+		ulp := math.Nextafter(1e9, 2e9) - 1e9
+		if math.Abs((g1.Mean-1e9)-g0.Mean) > 3*ulp || !near(g1.M2, g0.M2, 1e-6) {
+			t.Errorf("class %s: noise mean %v M2 %v; shifted mean-1e9 %v M2 %v", g0.Class, g0.Mean, g0.M2, g1.Mean-1e9, g1.M2)
+		}
+	}
+	s0, s1 := compile(t, m0), compile(t, m1)
+	for _, x := range []float64{0.1, 0.5, 0.65, 0.9} {
+		p0, p1 := posterior1(s0, x), posterior1(s1, x+1e9)
+		if math.Abs(p0-p1) > 1e-6 {
+			t.Errorf("p(a | x=%v) = %v without offset, %v with", x, p0, p1)
+		}
+	}
+}
+
+func posterior1(s *sqlnb.Scorer, x float64) float64 {
+	b := s.NewBatch(1)
+	b.Num[0][0] = x
+	jll := make([]float64, len(s.Labels))
+	s.JointLogLikelihood(b, jll, nil)
+	post := make([]float64, len(s.Labels))
+	sqlnb.LogPosterior(jll, 1, len(s.Labels), 0, post)
+	return math.Exp(post[0])
+}
+
+// TestRowOrderInvariance: shuffling the rows gives the same model.
+func TestRowOrderInvariance(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT (i % 3)::VARCHAR AS y, sin(i) * 10 AS x, (i % 5)::VARCHAR AS c FROM range(5000) r(i)`)
+	mustExec(t, db, `CREATE TABLE shuffled AS SELECT * FROM d ORDER BY hash(x)`)
+	a := train(t, db, sqlnb.TrainSpec{Model: "a", Source: "d", Label: "y"})
+	b := train(t, db, sqlnb.TrainSpec{Model: "b", Source: "shuffled", Label: "y"})
+	for i := range a.Gaussian {
+		if !near(a.Gaussian[i].Mean, b.Gaussian[i].Mean, 1e-12) || !near(a.Gaussian[i].M2, b.Gaussian[i].M2, 1e-12) {
+			t.Errorf("%+v vs %+v", a.Gaussian[i], b.Gaussian[i])
+		}
+	}
+	if len(a.Counts) != len(b.Counts) {
+		t.Fatalf("%d vs %d counts", len(a.Counts), len(b.Counts))
+	}
+	for i := range a.Counts {
+		if a.Counts[i] != b.Counts[i] {
+			t.Errorf("%+v vs %+v", a.Counts[i], b.Counts[i])
+		}
+	}
+}
+
+type refRow struct {
+	y    string
+	x    [2]*float64
+	c    *string
+	w    float64
+	hasW bool
+}
+
+// TestSQLMatchesGoReference trains on random data with NULLs and weights by SQL and by a plain-Go
+// two-pass computation, and compares every statistic.
+func TestSQLMatchesGoReference(t *testing.T) {
+	db := mustOpenDB(t)
+	r := rand.New(rand.NewPCG(1, 2))
+	mustExec(t, db, `CREATE TABLE d (y VARCHAR, x0 DOUBLE, x1 DOUBLE, c VARCHAR, w DOUBLE)`)
+	var rows []refRow
+	for range 3000 {
+		row := refRow{y: string(rune('a' + r.IntN(3))), w: math.Round(r.Float64()*100) / 10, hasW: true}
+		for j := range 2 {
+			if r.IntN(10) > 0 {
+				v := r.NormFloat64()*float64(j+1) + float64(row.y[0]-'a')
+				row.x[j] = &v
+			}
+		}
+		if r.IntN(8) > 0 {
+			v := string(rune('p' + r.IntN(4)))
+			row.c = &v
+		}
+		rows = append(rows, row)
+		mustExec(t, db, `INSERT INTO d VALUES (?, ?, ?, ?, ?)`, row.y, row.x[0], row.x[1], row.c, row.w)
+	}
+	for _, weighted := range []bool{false, true} {
+		spec := sqlnb.TrainSpec{Model: "r", Source: "d", Label: "y", Features: []string{"x0", "x1", "c"}}
+		if weighted {
+			spec.Weight = "w"
+		}
+		m := train(t, db, spec)
+		for _, g := range m.Gaussian {
+			j := int(g.Feature[1] - '0')
+			var n, wsum, sum, wsx float64
+			for _, row := range rows {
+				if row.y == g.Class && row.x[j] != nil {
+					n++
+					sum += *row.x[j]
+					wsum += row.w
+					wsx += row.w * *row.x[j]
+				}
+			}
+			mean, wmean := sum/n, wsx/wsum
+			var m2, wm2 float64
+			for _, row := range rows {
+				if row.y == g.Class && row.x[j] != nil {
+					m2 += (*row.x[j] - mean) * (*row.x[j] - mean)
+					wm2 += row.w * (*row.x[j] - wmean) * (*row.x[j] - wmean)
+				}
+			}
+			if float64(g.Count) != n || !near(g.Mean, mean, 1e-12) || !near(g.M2, m2, 1e-10) {
+				t.Errorf("weighted=%v %s/%s: got n %d mean %v m2 %v; want %v %v %v", weighted, g.Feature, g.Class, g.Count, g.Mean, g.M2, n, mean, m2)
+			}
+			if weighted && (!near(g.Weight, wsum, 1e-12) || !near(g.WMean, wmean, 1e-12) || !near(g.WM2, wm2, 1e-10)) {
+				t.Errorf("%s/%s weighted: got %v %v %v; want %v %v %v", g.Feature, g.Class, g.Weight, g.WMean, g.WM2, wsum, wmean, wm2)
+			}
+		}
+		for _, c := range m.Counts {
+			var n, w float64
+			for _, row := range rows {
+				if row.y == c.Class && row.c != nil && *row.c == c.Value {
+					n++
+					w += row.w
+				}
+			}
+			want := n
+			if weighted {
+				want = w
+			}
+			if float64(c.Count) != n || !near(c.Weight, want, 1e-12) {
+				t.Errorf("weighted=%v count %s/%s: got %d %v, want %v %v", weighted, c.Class, c.Value, c.Count, c.Weight, n, want)
+			}
+		}
+	}
+}
+
+// TestOddIdentifiers trains on columns and a label whose names need quoting.
+func TestOddIdentifiers(t *testing.T) {
+	db := mustOpenDB(t)
+	names := []string{`my label`, `x "quoted"`, `(paren)`, `ünïcødé 数据`, `semi;colon`, `a.b`}
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = queries.Ident(n)
+	}
+	mustExec(t, db, `CREATE SCHEMA "odd schema"`)
+	mustExec(t, db, `CREATE TABLE "odd schema"."odd ""table""" AS SELECT CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END AS `+q[0]+
+		`, i::DOUBLE AS `+q[1]+`, (i % 3)::VARCHAR AS `+q[2]+`, (i % 4 = 0) AS `+q[3]+`, i % 5 AS `+q[4]+`, 1.5 * i AS `+q[5]+` FROM range(20) r(i)`)
+	m := train(t, db, sqlnb.TrainSpec{Model: `model "with" 'quotes' ✓`, Source: `odd schema.odd "table"`, Label: names[0]})
+	if len(m.Features) != 5 {
+		t.Fatalf("features %+v", m.Features)
+	}
+	got, err := sqlnb.Load(context.Background(), db, m.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range got.Features {
+		if f.Name != names[i+1] {
+			t.Errorf("feature %d = %q, want %q", i, f.Name, names[i+1])
+		}
+	}
+}
+
+// TestFailedRetrainKeepsModel: a training that fails leaves the stored model as it was.
+func TestFailedRetrainKeepsModel(t *testing.T) {
+	db := mustOpenDB(t)
+	ctx := context.Background()
+	mustExec(t, db, `CREATE TABLE d AS SELECT * FROM (VALUES ('a', 1.0::DOUBLE), ('a', 2.0), ('b', 5.0)) v(y, x)`)
+	before := train(t, db, sqlnb.TrainSpec{Model: "m", Source: "d", Label: "y"})
+	mustExec(t, db, `INSERT INTO d VALUES ('b', 'inf')`)
+	if err := trainErr(db, sqlnb.TrainSpec{Model: "m", Source: "d", Label: "y"}); !errors.Is(err, sqlnb.ErrBadValue) {
+		t.Fatalf("retrain err = %v, want ErrBadValue", err)
+	}
+	after, err := sqlnb.Load(ctx, db, "m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Generation != before.Generation || after.Rows != 3 {
+		t.Errorf("model changed after a failed retrain: %+v", after)
+	}
+}
+
+// TestSources trains from a table, a view, a query, and parquet, CSV and JSON files (and a glob).
+func TestSources(t *testing.T) {
+	db := mustOpenDB(t)
+	dir := t.TempDir()
+	mustExec(t, db, `CREATE TABLE d AS SELECT CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END AS y, i::DOUBLE AS x FROM range(10) r(i)`)
+	mustExec(t, db, `CREATE VIEW v AS SELECT * FROM d`)
+	for _, f := range []string{"d1.parquet", "d2.parquet", "d.csv", "d.json"} {
+		format := strings.TrimPrefix(filepath.Ext(f), ".")
+		mustExec(t, db, `COPY d TO '`+filepath.Join(dir, f)+`' (FORMAT `+format+`)`)
+	}
+	for _, src := range []string{"d", "v", "main.d", "SELECT * FROM d WHERE x < 8", "  from d;",
+		filepath.Join(dir, "d1.parquet"), filepath.Join(dir, "*.parquet"), filepath.Join(dir, "d.csv"), filepath.Join(dir, "d.json")} {
+		m := train(t, db, sqlnb.TrainSpec{Model: "src", Source: src, Label: "y"})
+		want := int64(10)
+		switch {
+		case strings.Contains(src, "x < 8"):
+			want = 8
+		case strings.Contains(src, "*"):
+			want = 20
+		}
+		if m.Rows != want {
+			t.Errorf("source %q: %d rows, want %d", src, m.Rows, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "d.csv")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestExportImport round-trips a model through JSON and rejects damaged files.
+func TestExportImport(t *testing.T) {
+	db := mustOpenDB(t)
+	ctx := context.Background()
+	mustExec(t, db, `CREATE TABLE d AS SELECT * FROM (VALUES ('a', 1.0, 'u'), ('a', 2.0, 'v'), ('b', 5.0, 'u')) v(y, x, c)`)
+	m := train(t, db, sqlnb.TrainSpec{Model: "m", Source: "d", Label: "y"})
+	var buf strings.Builder
+	if err := sqlnb.Export(&buf, m); err != nil {
+		t.Fatal(err)
+	}
+	got, err := sqlnb.Import(strings.NewReader(buf.String()), "copy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sqlnb.Save(ctx, db, got); err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := sqlnb.Load(ctx, db, "copy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(loaded.Gaussian) != len(m.Gaussian) || len(loaded.Counts) != len(m.Counts) || loaded.Gaussian[0] != m.Gaussian[0] {
+		t.Errorf("import changed the statistics")
+	}
+	for _, bad := range []string{`{}`, `not json`, strings.Replace(buf.String(), `"count": 2`, `"count": -2`, 1),
+		strings.Replace(buf.String(), `"kind": "gaussian"`, `"kind": "poisson"`, 1), strings.Replace(buf.String(), `"format_version": 1`, `"format_version": 9`, 1)} {
+		if _, err := sqlnb.Import(strings.NewReader(bad), ""); !errors.Is(err, sqlnb.ErrInvalidModel) {
+			t.Errorf("import of damaged JSON: err = %v, want ErrInvalidModel", err)
+		}
+	}
+	if _, err := sqlnb.Load(ctx, db, "nope"); !errors.Is(err, sqlnb.ErrUnknownModel) || !strings.Contains(err.Error(), `"copy", "m"`) {
+		t.Errorf("unknown model error %v should list the models", err)
+	}
+	if err := sqlnb.Drop(ctx, db, "copy"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sqlnb.Load(ctx, db, "copy"); !errors.Is(err, sqlnb.ErrUnknownModel) {
+		t.Errorf("after drop: %v", err)
+	}
+}
+
+// FuzzImport feeds arbitrary bytes to Import: it must return a valid model or an error, never panic.
+func FuzzImport(f *testing.F) {
+	db, _ := sql.Open("duckdb", "")
+	defer db.Close()
+	f.Add(`{"name":"m","label":"y","params":{"alpha":1,"var_smoothing":1e-9,"variance":"class","priors":"fit"},"format_version":1,` +
+		`"features":[{"name":"x","kind":"gaussian","type":"DOUBLE"}],"classes":[{"label":"a","count":1,"weight":1},{"label":"b","count":1,"weight":1}],` +
+		`"gaussian":[{"feature":"x","class":"a","count":1,"mean":0,"m2":0,"weight":1,"wmean":0,"wm2":0},{"feature":"x","class":"b","count":1,"mean":1,"m2":0,"weight":1,"wmean":1,"wm2":0}]}`)
+	f.Add(`{"name":"","format_version":1}`)
+	f.Fuzz(func(t *testing.T, data string) {
+		m, err := sqlnb.Import(strings.NewReader(data), "")
+		if err != nil {
+			return
+		}
+		if _, err := sqlnb.Compile(m); err != nil {
+			t.Fatalf("Import accepted a model Compile rejects: %v", err)
+		}
+	})
+}
