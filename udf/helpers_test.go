@@ -2,7 +2,8 @@ package udf_test
 
 import (
 	"context"
-	"database/sql"
+	"fmt"
+	"strconv"
 	"testing"
 
 	"github.com/sqlnb/sqlnb/udf"
@@ -37,7 +38,7 @@ func queryStrings(tb testing.TB, db *udf.DB, stmt string, args ...any) [][]strin
 	cols, _ := rows.Columns()
 	var out [][]string
 	for rows.Next() {
-		vals := make([]sql.NullString, len(cols))
+		vals := make([]any, len(cols))
 		ptrs := make([]any, len(cols))
 		for i := range vals {
 			ptrs[i] = &vals[i]
@@ -47,9 +48,15 @@ func queryStrings(tb testing.TB, db *udf.DB, stmt string, args ...any) [][]strin
 		}
 		row := make([]string, len(cols))
 		for i, v := range vals {
-			row[i] = "NULL"
-			if v.Valid {
-				row[i] = v.String
+			switch x := v.(type) {
+			case nil:
+				row[i] = "NULL"
+			case float64:
+				row[i] = strconv.FormatFloat(x, 'g', -1, 64)
+			case []byte:
+				row[i] = string(x)
+			default:
+				row[i] = fmt.Sprint(x)
 			}
 		}
 		out = append(out, row)

@@ -48,7 +48,7 @@ func TestParityScikitLearn(t *testing.T) {
 	db := mustOpenDB(t)
 	for _, c := range []struct {
 		model, file, options string
-		classes             []string
+		classes              []string
 	}{
 		{"iris", "sklearn_iris.csv", "", []string{"setosa", "versicolor", "virginica"}},
 		{"iris_w", "sklearn_iris_weighted.csv", ", weight := 'weight'", []string{"setosa", "versicolor", "virginica"}},

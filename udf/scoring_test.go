@@ -1,0 +1,353 @@
+package udf_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sqlnb/sqlnb/queries"
+	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/udf"
+)
+
+func mixedDB(t *testing.T) *udf.DB {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE t AS SELECT CASE WHEN i % 3 = 0 THEN 'yes' ELSE 'no' END AS y,
+		(i % 3) * 1.5 + (i % 7) * 0.1 AS x, CASE WHEN i % 2 = 0 THEN 'red' ELSE 'blue' END AS color,
+		(i % 4)::INTEGER AS n, i % 5 = 0 AS flag FROM range(300) r(i)`)
+	mustExec(t, db, `CALL nb_train('m', 't', 'y', feature_kinds := 'n=categorical,flag=bernoulli')`)
+	return db
+}
+
+func one(t *testing.T, db *udf.DB, stmt string, args ...any) string {
+	t.Helper()
+	rows := queryStrings(t, db, stmt, args...)
+	if len(rows) != 1 || len(rows[0]) != 1 {
+		t.Fatalf("%s: %v", stmt, rows)
+	}
+	return rows[0][0]
+}
+
+func queryErr(db *udf.DB, stmt string) error {
+	rows, err := db.QueryContext(context.Background(), stmt)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+	}
+	return rows.Err()
+}
+
+// TestBindingForms: the struct is matched by name (any order, extra fields ignored, case-insensitive),
+// positionally in training order, and argument types are converted.
+func TestBindingForms(t *testing.T) {
+	db := mixedDB(t)
+	want := one(t, db, `SELECT nb_predict_proba('m', {'x': 1.6, 'color': 'red', 'n': 2, 'flag': true})::VARCHAR`)
+	for _, q := range []string{
+		`SELECT nb_predict_proba('m', {'flag': true, 'extra': [1,2], 'n': 2, 'COLOR': 'red', 'x': 1.6})::VARCHAR`,
+		`SELECT nb_predict_proba('m', struct_pack(x := 1.6::FLOAT, color := 'red', n := 2::BIGINT, flag := 1))::VARCHAR`,
+		`SELECT nb_predict_proba('m', 1.6, 'red', 2, true)::VARCHAR`,
+		`SELECT nb_predict_proba('m', 1.6::DECIMAL(5,2), 'red'::ENUM('red','blue'), '2', 3.5)::VARCHAR`,
+		`SELECT nb_predict_proba('m', 16::TINYINT / 10, 'red', 2::HUGEINT, 0.5::DOUBLE)::VARCHAR`,
+	} {
+		if got := one(t, db, q); got != want && !strings.Contains(q, "FLOAT") {
+			t.Errorf("%s\n got %s\nwant %s", q, got, want)
+		}
+	}
+	// FLOAT rounds 1.6 differently: close, not equal.
+	p1 := one(t, db, `SELECT nb_proba('m', struct_pack(x := 1.6::FLOAT, color := 'red', n := 2, flag := true), 'yes')`)
+	p2 := one(t, db, `SELECT nb_proba('m', struct_pack(x := 1.6, color := 'red', n := 2, flag := true), 'yes')`)
+	a, _ := strconv.ParseFloat(p1, 64)
+	b, _ := strconv.ParseFloat(p2, 64)
+	if math.Abs(a-b) > 1e-5 {
+		t.Errorf("FLOAT input: %v vs %v", a, b)
+	}
+}
+
+// TestNullsAndUnseen: NULL fields are marginalised, all NULL gives the prior, a NULL struct gives NULL,
+// unseen categories never fail.
+func TestNullsAndUnseen(t *testing.T) {
+	db := mixedDB(t)
+	prior := one(t, db, `SELECT nb_proba('m', {'x': NULL, 'color': NULL, 'n': NULL, 'flag': NULL}, 'yes')`)
+	if p, _ := strconv.ParseFloat(prior, 64); math.Abs(p-100.0/300) > 1e-12 {
+		t.Errorf("all features NULL: p(yes) = %v, want the prior 1/3", prior)
+	}
+	if got := one(t, db, `SELECT nb_proba('m', NULL, NULL, NULL, NULL, 'yes')`); got != prior {
+		t.Errorf("positional NULLs: %v, want %v", got, prior)
+	}
+	if got := one(t, db, `SELECT nb_predict('m', NULL::STRUCT(x DOUBLE, color VARCHAR, n INT, flag BOOL))`); got != "NULL" {
+		t.Errorf("NULL struct: %v, want NULL", got)
+	}
+	withX := one(t, db, `SELECT nb_proba('m', {'x': 0.1, 'color': NULL, 'n': NULL, 'flag': NULL}, 'yes')`)
+	withUnseen := one(t, db, `SELECT nb_proba('m', {'x': 0.1, 'color': 'purple', 'n': 99, 'flag': NULL}, 'yes')`)
+	if withX == withUnseen {
+		t.Errorf("unseen categories with α = 1 should carry the smoothed mass α/(n+αJ)")
+	}
+	mustExec(t, db, `CALL nb_set('m', alpha := 0)`)
+	if got := one(t, db, `SELECT nb_proba('m', {'x': 0.1, 'color': 'purple', 'n': 99, 'flag': NULL}, 'yes')`); got != withX {
+		t.Errorf("α = 0: unseen categories should be skipped: %v vs %v", got, withX)
+	}
+	for _, q := range []string{`SELECT nb_predict('m', {'x': 'nan'::DOUBLE, 'color': 'red', 'n': 1, 'flag': false})`,
+		`SELECT nb_predict('m', {'x': 'inf'::DOUBLE, 'color': 'red', 'n': 1, 'flag': false})`} {
+		if got := one(t, db, q); got != "yes" && got != "no" {
+			t.Errorf("%s = %v", q, got)
+		}
+	}
+}
+
+// TestBindErrors: errors name the model, the feature and what to do.
+func TestBindErrors(t *testing.T) {
+	db := mixedDB(t)
+	for _, c := range []struct{ q, want string }{
+		{`SELECT nb_predict('nope', t) FROM t`, `unknown model "nope" (models: "m")`},
+		{`SELECT nb_predict(y, t) FROM t`, `constant model name`},
+		{`SELECT nb_predict('m', {'x': 1.0})`, `needs feature "color"`},
+		{`SELECT nb_predict('m', 1.0, 'red')`, `has 4 features ("x", "color", "n", "flag") but 2 were given`},
+		{`SELECT nb_predict('m', 'text', 'red', 1, true)`, `model "m": feature "x" is gaussian (trained on DECIMAL(22,1)) but the argument has type VARCHAR: cast it to DOUBLE`},
+		{`SELECT nb_predict('m', 1.0, [1], 1, true)`, `feature "color" is categorical`},
+		{`SELECT nb_proba('m', t, 'maybe') FROM t`, `has no class "maybe" (classes: no, yes)`},
+		{`SELECT nb_predict()`, `No function matches`},
+	} {
+		err := queryErr(db, c.q)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want it to contain %q", c.q, err, c.want)
+		}
+	}
+}
+
+// TestSQLMatchesGoScorer scores 50,000 random rows with NULLs in SQL and with the Go Scorer.
+func TestSQLMatchesGoScorer(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT (hash(i) % 4)::VARCHAR AS y,
+		CASE WHEN i % 11 = 0 THEN NULL ELSE sin(i) * 3 + (hash(i) % 4) END AS a,
+		CASE WHEN i % 13 = 0 THEN NULL ELSE cos(i * 7) + (hash(i) % 4) * 0.5 END AS b,
+		sin(i * 3) AS c, cos(i) * 2 AS d, sin(i / 7) AS e,
+		CASE WHEN i % 17 = 0 THEN NULL ELSE ((hash(i) % 4 + i % 3))::VARCHAR END AS k
+		FROM range(50000) r(i)`)
+	mustExec(t, db, `CALL nb_train('r', 'd', 'y')`)
+	m, err := sqlnb.Load(context.Background(), db, "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sqlnb.Compile(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := db.QueryContext(context.Background(), `SELECT a, b, c, d, e, k, nb_joint_log_likelihood('r', t)::VARCHAR, nb_predict('r', t) FROM d t`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	worst, n := 0.0, 0
+	var nums [5]*float64
+	var k *string
+	var jllText, pred string
+	b := s.NewBatch(1)
+	jll := make([]float64, len(s.Labels))
+	for rows.Next() {
+		if err := rows.Scan(&nums[0], &nums[1], &nums[2], &nums[3], &nums[4], &k, &jllText, &pred); err != nil {
+			t.Fatal(err)
+		}
+		mask := uint64(0)
+		for j := range 5 {
+			if nums[j] != nil {
+				b.Num[j][0] = *nums[j]
+				mask |= 1
+			} else {
+				b.Num[j][0] = 0
+			}
+			if nums[j] == nil {
+				b.Valid[j] = []uint64{0}
+			} else {
+				b.Valid[j] = nil
+			}
+		}
+		f := &s.Features[5]
+		b.Cat[5][0] = f.Missing()
+		if k != nil {
+			b.Cat[5][0] = f.Unseen()
+			if i, ok := f.Index[*k]; ok {
+				b.Cat[5][0] = i
+			}
+		}
+		s.JointLogLikelihood(b, jll, nil)
+		got := parseMap(t, jllText)
+		best := 0
+		for c, l := range s.Labels {
+			worst = max(worst, math.Abs(got[l]-jll[c])/math.Max(1, math.Abs(jll[c])))
+			if jll[c] > jll[best] {
+				best = c
+			}
+		}
+		if pred != s.Labels[best] {
+			t.Fatalf("row %d: SQL predicts %s, Go %s", n, pred, s.Labels[best])
+		}
+		n++
+	}
+	if worst > 1e-12 || n != 50000 {
+		t.Errorf("%d rows; max relative |Δ b_c| between SQL and Go = %g", n, worst)
+	}
+}
+
+func parseMap(t *testing.T, s string) map[string]float64 {
+	t.Helper()
+	out := map[string]float64{}
+	for _, kv := range strings.Split(strings.Trim(s, "{}"), ", ") {
+		k, v, _ := strings.Cut(kv, "=")
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			t.Fatalf("map %q: %v", s, err)
+		}
+		out[k] = f
+	}
+	return out
+}
+
+// TestLongLabels: labels longer than DuckDB's 12-byte inline strings, over several vectors and threads.
+func TestLongLabels(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT CASE WHEN i % 3 = 0 THEN 'a rather long class label α' WHEN i % 3 = 1 THEN 'short' ELSE '' END AS y,
+		(i % 3)::DOUBLE + sin(i) * 0.1 AS x FROM range(100000) r(i)`)
+	mustExec(t, db, `CALL nb_train('long', 'd', 'y')`)
+	got := queryStrings(t, db, `SELECT p, count(*), sum((p = y)::INT), min(cardinality(m)), max(length(map_keys(m)[1]))
+		FROM (SELECT y, nb_predict('long', t) AS p, nb_predict_proba('long', t) AS m FROM d t) GROUP BY p ORDER BY p`)
+	// Classes are ordered by label: '', 'a rather long class label α', 'short'; map_keys(m)[1] is ''.
+	want := [][]string{{"", "33333", "33333", "3", "0"}, {"a rather long class label α", "33334", "33334", "3", "0"}, {"short", "33333", "33333", "3", "0"}}
+	for i := range want {
+		for j := range 5 {
+			if got[i][j] != want[i][j] {
+				t.Errorf("row %d: got %v, want %v", i, got[i], want[i])
+			}
+		}
+	}
+}
+
+// TestModelChangesAreSeen: retraining, nb_set and a plain UPDATE of nb.models take effect on the next
+// query (bound statements keep the model they were bound with).
+func TestModelChangesAreSeen(t *testing.T) {
+	db := mixedDB(t)
+	q := `SELECT nb_proba('m', {'x': 1.0, 'color': 'green', 'n': 1, 'flag': true}, 'yes')`
+	p1 := one(t, db, q)
+	mustExec(t, db, `UPDATE nb.models SET alpha = 5 WHERE name = 'm'`)
+	p2 := one(t, db, q)
+	mustExec(t, db, `CALL nb_set('m', priors := 'uniform')`)
+	p3 := one(t, db, q)
+	mustExec(t, db, `CALL nb_train('m', 'SELECT * FROM t WHERE x < 2', 'y')`)
+	p4 := one(t, db, q)
+	if p1 == p2 || p2 == p3 || p3 == p4 {
+		t.Errorf("model changes not seen: %v %v %v %v", p1, p2, p3, p4)
+	}
+}
+
+// TestTableFunctions: nb_models, nb_show, nb_set, nb_export, nb_import and nb_drop from SQL.
+func TestTableFunctions(t *testing.T) {
+	db := mixedDB(t)
+	if got := queryStrings(t, db, `SELECT name, n_rows, classes, features, kinds FROM nb_models()`); fmt.Sprint(got) != "[[m 300 2 4 bernoulli,categorical,gaussian]]" {
+		t.Errorf("nb_models: %v", got)
+	}
+	if got := one(t, db, `SELECT estimate FROM nb_show('m') WHERE parameter = 'prior' AND class = 'yes'`); got != strconv.FormatFloat(100.0/300, 'g', -1, 64) {
+		t.Errorf("prior of yes = %v", got)
+	}
+	if got := queryStrings(t, db, `CALL nb_set('m', alpha := 0.5, variance := 'pooled')`); got[0][1] != "0.5" || got[0][3] != "pooled" {
+		t.Errorf("nb_set: %v", got)
+	}
+	path := filepath.Join(t.TempDir(), "m.json")
+	mustExec(t, db, `CALL nb_export('m', `+queries.Literal(path)+`)`)
+	mustExec(t, db, `CALL nb_import(`+queries.Literal(path)+`, name := 'm2')`)
+	if a, b := one(t, db, `SELECT nb_predict_proba('m', t)::VARCHAR FROM t LIMIT 1`), one(t, db, `SELECT nb_predict_proba('m2', t)::VARCHAR FROM t LIMIT 1`); a != b {
+		t.Errorf("imported model scores differently: %v vs %v", a, b)
+	}
+	mustExec(t, db, `CALL nb_drop('m2')`)
+	if err := queryErr(db, `CALL nb_drop('m2')`); err == nil || !strings.Contains(err.Error(), `unknown model "m2"`) {
+		t.Errorf("dropping twice: %v", err)
+	}
+	for _, c := range []struct{ q, want string }{
+		{`CALL nb_train('x', 't', 'nope')`, `label column "nope" is not in the source`},
+		{`CALL nb_train('x', 't', 'y', alpha := -1)`, `alpha -1`},
+		{`CALL nb_train('x', 't', 'y', kind := 'poisson')`, `kind "poisson"`},
+		{`CALL nb_train('x', 't', 'y', bogus := 1)`, `bogus`},
+		{`CALL nb_train('x', 't', 'y', features := ['x', 'zz'])`, `feature column "zz"`},
+	} {
+		if err := queryErr(db, c.q); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.q, err, c.want)
+		}
+	}
+}
+
+// TestFileDatabaseSharedAndReopened: a file opened twice in one process shares the functions; closing
+// one handle leaves the other working; models persist across reopening.
+func TestFileDatabaseSharedAndReopened(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "shop.duckdb")
+	a, err := udf.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, a, `CREATE TABLE t AS SELECT CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END AS y, i % 2 + sin(i) * 0.1 AS x FROM range(100) r(i)`)
+	mustExec(t, a, `CALL nb_train('m', 't', 'y')`)
+	b, err := udf.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := one(t, b, `SELECT count(*) FROM t WHERE nb_predict('m', t) = y`); got != "100" {
+		t.Errorf("after closing the other handle: %v correct", got)
+	}
+	b.Close()
+	c, err := udf.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if got := one(t, c, `SELECT count(*) FROM t WHERE nb_predict('m', t) = y`); got != "100" {
+		t.Errorf("after reopening: %v correct", got)
+	}
+}
+
+// FuzzStructBinding: any field name (quotes, spaces, unicode) binds to the feature of the same name.
+func FuzzStructBinding(f *testing.F) {
+	for _, s := range []string{"x", `a "b"`, "ünï code", "(p)", "a.b", "select", "'", " lead"} {
+		f.Add(s)
+	}
+	db, err := udf.Open("")
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer db.Close()
+	r := rand.New(rand.NewPCG(3, 4))
+	f.Fuzz(func(t *testing.T, name string) {
+		if queries.ValidIdent(name) != nil || strings.EqualFold(name, "y") || !isPrintable(name) {
+			return
+		}
+		tbl := fmt.Sprintf("t%d", r.Uint32())
+		if _, err := db.Exec(`CREATE TABLE ` + tbl + ` AS SELECT CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END AS y, (i % 2)::DOUBLE AS ` +
+			queries.Ident(name) + ` FROM range(10) r(i)`); err != nil {
+			return // DuckDB refuses the name
+		}
+		defer db.Exec(`DROP TABLE ` + tbl)
+		if _, err := db.Exec(`CALL nb_train('fz', ` + queries.Literal(tbl) + `, 'y')`); err != nil {
+			t.Fatalf("train with column %q: %v", name, err)
+		}
+		var got string
+		q := `SELECT nb_predict('fz', struct_pack(` + queries.Ident(name) + ` := 1.0))`
+		if err := db.QueryRow(q).Scan(&got); err != nil || got != "b" {
+			t.Fatalf("column %q: %v %v", name, got, err)
+		}
+	})
+}
+
+func isPrintable(s string) bool {
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || r == 0xfffd {
+			return false
+		}
+	}
+	return true
+}
