@@ -21,6 +21,7 @@ const (
 	tDouble
 	tBoolean
 	tVarcharList
+	tTimestamp
 )
 
 func (t colType) logical() mapping.LogicalType {
@@ -31,6 +32,8 @@ func (t colType) logical() mapping.LogicalType {
 		return mapping.CreateLogicalType(mapping.TypeDouble)
 	case tBoolean:
 		return mapping.CreateLogicalType(mapping.TypeBoolean)
+	case tTimestamp:
+		return mapping.CreateLogicalType(mapping.TypeTimestamp)
 	case tVarcharList:
 		v := mapping.CreateLogicalType(mapping.TypeVarchar)
 		defer mapping.DestroyLogicalType(&v)
@@ -212,6 +215,9 @@ func writeValue(vec mapping.Vector, i int, t colType, v any) {
 	case tBoolean:
 		x, _ := v.(bool)
 		*(*bool)(unsafe.Add(data, i)) = x
+	case tTimestamp:
+		x, _ := v.(time.Time)
+		*(*int64)(unsafe.Add(data, 8*i)) = x.UnixMicro()
 	default:
 		var s string
 		switch y := v.(type) {

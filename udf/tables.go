@@ -33,7 +33,7 @@ func tableSpecs() []*tableSpec {
 			name: "nb_models",
 			columns: []column{{"name", tVarchar}, {"label", tVarchar}, {"n_rows", tBigint}, {"classes", tBigint},
 				{"features", tBigint}, {"kinds", tVarchar}, {"alpha", tDouble}, {"var_smoothing", tDouble},
-				{"variance", tVarchar}, {"priors", tVarchar}, {"created", tVarchar}},
+				{"variance", tVarchar}, {"priors", tVarchar}, {"created", tTimestamp}},
 			run: runModels,
 		},
 		{
