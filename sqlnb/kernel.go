@@ -177,17 +177,38 @@ func (s *Scorer) scoreRow(b *Batch, i int, dst []float64, floor bool) {
 }
 
 // Argmax writes, for every row, the index of the class with the largest joint log-likelihood in jll
-// (class-major, as JointLogLikelihood writes it); ties go to the first class in model order.
-func Argmax(jll []float64, n, K int, dst []int32) {
-	for i := range n {
-		bi, bv := int32(0), jll[i]
-		for c := 1; c < K; c++ {
-			if v := jll[c*n+i]; v > bv {
-				bi, bv = int32(c), v
+// (class-major, as JointLogLikelihood writes it); ties go to the first class in model order. top is
+// scratch of length ≥ n. The loops run class by class over contiguous columns without branches.
+func Argmax(jll []float64, n, K int, dst []int32, top []float64) {
+	dst, top = dst[:n], top[:n]
+	copy(top, jll[:n])
+	clear(dst)
+	for c := 1; c < K; c++ {
+		col := jll[c*n : c*n+n]
+		ci := int32(c)
+		for i, v := range col {
+			t := top[i]
+			var g int32
+			if v > t {
+				g = 1
 			}
+			dst[i] += g * (ci - dst[i])
+			top[i] = max(v, t)
 		}
-		dst[i] = bi
 	}
+}
+
+// ClassPosterior returns p(c | x) for row i as 1 / Σ_c' exp(b_c' - b_c): K-1 exponentials (one for two
+// classes), exact in the limits (a far more likely class gives exp → +Inf and p = 0).
+func ClassPosterior(jll []float64, n, K, i, c int) float64 {
+	bc := jll[c*n+i]
+	sum := 1.0
+	for d := range K {
+		if d != c {
+			sum += math.Exp(jll[d*n+i] - bc)
+		}
+	}
+	return 1 / sum
 }
 
 // LogPosterior turns the joint log-likelihoods of row i (class-major jll with n rows) into

@@ -123,7 +123,7 @@ type scratch struct {
 	jll   []float64
 	bad   []bool
 	best  []int32
-	post  []float64
+	top   []float64
 	first []int
 	rowOK []bool
 }
@@ -134,7 +134,7 @@ func (b *bound) scratch(n int) *scratch {
 	}
 	K := len(b.scorer.Labels)
 	s := &scratch{batch: b.scorer.NewBatch(n), num: make([][]float64, len(b.scorer.Features)),
-		jll: make([]float64, n*K), bad: make([]bool, n), best: make([]int32, n), post: make([]float64, K),
+		jll: make([]float64, n*K), bad: make([]bool, n), best: make([]int32, n), top: make([]float64, n),
 		first: make([]int, K), rowOK: make([]bool, n)}
 	for j := range s.num {
 		s.num[j] = s.batch.Num[j]
@@ -471,7 +471,7 @@ func (b *bound) execute(input mapping.DataChunk, out mapping.Vector, n int, s *s
 	sc.JointLogLikelihood(batch, jll, s.bad)
 	switch b.spec.out {
 	case outLabel:
-		sqlnb.Argmax(jll, n, K, s.best)
+		sqlnb.Argmax(jll, n, K, s.best, s.top)
 		var w stringWriter
 		w.reset(out, s.first)
 		for i := range n {
@@ -502,8 +502,7 @@ func (b *bound) execute(input mapping.DataChunk, out mapping.Vector, n int, s *s
 				}
 				c = ci
 			}
-			sqlnb.Posterior(jll, n, K, i, s.post)
-			data[i] = s.post[c]
+			data[i] = sqlnb.ClassPosterior(jll, n, K, i, c)
 		}
 	default:
 		b.writeMaps(out, jll, n, K, s)

@@ -1,0 +1,152 @@
+// Package bench measures sqlnb against floors measured in the same run: the bare DuckDB GROUP BY of the
+// same statistics (training) and a bare scan and the same model written as inline SQL (scoring).
+// Run with `make bench`; BENCH_ROWS overrides the 10M rows, BENCH_ONLY=m,k runs one configuration.
+package bench
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sqlnb/sqlnb/queries"
+	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/udf"
+)
+
+const repeats = 3
+
+func rows() int {
+	if s := os.Getenv("BENCH_ROWS"); s != "" {
+		if n, err := strconv.Atoi(s); err == nil {
+			return n
+		}
+	}
+	return 10_000_000
+}
+
+// best runs f repeats times and returns the fastest duration.
+func best(b *testing.B, f func() error) time.Duration {
+	b.Helper()
+	d := time.Duration(math.MaxInt64)
+	for range repeats {
+		start := time.Now()
+		if err := f(); err != nil {
+			b.Fatal(err)
+		}
+		d = min(d, time.Since(start))
+	}
+	return d
+}
+
+// drain runs q and reads every row (the results here are a handful of rows).
+func drain(db *udf.DB, q string) func() error {
+	return func() error {
+		rows, err := db.QueryContext(context.Background(), q)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+		}
+		return rows.Err()
+	}
+}
+
+func cols(m int, f func(j int) string, sep string) string {
+	parts := make([]string, m)
+	for j := range m {
+		parts[j] = f(j + 1)
+	}
+	return strings.Join(parts, sep)
+}
+
+// inlineModel writes the Gaussian model as plain SQL: per class b_c = log p(c) + Σ log N(x_j; μ, σ²), the
+// predicted label is the class with the largest b_c.
+func inlineModel(s *sqlnb.Scorer) string {
+	scores := make([]string, len(s.Labels))
+	for c := range s.Labels {
+		terms := []string{strconv.FormatFloat(s.LogPrior[c], 'g', -1, 64)}
+		for j, f := range s.Features {
+			terms = append(terms, fmt.Sprintf("%s - (x%d - %s)*(x%d - %s)*%s", strconv.FormatFloat(f.LogNorm[c], 'g', -1, 64), j+1,
+				strconv.FormatFloat(f.Mean[c], 'g', -1, 64), j+1, strconv.FormatFloat(f.Mean[c], 'g', -1, 64),
+				strconv.FormatFloat(f.HalfInvVar[c], 'g', -1, 64)))
+		}
+		scores[c] = "(" + strings.Join(terms, " + ") + ")"
+	}
+	labels := make([]string, len(s.Labels))
+	for c, l := range s.Labels {
+		labels[c] = queries.Literal(l)
+	}
+	return fmt.Sprintf("[%s][list_position(l, list_max(l))]) FROM (SELECT [%s] AS l FROM d)", strings.Join(labels, ", "), strings.Join(scores, ", "))
+}
+
+// BenchmarkSqlnb trains and scores (m features, k classes) Gaussian models on 10M rows and prints rows/s
+// next to the floors, and the ratios, as one table.
+func BenchmarkSqlnb(b *testing.B) {
+	n := rows()
+	ctx := context.Background()
+	fmt.Printf("\n%d rows, 2 threads, best of %d (M rows/s)\n", n, repeats)
+	fmt.Println("| (m,k) | GROUP BY | train | train time× | scan | inline SQL | nb_predict | pred/scan | pred/inline |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|")
+	for _, mk := range [][2]int{{4, 2}, {20, 10}, {100, 3}} {
+		m, k := mk[0], mk[1]
+		if only := os.Getenv("BENCH_ONLY"); only != "" && only != fmt.Sprintf("%d,%d", m, k) {
+			continue
+		}
+		b.Run(fmt.Sprintf("m%d_k%d", m, k), func(b *testing.B) {
+			db, err := udf.Open("")
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer db.Close()
+			for _, s := range []string{"SET threads = 2", "SET preserve_insertion_order = false"} {
+				if _, err := db.ExecContext(ctx, s); err != nil {
+					b.Fatal(err)
+				}
+			}
+			gen := fmt.Sprintf(`CREATE TABLE d AS SELECT 'c' || (i %% %d) AS y, %s FROM range(%d) r(i)`, k,
+				cols(m, func(j int) string {
+					return fmt.Sprintf("random() + (i %% %d) * %g AS x%d", k, 0.05*float64(j%3+1), j)
+				}, ", "), n)
+			if _, err := db.ExecContext(ctx, gen); err != nil {
+				b.Fatal(err)
+			}
+			groupBy := "SELECT y, count(*), " + cols(m, func(j int) string { return fmt.Sprintf("count(x%d), avg(x%d), var_pop(x%d)", j, j, j) }, ", ") + " FROM d GROUP BY y"
+			scan := "SELECT sum(" + cols(m, func(j int) string { return fmt.Sprintf("x%d", j) }, " + ") + ") FROM d"
+			args := cols(m, func(j int) string { return fmt.Sprintf("x%d", j) }, ", ")
+			// count() consumes the VARCHAR labels without a string aggregate on top (max() over VARCHAR alone
+			// caps at ~150 M rows/s here); the function may return NULL, so DuckDB must evaluate it.
+			predict := "SELECT count(nb_predict('bench', " + args + ")) FROM d"
+			for b.Loop() {
+				tGroup := best(b, drain(db, groupBy))
+				tTrain := best(b, func() error {
+					_, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "bench", Source: "d", Label: "y"})
+					return err
+				})
+				model, err := sqlnb.Load(ctx, db, "bench")
+				if err != nil {
+					b.Fatal(err)
+				}
+				s, err := sqlnb.Compile(model)
+				if err != nil {
+					b.Fatal(err)
+				}
+				tScan := best(b, drain(db, scan))
+				tInline := best(b, drain(db, "SELECT max("+inlineModel(s)))
+				tPredict := best(b, drain(db, predict))
+				rate := func(d time.Duration) float64 { return float64(n) / d.Seconds() / 1e6 }
+				fmt.Printf("| (%d,%d) | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f |\n", m, k,
+					rate(tGroup), rate(tTrain), tTrain.Seconds()/tGroup.Seconds(), rate(tScan), rate(tInline), rate(tPredict),
+					rate(tPredict)/rate(tScan), rate(tPredict)/rate(tInline))
+				b.ReportMetric(tTrain.Seconds()/tGroup.Seconds(), "train/groupby")
+				b.ReportMetric(rate(tPredict)/rate(tScan), "predict/scan")
+				b.ReportMetric(rate(tPredict)/rate(tInline), "predict/inline")
+			}
+		})
+	}
+}

@@ -1,0 +1,49 @@
+package sqlnb_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/sqlnb/sqlnb/sqlnb"
+)
+
+// BenchmarkKernel measures the pure-Go Gaussian kernel on one 2048-row vector (rows/s per thread).
+func BenchmarkKernel(b *testing.B) {
+	for _, mk := range [][2]int{{4, 2}, {20, 10}, {100, 3}} {
+		m, k := mk[0], mk[1]
+		b.Run(fmt.Sprintf("m%d_k%d", m, k), func(b *testing.B) {
+			model := &sqlnb.Model{Name: "k", Label: "y", Params: sqlnb.DefaultParams(), Version: sqlnb.FormatVersion}
+			for c := range k {
+				model.Classes = append(model.Classes, sqlnb.Class{Label: fmt.Sprint("c", c), Count: 10, Weight: 10})
+			}
+			for j := range m {
+				name := fmt.Sprint("x", j)
+				model.Features = append(model.Features, sqlnb.Feature{Name: name, Kind: sqlnb.Gaussian, Type: "DOUBLE"})
+				for c := range k {
+					model.Gaussian = append(model.Gaussian, sqlnb.GaussianStat{Feature: name, Class: fmt.Sprint("c", c), Count: 10,
+						Mean: float64(c), M2: 10, Weight: 10, WMean: float64(c), WM2: 10})
+				}
+			}
+			s, err := sqlnb.Compile(model)
+			if err != nil {
+				b.Fatal(err)
+			}
+			const n = 2048
+			batch := s.NewBatch(n)
+			for j := range m {
+				for i := range n {
+					batch.Num[j][i] = float64((i*7+j)%13) / 5
+				}
+			}
+			jll := make([]float64, n*k)
+			bad := make([]bool, n)
+			best := make([]int32, n)
+			top := make([]float64, n)
+			for b.Loop() {
+				s.JointLogLikelihood(batch, jll, bad)
+				sqlnb.Argmax(jll, n, k, best, top)
+			}
+			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
+		})
+	}
+}
