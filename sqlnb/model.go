@@ -359,3 +359,5 @@ func (m *Model) Kinds() []string {
 	sort.Strings(out)
 	return out
 }
+
+func nan() float64 { return math.NaN() }
