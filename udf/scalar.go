@@ -25,6 +25,8 @@ const (
 	outLogProba                 // MAP(VARCHAR, DOUBLE): log posteriors
 	outJLL                      // MAP(VARCHAR, DOUBLE): joint log-likelihoods b_c
 	outClassProba               // DOUBLE: the posterior of one class (last argument)
+	outExplain                  // LIST(STRUCT(feature, value, contribution)): per-feature log-likelihood ratios
+	outEvidence                 // DOUBLE: log p(x)
 )
 
 // scalarSpec describes one registered scoring function.
@@ -43,6 +45,8 @@ var scalarSpecs = []struct {
 	{"nb_predict_log_proba", outLogProba},
 	{"nb_joint_log_likelihood", outJLL},
 	{"nb_proba", outClassProba},
+	{"nb_explain", outExplain},
+	{"nb_log_evidence", outEvidence},
 }
 
 func registerScalar(conn mapping.Connection, spec *scalarSpec) error {
@@ -72,8 +76,16 @@ func returnType(o output) mapping.LogicalType {
 	switch o {
 	case outLabel:
 		return mapping.CreateLogicalType(mapping.TypeVarchar)
-	case outClassProba:
+	case outClassProba, outEvidence:
 		return mapping.CreateLogicalType(mapping.TypeDouble)
+	case outExplain:
+		v := mapping.CreateLogicalType(mapping.TypeVarchar)
+		d := mapping.CreateLogicalType(mapping.TypeDouble)
+		defer mapping.DestroyLogicalType(&v)
+		defer mapping.DestroyLogicalType(&d)
+		st := mapping.CreateStructType([]mapping.LogicalType{v, v, d}, []string{"feature", "value", "contribution"})
+		defer mapping.DestroyLogicalType(&st)
+		return mapping.CreateListType(st)
 	}
 	k := mapping.CreateLogicalType(mapping.TypeVarchar)
 	v := mapping.CreateLogicalType(mapping.TypeDouble)
@@ -504,6 +516,13 @@ func (b *bound) execute(input mapping.DataChunk, out mapping.Vector, n int, s *s
 			}
 			data[i] = sqlnb.ClassPosterior(jll, n, K, i, c)
 		}
+	case outEvidence:
+		data := unsafe.Slice((*float64)(mapping.VectorGetData(out)), n)
+		for i := range n {
+			data[i] = sqlnb.LogEvidence(jll, n, K, i)
+		}
+	case outExplain:
+		b.writeExplain(out, s.batch, jll, n, rowOK, b.struc)
 	default:
 		b.writeMaps(out, jll, n, K, s)
 	}
@@ -547,6 +566,42 @@ func (b *bound) writeMaps(out mapping.Vector, jll []float64, n, K int, s *scratc
 		}
 	}
 	mapping.ListVectorSetSize(out, mapping.IdxT(base+n*K))
+}
+
+// writeExplain writes nb_explain's list of (feature, value, contribution) per row: the features by
+// |contribution|, then the prior term (feature NULL); a missing value is NULL.
+func (b *bound) writeExplain(out mapping.Vector, batch *sqlnb.Batch, jll []float64, n int, rowOK []bool, checkRows bool) {
+	m := len(b.scorer.Features) + 1
+	base := int(mapping.ListVectorGetSize(out))
+	mapping.ListVectorReserve(out, mapping.IdxT(base+n*m))
+	entries := unsafe.Slice((*listEntry)(mapping.VectorGetData(out)), n)
+	child := mapping.ListVectorGetChild(out)
+	fv, vv, cv := mapping.StructVectorGetChild(child, 0), mapping.StructVectorGetChild(child, 1), mapping.StructVectorGetChild(child, 2)
+	contrib := unsafe.Slice((*float64)(mapping.VectorGetData(cv)), base+n*m)
+	for i := range n {
+		off := base + i*m
+		entries[i] = listEntry{offset: uint64(off), length: uint64(m)}
+		if checkRows && !rowOK[i] {
+			entries[i].length = 0
+			continue
+		}
+		_, _, list := b.scorer.Explain(batch, i, jll)
+		for e, c := range list {
+			idx := off + e
+			if c.Feature == "" {
+				setNull(fv, idx)
+			} else {
+				mapping.VectorAssignStringElement(fv, mapping.IdxT(idx), c.Feature)
+			}
+			if c.Value == "" {
+				setNull(vv, idx)
+			} else {
+				mapping.VectorAssignStringElement(vv, mapping.IdxT(idx), c.Value)
+			}
+			contrib[idx] = c.LLR
+		}
+	}
+	mapping.ListVectorSetSize(out, mapping.IdxT(base+n*m))
 }
 
 // read converts vec (n rows) into feature r.feature of batch; num is the feature's own buffer for
