@@ -44,6 +44,41 @@ func tableSpecs() []*tableSpec {
 			run: runShow,
 		},
 		{
+			name:       "nb_eval",
+			positional: []param{{"model", tVarchar}, {"source", tVarchar}},
+			named:      []param{{"label", tVarchar}},
+			columns:    []column{{"metric", tVarchar}, {"class", tVarchar}, {"value", tDouble}},
+			run:        runEval,
+		},
+		{
+			name:       "nb_confusion",
+			positional: []param{{"model", tVarchar}, {"source", tVarchar}},
+			named:      []param{{"label", tVarchar}},
+			columns:    []column{{"actual", tVarchar}, {"predicted", tVarchar}, {"n", tBigint}},
+			run:        runConfusion,
+		},
+		{
+			name:       "nb_informative",
+			positional: []param{{"model", tVarchar}},
+			named:      []param{{"top", tBigint}},
+			columns:    []column{{"class", tVarchar}, {"feature", tVarchar}, {"value", tVarchar}, {"llr", tDouble}},
+			run: func(ctx context.Context, reg *registry, args map[string]any) ([][]any, error) {
+				s, err := reg.scorer(ctx, str(args, "model"))
+				if err != nil {
+					return nil, err
+				}
+				top := int64(10)
+				if v, ok := args["top"].(int64); ok {
+					top = v
+				}
+				var rows [][]any
+				for _, x := range sqlnb.MostInformative(s, int(top)) {
+					rows = append(rows, []any{x.Class, x.Feature, x.Value, x.LLR})
+				}
+				return rows, nil
+			},
+		},
+		{
 			name:       "nb_drop",
 			positional: []param{{"model", tVarchar}},
 			columns:    []column{{"model", tVarchar}, {"dropped", tBoolean}},
@@ -217,4 +252,41 @@ func runImport(ctx context.Context, reg *registry, args map[string]any) ([][]any
 		return nil, err
 	}
 	return [][]any{{m.Name, int64(len(m.Classes)), int64(len(m.Features))}}, nil
+}
+
+func evaluate(ctx context.Context, reg *registry, args map[string]any) (*sqlnb.Evaluation, error) {
+	conn, err := reg.internal.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	return sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Model: str(args, "model"), Source: str(args, "source"), Label: str(args, "label")})
+}
+
+func runEval(ctx context.Context, reg *registry, args map[string]any) ([][]any, error) {
+	e, err := evaluate(ctx, reg, args)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([][]any, len(e.Metrics))
+	for i, m := range e.Metrics {
+		var class any
+		if m.Class != "" {
+			class = m.Class
+		}
+		rows[i] = []any{m.Metric, class, m.Value}
+	}
+	return rows, nil
+}
+
+func runConfusion(ctx context.Context, reg *registry, args map[string]any) ([][]any, error) {
+	e, err := evaluate(ctx, reg, args)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([][]any, len(e.Confusion))
+	for i, c := range e.Confusion {
+		rows[i] = []any{c.Actual, c.Predicted, c.N}
+	}
+	return rows, nil
 }

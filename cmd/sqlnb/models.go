@@ -61,8 +61,19 @@ func newModelsCmd(e *env) *cobra.Command {
 				}
 				data = append(data, []any{nullIfEmpty(p.Feature), nullIfEmpty(string(p.Kind)), p.Class, nullIfEmpty(p.Value), p.Parameter, p.Estimate, count})
 			}
-			return writeResult(e.stdout, format, []string{"feature", "kind", "class", "value", "parameter", "estimate", "count"},
-				[]string{"VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR", "DOUBLE", "DOUBLE"}, data)
+			if err := writeResult(e.stdout, format, []string{"feature", "kind", "class", "value", "parameter", "estimate", "count"},
+				[]string{"VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR", "DOUBLE", "DOUBLE"}, data); err != nil {
+				return err
+			}
+			if format != "table" {
+				return nil
+			}
+			fmt.Fprintf(e.stdout, "\nmost informative features per class (log-likelihood ratio against the likeliest other class):\n")
+			var inf [][]any
+			for _, x := range sqlnb.MostInformative(s, 5) {
+				inf = append(inf, []any{x.Class, x.Feature, x.Value, x.LLR})
+			}
+			return writeResult(e.stdout, format, []string{"class", "feature", "value", "llr"}, []string{"VARCHAR", "VARCHAR", "VARCHAR", "DOUBLE"}, inf)
 		},
 	}
 	drop := &cobra.Command{

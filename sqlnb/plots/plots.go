@@ -1,0 +1,288 @@
+// Package plots draws evaluation pictures with gonum.org/v1/plot: ROC and precision-recall curves per
+// class, a reliability (calibration) diagram, a confusion-matrix heat map, and a metric-versus-smoothing
+// curve for cross-validation. Every picture is written as PNG (800×600) and SVG.
+package plots
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/sqlnb/sqlnb/sqlnb"
+)
+
+const dpi = 96
+
+var (
+	width  = vg.Length(800) / dpi * vg.Inch
+	height = vg.Length(600) / dpi * vg.Inch
+)
+
+// save writes p as name.png and name.svg in dir and returns the paths.
+func save(p *plot.Plot, dir, name string) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, ext := range []string{".png", ".svg"} {
+		path := filepath.Join(dir, name+ext)
+		if err := p.Save(width, height, path); err != nil {
+			return nil, fmt.Errorf("write %s: %w", path, err)
+		}
+		out = append(out, path)
+	}
+	return out, nil
+}
+
+func newPlot(title, x, y string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.Title.TextStyle.Font.Size = font.Length(16)
+	p.X.Label.Text, p.Y.Label.Text = x, y
+	p.X.Label.TextStyle.Font.Size, p.Y.Label.TextStyle.Font.Size = 13, 13
+	p.Legend.Top = true
+	p.Add(plotter.NewGrid())
+	return p
+}
+
+var colors = []color.Color{
+	color.RGBA{31, 119, 180, 255}, color.RGBA{255, 127, 14, 255}, color.RGBA{44, 160, 44, 255},
+	color.RGBA{214, 39, 40, 255}, color.RGBA{148, 103, 189, 255}, color.RGBA{140, 86, 75, 255},
+	color.RGBA{227, 119, 194, 255}, color.RGBA{127, 127, 127, 255},
+}
+
+func diagonal(p *plot.Plot, x0, y0, x1, y1 float64) {
+	l, _ := plotter.NewLine(plotter.XYs{{X: x0, Y: y0}, {X: x1, Y: y1}})
+	l.LineStyle.Dashes = []vg.Length{vg.Points(4), vg.Points(4)}
+	l.LineStyle.Color = color.Gray{Y: 140}
+	p.Add(l)
+}
+
+// Evaluation writes roc, pr, calibration and confusion pictures for e into dir.
+func Evaluation(e *sqlnb.Evaluation, dir string) ([]string, error) {
+	classes := map[string]plotter.XYs{}
+	prs := map[string]plotter.XYs{}
+	var names []string
+	for _, pt := range e.Curves {
+		if _, ok := classes[pt.Class]; !ok {
+			names = append(names, pt.Class)
+			classes[pt.Class] = plotter.XYs{{X: 0, Y: 0}}
+			prs[pt.Class] = nil
+		}
+		classes[pt.Class] = append(classes[pt.Class], plotter.XY{X: pt.FPR, Y: pt.TPR})
+		prs[pt.Class] = append(prs[pt.Class], plotter.XY{X: pt.TPR, Y: pt.Precision})
+	}
+	sort.Strings(names)
+	binary := e.Model != nil && len(e.Model.Classes) == 2
+	var files []string
+	roc := newPlot("ROC curves (one class against the rest)", "false positive rate", "true positive rate")
+	pr := newPlot("Precision-recall curves", "recall", "precision")
+	diagonal(roc, 0, 0, 1, 1)
+	for i, c := range names {
+		if binary && c != e.Model.Classes[1].Label {
+			continue
+		}
+		auc, _ := e.Get("roc_auc", c)
+		ap, _ := e.Get("average_precision", c)
+		for _, x := range []struct {
+			p    *plot.Plot
+			pts  plotter.XYs
+			name string
+		}{{roc, classes[c], fmt.Sprintf("%s (AUC %.3f)", c, auc)}, {pr, prs[c], fmt.Sprintf("%s (AP %.3f)", c, ap)}} {
+			l, err := plotter.NewLine(x.pts)
+			if err != nil {
+				return nil, err
+			}
+			l.LineStyle.Width = vg.Points(2)
+			l.LineStyle.Color = colors[i%len(colors)]
+			x.p.Add(l)
+			x.p.Legend.Add(x.name, l)
+		}
+	}
+	roc.X.Min, roc.X.Max, roc.Y.Min, roc.Y.Max = 0, 1, 0, 1.02
+	pr.X.Min, pr.X.Max, pr.Y.Min, pr.Y.Max = 0, 1, 0, 1.02
+	pr.Legend.Left, pr.Legend.Top = true, false
+	roc.Legend.Left, roc.Legend.Top = false, false
+	for _, x := range []struct {
+		p    *plot.Plot
+		name string
+	}{{roc, "roc"}, {pr, "pr"}} {
+		f, err := save(x.p, dir, x.name)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f...)
+	}
+	if f, err := calibration(e, dir); err != nil {
+		return nil, err
+	} else {
+		files = append(files, f...)
+	}
+	f, err := confusion(e, dir)
+	if err != nil {
+		return nil, err
+	}
+	return append(files, f...), nil
+}
+
+func calibration(e *sqlnb.Evaluation, dir string) ([]string, error) {
+	p := newPlot("Reliability diagram (all classes, one against the rest)", "mean predicted probability", "observed frequency")
+	diagonal(p, 0, 0, 1, 1)
+	var pts plotter.XYs
+	labels := plotter.XYLabels{}
+	for _, b := range e.Calibration {
+		pts = append(pts, plotter.XY{X: b.Predicted, Y: b.Observed})
+		labels.XYs = append(labels.XYs, plotter.XY{X: b.Predicted, Y: b.Observed})
+		labels.Labels = append(labels.Labels, fmt.Sprintf(" n=%d", b.N))
+	}
+	if len(pts) > 0 {
+		lp, sc, err := plotter.NewLinePoints(pts)
+		if err != nil {
+			return nil, err
+		}
+		lp.LineStyle.Width = vg.Points(2)
+		lp.LineStyle.Color, sc.Color = colors[0], colors[0]
+		sc.Shape = draw.CircleGlyph{}
+		sc.Radius = vg.Points(4)
+		p.Add(lp, sc)
+		p.Legend.Add("model", lp, sc)
+		if l, err := plotter.NewLabels(labels); err == nil {
+			p.Add(l)
+		}
+	}
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1.05
+	p.Legend.Left = true
+	return save(p, dir, "calibration")
+}
+
+// grid is a confusion matrix as a plotter.GridXYZ (x: predicted, y: actual).
+type grid struct {
+	labels []string
+	n      [][]float64
+}
+
+func (g grid) Dims() (int, int)   { return len(g.labels), len(g.labels) }
+func (g grid) Z(c, r int) float64 { return g.n[r][c] }
+func (g grid) X(c int) float64    { return float64(c) }
+func (g grid) Y(r int) float64    { return float64(r) }
+func (g grid) index(l string) int { return sort.SearchStrings(g.labels, l) }
+
+func confusion(e *sqlnb.Evaluation, dir string) ([]string, error) {
+	set := map[string]bool{}
+	for _, c := range e.Confusion {
+		set[c.Actual], set[c.Predicted] = true, true
+	}
+	g := grid{}
+	for l := range set {
+		g.labels = append(g.labels, l)
+	}
+	sort.Strings(g.labels)
+	g.n = make([][]float64, len(g.labels))
+	for i := range g.n {
+		g.n[i] = make([]float64, len(g.labels))
+	}
+	maxN := 0.0
+	for _, c := range e.Confusion {
+		if c.Group == 0 {
+			g.n[g.index(c.Actual)][g.index(c.Predicted)] = float64(c.N)
+			maxN = math.Max(maxN, float64(c.N))
+		}
+	}
+	p := newPlot("Confusion matrix", "predicted class", "actual class")
+	p.Add(plotter.NewHeatMap(g, blues{}))
+	labels := plotter.XYLabels{}
+	for r := range g.labels {
+		for c := range g.labels {
+			labels.XYs = append(labels.XYs, plotter.XY{X: float64(c), Y: float64(r)})
+			labels.Labels = append(labels.Labels, fmt.Sprintf("%.0f", g.n[r][c]))
+		}
+	}
+	l, err := plotter.NewLabels(labels)
+	if err != nil {
+		return nil, err
+	}
+	for i := range l.TextStyle {
+		l.TextStyle[i].Font.Size = 16
+		l.TextStyle[i].XAlign, l.TextStyle[i].YAlign = draw.XCenter, draw.YCenter
+		l.TextStyle[i].Color = color.Black
+		if r, c := i/len(g.labels), i%len(g.labels); maxN > 0 && g.n[r][c] > 0.6*maxN {
+			l.TextStyle[i].Color = color.White
+		}
+	}
+	p.Add(l)
+	p.NominalX(g.labels...)
+	p.NominalY(g.labels...)
+	p.X.Min, p.X.Max = -0.5, float64(len(g.labels))-0.5
+	p.Y.Min, p.Y.Max = -0.5, float64(len(g.labels))-0.5
+	return save(p, dir, "confusion")
+}
+
+// SweepPoint is a metric's mean and standard deviation over folds at one smoothing value.
+type SweepPoint struct {
+	X, Mean, SD float64
+}
+
+// Sweep writes cv_<metric> pictures: metric against the smoothing parameter (log axis when logX) with ±1
+// sd bars over folds and the best setting marked.
+func Sweep(points []SweepPoint, metric, param string, best float64, logX bool, dir string) ([]string, error) {
+	p := newPlot(fmt.Sprintf("Cross-validated %s against %s", metric, param), param, metric+" (mean ± sd over folds)")
+	pts := make(plotter.XYs, len(points))
+	errs := make(plotter.YErrors, len(points))
+	for i, s := range points {
+		x := s.X
+		if logX {
+			x = math.Log10(math.Max(s.X, 1e-300))
+		}
+		pts[i] = plotter.XY{X: x, Y: s.Mean}
+		errs[i] = struct{ Low, High float64 }{s.SD, s.SD}
+	}
+	if logX {
+		p.X.Label.Text = "log10 " + param
+	}
+	lp, sc, err := plotter.NewLinePoints(pts)
+	if err != nil {
+		return nil, err
+	}
+	lp.LineStyle.Width = vg.Points(2)
+	lp.Color, sc.Color = colors[0], colors[0]
+	sc.Shape, sc.Radius = draw.CircleGlyph{}, vg.Points(4)
+	bars, err := plotter.NewYErrorBars(struct {
+		plotter.XYer
+		plotter.YErrorer
+	}{pts, errs})
+	if err != nil {
+		return nil, err
+	}
+	p.Add(lp, sc, bars)
+	p.Legend.Add(metric, lp, sc)
+	for i, s := range points {
+		if s.X == best {
+			m, _ := plotter.NewScatter(plotter.XYs{pts[i]})
+			m.Shape, m.Radius, m.Color = draw.RingGlyph{}, vg.Points(9), colors[3]
+			p.Add(m)
+			p.Legend.Add(fmt.Sprintf("best: %s = %g", param, best), m)
+		}
+	}
+	return save(p, dir, "cv_"+metric)
+}
+
+// blues is a white-to-dark-blue palette for counts.
+type blues struct{}
+
+func (blues) Colors() []color.Color {
+	out := make([]color.Color, 64)
+	for i := range out {
+		t := float64(i) / 63
+		out[i] = color.RGBA{uint8(247 - t*(247-8)), uint8(251 - t*(251-48)), uint8(255 - t*(255-107)), 255}
+	}
+	return out
+}
