@@ -3,18 +3,19 @@ train_counts: counts (and weight sums) of every value of every categorical or Be
 in one scan: GROUPING SETS (label), (label, v0), (label, v1), .... The (label) set gives the class counts;
 GROUPING(vi) = 0 marks the rows of feature i, where a NULL value is a real NULL (not counted in training).
 Bernoulli features over numbers are binarized as value > 0.
-Data: .From, .Label, .Weight (may be empty), .Features (.Name, .Binarize). No parameters of its own.
+With .Fold (an SQL expression over the source row t) every set is also grouped by fold.
+Data: .From, .Label, .Weight (may be empty), .Fold, .Features (.Name, .Binarize). No parameters of its own.
 */ -}}
 WITH src AS (
-    SELECT {{ident .Label}} AS l{{if .Weight}}, CAST({{ident .Weight}} AS DOUBLE) AS w{{end}}
+    SELECT {{if .Fold}}{{.Fold}} AS f, {{end}}{{ident .Label}} AS l{{if .Weight}}, CAST({{ident .Weight}} AS DOUBLE) AS w{{end}}
     {{- range $i, $f := .Features}},
         {{if $f.Binarize}}({{ident $f.Name}} > 0){{else}}{{ident $f.Name}}{{end}} AS v{{$i}}
     {{- end}}
-    FROM {{.From}}
+    FROM {{.From}} t
 )
-SELECT CAST(l AS VARCHAR) AS class
+SELECT {{if .Fold}}f AS fold, {{end}}CAST(l AS VARCHAR) AS class
     {{- range $i, $f := .Features}}, GROUPING(v{{$i}}) AS g{{$i}}, CAST(v{{$i}} AS VARCHAR) AS v{{$i}}{{end}},
     count(*) AS n{{if .Weight}}, fsum(w) AS weight, count(w) AS n_weight, min(w) AS min_weight{{end}}
 FROM src
-GROUP BY GROUPING SETS ((l){{range $i, $f := .Features}}, (l, v{{$i}}){{end}})
-ORDER BY l NULLS LAST
+GROUP BY GROUPING SETS (({{if .Fold}}f, {{end}}l){{range $i, $f := .Features}}, ({{if $.Fold}}f, {{end}}l, v{{$i}}){{end}})
+ORDER BY l NULLS LAST{{if .Fold}}, f{{end}}

@@ -16,6 +16,8 @@ type Batch struct {
 	// Cat holds the category index of categorical and Bernoulli features (nil for Gaussian ones):
 	// 0..J-1 a training value, Unseen() (J) an unseen one, Missing() (J+1) NULL.
 	Cat [][]int32
+
+	masks [][]uint64 // validity buffers owned by the batch (Gather)
 }
 
 // NewBatch returns a batch of n rows with buffers for every feature of s: Num for Gaussian features,
@@ -248,4 +250,48 @@ func shiftedExpSum(jll []float64, n, K, i int, e []float64) (float64, float64) {
 		sum += x
 	}
 	return mx, sum
+}
+
+// Gather copies rows idx of b into dst (a batch of the same scorer from NewBatch) and sets dst.N.
+func (b *Batch) Gather(dst *Batch, idx []int) {
+	n := len(idx)
+	dst.N = n
+	for j := range b.Num {
+		if b.Num[j] != nil {
+			src, d := b.Num[j], dst.Num[j][:n]
+			for r, i := range idx {
+				d[r] = src[i]
+			}
+			dst.Valid[j] = nil
+			if mask := b.Valid[j]; mask != nil {
+				out := dst.validBuf(j, n)
+				for r, i := range idx {
+					if isValid(mask, i) {
+						out[r>>6] |= 1 << (uint(r) & 63)
+					}
+				}
+				dst.Valid[j] = out
+			}
+		}
+		if b.Cat[j] != nil {
+			src, d := b.Cat[j], dst.Cat[j][:n]
+			for r, i := range idx {
+				d[r] = src[i]
+			}
+		}
+	}
+}
+
+// validBuf returns a cleared validity buffer of feature j for n rows, owned by b.
+func (b *Batch) validBuf(j, n int) []uint64 {
+	if b.masks == nil {
+		b.masks = make([][]uint64, len(b.Num))
+	}
+	w := (n + 63) / 64
+	if cap(b.masks[j]) < w {
+		b.masks[j] = make([]uint64, w)
+	}
+	m := b.masks[j][:w]
+	clear(m)
+	return m
 }

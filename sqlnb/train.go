@@ -81,7 +81,8 @@ func Train(ctx context.Context, db DB, spec TrainSpec) (*TrainResult, error) {
 
 // plan is a resolved training request.
 type plan struct {
-	src      Source
+	src        Source
+	allColumns []Column
 	label    Column
 	weight   string
 	features []Feature
@@ -108,32 +109,14 @@ func trainModel(ctx context.Context, db DB, spec TrainSpec) (*Model, error) {
 		Params: params, Created: time.Now().UTC().Truncate(time.Microsecond), Version: FormatVersion,
 		Generation: newGeneration(), Features: p.features,
 	}
-	var gauss, cats []Feature
-	for _, f := range p.features {
-		if f.Kind == Gaussian {
-			gauss = append(gauss, f)
-		} else {
-			cats = append(cats, f)
-		}
+	parts, order, err := trainStats(ctx, db, p, "")
+	if err != nil {
+		return nil, err
 	}
 	var classes []Class
 	var skipped int64
-	if len(gauss) > 0 {
-		classes, skipped, m.Gaussian, err = trainMoments(ctx, db, p, gauss)
-		if err != nil {
-			return nil, err
-		}
-	}
-	if len(cats) > 0 {
-		var catClasses []Class
-		var catSkipped int64
-		catClasses, catSkipped, m.Counts, err = trainCounts(ctx, db, p, cats)
-		if err != nil {
-			return nil, err
-		}
-		if classes == nil {
-			classes, skipped = catClasses, catSkipped
-		}
+	if part := parts[0]; part != nil {
+		classes, skipped, m.Gaussian, m.Counts = part.classList(order), part.skipped, part.gauss, part.counts
 	}
 	m.Classes, m.SkippedRows = classes, skipped
 	for _, c := range classes {
@@ -198,7 +181,7 @@ func newGeneration() string {
 	return hex.EncodeToString(b[:])
 }
 
-func makePlan(ctx context.Context, db DB, spec TrainSpec) (*plan, error) {
+func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*plan, error) {
 	src, err := ResolveSource(ctx, db, spec.Source)
 	if err != nil {
 		return nil, err
@@ -207,7 +190,7 @@ func makePlan(ctx context.Context, db DB, spec TrainSpec) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &plan{src: src, types: map[string]typeClass{}}
+	p := &plan{src: src, allColumns: cols, types: map[string]typeClass{}}
 	label, ok := findColumn(cols, spec.Label)
 	if !ok {
 		return nil, fmt.Errorf("%w: label column %q is not in the source (columns: %s)", ErrUnknownColumn, spec.Label, columnNames(cols))
@@ -309,30 +292,90 @@ func chooseKind(c Column, asked Kind) (Kind, error) {
 	return asked, nil
 }
 
+// partial holds the statistics of one fold (or of the whole source: fold 0).
+type partial struct {
+	classes map[string]Class
+	skipped int64
+	gauss   []GaussianStat
+	counts  []CategoryCount
+}
+
+// classList returns the classes of the partial in the global order.
+func (p *partial) classList(order []string) []Class {
+	var out []Class
+	for _, l := range order {
+		if c, ok := p.classes[l]; ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func partOf(parts map[int64]*partial, f int64) *partial {
+	if parts[f] == nil {
+		parts[f] = &partial{classes: map[string]Class{}}
+	}
+	return parts[f]
+}
+
+// trainStats runs the statistics scans: moments for the Gaussian features, counts for the others, per
+// fold when fold (an SQL expression over the source row t) is set, else as fold 0. order lists every
+// class in the label's own order.
+func trainStats(ctx context.Context, db Querier, p *plan, fold string) (map[int64]*partial, []string, error) {
+	var gauss, cats []Feature
+	for _, f := range p.features {
+		if f.Kind == Gaussian {
+			gauss = append(gauss, f)
+		} else {
+			cats = append(cats, f)
+		}
+	}
+	parts := map[int64]*partial{}
+	var order []string
+	if len(gauss) > 0 {
+		o, err := trainMoments(ctx, db, p, gauss, fold, parts)
+		if err != nil {
+			return nil, nil, err
+		}
+		order = o
+	}
+	if len(cats) > 0 {
+		o, err := trainCounts(ctx, db, p, cats, fold, parts, len(gauss) == 0)
+		if err != nil {
+			return nil, nil, err
+		}
+		if order == nil {
+			order = o
+		}
+	}
+	return parts, order, nil
+}
+
 type momentFeature struct {
 	Name      string
 	Cast      bool
 	NaNToNull bool
 }
 
-// trainMoments runs train_moments and returns the classes (with counts and weights), the number of
-// rows with a NULL label, and the per-class statistics of every Gaussian feature.
-func trainMoments(ctx context.Context, db DB, p *plan, feats []Feature) ([]Class, int64, []GaussianStat, error) {
+// trainMoments runs train_moments: per (fold,) class the counts and weights, the rows with a NULL label
+// and the statistics of every Gaussian feature, into parts.
+func trainMoments(ctx context.Context, db Querier, p *plan, feats []Feature, fold string, parts map[int64]*partial) ([]string, error) {
 	mf := make([]momentFeature, len(feats))
 	for i, f := range feats {
 		mf[i] = momentFeature{Name: f.Name, Cast: p.types[f.Name] != typeFloat}
 	}
-	run := func() ([]Class, int64, []GaussianStat, error) {
+	run := func() ([]string, error) {
 		stmt, err := queries.Render("train_moments.tmpl.sql", map[string]any{
-			"From": p.src.From, "Label": p.label.Name, "Weight": p.weight, "Features": mf})
+			"From": p.src.From, "Label": p.label.Name, "Weight": p.weight, "Features": mf, "Fold": fold})
 		if err != nil {
-			return nil, 0, nil, err
+			return nil, err
 		}
-		return scanMoments(ctx, db, stmt, p, feats)
+		clear(parts)
+		return scanMoments(ctx, db, stmt, p, feats, fold != "", parts)
 	}
-	classes, skipped, stats, err := run()
+	order, err := run()
 	if err == nil || !strings.Contains(err.Error(), "out of range") {
-		return classes, skipped, stats, err
+		return order, err
 	}
 	// var_pop rejects NaN and ±Inf: find which, reject infinities by column, read NaN as NULL.
 	var floats []momentFeature
@@ -342,11 +385,11 @@ func trainMoments(ctx context.Context, db DB, p *plan, feats []Feature) ([]Class
 		}
 	}
 	if len(floats) == 0 {
-		return nil, 0, nil, err
+		return nil, err
 	}
 	stmt, rerr := queries.Render("train_nonfinite.tmpl.sql", map[string]any{"From": p.src.From, "Label": p.label.Name, "Features": floats})
 	if rerr != nil {
-		return nil, 0, nil, rerr
+		return nil, rerr
 	}
 	counts := make([]int64, 2*len(floats))
 	ptrs := make([]any, len(counts))
@@ -354,7 +397,7 @@ func trainMoments(ctx context.Context, db DB, p *plan, feats []Feature) ([]Class
 		ptrs[i] = &counts[i]
 	}
 	if rerr := db.QueryRowContext(ctx, stmt, p.src.Args...).Scan(ptrs...); rerr != nil {
-		return nil, 0, nil, fmt.Errorf("%w (and checking for NaN and infinity failed: %v)", err, rerr)
+		return nil, fmt.Errorf("%w (and checking for NaN and infinity failed: %v)", err, rerr)
 	}
 	var infs []string
 	nan := map[string]bool{}
@@ -367,7 +410,7 @@ func trainMoments(ctx context.Context, db DB, p *plan, feats []Feature) ([]Class
 		}
 	}
 	if len(infs) > 0 {
-		return nil, 0, nil, fmt.Errorf("%w: Gaussian feature %s holds infinite values: filter them out or replace them with NULL (missing)",
+		return nil, fmt.Errorf("%w: Gaussian feature %s holds infinite values: filter them out or replace them with NULL (missing)",
 			ErrBadValue, strings.Join(infs, ", "))
 	}
 	for i := range mf {
@@ -376,10 +419,10 @@ func trainMoments(ctx context.Context, db DB, p *plan, feats []Feature) ([]Class
 	return run()
 }
 
-func scanMoments(ctx context.Context, db DB, stmt string, p *plan, feats []Feature) ([]Class, int64, []GaussianStat, error) {
+func scanMoments(ctx context.Context, db Querier, stmt string, p *plan, feats []Feature, folded bool, parts map[int64]*partial) ([]string, error) {
 	rows, err := db.QueryContext(ctx, stmt, p.src.Args...)
 	if err != nil {
-		return nil, 0, nil, fmt.Errorf("compute Gaussian statistics: %w", err)
+		return nil, fmt.Errorf("compute Gaussian statistics: %w", err)
 	}
 	defer rows.Close()
 	per := 3
@@ -392,31 +435,39 @@ func scanMoments(ctx context.Context, db DB, stmt string, p *plan, feats []Featu
 	}
 	vals := make([]sql.NullFloat64, head+per*len(feats))
 	var class sql.NullString
-	ptrs := make([]any, 1+len(vals))
-	ptrs[0] = &class
-	for i := range vals {
-		ptrs[i+1] = &vals[i]
+	var fold int64
+	var ptrs []any
+	if folded {
+		ptrs = append(ptrs, &fold)
 	}
-	var classes []Class
-	var stats []GaussianStat
-	var skipped int64
+	ptrs = append(ptrs, &class)
+	for i := range vals {
+		ptrs = append(ptrs, &vals[i])
+	}
+	var order []string
+	seen := map[string]bool{}
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
-			return nil, 0, nil, err
+			return nil, err
 		}
+		part := partOf(parts, fold)
 		n := int64(vals[0].Float64)
 		if !class.Valid {
-			skipped = n
+			part.skipped = n
 			continue
+		}
+		if !seen[class.String] {
+			seen[class.String] = true
+			order = append(order, class.String)
 		}
 		cl := Class{Label: class.String, Count: n, Weight: float64(n)}
 		if p.weight != "" {
 			if err := checkWeights(p.weight, n, int64(vals[1].Float64), vals[2]); err != nil {
-				return nil, 0, nil, err
+				return nil, err
 			}
 			cl.Weight = vals[3].Float64
 		}
-		classes = append(classes, cl)
+		part.classes[cl.Label] = cl
 		for j, f := range feats {
 			v := vals[head+per*j:]
 			g := GaussianStat{Feature: f.Name, Class: class.String, Count: int64(v[0].Float64)}
@@ -435,13 +486,13 @@ func scanMoments(ctx context.Context, db DB, stmt string, p *plan, feats []Featu
 					g.WMean, g.WM2 = 0, 0
 				}
 			}
-			stats = append(stats, g)
+			part.gauss = append(part.gauss, g)
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, 0, nil, fmt.Errorf("compute Gaussian statistics: %w", err)
+		return nil, fmt.Errorf("compute Gaussian statistics: %w", err)
 	}
-	return classes, skipped, stats, nil
+	return order, nil
 }
 
 func checkWeights(col string, n, nonNull int64, minW sql.NullFloat64) error {
@@ -459,29 +510,34 @@ type countFeature struct {
 	Binarize bool
 }
 
-// trainCounts runs train_counts: classes and skipped rows from the (label) grouping set, value
-// counts from the (label, feature) sets.
-func trainCounts(ctx context.Context, db DB, p *plan, feats []Feature) ([]Class, int64, []CategoryCount, error) {
+// trainCounts runs train_counts into parts: value counts from the (label, feature) sets and, when
+// withClasses, the classes and skipped rows from the (label) set.
+func trainCounts(ctx context.Context, db Querier, p *plan, feats []Feature, fold string, parts map[int64]*partial, withClasses bool) ([]string, error) {
 	cf := make([]countFeature, len(feats))
 	for i, f := range feats {
 		cf[i] = countFeature{Name: f.Name, Binarize: f.Kind == Bernoulli && p.types[f.Name] != typeBool}
 	}
 	stmt, err := queries.Render("train_counts.tmpl.sql", map[string]any{
-		"From": p.src.From, "Label": p.label.Name, "Weight": p.weight, "Features": cf})
+		"From": p.src.From, "Label": p.label.Name, "Weight": p.weight, "Features": cf, "Fold": fold})
 	if err != nil {
-		return nil, 0, nil, err
+		return nil, err
 	}
 	rows, err := db.QueryContext(ctx, stmt, p.src.Args...)
 	if err != nil {
-		return nil, 0, nil, fmt.Errorf("count categorical values: %w", err)
+		return nil, fmt.Errorf("count categorical values: %w", err)
 	}
 	defer rows.Close()
 	var class sql.NullString
+	var fold64 int64
 	g := make([]int64, len(feats))
 	v := make([]sql.NullString, len(feats))
 	var n int64
 	var w, nWeight, minW sql.NullFloat64
-	ptrs := []any{&class}
+	var ptrs []any
+	if fold != "" {
+		ptrs = append(ptrs, &fold64)
+	}
+	ptrs = append(ptrs, &class)
 	for i := range feats {
 		ptrs = append(ptrs, &g[i], &v[i])
 	}
@@ -489,13 +545,13 @@ func trainCounts(ctx context.Context, db DB, p *plan, feats []Feature) ([]Class,
 	if p.weight != "" {
 		ptrs = append(ptrs, &w, &nWeight, &minW)
 	}
-	var classes []Class
-	var counts []CategoryCount
-	var skipped int64
+	var order []string
+	seen := map[string]bool{}
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
-			return nil, 0, nil, err
+			return nil, err
 		}
+		part := partOf(parts, fold64)
 		weight := float64(n)
 		if p.weight != "" {
 			weight = w.Float64
@@ -508,29 +564,37 @@ func trainCounts(ctx context.Context, db DB, p *plan, feats []Feature) ([]Class,
 		}
 		switch {
 		case !class.Valid:
-			if feature < 0 {
-				skipped = n
+			if feature < 0 && withClasses {
+				part.skipped = n
 			}
 		case feature < 0:
+			if !seen[class.String] {
+				seen[class.String] = true
+				order = append(order, class.String)
+			}
 			if p.weight != "" {
 				if err := checkWeights(p.weight, n, int64(nWeight.Float64), minW); err != nil {
-					return nil, 0, nil, err
+					return nil, err
 				}
 			}
-			classes = append(classes, Class{Label: class.String, Count: n, Weight: weight})
+			if withClasses {
+				part.classes[class.String] = Class{Label: class.String, Count: n, Weight: weight}
+			}
 		case v[feature].Valid:
-			counts = append(counts, CategoryCount{Feature: feats[feature].Name, Class: class.String,
+			part.counts = append(part.counts, CategoryCount{Feature: feats[feature].Name, Class: class.String,
 				Value: v[feature].String, Count: n, Weight: weight})
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, 0, nil, fmt.Errorf("count categorical values: %w", err)
+		return nil, fmt.Errorf("count categorical values: %w", err)
 	}
-	sort.SliceStable(counts, func(a, b int) bool {
-		if counts[a].Feature != counts[b].Feature {
-			return counts[a].Feature < counts[b].Feature
-		}
-		return counts[a].Value < counts[b].Value
-	})
-	return classes, skipped, counts, nil
+	for _, part := range parts {
+		sort.SliceStable(part.counts, func(a, b int) bool {
+			if part.counts[a].Feature != part.counts[b].Feature {
+				return part.counts[a].Feature < part.counts[b].Feature
+			}
+			return part.counts[a].Value < part.counts[b].Value
+		})
+	}
+	return order, nil
 }

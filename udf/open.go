@@ -37,6 +37,7 @@ type registry struct {
 	refs       int
 	registered bool
 	cache      map[string]*sqlnb.Scorer
+	folds      map[string][]*sqlnb.Scorer // fold sets of running cross-validations
 }
 
 var (

@@ -121,7 +121,8 @@ type bound struct {
 	spec    *scalarSpec
 	scorer  *sqlnb.Scorer
 	readers []reader
-	struc   bool // features come as one STRUCT argument (input column 1)
+	struc     bool // features come as one STRUCT argument (input column structArg)
+	structArg int
 	labels  []label
 	// nb_proba: the class, a constant index or (classArg ≥ 0) a VARCHAR argument read per row.
 	classIdx int
@@ -131,6 +132,7 @@ type bound struct {
 
 type scratch struct {
 	batch *sqlnb.Batch
+	sub   *sqlnb.Batch // nb_cv_proba: the rows of one fold
 	num   [][]float64
 	jll   []float64
 	bad   []bool
@@ -202,10 +204,7 @@ func bindScalar(info mapping.BindInfo, spec *scalarSpec) (*bound, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &bound{spec: spec, scorer: scorer, classArg: -1}
-	for _, l := range scorer.Labels {
-		b.labels = append(b.labels, newLabel(l))
-	}
+	b := newBound(spec, scorer)
 	feats := args[1:]
 	if spec.out == outClassProba {
 		if len(feats) < 2 {
@@ -216,23 +215,37 @@ func bindScalar(info mapping.BindInfo, spec *scalarSpec) (*bound, error) {
 		}
 		feats = feats[:len(feats)-1]
 	}
-	m := scorer.Model
+	return b, b.bindFeatures(feats, 1, usage)
+}
+
+func newBound(spec *scalarSpec, scorer *sqlnb.Scorer) *bound {
+	b := &bound{spec: spec, scorer: scorer, classArg: -1}
+	for _, l := range scorer.Labels {
+		b.labels = append(b.labels, newLabel(l))
+	}
+	return b
+}
+
+// bindFeatures binds the feature arguments, which start at input column first: one STRUCT matched by
+// name, or every feature positionally.
+func (b *bound) bindFeatures(feats []argument, first int, usage string) error {
+	m := b.scorer.Model
 	if len(feats) == 1 && feats[0].id == mapping.TypeStruct {
-		b.struc = true
-		return b, b.bindStruct(feats[0].typ)
+		b.struc, b.structArg = true, first
+		return b.bindStruct(feats[0].typ)
 	}
 	if len(feats) != len(m.Features) {
-		return nil, fmt.Errorf("model %q has %d features (%s) but %d were given: pass the row as a struct, as in %s, "+
-			"or every feature in training order", name, len(m.Features), featureList(m), len(feats), usage)
+		return fmt.Errorf("model %q has %d features (%s) but %d were given: pass the row as a struct, as in %s, "+
+			"or every feature in training order", m.Name, len(m.Features), featureList(m), len(feats), usage)
 	}
 	for j := range m.Features {
-		r, err := b.newReader(j, 1+j, -1, feats[j].typ)
+		r, err := b.newReader(j, first+j, -1, feats[j].typ)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		b.readers = append(b.readers, r)
 	}
-	return b, nil
+	return nil
 }
 
 func usageOf(spec *scalarSpec) string {
@@ -320,7 +333,7 @@ func (b *bound) bindStruct(t mapping.LogicalType) error {
 				"add the column, or struct_pack(%s := ...)", m.Name, f.Name, quoteAll(names), f.Name)
 		}
 		ct := mapping.StructTypeChildType(t, mapping.IdxT(child))
-		r, err := b.newReader(j, 1, child, ct)
+		r, err := b.newReader(j, b.structArg, child, ct)
 		mapping.DestroyLogicalType(&ct)
 		if err != nil {
 			return err
@@ -460,23 +473,14 @@ func (b *bound) execute(input mapping.DataChunk, out mapping.Vector, n int, s *s
 	anyNull := false
 	var structVec mapping.Vector
 	if b.struc {
-		structVec = mapping.DataChunkGetVector(input, 1)
+		structVec = mapping.DataChunkGetVector(input, mapping.IdxT(b.structArg))
 		mask := validity(structVec, n)
 		for i := range rowOK {
 			rowOK[i] = valid(mask, i)
 			anyNull = anyNull || !rowOK[i]
 		}
 	}
-	for i := range b.readers {
-		r := &b.readers[i]
-		var vec mapping.Vector
-		if r.child >= 0 {
-			vec = mapping.StructVectorGetChild(structVec, mapping.IdxT(r.child))
-		} else {
-			vec = mapping.DataChunkGetVector(input, mapping.IdxT(r.arg))
-		}
-		r.read(vec, n, batch, s.num[r.feature])
-	}
+	b.readAll(input, structVec, n, s)
 	sc := b.scorer
 	K := len(sc.Labels)
 	jll := s.jll[:K*n]
@@ -566,6 +570,20 @@ func (b *bound) writeMaps(out mapping.Vector, jll []float64, n, K int, s *scratc
 		}
 	}
 	mapping.ListVectorSetSize(out, mapping.IdxT(base+n*K))
+}
+
+// readAll converts every feature argument of the chunk into s.batch.
+func (b *bound) readAll(input mapping.DataChunk, structVec mapping.Vector, n int, s *scratch) {
+	for i := range b.readers {
+		r := &b.readers[i]
+		var vec mapping.Vector
+		if r.child >= 0 {
+			vec = mapping.StructVectorGetChild(structVec, mapping.IdxT(r.child))
+		} else {
+			vec = mapping.DataChunkGetVector(input, mapping.IdxT(r.arg))
+		}
+		r.read(vec, n, s.batch, s.num[r.feature])
+	}
 }
 
 // writeExplain writes nb_explain's list of (feature, value, contribution) per row: the features by
@@ -735,6 +753,9 @@ func registerAll(conn mapping.Connection, reg *registry) error {
 		if err := registerScalar(conn, &scalarSpec{name: s.name, out: s.out, reg: reg}); err != nil {
 			return err
 		}
+	}
+	if err := registerCV(conn, reg); err != nil {
+		return err
 	}
 	return registerTables(conn, reg)
 }

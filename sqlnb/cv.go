@@ -1,0 +1,293 @@
+package sqlnb
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/sqlnb/sqlnb/queries"
+)
+
+// CVSpec says what to cross-validate.
+type CVSpec struct {
+	// Train is the training request (Model names the run in messages; nothing is stored).
+	Train TrainSpec
+	// Folds is k ≥ 2.
+	Folds int
+	// Stratified deals the rows of each class round-robin over the folds (in hash order).
+	Stratified bool
+	// Seed changes the fold assignment.
+	Seed int64
+	// Key is the column whose hash assigns folds; empty: the whole row.
+	Key string
+	// Alphas and VarSmoothings are the settings to sweep (empty: the model's one value).
+	Alphas, VarSmoothings []float64
+	// Metric picks the best setting: accuracy, f1_macro (higher is better), log_loss or brier (lower).
+	Metric string
+	// AUC also computes ROC-AUC and average precision per fold (sorts every score: slower).
+	AUC bool
+}
+
+// FoldRegistrar makes a set of fold scorers callable from SQL as nb_cv_proba(name, fold, features):
+// udf.DB implements it.
+type FoldRegistrar interface {
+	RegisterFolds(scorers []*Scorer) (name string, release func())
+}
+
+// CVSetting is the result of one hyperparameter setting.
+type CVSetting struct {
+	Params Params
+	// Folds holds, per fold, metric → value.
+	Folds []map[string]float64
+	// Mean and SD over folds (sample standard deviation).
+	Mean, SD map[string]float64
+}
+
+// CVResult is a cross-validation run.
+type CVResult struct {
+	Metric   string
+	Settings []CVSetting
+	Best     int
+	Duration time.Duration
+}
+
+// higherIsBetter lists the metrics to maximise.
+var higherIsBetter = map[string]bool{"accuracy": true, "f1_macro": true, "roc_auc": true, "roc_auc_macro": true,
+	"average_precision": true, "average_precision_macro": true}
+
+// FoldExpr is the SQL expression (over the source row t) assigning each row a fold in [0, k): the hash
+// of key (or of the whole row) with the seed, or, stratified, the row's position within its class in
+// hash order, modulo k.
+func FoldExpr(k int, seed int64, key, label string, stratified bool) string {
+	h := "hash(t, " + strconv.FormatInt(seed, 10) + ")"
+	if key != "" {
+		h = "hash(" + queries.Ident(key) + ", " + strconv.FormatInt(seed, 10) + ")"
+	}
+	if stratified {
+		return fmt.Sprintf("((row_number() OVER (PARTITION BY %s ORDER BY %s) - 1) %% %d)::BIGINT", queries.Ident(label), h, k)
+	}
+	return fmt.Sprintf("(%s %% %d)::BIGINT", h, k)
+}
+
+// FoldModels computes the statistics of every fold in one GROUP BY (fold, class) scan per distribution
+// family and returns, for each fold f, the model trained on all other folds (an exact merge), and the
+// fold expression.
+func FoldModels(ctx context.Context, db Querier, spec CVSpec) ([]*Model, string, error) {
+	if spec.Folds < 2 {
+		return nil, "", fmt.Errorf("%w: --folds %d: use at least 2", ErrBadOption, spec.Folds)
+	}
+	t := spec.Train
+	params := DefaultParams()
+	if t.Params != nil {
+		params = *t.Params
+	}
+	p, err := makePlan(ctx, db, t)
+	if err != nil {
+		return nil, "", err
+	}
+	if spec.Key != "" {
+		c, ok := findColumn(append([]Column{}, p.allColumns...), spec.Key)
+		if !ok {
+			return nil, "", fmt.Errorf("%w: key column %q is not in the source", ErrUnknownColumn, spec.Key)
+		}
+		spec.Key = c.Name
+	}
+	fold := FoldExpr(spec.Folds, spec.Seed, spec.Key, p.label.Name, spec.Stratified)
+	parts, order, err := trainStats(ctx, db, p, fold)
+	if err != nil {
+		return nil, "", err
+	}
+	base := &Model{Name: t.Model, Label: p.label.Name, LabelType: p.label.Type, Weight: p.weight, Source: t.Source,
+		Params: params, Created: time.Now().UTC(), Version: FormatVersion, Features: p.features}
+	per := make([]*Model, spec.Folds)
+	for f := range per {
+		m := *base
+		if part := parts[int64(f)]; part != nil {
+			m.Classes, m.SkippedRows, m.Gaussian, m.Counts = part.classList(order), part.skipped, part.gauss, part.counts
+			for _, c := range m.Classes {
+				m.Rows += c.Count
+			}
+		}
+		per[f] = &m
+	}
+	out := make([]*Model, spec.Folds)
+	for f := range out {
+		var others []*Model
+		for g, m := range per {
+			if g != f {
+				others = append(others, m)
+			}
+		}
+		out[f] = Merge(base, order, others...)
+		out[f].Name = fmt.Sprintf("%s (fold %d)", t.Model, f)
+		out[f].Generation = newGeneration()
+		if t.Params != nil && params.Priors == PriorsGiven {
+			if err := applyGivenPriors(out[f], t.GivenPriors); err != nil {
+				return nil, "", err
+			}
+		}
+		if len(out[f].Classes) < 2 {
+			return nil, "", fmt.Errorf("%w: the training folds of fold %d hold %d class(es): use fewer folds or --stratified", ErrOneClass, f, len(out[f].Classes))
+		}
+	}
+	return out, fold, nil
+}
+
+// CrossValidate runs k-fold cross-validation: one statistics scan for every fold (FoldModels), then, per
+// hyperparameter setting, one scan that scores each row once with its fold's model (nb_cv_proba) and
+// aggregates the per-fold metrics inside DuckDB.
+func CrossValidate(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, spec CVSpec) (*CVResult, error) {
+	start := time.Now()
+	if spec.Metric == "" {
+		spec.Metric = "accuracy"
+	}
+	if _, ok := higherIsBetter[spec.Metric]; !ok && spec.Metric != "log_loss" && spec.Metric != "brier" {
+		return nil, fmt.Errorf("%w: --metric %q: use accuracy, f1_macro, log_loss, brier, roc_auc or average_precision", ErrBadOption, spec.Metric)
+	}
+	models, fold, err := FoldModels(ctx, conn, spec)
+	if err != nil {
+		return nil, fmt.Errorf("cv %q: %w", spec.Train.Model, err)
+	}
+	src, err := ResolveSource(ctx, conn, spec.Train.Source)
+	if err != nil {
+		return nil, err
+	}
+	base := models[0].Params
+	alphas, vss := spec.Alphas, spec.VarSmoothings
+	if len(alphas) == 0 {
+		alphas = []float64{base.Alpha}
+	}
+	if len(vss) == 0 {
+		vss = []float64{base.VarSmoothing}
+	}
+	res := &CVResult{Metric: spec.Metric}
+	for _, a := range alphas {
+		for _, v := range vss {
+			p := base
+			p.Alpha, p.VarSmoothing = a, v
+			if err := p.Validate(); err != nil {
+				return nil, err
+			}
+			setting, err := cvSetting(ctx, conn, reg, models, p, src, fold, spec)
+			if err != nil {
+				return nil, fmt.Errorf("cv %q: %w", spec.Train.Model, err)
+			}
+			res.Settings = append(res.Settings, *setting)
+		}
+	}
+	for i, s := range res.Settings {
+		b := res.Settings[res.Best].Mean[spec.Metric]
+		if x := s.Mean[spec.Metric]; (higherIsBetter[spec.Metric] && x > b) || (!higherIsBetter[spec.Metric] && x < b) {
+			res.Best = i
+		}
+	}
+	res.Duration = time.Since(start)
+	return res, nil
+}
+
+func cvSetting(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, models []*Model, p Params, src Source, fold string, spec CVSpec) (*CVSetting, error) {
+	scorers := make([]*Scorer, len(models))
+	for f, m := range models {
+		mm := *m
+		mm.Params = p
+		s, err := Compile(&mm)
+		if err != nil {
+			return nil, err
+		}
+		scorers[f] = s
+	}
+	name, release := reg.RegisterFolds(scorers)
+	defer release()
+	proba := "nb_cv_proba(" + queries.Literal(name) + ", " + fold + ", t)"
+	var metrics []Metric
+	var err error
+	if spec.AUC {
+		if err := scoreInto(ctx, conn, src, models[0].Label, fold, proba); err != nil {
+			return nil, err
+		}
+		metrics, err = readMetrics(ctx, conn)
+		conn.ExecContext(context.WithoutCancel(ctx), queries.SQL("eval_drop.sql"))
+	} else {
+		metrics, err = cvMetrics(ctx, conn, src, models[0].Label, fold, proba)
+	}
+	if err != nil {
+		return nil, err
+	}
+	s := &CVSetting{Params: p, Folds: make([]map[string]float64, len(models)), Mean: map[string]float64{}, SD: map[string]float64{}}
+	for f := range s.Folds {
+		s.Folds[f] = map[string]float64{}
+	}
+	for _, m := range metrics {
+		if m.Class == "" && m.Group >= 0 && int(m.Group) < len(s.Folds) {
+			s.Folds[m.Group][m.Metric] = m.Value
+		}
+	}
+	names := map[string]bool{}
+	for _, f := range s.Folds {
+		for k := range f {
+			names[k] = true
+		}
+	}
+	for k := range names {
+		var xs []float64
+		for _, f := range s.Folds {
+			if v, ok := f[k]; ok && !math.IsNaN(v) {
+				xs = append(xs, v)
+			}
+		}
+		s.Mean[k], s.SD[k] = meanSD(xs)
+	}
+	return s, nil
+}
+
+func meanSD(xs []float64) (float64, float64) {
+	if len(xs) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	m := 0.0
+	for _, x := range xs {
+		m += x
+	}
+	m /= float64(len(xs))
+	if len(xs) < 2 {
+		return m, 0
+	}
+	ss := 0.0
+	for _, x := range xs {
+		ss += (x - m) * (x - m)
+	}
+	return m, math.Sqrt(ss / float64(len(xs)-1))
+}
+
+// cvMetrics scores and aggregates in one statement (cv_metrics.tmpl.sql): per fold n, accuracy, log_loss,
+// brier and f1_macro.
+func cvMetrics(ctx context.Context, conn *sql.Conn, src Source, label, fold, proba string) ([]Metric, error) {
+	stmt, err := queries.Render("cv_metrics.tmpl.sql", map[string]any{"From": src.From, "Label": label, "Group": fold, "Proba": proba})
+	if err != nil {
+		return nil, err
+	}
+	rows, err := conn.QueryContext(ctx, stmt, src.Args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Metric
+	for rows.Next() {
+		var m Metric
+		var v sql.NullFloat64
+		if err := rows.Scan(&m.Group, &m.Metric, &v); err != nil {
+			return nil, err
+		}
+		m.Value = v.Float64
+		if !v.Valid {
+			m.Value = math.NaN()
+		}
+		out = append(out, m)
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].Group < out[b].Group })
+	return out, rows.Err()
+}
