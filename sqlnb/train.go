@@ -83,10 +83,10 @@ func Train(ctx context.Context, db DB, spec TrainSpec) (*TrainResult, error) {
 type plan struct {
 	src        Source
 	allColumns []Column
-	label    Column
-	weight   string
-	features []Feature
-	types    map[string]typeClass
+	label      Column
+	weight     string
+	features   []Feature
+	types      map[string]typeClass
 }
 
 func trainModel(ctx context.Context, db DB, spec TrainSpec) (*Model, error) {

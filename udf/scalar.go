@@ -118,12 +118,12 @@ type reader struct {
 
 // bound is a scoring function bound to one model and one argument layout; immutable after bind.
 type bound struct {
-	spec    *scalarSpec
-	scorer  *sqlnb.Scorer
-	readers []reader
+	spec      *scalarSpec
+	scorer    *sqlnb.Scorer
+	readers   []reader
 	struc     bool // features come as one STRUCT argument (input column structArg)
 	structArg int
-	labels  []label
+	labels    []label
 	// nb_proba: the class, a constant index or (classArg ≥ 0) a VARCHAR argument read per row.
 	classIdx int
 	classArg int

@@ -264,6 +264,13 @@ func Sweep(points []SweepPoint, metric, param string, best float64, logX bool, d
 	}
 	p.Add(lp, sc, bars)
 	p.Legend.Add(metric, lp, sc)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, s := range points {
+		lo, hi = math.Min(lo, s.Mean-s.SD), math.Max(hi, s.Mean+s.SD)
+	}
+	if pad := 0.15 * math.Max(hi-lo, 1e-9); !math.IsInf(lo, 0) {
+		p.Y.Min, p.Y.Max = lo-pad, hi+pad
+	}
 	for i, s := range points {
 		if s.X == best {
 			m, _ := plotter.NewScatter(plotter.XYs{pts[i]})
