@@ -91,8 +91,8 @@ func BenchmarkSqlnb(b *testing.B) {
 	n := rows()
 	ctx := context.Background()
 	fmt.Printf("\n%d rows, 2 threads, best of %d (M rows/s)\n", n, repeats)
-	fmt.Println("| (m,k) | GROUP BY | train | train time× | scan | inline SQL | nb_predict | pred/scan | pred/inline |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| (m,k) | GROUP BY | train | train time× | scan | inline SQL | nb_predict | pred/scan | pred/inline | train+score | cv k=5 | cv time× |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, mk := range [][2]int{{4, 2}, {20, 10}, {100, 3}} {
 		m, k := mk[0], mk[1]
 		if only := os.Getenv("BENCH_ONLY"); only != "" && only != fmt.Sprintf("%d,%d", m, k) {
@@ -139,10 +139,23 @@ func BenchmarkSqlnb(b *testing.B) {
 				tScan := best(b, drain(db, scan))
 				tInline := best(b, drain(db, "SELECT max("+inlineModel(s)))
 				tPredict := best(b, drain(db, predict))
+				// Cross-validation (k = 5, one setting) against one train + one probability-scoring pass.
+				tProba := best(b, drain(db, "SELECT count(nb_predict_proba('bench', t)) FROM d t"))
+				conn, err := db.Conn(ctx)
+				if err != nil {
+					b.Fatal(err)
+				}
+				tCV := best(b, func() error {
+					_, err := sqlnb.CrossValidate(ctx, conn, db, sqlnb.CVSpec{Folds: 5, Train: sqlnb.TrainSpec{Model: "cv", Source: "d", Label: "y"}})
+					return err
+				})
+				conn.Close()
+				tTrainScore := tTrain + tProba
 				rate := func(d time.Duration) float64 { return float64(n) / d.Seconds() / 1e6 }
-				fmt.Printf("| (%d,%d) | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f |\n", m, k,
+				fmt.Printf("| (%d,%d) | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f | %.2f | %.2f | %.2f |\n", m, k,
 					rate(tGroup), rate(tTrain), tTrain.Seconds()/tGroup.Seconds(), rate(tScan), rate(tInline), rate(tPredict),
-					rate(tPredict)/rate(tScan), rate(tPredict)/rate(tInline))
+					rate(tPredict)/rate(tScan), rate(tPredict)/rate(tInline), rate(tTrainScore), rate(tCV), tCV.Seconds()/tTrainScore.Seconds())
+				b.ReportMetric(tCV.Seconds()/tTrainScore.Seconds(), "cv/train+score")
 				b.ReportMetric(tTrain.Seconds()/tGroup.Seconds(), "train/groupby")
 				b.ReportMetric(rate(tPredict)/rate(tScan), "predict/scan")
 				b.ReportMetric(rate(tPredict)/rate(tInline), "predict/inline")

@@ -1,23 +1,20 @@
 {{- /*
 cv_metrics: scores every row of a source once with its fold's model and aggregates, per fold g, in the
-same statement: n, accuracy, log_loss (scikit-learn's clipping and renormalisation), brier (as in
+same statement: n, accuracy, log_loss, brier (per-row terms from nb_cv_terms, defined as in
 eval_metrics.sql) and f1_macro (over the labels present in y or the predictions).
-Data: .From, .Label, .Group (the fold expression over t), .Proba (nb_cv_proba(set, fold, t)).
+Data: .From, .Label, .Group (the fold expression over t), .Terms (nb_cv_terms(set, fold, label, t)).
 */ -}}
-WITH scored AS (
-    SELECT {{.Group}} AS g, CAST({{ident .Label}} AS VARCHAR) AS y, {{.Proba}} AS p
-    FROM {{.From}} t
-    WHERE {{ident .Label}} IS NOT NULL
-),
-per_row AS (
-    SELECT g, y, map_keys(p)[list_position(map_values(p), list_max(map_values(p)))] AS pred,
-           -ln(greatest(least(coalesce(p[y], 0), 1 - 2.220446049250313e-16), 2.220446049250313e-16)
-               / list_sum([greatest(least(x, 1 - 2.220446049250313e-16), 2.220446049250313e-16) FOR x IN map_values(p)])) AS ll,
-           CASE WHEN cardinality(p) = 2 THEN (map_values(p)[2] - (y = map_keys(p)[2])::DOUBLE) ^ 2
-                ELSE list_sum([(e.value - (e.key = y)::DOUBLE) ^ 2 FOR e IN map_entries(p)]) END AS brier
-    FROM scored WHERE p IS NOT NULL
+WITH per_row AS (
+    SELECT g, y, r.pred AS pred, r.ll AS ll, r.brier AS brier
+    FROM (
+        SELECT {{.Group}} AS g, CAST({{ident .Label}} AS VARCHAR) AS y, {{.Terms}} AS r
+        FROM {{.From}} t
+        WHERE {{ident .Label}} IS NOT NULL
+    )
 ),
 cells AS (
+    -- No filter on the terms here: DuckDB would push it down and evaluate nb_cv_terms twice. Labels are
+    -- never NULL (filtered above) and every row has a fold, so every row has terms.
     SELECT g, y, pred, count(*)::DOUBLE AS n, sum(ll) AS ll, sum(brier) AS brier FROM per_row GROUP BY g, y, pred
 ),
 labels AS (
@@ -37,7 +34,7 @@ f1 AS (
     FROM prf
 )
 SELECT g, unnest(['n', 'accuracy', 'log_loss', 'brier']),
-       unnest([sum(n), sum(n) FILTER (WHERE y = pred) / sum(n), sum(ll) / sum(n), sum(brier) / sum(n)])
+       unnest([sum(n), coalesce(sum(n) FILTER (WHERE y = pred), 0) / sum(n), sum(ll) / sum(n), sum(brier) / sum(n)])
 FROM cells GROUP BY g
 UNION ALL
 SELECT g, 'f1_macro', avg(f1) FROM f1 GROUP BY g

@@ -202,17 +202,18 @@ func cvSetting(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, models []
 	}
 	name, release := reg.RegisterFolds(scorers)
 	defer release()
-	proba := "nb_cv_proba(" + queries.Literal(name) + ", " + fold + ", t)"
 	var metrics []Metric
 	var err error
 	if spec.AUC {
+		proba := "nb_cv_proba(" + queries.Literal(name) + ", " + fold + ", t)"
 		if err := scoreInto(ctx, conn, src, models[0].Label, fold, proba); err != nil {
 			return nil, err
 		}
 		metrics, err = readMetrics(ctx, conn)
 		conn.ExecContext(context.WithoutCancel(ctx), queries.SQL("eval_drop.sql"))
 	} else {
-		metrics, err = cvMetrics(ctx, conn, src, models[0].Label, fold, proba)
+		terms := "nb_cv_terms(" + queries.Literal(name) + ", " + fold + ", CAST(" + queries.Ident(models[0].Label) + " AS VARCHAR), t)"
+		metrics, err = cvMetrics(ctx, conn, src, models[0].Label, fold, terms)
 	}
 	if err != nil {
 		return nil, err
@@ -265,8 +266,8 @@ func meanSD(xs []float64) (float64, float64) {
 
 // cvMetrics scores and aggregates in one statement (cv_metrics.tmpl.sql): per fold n, accuracy, log_loss,
 // brier and f1_macro.
-func cvMetrics(ctx context.Context, conn *sql.Conn, src Source, label, fold, proba string) ([]Metric, error) {
-	stmt, err := queries.Render("cv_metrics.tmpl.sql", map[string]any{"From": src.From, "Label": label, "Group": fold, "Proba": proba})
+func cvMetrics(ctx context.Context, conn *sql.Conn, src Source, label, fold, terms string) ([]Metric, error) {
+	stmt, err := queries.Render("cv_metrics.tmpl.sql", map[string]any{"From": src.From, "Label": label, "Group": fold, "Terms": terms})
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,8 @@ import "C"
 
 import (
 	"fmt"
+	"math"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -36,15 +38,50 @@ func (db *DB) RegisterFolds(scorers []*sqlnb.Scorer) (string, func()) {
 	}
 }
 
-// cvBound is nb_cv_proba bound to a fold set: one bound scorer per fold (their category indexes differ).
+// cvBound is nb_cv_proba or nb_cv_terms bound to a fold set: one bound scorer per fold (their category
+// indexes differ).
 type cvBound struct {
-	folds []*bound
+	folds   []*bound
+	terms   bool
+	classes []map[string]int // nb_cv_terms: per fold, label → class index
+	bufs    sync.Pool        // *cvBufs
+}
+
+// cvBufs are the per-vector row lists of each fold, reused across vectors.
+type cvBufs struct {
+	rows  [][]int
+	nulls []int
+}
+
+// cvFunc is the extra info of the two cross-validation functions.
+type cvFunc struct {
+	reg   *registry
+	name  string
+	terms bool
 }
 
 func registerCV(conn mapping.Connection, reg *registry) error {
+	for _, terms := range []bool{false, true} {
+		if err := registerCVFunc(conn, &cvFunc{reg: reg, name: map[bool]string{false: "nb_cv_proba", true: "nb_cv_terms"}[terms], terms: terms}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// termsType is nb_cv_terms's result: STRUCT(pred VARCHAR, ll DOUBLE, brier DOUBLE).
+func termsType() mapping.LogicalType {
+	v := mapping.CreateLogicalType(mapping.TypeVarchar)
+	d := mapping.CreateLogicalType(mapping.TypeDouble)
+	defer mapping.DestroyLogicalType(&v)
+	defer mapping.DestroyLogicalType(&d)
+	return mapping.CreateStructType([]mapping.LogicalType{v, d, d}, []string{"pred", "ll", "brier"})
+}
+
+func registerCVFunc(conn mapping.Connection, cf *cvFunc) error {
 	f := mapping.CreateScalarFunction()
 	defer mapping.DestroyScalarFunction(&f)
-	mapping.ScalarFunctionSetName(f, "nb_cv_proba")
+	mapping.ScalarFunctionSetName(f, cf.name)
 	varchar := mapping.CreateLogicalType(mapping.TypeVarchar)
 	defer mapping.DestroyLogicalType(&varchar)
 	anyType := mapping.CreateLogicalType(mapping.TypeAny)
@@ -52,14 +89,18 @@ func registerCV(conn mapping.Connection, reg *registry) error {
 	mapping.ScalarFunctionAddParameter(f, varchar)
 	mapping.ScalarFunctionSetVarargs(f, anyType)
 	ret := returnType(outProba)
+	if cf.terms {
+		mapping.DestroyLogicalType(&ret)
+		ret = termsType()
+	}
 	defer mapping.DestroyLogicalType(&ret)
 	mapping.ScalarFunctionSetReturnType(f, ret)
 	mapping.ScalarFunctionSetSpecialHandling(f)
 	mapping.ScalarFunctionSetBind(f, unsafe.Pointer(C.nbCVBind))
 	mapping.ScalarFunctionSetFunction(f, unsafe.Pointer(C.nbCVExec))
-	mapping.ScalarFunctionSetExtraInfo(f, newHandle(reg), deleteHandlePt)
+	mapping.ScalarFunctionSetExtraInfo(f, newHandle(cf), deleteHandlePt)
 	if mapping.RegisterScalarFunction(conn, f) == mapping.StateError {
-		return fmt.Errorf("register nb_cv_proba failed")
+		return fmt.Errorf("register %s failed", cf.name)
 	}
 	return nil
 }
@@ -67,9 +108,10 @@ func registerCV(conn mapping.Connection, reg *registry) error {
 //export nbCVBind
 func nbCVBind(infoPtr unsafe.Pointer) {
 	info := mapping.BindInfo{Ptr: infoPtr}
-	reg := handleValue[*registry](mapping.ScalarFunctionBindGetExtraInfo(info))
-	defer recovered("nb_cv_proba", func(msg string) { mapping.ScalarFunctionBindSetError(info, msg) })
-	fail := func(err error) { mapping.ScalarFunctionBindSetError(info, "nb_cv_proba: "+err.Error()) }
+	cf := handleValue[*cvFunc](mapping.ScalarFunctionBindGetExtraInfo(info))
+	reg := cf.reg
+	defer recovered(cf.name, func(msg string) { mapping.ScalarFunctionBindSetError(info, msg) })
+	fail := func(err error) { mapping.ScalarFunctionBindSetError(info, cf.name+": "+err.Error()) }
 	var cctx mapping.ClientContext
 	mapping.ScalarFunctionGetClientContext(info, &cctx)
 	defer mapping.DestroyClientContext(&cctx)
@@ -88,8 +130,16 @@ func nbCVBind(infoPtr unsafe.Pointer) {
 		}
 	}()
 	name, err := foldString(cctx, info, 0, args[0])
-	if err != nil || argc < 3 {
-		fail(fmt.Errorf("use nb_cv_proba('set', fold, features) with a fold set registered by sqlnb cv"))
+	first := 2 // first feature argument
+	if cf.terms {
+		first = 3
+	}
+	if err != nil || argc <= first {
+		fail(fmt.Errorf("use nb_cv_proba('set', fold, features) or nb_cv_terms('set', fold, label, features) with a fold set registered by sqlnb cv"))
+		return
+	}
+	if cf.terms && args[2].id != mapping.TypeVarchar {
+		fail(fmt.Errorf("the label must be VARCHAR"))
 		return
 	}
 	reg.mu.Lock()
@@ -103,15 +153,16 @@ func nbCVBind(infoPtr unsafe.Pointer) {
 		fail(fmt.Errorf("the fold must be BIGINT"))
 		return
 	}
-	cb := &cvBound{}
-	spec := &scalarSpec{name: "nb_cv_proba", out: outProba, reg: reg}
+	cb := &cvBound{terms: cf.terms}
+	spec := &scalarSpec{name: cf.name, out: outProba, reg: reg}
 	for _, s := range scorers {
 		b := newBound(spec, s)
-		if err := b.bindFeatures(args[2:], 2, "nb_cv_proba('set', fold, t)"); err != nil {
+		if err := b.bindFeatures(args[first:], first, cf.name+"('set', fold, t)"); err != nil {
 			fail(err)
 			return
 		}
 		cb.folds = append(cb.folds, b)
+		cb.classes = append(cb.classes, s.Model.ClassIndex())
 	}
 	mapping.ScalarFunctionSetBindData(info, newHandle(cb), deleteHandlePt)
 	mapping.ScalarFunctionSetBindDataCopy(info, copyHandlePtr)
@@ -139,14 +190,27 @@ func nbCVExec(infoPtr, inputPtr, outputPtr unsafe.Pointer) {
 		structVec = mapping.DataChunkGetVector(input, mapping.IdxT(first.structArg))
 		structMask = validity(structVec, n)
 	}
-	rows := make([][]int, k)
-	var nulls []int
+	bufs, _ := cb.bufs.Get().(*cvBufs)
+	if bufs == nil || len(bufs.rows) != k {
+		bufs = &cvBufs{rows: make([][]int, k)}
+	}
+	defer cb.bufs.Put(bufs)
+	rows := bufs.rows
+	for f := range rows {
+		rows[f] = rows[f][:0]
+	}
+	nulls := bufs.nulls[:0]
+	defer func() { bufs.nulls = nulls[:0] }()
 	for i, f := range folds {
 		if !valid(foldMask, i) || f < 0 || int(f) >= k || !valid(structMask, i) {
 			nulls = append(nulls, i)
 			continue
 		}
 		rows[f] = append(rows[f], i)
+	}
+	if cb.terms {
+		cb.writeTerms(input, out, structVec, rows, nulls, n)
+		return
 	}
 	maxK := 0
 	for _, b := range cb.folds {
@@ -191,4 +255,95 @@ func nbCVExec(infoPtr, inputPtr, outputPtr unsafe.Pointer) {
 		setNull(out, i)
 	}
 	mapping.ListVectorSetSize(out, mapping.IdxT(off))
+}
+
+// eps is scikit-learn's log-loss clipping bound for float64 posteriors (np.finfo(float).eps).
+const eps = 2.220446049250313e-16
+
+// writeTerms writes nb_cv_terms: per row the predicted class, the log-loss term (posteriors clipped to
+// [ε, 1-ε] and renormalised, as scikit-learn) and the Brier term (two classes: (p(second) - [y =
+// second])²; more: Σ_c (p_c - [y = c])²), from each fold's scorer.
+func (cb *cvBound) writeTerms(input mapping.DataChunk, out mapping.Vector, structVec mapping.Vector, rows [][]int, nulls []int, n int) {
+	labelVec := mapping.DataChunkGetVector(input, 2)
+	labels, labelMask := mapping.VectorGetData(labelVec), validity(labelVec, n)
+	predVec := mapping.StructVectorGetChild(out, 0)
+	ll := unsafe.Slice((*float64)(mapping.VectorGetData(mapping.StructVectorGetChild(out, 1))), n)
+	brier := unsafe.Slice((*float64)(mapping.VectorGetData(mapping.StructVectorGetChild(out, 2))), n)
+	for f, idx := range rows {
+		if len(idx) == 0 {
+			continue
+		}
+		b := cb.folds[f]
+		s := b.scratch(n)
+		b.readAll(input, structVec, n, s)
+		if s.sub == nil {
+			s.sub = b.scorer.NewBatch(int(mapping.VectorSize()))
+		}
+		s.batch.N = n
+		s.batch.Gather(s.sub, idx)
+		K, m := len(b.labels), len(idx)
+		jll := s.jll[:K*m]
+		b.scorer.JointLogLikelihood(s.sub, jll, s.bad)
+		post := s.post[:K]
+		var w stringWriter
+		w.reset(predVec, s.first)
+		for r, i := range idx {
+			if !valid(labelMask, i) {
+				nulls = append(nulls, i)
+				continue
+			}
+			y, known := cb.classes[f][stringAt(labels, i)]
+			// Posteriors exp(b_c - B)/S, B = max b: the top class's term is exactly 1.
+			best, top := 0, jll[r]
+			for c := 1; c < K; c++ {
+				if v := jll[c*m+r]; v > top {
+					best, top = c, v
+				}
+			}
+			sum := 0.0
+			for c := range K {
+				e := 1.0
+				if c != best {
+					e = math.Exp(jll[c*m+r] - top)
+				}
+				post[c] = e
+				sum += e
+			}
+			clipped := false
+			for c := range K {
+				post[c] /= sum
+				clipped = clipped || post[c] < eps || post[c] > 1-eps
+			}
+			switch {
+			case !known:
+				ll[i] = -math.Log(eps)
+			case !clipped:
+				// log p_y = (b_y - B) - log S: one logarithm; the clipped renormalisation is then 1 exactly.
+				ll[i] = math.Log(sum) - (jll[y*m+r] - top)
+			default:
+				csum := 0.0
+				for _, p := range post {
+					csum += min(max(p, eps), 1-eps)
+				}
+				ll[i] = -math.Log(min(max(post[y], eps), 1-eps) / csum)
+			}
+			br := 0.0
+			for c, p := range post {
+				if K == 2 && c == 0 {
+					continue
+				}
+				d := p
+				if known && c == y {
+					d = p - 1
+				}
+				br += d * d
+			}
+			brier[i] = br
+			w.write(i, int32(best), &b.labels[best])
+		}
+		b.pool.Put(s)
+	}
+	for _, i := range nulls {
+		setNull(out, i)
+	}
 }

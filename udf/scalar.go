@@ -138,6 +138,7 @@ type scratch struct {
 	bad   []bool
 	best  []int32
 	top   []float64
+	post  []float64 // K posteriors of one row
 	first []int
 	rowOK []bool
 }
@@ -148,7 +149,7 @@ func (b *bound) scratch(n int) *scratch {
 	}
 	K := len(b.scorer.Labels)
 	s := &scratch{batch: b.scorer.NewBatch(n), num: make([][]float64, len(b.scorer.Features)),
-		jll: make([]float64, n*K), bad: make([]bool, n), best: make([]int32, n), top: make([]float64, n),
+		jll: make([]float64, n*K), bad: make([]bool, n), best: make([]int32, n), top: make([]float64, n), post: make([]float64, K),
 		first: make([]int, K), rowOK: make([]bool, n)}
 	for j := range s.num {
 		s.num[j] = s.batch.Num[j]
