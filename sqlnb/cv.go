@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"time"
 
@@ -271,24 +270,5 @@ func cvMetrics(ctx context.Context, conn *sql.Conn, src Source, label, fold, ter
 	if err != nil {
 		return nil, err
 	}
-	rows, err := conn.QueryContext(ctx, stmt, src.Args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []Metric
-	for rows.Next() {
-		var m Metric
-		var v sql.NullFloat64
-		if err := rows.Scan(&m.Group, &m.Metric, &v); err != nil {
-			return nil, err
-		}
-		m.Value = v.Float64
-		if !v.Valid {
-			m.Value = math.NaN()
-		}
-		out = append(out, m)
-	}
-	sort.SliceStable(out, func(a, b int) bool { return out[a].Group < out[b].Group })
-	return out, rows.Err()
+	return scanMetrics(ctx, conn, false, stmt, src.Args...)
 }

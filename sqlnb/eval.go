@@ -124,7 +124,12 @@ func scoreInto(ctx context.Context, conn *sql.Conn, src Source, label, group, pr
 }
 
 func readMetrics(ctx context.Context, conn *sql.Conn) ([]Metric, error) {
-	rows, err := conn.QueryContext(ctx, queries.SQL("eval_metrics.sql"))
+	return scanMetrics(ctx, conn, true, queries.SQL("eval_metrics.sql"))
+}
+
+// scanMetrics reads rows (group, metric, [class,] value) of stmt; a NULL value is NaN.
+func scanMetrics(ctx context.Context, conn *sql.Conn, withClass bool, stmt string, args ...any) ([]Metric, error) {
+	rows, err := conn.QueryContext(ctx, stmt, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +139,11 @@ func readMetrics(ctx context.Context, conn *sql.Conn) ([]Metric, error) {
 		var m Metric
 		var class sql.NullString
 		var v sql.NullFloat64
-		if err := rows.Scan(&m.Group, &m.Metric, &class, &v); err != nil {
+		dst := []any{&m.Group, &m.Metric, &class, &v}
+		if !withClass {
+			dst = []any{&m.Group, &m.Metric, &v}
+		}
+		if err := rows.Scan(dst...); err != nil {
 			return nil, err
 		}
 		m.Class, m.Value = class.String, v.Float64

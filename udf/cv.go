@@ -79,30 +79,12 @@ func termsType() mapping.LogicalType {
 }
 
 func registerCVFunc(conn mapping.Connection, cf *cvFunc) error {
-	f := mapping.CreateScalarFunction()
-	defer mapping.DestroyScalarFunction(&f)
-	mapping.ScalarFunctionSetName(f, cf.name)
-	varchar := mapping.CreateLogicalType(mapping.TypeVarchar)
-	defer mapping.DestroyLogicalType(&varchar)
-	anyType := mapping.CreateLogicalType(mapping.TypeAny)
-	defer mapping.DestroyLogicalType(&anyType)
-	mapping.ScalarFunctionAddParameter(f, varchar)
-	mapping.ScalarFunctionSetVarargs(f, anyType)
 	ret := returnType(outProba)
 	if cf.terms {
 		mapping.DestroyLogicalType(&ret)
 		ret = termsType()
 	}
-	defer mapping.DestroyLogicalType(&ret)
-	mapping.ScalarFunctionSetReturnType(f, ret)
-	mapping.ScalarFunctionSetSpecialHandling(f)
-	mapping.ScalarFunctionSetBind(f, unsafe.Pointer(C.nbCVBind))
-	mapping.ScalarFunctionSetFunction(f, unsafe.Pointer(C.nbCVExec))
-	mapping.ScalarFunctionSetExtraInfo(f, newHandle(cf), deleteHandlePt)
-	if mapping.RegisterScalarFunction(conn, f) == mapping.StateError {
-		return fmt.Errorf("register %s failed", cf.name)
-	}
-	return nil
+	return registerVarargs(conn, cf.name, ret, unsafe.Pointer(C.nbCVBind), unsafe.Pointer(C.nbCVExec), newHandle(cf))
 }
 
 //export nbCVBind
@@ -112,23 +94,9 @@ func nbCVBind(infoPtr unsafe.Pointer) {
 	reg := cf.reg
 	defer recovered(cf.name, func(msg string) { mapping.ScalarFunctionBindSetError(info, msg) })
 	fail := func(err error) { mapping.ScalarFunctionBindSetError(info, cf.name+": "+err.Error()) }
-	var cctx mapping.ClientContext
-	mapping.ScalarFunctionGetClientContext(info, &cctx)
-	defer mapping.DestroyClientContext(&cctx)
-	argc := int(mapping.ScalarFunctionBindGetArgumentCount(info))
-	args := make([]argument, argc)
-	for i := range args {
-		expr := mapping.ScalarFunctionBindGetArgument(info, mapping.IdxT(i))
-		args[i].typ = mapping.ExpressionReturnType(expr)
-		args[i].id = mapping.GetTypeId(args[i].typ)
-		args[i].foldable = mapping.ExpressionIsFoldable(expr)
-		mapping.DestroyExpression(&expr)
-	}
-	defer func() {
-		for i := range args {
-			mapping.DestroyLogicalType(&args[i].typ)
-		}
-	}()
+	args, cctx, release := bindArguments(info)
+	defer release()
+	argc := len(args)
 	name, err := foldString(cctx, info, 0, args[0])
 	first := 2 // first feature argument
 	if cf.terms {
@@ -228,16 +196,8 @@ func nbCVExec(infoPtr, inputPtr, outputPtr unsafe.Pointer) {
 			continue
 		}
 		b := cb.folds[f]
-		s := b.scratch(n)
-		b.readAll(input, structVec, n, s)
-		if s.sub == nil {
-			s.sub = b.scorer.NewBatch(int(mapping.VectorSize()))
-		}
-		s.batch.N = n
-		s.batch.Gather(s.sub, idx)
+		s, jll := b.scoreRows(input, structVec, n, idx)
 		K, m := len(b.labels), len(idx)
-		jll := s.jll[:K*m]
-		b.scorer.JointLogLikelihood(s.sub, jll, s.bad)
 		var w stringWriter
 		w.reset(keys, s.first)
 		for r, i := range idx {
@@ -274,16 +234,8 @@ func (cb *cvBound) writeTerms(input mapping.DataChunk, out mapping.Vector, struc
 			continue
 		}
 		b := cb.folds[f]
-		s := b.scratch(n)
-		b.readAll(input, structVec, n, s)
-		if s.sub == nil {
-			s.sub = b.scorer.NewBatch(int(mapping.VectorSize()))
-		}
-		s.batch.N = n
-		s.batch.Gather(s.sub, idx)
+		s, jll := b.scoreRows(input, structVec, n, idx)
 		K, m := len(b.labels), len(idx)
-		jll := s.jll[:K*m]
-		b.scorer.JointLogLikelihood(s.sub, jll, s.bad)
 		post := s.post[:K]
 		var w stringWriter
 		w.reset(predVec, s.first)
@@ -346,4 +298,19 @@ func (cb *cvBound) writeTerms(input mapping.DataChunk, out mapping.Vector, struc
 	for _, i := range nulls {
 		setNull(out, i)
 	}
+}
+
+// scoreRows converts the chunk's features and scores rows idx of it (gathered into s.sub): jll holds their
+// joint log-likelihoods, class-major over len(idx) rows. Put s back into b.pool when done.
+func (b *bound) scoreRows(input mapping.DataChunk, structVec mapping.Vector, n int, idx []int) (*scratch, []float64) {
+	s := b.scratch(n)
+	b.readAll(input, structVec, n, s)
+	if s.sub == nil {
+		s.sub = b.scorer.NewBatch(int(mapping.VectorSize()))
+	}
+	s.batch.N = n
+	s.batch.Gather(s.sub, idx)
+	jll := s.jll[:len(b.labels)*len(idx)]
+	b.scorer.JointLogLikelihood(s.sub, jll, s.bad)
+	return s, jll
 }

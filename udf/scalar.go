@@ -50,24 +50,29 @@ var scalarSpecs = []struct {
 }
 
 func registerScalar(conn mapping.Connection, spec *scalarSpec) error {
+	return registerVarargs(conn, spec.name, returnType(spec.out), scalarBindPtr, scalarExecPtr, newHandle(spec))
+}
+
+// registerVarargs registers name(VARCHAR, ANY...) → ret with special NULL handling, the given bind and
+// execute callbacks and extra info (a handle); it takes ownership of ret.
+func registerVarargs(conn mapping.Connection, name string, ret mapping.LogicalType, bind, exec, extra unsafe.Pointer) error {
+	defer mapping.DestroyLogicalType(&ret)
 	f := mapping.CreateScalarFunction()
 	defer mapping.DestroyScalarFunction(&f)
-	mapping.ScalarFunctionSetName(f, spec.name)
+	mapping.ScalarFunctionSetName(f, name)
 	varchar := mapping.CreateLogicalType(mapping.TypeVarchar)
 	defer mapping.DestroyLogicalType(&varchar)
 	anyType := mapping.CreateLogicalType(mapping.TypeAny)
 	defer mapping.DestroyLogicalType(&anyType)
 	mapping.ScalarFunctionAddParameter(f, varchar)
 	mapping.ScalarFunctionSetVarargs(f, anyType)
-	ret := returnType(spec.out)
-	defer mapping.DestroyLogicalType(&ret)
 	mapping.ScalarFunctionSetReturnType(f, ret)
 	mapping.ScalarFunctionSetSpecialHandling(f)
-	mapping.ScalarFunctionSetBind(f, scalarBindPtr)
-	mapping.ScalarFunctionSetFunction(f, scalarExecPtr)
-	mapping.ScalarFunctionSetExtraInfo(f, newHandle(spec), deleteHandlePt)
+	mapping.ScalarFunctionSetBind(f, bind)
+	mapping.ScalarFunctionSetFunction(f, exec)
+	mapping.ScalarFunctionSetExtraInfo(f, extra, deleteHandlePt)
 	if mapping.RegisterScalarFunction(conn, f) == mapping.StateError {
-		return fmt.Errorf("register %s failed", spec.name)
+		return fmt.Errorf("register %s failed", name)
 	}
 	return nil
 }
@@ -178,12 +183,11 @@ type argument struct {
 	foldable bool
 }
 
-func bindScalar(info mapping.BindInfo, spec *scalarSpec) (*bound, error) {
-	var cctx mapping.ClientContext
+// bindArguments returns the bound arguments' types and foldability and the client context; release frees
+// them.
+func bindArguments(info mapping.BindInfo) (args []argument, cctx mapping.ClientContext, release func()) {
 	mapping.ScalarFunctionGetClientContext(info, &cctx)
-	defer mapping.DestroyClientContext(&cctx)
-	argc := int(mapping.ScalarFunctionBindGetArgumentCount(info))
-	args := make([]argument, argc)
+	args = make([]argument, int(mapping.ScalarFunctionBindGetArgumentCount(info)))
 	for i := range args {
 		expr := mapping.ScalarFunctionBindGetArgument(info, mapping.IdxT(i))
 		args[i].typ = mapping.ExpressionReturnType(expr)
@@ -191,11 +195,18 @@ func bindScalar(info mapping.BindInfo, spec *scalarSpec) (*bound, error) {
 		args[i].foldable = mapping.ExpressionIsFoldable(expr)
 		mapping.DestroyExpression(&expr)
 	}
-	defer func() {
+	return args, cctx, func() {
 		for i := range args {
 			mapping.DestroyLogicalType(&args[i].typ)
 		}
-	}()
+		mapping.DestroyClientContext(&cctx)
+	}
+}
+
+func bindScalar(info mapping.BindInfo, spec *scalarSpec) (*bound, error) {
+	args, cctx, release := bindArguments(info)
+	defer release()
+	argc := len(args)
 	usage := usageOf(spec)
 	name, err := foldString(cctx, info, 0, args[0])
 	if err != nil || name == "" {

@@ -41,12 +41,8 @@ Reports per-fold metrics, mean ± sd per setting, and the best setting by --metr
 	f.StringVar(&o.model, "model", "cv", "name of the run (nothing is stored)")
 	f.StringVar(&o.label, "label", "", "label (class) column (required)")
 	f.StringVar(&o.from, "from", "", "training source: table, query or file glob (required)")
-	f.StringSliceVar(&o.flags.features, "features", nil, "feature columns (default: every column but label and weight)")
-	f.StringVar(&o.flags.kind, "kind", "auto", "kind of every feature")
-	f.StringArrayVar(&o.flags.featureKinds, "feature-kind", nil, "kind of one feature, column=kind (repeatable)")
-	f.StringVar(&o.flags.weight, "weight", "", "sample-weight column")
-	f.StringVar(&o.flags.variance, "variance", "", "Gaussian variance: class or pooled")
-	f.StringVar(&o.flags.priors, "priors", "", "class priors: fit, smoothed, uniform, or class=p,...")
+	o.flags.addFeatures(cmd)
+	o.flags.addPriors(cmd)
 	f.Float64SliceVar(&o.alphas, "alpha", nil, "α values to sweep (default 1)")
 	f.Float64SliceVar(&o.vss, "var-smoothing", nil, "var_smoothing values to sweep (default 1e-9)")
 	f.IntVar(&o.folds, "folds", 5, "number of folds k ≥ 2")
@@ -72,16 +68,11 @@ func runCV(cmd *cobra.Command, e *env, o *cvOptions) error {
 		o.auc = true
 	}
 	ctx := cmd.Context()
-	db, err := e.open()
+	db, conn, closeAll, err := e.openConn(ctx)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
+	defer closeAll()
 	res, err := sqlnb.CrossValidate(ctx, conn, db, sqlnb.CVSpec{Train: spec, Folds: o.folds, Stratified: o.stratified,
 		Seed: o.seed, Key: o.key, Alphas: o.alphas, VarSmoothings: o.vss, Metric: metric, AUC: o.auc})
 	if err != nil {

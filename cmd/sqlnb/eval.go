@@ -44,16 +44,11 @@ func runEval(cmd *cobra.Command, e *env, o *evalOptions) error {
 		return usageError{fmt.Errorf("--format %q: use table, csv or json", o.format)}
 	}
 	ctx := cmd.Context()
-	db, err := e.open()
+	_, conn, closeAll, err := e.openConn(ctx)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
+	defer closeAll()
 	ev, err := sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Model: o.model, Source: o.from, Label: o.label, Curves: o.plot != ""})
 	if err != nil {
 		return err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -37,6 +38,21 @@ type env struct {
 // open opens the --db database with the nb_* functions registered.
 func (e *env) open() (*udf.DB, error) {
 	return udf.Open(e.db)
+}
+
+// openConn opens the --db database and takes one connection from it (for statements that share
+// temporary tables); close releases both.
+func (e *env) openConn(ctx context.Context) (*udf.DB, *sql.Conn, func(), error) {
+	db, err := e.open()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		db.Close()
+		return nil, nil, nil, err
+	}
+	return db, conn, func() { conn.Close(); db.Close() }, nil
 }
 
 func newRoot(e *env) *cobra.Command {

@@ -21,12 +21,27 @@ type modelFlags struct {
 	priors       string
 }
 
+// addParams adds --alpha and --var-smoothing (single values) and the other hyperparameter flags.
 func (f *modelFlags) addParams(cmd *cobra.Command) {
 	d := sqlnb.DefaultParams()
 	cmd.Flags().Float64Var(&f.alpha, "alpha", d.Alpha, "additive smoothing α of categorical and Bernoulli features (≥ 0)")
 	cmd.Flags().Float64Var(&f.varSmoothing, "var-smoothing", d.VarSmoothing, "Gaussian variance floor as a fraction of the largest feature variance")
+	f.addPriors(cmd)
+}
+
+// addPriors adds --variance and --priors.
+func (f *modelFlags) addPriors(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.variance, "variance", "", "Gaussian variance: class (one per class) or pooled (shared)")
 	cmd.Flags().StringVar(&f.priors, "priors", "", "class priors: fit, smoothed, uniform, or class=p,class=p")
+}
+
+// addFeatures adds the flags that choose features and their kinds: --features, --kind, --feature-kind,
+// --weight.
+func (f *modelFlags) addFeatures(cmd *cobra.Command) {
+	cmd.Flags().StringSliceVar(&f.features, "features", nil, "feature columns, comma-separated (default: every column but label and weight)")
+	cmd.Flags().StringVar(&f.kind, "kind", "auto", "kind of every feature: auto, gaussian, categorical or bernoulli")
+	cmd.Flags().StringArrayVar(&f.featureKinds, "feature-kind", nil, "kind of one feature, column=kind (repeatable)")
+	cmd.Flags().StringVar(&f.weight, "weight", "", "sample-weight column")
 }
 
 // options turns the flags that were set into sqlnb.Options.
@@ -64,10 +79,7 @@ says otherwise. NULL labels are skipped; NULL feature values are left out of tha
 	f.StringVar(&o.model, "model", "", "model name (required)")
 	f.StringVar(&o.label, "label", "", "label (class) column (required)")
 	f.StringVar(&o.from, "from", "", "training source: table, query or file glob (required)")
-	f.StringSliceVar(&o.flags.features, "features", nil, "feature columns, comma-separated (default: every column but label and weight)")
-	f.StringVar(&o.flags.kind, "kind", "auto", "kind of every feature: auto, gaussian, categorical or bernoulli")
-	f.StringArrayVar(&o.flags.featureKinds, "feature-kind", nil, "kind of one feature, column=kind (repeatable)")
-	f.StringVar(&o.flags.weight, "weight", "", "sample-weight column")
+	o.flags.addFeatures(cmd)
 	o.flags.addParams(cmd)
 	for _, r := range []string{"model", "label", "from"} {
 		_ = cmd.MarkFlagRequired(r)
