@@ -5,7 +5,7 @@ PKGS    := ./...
 # DuckDB is linked statically through cgo; the first build takes ~20 s.
 export CGO_ENABLED=1
 
-.PHONY: all build demo test test-race bench fuzz lint fmt fixtures clean
+.PHONY: all build demo test test-integration test-race bench fuzz lint fmt fixtures clean
 
 all: build
 
@@ -23,6 +23,11 @@ demo: build
 test:
 	$(GO) vet $(PKGS)
 	$(GO) test -count=1 -timeout 20m $(PKGS)
+
+# Independent peers: @duckdb/node-api opens files sqlnb wrote, a throw-away PostgreSQL runs the exported
+# functions, tmux drives the shell. .ci/integration.sh installs what is missing (apt, npm) and cleans up.
+test-integration:
+	bash .ci/integration.sh
 
 test-race:
 	$(GO) test -race -count=1 -timeout 30m $(PKGS)
