@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sqlnb/sqlnb/udf"
 )
@@ -174,4 +175,95 @@ func TestExportPostgres(t *testing.T) {
 		got[id] = [4]string{f[1], f[2], f[3], f[4]}
 	}
 	compare(t, "PostgreSQL", want, got)
+}
+
+// TestShellTmux drives `sqlnb shell` in tmux as a person would: a query, a multi-line statement, .mode csv,
+// an error that does not end the session, and Ctrl-C on a long query (with its progress bar).
+func TestShellTmux(t *testing.T) {
+	bin := mustEnv(t, "SQLNB_BIN")
+	dir := t.TempDir()
+	session := "sqlnb_test_" + strconv.Itoa(os.Getpid())
+	tmux := func(args ...string) string {
+		out, err := exec.Command("tmux", args...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	tmux("new-session", "-d", "-s", session, "-x", "150", "-y", "60",
+		"env SQLNB_HISTORY="+filepath.Join(dir, "history")+" "+bin+" shell "+filepath.Join(dir, "shell.duckdb"))
+	defer exec.Command("tmux", "kill-session", "-t", session).Run()
+	screen := func() string { return tmux("capture-pane", "-p", "-t", session, "-S", "-300") }
+	waitFor := func(text string) string {
+		t.Helper()
+		deadline := time.Now().Add(15 * time.Second)
+		for {
+			s := screen()
+			if strings.Contains(s, text) {
+				return s
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("screen never showed %q:\n%s", text, s)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	// send types text literally, then presses keys. tmux reads an argument ending in ';' as its own command
+	// separator, so a final ';' is typed as the escaped key \;.
+	send := func(text string, keys ...string) {
+		semi := strings.HasSuffix(text, ";")
+		text = strings.TrimSuffix(text, ";")
+		if text != "" {
+			tmux("send-keys", "-t", session, "-l", text)
+		}
+		if semi {
+			tmux("send-keys", "-t", session, `\;`)
+		}
+		if len(keys) > 0 {
+			tmux(append([]string{"send-keys", "-t", session}, keys...)...)
+		}
+	}
+	waitFor("sqlnb shell on")
+
+	send("SELECT 42 AS answer, NULL AS nothing;", "Enter")
+	s := waitFor("(1 row)")
+	for _, want := range []string{"answer", "integer", "42", "NULL"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("query result lacks %q:\n%s", want, s)
+		}
+	}
+	send("SELECT 'multi' AS first_col,", "Enter")
+	waitFor("...>")
+	send("  'line' AS second_col;", "Enter")
+	waitFor("second_col")
+
+	send(".mode csv", "Enter")
+	send("SELECT 7 AS x, 'csv' AS y;", "Enter")
+	waitFor("7,csv")
+
+	send("SELEC 1;", "Enter")
+	waitFor("Error: Parser Error")
+	send("SELECT 'still alive' AS s;", "Enter")
+	waitFor("still alive")
+
+	send("SELECT count(*) FROM range(100000000000000) r(i) WHERE i % 7 = 3;", "Enter")
+	s = waitFor("running") // the progress bar
+	time.Sleep(300 * time.Millisecond)
+	send("", "C-c")
+	waitFor("Error: query interrupted (Ctrl-C)")
+	send("SELECT 'after ctrl-c' AS z;", "Enter")
+	waitFor("after ctrl-c")
+
+	send(".quit", "Enter")
+	deadline := time.Now().Add(10 * time.Second)
+	for exec.Command("tmux", "has-session", "-t", session).Run() == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("the shell did not end on .quit:\n%s", screen())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	hist, err := os.ReadFile(filepath.Join(dir, "history"))
+	if err != nil || !strings.Contains(string(hist), "SELECT 42 AS answer") {
+		t.Errorf("history file: %v %q", err, hist)
+	}
 }

@@ -84,6 +84,30 @@ func writeResult(w io.Writer, format string, names, types []string, data [][]any
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
+	case "line":
+		width := 0
+		for _, n := range names {
+			width = max(width, len(n))
+		}
+		for r, row := range data {
+			if r > 0 {
+				fmt.Fprintln(w)
+			}
+			for i, v := range row {
+				fmt.Fprintf(w, "%*s = %s\n", width, names[i], formatValue(v))
+			}
+		}
+		return nil
+	case "markdown":
+		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(names, " | "), strings.Repeat("---|", len(names)))
+		for _, row := range data {
+			cells := make([]string, len(row))
+			for i, v := range row {
+				cells[i] = strings.ReplaceAll(formatValue(v), "|", "\\|")
+			}
+			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+		}
+		return nil
 	case "table", "":
 		t := table.NewWriter()
 		t.SetOutputMirror(w)
@@ -114,7 +138,7 @@ func writeResult(w io.Writer, format string, names, types []string, data [][]any
 		fmt.Fprintf(w, "(%d row%s)\n", len(data), plural(len(data)))
 		return nil
 	}
-	return usageError{fmt.Errorf("--format %q: use table, csv or json", format)}
+	return usageError{fmt.Errorf("--format %q: use table, csv, json, line or markdown", format)}
 }
 
 func plural(n int) string {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -105,7 +106,16 @@ func TestREADME(t *testing.T) {
 	t.Chdir(dir)
 	for _, ex := range examples {
 		var out bytes.Buffer
-		code := run(ex.command, strings.NewReader(""), &out, &out)
+		var stdin io.Reader = strings.NewReader("")
+		if n := len(ex.command); n >= 2 && ex.command[n-2] == "<" {
+			f, err := os.Open(ex.command[n-1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			stdin, ex.command = f, ex.command[:n-2]
+		}
+		code := run(ex.command, stdin, &out, &out)
 		if code != 0 {
 			t.Errorf("sqlnb %s: exit %d\n%s", strings.Join(ex.command, " "), code, out.String())
 			continue
