@@ -98,8 +98,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // isCobraUsage recognises cobra's own argument errors (unknown command, wrong number of args).
 func isCobraUsage(err error) bool {
-	for _, p := range []string{"unknown command", "unknown flag", "accepts ", "requires at least", "required flag"} {
-		if strings.Contains(err.Error(), p) {
+	msg := err.Error()
+	for _, p := range []string{`unknown command "`, "unknown flag: ", "unknown shorthand flag: ", "accepts ", "requires at least ", "required flag(s) "} {
+		if strings.HasPrefix(msg, p) {
 			return true
 		}
 	}

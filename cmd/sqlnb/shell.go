@@ -364,7 +364,7 @@ func (sh *shell) dot(line string) (quit bool, err error) {
 			return false, fmt.Errorf(".timer %q: use on or off", arg)
 		}
 	default:
-		return false, fmt.Errorf("unknown command %s: .help lists the commands", fields[0])
+		return false, fmt.Errorf("unknown dot command %s: .help lists the commands", fields[0])
 	}
 	return false, nil
 }
