@@ -10,6 +10,7 @@ CREATE TABLE IF NOT EXISTS nb.models (
     var_smoothing  DOUBLE  NOT NULL,   -- Gaussian variance floor, as a fraction of the largest variance
     variance       VARCHAR NOT NULL,   -- 'class' (one per class) or 'pooled' (shared by all classes)
     priors         VARCHAR NOT NULL,   -- 'fit', 'smoothed', 'uniform' or 'given' (nb.classes.prior)
+    norm           BOOLEAN NOT NULL,   -- complement models: normalise the weights
     n_rows         BIGINT  NOT NULL,   -- training rows with a non-NULL label
     skipped_rows   BIGINT  NOT NULL,   -- training rows left out because their label was NULL
     created        TIMESTAMP NOT NULL,

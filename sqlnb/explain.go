@@ -10,10 +10,13 @@ import (
 // missing (NULL, NaN, ±Inf) value; floor selects the α = 1e-10 tables used for rows every class rules out.
 func (s *Scorer) featureTerm(b *Batch, i, j, c int, floor bool) float64 {
 	f := &s.Features[j]
-	if f.Kind == Gaussian {
+	if f.Kind.Numeric() {
 		x := b.Num[j][i]
 		if !isValid(b.Valid[j], i) || math.IsNaN(x) || math.IsInf(x, 0) {
 			return 0
+		}
+		if f.Kind != Gaussian {
+			return x * f.Weight[c]
 		}
 		d := x - f.Mean[c]
 		return f.LogNorm[c] - d*d*f.HalfInvVar[c]
@@ -81,7 +84,7 @@ func (s *Scorer) rowScore(b *Batch, i, c int, floor bool) float64 {
 
 func (s *Scorer) valueText(b *Batch, i, j int) string {
 	f := &s.Features[j]
-	if f.Kind == Gaussian {
+	if f.Kind.Numeric() {
 		x := b.Num[j][i]
 		if !isValid(b.Valid[j], i) {
 			return ""
@@ -119,6 +122,11 @@ func MostInformative(s *Scorer, top int) []Informative {
 	for c := range K {
 		var cand []Informative
 		for _, f := range s.Features {
+			if f.Kind.Counted() {
+				at := func(d int) float64 { return f.Weight[d] }
+				cand = append(cand, Informative{Class: s.Labels[c], Feature: f.Name, Value: "(one count)", LLR: at(c) - bestOther(K, c, at)})
+				continue
+			}
 			if f.Kind == Gaussian {
 				x := f.Mean[c]
 				at := func(d int) float64 { dx := x - f.Mean[d]; return f.LogNorm[d] - dx*dx*f.HalfInvVar[d] }

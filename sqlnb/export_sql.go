@@ -90,6 +90,11 @@ func (e *exporter) tables(b *strings.Builder) {
 		e.ident("_categorical"), e.ident("_categorical"), txt, txt, txt, dbl)
 	for _, f := range s.Features {
 		for c, l := range s.Labels {
+			if f.Kind.Counted() {
+				fmt.Fprintf(b, "INSERT INTO %s VALUES (%s, %s, NULL, %s); -- weight of one count\n", e.ident("_categorical"),
+					queries.Literal(f.Name), queries.Literal(l), e.num(f.Weight[c]))
+				continue
+			}
 			if f.Kind == Gaussian {
 				fmt.Fprintf(b, "INSERT INTO %s VALUES (%s, %s, %s, %s);\n", e.ident("_gaussian"), queries.Literal(f.Name),
 					queries.Literal(l), e.num(f.Mean[c]), e.num(f.Var[c]))
@@ -113,10 +118,11 @@ func (e *exporter) field(name string, asText bool) string {
 		}
 		return "(f->>" + queries.Literal(name) + ")::float8"
 	}
+	// struct_extract, not f."name": inside the macros' subqueries f."name" would be read as table f.
 	if asText {
-		return "CAST(f." + queries.Ident(name) + " AS VARCHAR)"
+		return "CAST(struct_extract(f, " + queries.Literal(name) + ") AS VARCHAR)"
 	}
-	return "CAST(f." + queries.Ident(name) + " AS DOUBLE)"
+	return "CAST(struct_extract(f, " + queries.Literal(name) + ") AS DOUBLE)"
 }
 
 func (e *exporter) isMissingNumber(x string) string {
@@ -130,6 +136,12 @@ func (e *exporter) isMissingNumber(x string) string {
 func (e *exporter) term(j, c int, floor bool) string {
 	f := &e.s.Features[j]
 	switch f.Kind {
+	case Multinomial, Complement:
+		x := e.field(f.Name, false)
+		if e.pg {
+			return fmt.Sprintf("CASE WHEN %s THEN 0 ELSE %s * %s END", e.isMissingNumber(x), x, e.num(f.Weight[c]))
+		}
+		return fmt.Sprintf("CASE WHEN isfinite(%s) THEN %s * %s ELSE 0 END", x, x, e.num(f.Weight[c]))
 	case Gaussian:
 		x := e.field(f.Name, false)
 		return fmt.Sprintf("CASE WHEN %s THEN 0 ELSE %s - (%s - %s) * (%s - %s) * %s END", e.isMissingNumber(x),
@@ -161,18 +173,40 @@ func (e *exporter) term(j, c int, floor bool) string {
 
 func (e *exporter) jll(floor bool) string {
 	s := e.s
+	vector := !e.pg && len(s.sums) > 0
 	classes := make([]string, len(s.Labels))
 	for c := range s.Labels {
 		terms := []string{e.num(s.LogPrior[c])}
-		for j := range s.Features {
+		for j, f := range s.Features {
+			if vector && f.Kind.Counted() {
+				continue
+			}
 			terms = append(terms, "("+e.term(j, c, floor)+")")
+		}
+		if vector {
+			// The count columns: one inner product with the class's weights over the vector v (below).
+			w := make([]string, len(s.sums))
+			for r, j := range s.sums {
+				w[r] = e.num(s.Features[j].Weight[c])
+			}
+			terms = append(terms, "list_inner_product(v, ["+strings.Join(w, ", ")+"])")
 		}
 		classes[c] = strings.Join(terms, "\n      + ")
 	}
 	if e.pg {
 		return "ARRAY[\n    " + strings.Join(classes, ",\n    ") + "]"
 	}
-	return "[\n    " + strings.Join(classes, ",\n    ") + "]"
+	list := "[\n    " + strings.Join(classes, ",\n    ") + "]"
+	if !vector {
+		return list
+	}
+	// The count vector is bound once per row (missing, NaN and infinite counts read as 0).
+	v := make([]string, len(s.sums))
+	for r, j := range s.sums {
+		x := e.field(s.Features[j].Name, false)
+		v[r] = fmt.Sprintf("CASE WHEN isfinite(%s) THEN %s ELSE 0 END", x, x)
+	}
+	return fmt.Sprintf("(SELECT %s FROM (SELECT [%s]::DOUBLE[] AS v))", list, strings.Join(v, ", "))
 }
 
 func (e *exporter) labels() string {
@@ -221,21 +255,21 @@ $sqlnb$;
 			e.ident("_predict"), e.labels(), e.ident("_joint_log_likelihood"))
 		return
 	}
-	// DuckDB: macros without subqueries (so they also work inside lambdas); helper macros take the list.
+	// DuckDB: macros substitute their arguments textually, so the joint log-likelihoods are bound once per
+	// row in a subquery (referencing them in place would evaluate every class's sum again for each use).
 	if e.hasFloor() {
+		// α = 0: a row every class rules out is rescored with α = 1e-10.
 		fmt.Fprintf(b, "CREATE OR REPLACE MACRO %s(l, lf) AS (CASE WHEN list_max(l) = '-inf'::DOUBLE THEN lf ELSE l END);\n", e.ident("__floor"))
 		jll = fmt.Sprintf("%s(%s, %s)", e.ident("__floor"), jll, e.jll(true))
 	}
 	fmt.Fprintf(b, `CREATE OR REPLACE MACRO %s(f) AS (CASE WHEN f IS NULL THEN NULL ELSE %s END);
-CREATE OR REPLACE MACRO %s(l) AS (
-  CASE WHEN l IS NULL THEN NULL
-  ELSE map(%s, [exp(x - list_max(l)) / list_sum([exp(y - list_max(l)) FOR y IN l]) FOR x IN l]) END);
-CREATE OR REPLACE MACRO %s(f) AS (%s(%s(f)));
-CREATE OR REPLACE MACRO %s(l) AS ((%s)[list_position(l, list_max(l))]);
-CREATE OR REPLACE MACRO %s(f) AS (%s(%s(f)));
+CREATE OR REPLACE MACRO %s(f) AS (
+  SELECT CASE WHEN l IS NULL THEN NULL ELSE map(%s, [exp(x - mx) / s FOR x IN l]) END
+  FROM (SELECT l, mx, list_sum([exp(y - mx) FOR y IN l]) AS s
+        FROM (SELECT l, list_max(l) AS mx FROM (SELECT %s(f) AS l))));
+CREATE OR REPLACE MACRO %s(f) AS (
+  SELECT CASE WHEN l IS NULL THEN NULL ELSE (%s)[list_position(l, list_max(l))] END FROM (SELECT %s(f) AS l));
 `, e.ident("_joint_log_likelihood"), jll,
-		e.ident("__softmax"), e.labels(),
-		e.ident("_predict_proba"), e.ident("__softmax"), e.ident("_joint_log_likelihood"),
-		e.ident("__argmax"), e.labels(),
-		e.ident("_predict"), e.ident("__argmax"), e.ident("_joint_log_likelihood"))
+		e.ident("_predict_proba"), e.labels(), e.ident("_joint_log_likelihood"),
+		e.ident("_predict"), e.labels(), e.ident("_joint_log_likelihood"))
 }

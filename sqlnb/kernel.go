@@ -26,7 +26,7 @@ func (s *Scorer) NewBatch(n int) *Batch {
 	b := &Batch{N: n, Num: make([][]float64, len(s.Features)), Valid: make([][]uint64, len(s.Features)),
 		Cat: make([][]int32, len(s.Features))}
 	for j, f := range s.Features {
-		if f.Kind == Gaussian {
+		if f.Kind.Numeric() {
 			b.Num[j] = make([]float64, n)
 		} else {
 			b.Cat[j] = make([]int32, n)
@@ -81,6 +81,13 @@ func (s *Scorer) JointLogLikelihood(b *Batch, out []float64, scratch []bool) {
 				o[i] += lp[idx[i]]
 			}
 		}
+		for _, j := range s.sums {
+			w := s.Features[j].Weight[c]
+			x := b.Num[j][:n]
+			for i := range o {
+				o[i] += x[i] * w
+			}
+		}
 	}
 	s.fixup(b, out, scratch)
 }
@@ -95,8 +102,11 @@ func (s *Scorer) fixup(b *Batch, out []float64, bad []bool) {
 	bad = bad[:n]
 	clear(bad)
 	any := false
-	for _, j := range s.gauss {
+	for j, f := range s.Features {
 		mask := b.Valid[j]
+		if !f.Kind.Numeric() {
+			continue
+		}
 		if mask == nil {
 			continue
 		}
@@ -150,31 +160,11 @@ func allNegInf(v []float64) bool {
 	return true
 }
 
-// scoreRow computes the joint log-likelihood of row i skipping missing and non-finite values; floor
-// uses the α = 1e-10 tables for categorical features when the model has α = 0.
+// scoreRow computes the joint log-likelihood of row i skipping missing and non-finite values (featureTerm);
+// floor uses the α = 1e-10 tables for categorical features when the model has α = 0.
 func (s *Scorer) scoreRow(b *Batch, i int, dst []float64, floor bool) {
-	copy(dst, s.LogPrior)
-	for _, j := range s.gauss {
-		f := &s.Features[j]
-		x := b.Num[j][i]
-		if !isValid(b.Valid[j], i) || math.IsNaN(x) || math.IsInf(x, 0) {
-			continue
-		}
-		for c := range dst {
-			d := x - f.Mean[c]
-			dst[c] += f.LogNorm[c] - d*d*f.HalfInvVar[c]
-		}
-	}
-	for _, j := range s.cats {
-		f := &s.Features[j]
-		lp := f.LogProb
-		if floor && f.logProbFloor != nil {
-			lp = f.logProbFloor
-		}
-		v := b.Cat[j][i]
-		for c := range dst {
-			dst[c] += lp[c][v]
-		}
+	for c := range dst {
+		dst[c] = s.rowScore(b, i, c, floor)
 	}
 }
 

@@ -9,12 +9,14 @@ import "sort"
 // metadata come from base.
 func Merge(base *Model, order []string, parts ...*Model) *Model {
 	m := *base
-	m.Classes, m.Gaussian, m.Counts = nil, nil, nil
+	m.Classes, m.Gaussian, m.Counts, m.Totals = nil, nil, nil, nil
 	m.Rows, m.SkippedRows = 0, 0
 	classes := map[string]*Class{}
 	type gkey struct{ f, c string }
 	gauss := map[gkey]*GaussianStat{}
 	var gorder []gkey
+	totals := map[gkey]*CountStat{}
+	var torder []gkey
 	type ckey struct{ f, c, v string }
 	counts := map[ckey]*CategoryCount{}
 	var corder []ckey
@@ -42,6 +44,16 @@ func Merge(base *Model, order []string, parts ...*Model) *Model {
 			x.Count, x.Mean, x.M2 = chan1(float64(x.Count), x.Mean, x.M2, float64(g.Count), g.Mean, g.M2)
 			x.Weight, x.WMean, x.WM2 = chan2(x.Weight, x.WMean, x.WM2, g.Weight, g.WMean, g.WM2)
 		}
+		for _, t := range p.Totals {
+			k := gkey{t.Feature, t.Class}
+			if x := totals[k]; x != nil {
+				x.Total += t.Total
+			} else {
+				tt := t
+				totals[k] = &tt
+				torder = append(torder, k)
+			}
+		}
 		for _, n := range p.Counts {
 			k := ckey{n.Feature, n.Class, n.Value}
 			if x := counts[k]; x != nil {
@@ -61,6 +73,9 @@ func Merge(base *Model, order []string, parts ...*Model) *Model {
 	}
 	for _, k := range gorder {
 		m.Gaussian = append(m.Gaussian, *gauss[k])
+	}
+	for _, k := range torder {
+		m.Totals = append(m.Totals, *totals[k])
 	}
 	for _, k := range corder {
 		m.Counts = append(m.Counts, *counts[k])

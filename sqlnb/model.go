@@ -25,17 +25,29 @@ const (
 	Categorical Kind = "categorical"
 	// Bernoulli: present (value > 0 or true) | c ~ Bernoulli(p_c); absence contributes log(1-p_c).
 	Bernoulli Kind = "bernoulli"
+	// Multinomial: the count columns of a model form one multinomial over the V columns:
+	// θ_jc = (N_jc + α)/(N_c + αV), b_c gains Σ_j x_j log θ_jc (seed 001; scikit-learn's MultinomialNB).
+	Multinomial Kind = "multinomial"
+	// Complement: scikit-learn's ComplementNB (Rennie et al. 2003) over the count columns: weights from the
+	// other classes' counts, b_c = Σ_j x_j w_jc without priors; Params.Norm normalises the weights.
+	Complement Kind = "complement"
 )
+
+// Counted reports whether k is a count kind (multinomial or complement).
+func (k Kind) Counted() bool { return k == Multinomial || k == Complement }
+
+// Numeric reports whether features of kind k are read as numbers at scoring (Gaussian and count kinds).
+func (k Kind) Numeric() bool { return k == Gaussian || k.Counted() }
 
 // ParseKind reads a kind name; "auto" and "" give the empty Kind (choose from the column type).
 func ParseKind(s string) (Kind, error) {
 	switch k := Kind(strings.ToLower(strings.TrimSpace(s))); k {
-	case Gaussian, Categorical, Bernoulli:
+	case Gaussian, Categorical, Bernoulli, Multinomial, Complement:
 		return k, nil
 	case "auto", "":
 		return "", nil
 	default:
-		return "", fmt.Errorf("%w: kind %q: use auto, gaussian, categorical or bernoulli", ErrBadOption, s)
+		return "", fmt.Errorf("%w: kind %q: use auto, gaussian, categorical, bernoulli, multinomial or complement", ErrBadOption, s)
 	}
 }
 
@@ -71,6 +83,8 @@ type Params struct {
 	Variance string `json:"variance"`
 	// Priors is PriorsFit, PriorsSmoothed, PriorsUniform or PriorsGiven.
 	Priors string `json:"priors"`
+	// Norm normalises complement weights (scikit-learn's ComplementNB norm).
+	Norm bool `json:"norm,omitempty"`
 }
 
 // DefaultParams are the hyperparameters of a newly trained model.
@@ -180,6 +194,13 @@ type CategoryCount struct {
 	Weight  float64 `json:"weight"`
 }
 
+// CountStat is the (weighted) sum of one count column over the training rows of one class.
+type CountStat struct {
+	Feature string  `json:"feature"`
+	Class   string  `json:"class"`
+	Total   float64 `json:"total"`
+}
+
 // Model is a trained naive Bayes model: raw sufficient statistics plus hyperparameters.
 type Model struct {
 	Name        string          `json:"name"`
@@ -197,6 +218,7 @@ type Model struct {
 	Classes     []Class         `json:"classes"`
 	Gaussian    []GaussianStat  `json:"gaussian,omitempty"`
 	Counts      []CategoryCount `json:"categorical,omitempty"`
+	Totals      []CountStat     `json:"totals,omitempty"`
 }
 
 // ValidateName checks a model name: non-empty, at most 256 bytes, no NUL and no leading or trailing space.
@@ -266,11 +288,37 @@ func (m *Model) Validate() error {
 			return bad("feature %q is the label", f.Name)
 		}
 		switch f.Kind {
-		case Gaussian, Categorical, Bernoulli:
+		case Gaussian, Categorical, Bernoulli, Multinomial, Complement:
 		default:
 			return bad("feature %q: unknown kind %q", f.Name, f.Kind)
 		}
 		kinds[f.Name] = f.Kind
+	}
+	if err := checkCountKinds(m.Features); err != nil {
+		return bad("%v", err)
+	}
+	seenTotal := map[[2]string]bool{}
+	for _, c := range m.Totals {
+		if !kinds[c.Feature].Counted() {
+			return bad("count total for %q, which is not a count feature", c.Feature)
+		}
+		if !classes[c.Class] {
+			return bad("count total for unknown class %q", c.Class)
+		}
+		if seenTotal[[2]string{c.Feature, c.Class}] {
+			return bad("two count totals for feature %q, class %q", c.Feature, c.Class)
+		}
+		seenTotal[[2]string{c.Feature, c.Class}] = true
+		if !(c.Total >= 0) || math.IsInf(c.Total, 1) {
+			return bad("count total for feature %q, class %q is %v: must be finite and ≥ 0", c.Feature, c.Class, c.Total)
+		}
+	}
+	for _, f := range m.Features {
+		for c := range classes {
+			if f.Kind.Counted() && !seenTotal[[2]string{f.Name, c}] {
+				return bad("no count total for feature %q, class %q", f.Name, c)
+			}
+		}
 	}
 	seen := map[[2]string]bool{}
 	for _, g := range m.Gaussian {
@@ -361,3 +409,26 @@ func (m *Model) Kinds() []string {
 }
 
 func nan() float64 { return math.NaN() }
+
+// checkCountKinds: the count columns of a model form one group of a single kind, and complement weights
+// are not log-likelihoods, so a complement model has count columns only.
+func checkCountKinds(features []Feature) error {
+	var multi, comp, other int
+	for _, f := range features {
+		switch f.Kind {
+		case Multinomial:
+			multi++
+		case Complement:
+			comp++
+		default:
+			other++
+		}
+	}
+	switch {
+	case multi > 0 && comp > 0:
+		return fmt.Errorf("%w: multinomial and complement columns cannot be mixed: the count columns form one distribution", ErrBadOption)
+	case comp > 0 && other > 0:
+		return fmt.Errorf("%w: a complement model scores with weights, not log-likelihoods: it takes count columns only", ErrBadOption)
+	}
+	return nil
+}

@@ -13,6 +13,7 @@ type Options struct {
 	VarSmoothing *float64
 	Variance     string
 	Priors       string // fit, smoothed, uniform or class=p,class=p
+	Norm         *bool  // complement models: normalise the weights
 }
 
 // Params applies the hyperparameter options to base.
@@ -23,6 +24,9 @@ func (o Options) Params(base Params) (Params, map[string]float64, error) {
 	}
 	if o.VarSmoothing != nil {
 		p.VarSmoothing = *o.VarSmoothing
+	}
+	if o.Norm != nil {
+		p.Norm = *o.Norm
 	}
 	if o.Variance != "" {
 		p.Variance = strings.ToLower(strings.TrimSpace(o.Variance))

@@ -28,12 +28,25 @@ func Parameters(s *Scorer) []Parameter {
 	for _, g := range m.Gaussian {
 		gw[[2]string{g.Feature, g.Class}] = g.Weight
 	}
+	totals := map[[2]string]float64{}
+	for _, t := range m.Totals {
+		totals[[2]string{t.Feature, t.Class}] = t.Total
+	}
 	cw := map[[3]string]float64{}
 	for _, n := range m.Counts {
 		cw[[3]string{n.Feature, n.Class, n.Value}] += n.Weight
 	}
 	for _, f := range s.Features {
 		for c, label := range s.Labels {
+			if f.Kind.Counted() {
+				name := "log_prob"
+				if f.Kind == Complement {
+					name = "weight"
+				}
+				out = append(out, Parameter{Feature: f.Name, Kind: f.Kind, Class: label, Parameter: name, Estimate: f.Weight[c],
+					Count: totals[[2]string{f.Name, label}]})
+				continue
+			}
 			if f.Kind == Gaussian {
 				w := gw[[2]string{f.Name, label}]
 				out = append(out,

@@ -27,6 +27,7 @@ type Scorer struct {
 	base  []float64 // per class: LogPrior + Σ over Gaussian features of LogNorm
 	gauss []int     // positions of Gaussian features
 	cats  []int     // positions of categorical and Bernoulli features
+	sums  []int     // positions of count (multinomial, complement) features
 }
 
 // ScoreFeature holds one feature's smoothed log-parameters.
@@ -37,6 +38,9 @@ type ScoreFeature struct {
 
 	// Gaussian: per class mean, 1/(2 var) and -½ log(2π var), var = smoothed variance.
 	Mean, HalfInvVar, LogNorm, Var []float64
+
+	// Count features: per class the weight of one count: log θ_jc (multinomial) or the complement weight.
+	Weight []float64
 
 	// Categorical and Bernoulli: the J training values (Bernoulli: false, true), their positions, and
 	// per class the J+2 log-probabilities: the values, then Unseen(J) and Missing(J+1).
@@ -88,14 +92,19 @@ func Compile(m *Model) (*Scorer, error) {
 	for j, f := range m.Features {
 		sf := &s.Features[j]
 		sf.Name, sf.Kind, sf.Type = f.Name, f.Kind, f.Type
-		switch f.Kind {
-		case Gaussian:
+		switch {
+		case f.Kind == Gaussian:
 			compileGaussian(sf, byFeature[f.Name], classIdx, K, eps, m.Params.Variance == VariancePooled)
 			s.gauss = append(s.gauss, j)
+		case f.Kind.Counted():
+			s.sums = append(s.sums, j)
 		default:
 			compileCategorical(sf, counts[f.Name], classIdx, K, m.Params.Alpha)
 			s.cats = append(s.cats, j)
 		}
+	}
+	if len(s.sums) > 0 {
+		s.compileCounts(classIdx)
 	}
 	s.base = make([]float64, K)
 	for c := range K {
@@ -127,6 +136,74 @@ func (s *Scorer) computePriors() {
 			p = cl.Weight / total
 		}
 		s.LogPrior[c] = math.Log(p)
+	}
+}
+
+// compileCounts sets the weights of the count features, as scikit-learn's MultinomialNB and ComplementNB:
+//   - multinomial: w_jc = log θ_jc = log(N_jc + α) - log(Σ_j N_jc + αV), V = number of count columns;
+//   - complement: with C_jc = Σ_c' N_jc' - N_jc + α (the other classes' counts), l_jc = log(C_jc / Σ_j C_jc),
+//     w_jc = -l_jc, or with Params.Norm w_jc = l_jc / Σ_j l_jc; complement scores ignore the priors.
+func (s *Scorer) compileCounts(classIdx map[string]int) {
+	m := s.Model
+	K, V, alpha := len(s.Labels), float64(len(s.sums)), m.Params.Alpha
+	pos := map[string]int{}
+	for r, j := range s.sums {
+		pos[s.Features[j].Name] = r
+	}
+	n := make([][]float64, len(s.sums)) // n[r][c]
+	for r := range n {
+		n[r] = make([]float64, K)
+	}
+	for _, t := range m.Totals {
+		n[pos[t.Feature]][classIdx[t.Class]] += t.Total
+	}
+	w := make([][]float64, len(s.sums))
+	for r := range w {
+		w[r] = make([]float64, K)
+	}
+	complement := s.Features[s.sums[0]].Kind == Complement
+	for c := range K {
+		if !complement {
+			total := 0.0
+			for r := range n {
+				total += n[r][c] + alpha
+			}
+			for r := range n {
+				w[r][c] = math.Log(n[r][c]+alpha) - math.Log(total)
+			}
+			continue
+		}
+		comp := make([]float64, len(n))
+		total := 0.0
+		for r := range n {
+			all := 0.0
+			for d := range K {
+				all += n[r][d]
+			}
+			comp[r] = all + alpha - n[r][c]
+			total += comp[r]
+		}
+		sumLogged := 0.0
+		for r := range n {
+			w[r][c] = math.Log(comp[r] / total)
+			sumLogged += w[r][c]
+		}
+		for r := range n {
+			if m.Params.Norm {
+				w[r][c] /= sumLogged
+			} else {
+				w[r][c] = -w[r][c]
+			}
+		}
+	}
+	_ = V
+	for r, j := range s.sums {
+		s.Features[j].Weight = w[r]
+	}
+	if complement {
+		for c := range s.LogPrior {
+			s.LogPrior[c] = 0
+		}
 	}
 }
 

@@ -15,7 +15,7 @@ import (
 
 var schemaStatements = []string{
 	"store_create_schema.sql", "store_create_models.sql", "store_create_features.sql",
-	"store_create_classes.sql", "store_create_gaussian.sql", "store_create_categorical.sql",
+	"store_create_classes.sql", "store_create_gaussian.sql", "store_create_categorical.sql", "store_create_totals.sql",
 }
 
 // EnsureStore creates the nb schema and its tables if they do not exist.
@@ -65,7 +65,7 @@ func saveTx(ctx context.Context, tx *sql.Tx, m *Model) error {
 		weight = m.Weight
 	}
 	if _, err := tx.ExecContext(ctx, queries.SQL("store_insert_model.sql"), m.Name, m.Label, m.LabelType, weight,
-		m.Source, m.Params.Alpha, m.Params.VarSmoothing, m.Params.Variance, m.Params.Priors, m.Rows, m.SkippedRows,
+		m.Source, m.Params.Alpha, m.Params.VarSmoothing, m.Params.Variance, m.Params.Priors, m.Params.Norm, m.Rows, m.SkippedRows,
 		m.Created, m.Version, m.Generation); err != nil {
 		return err
 	}
@@ -110,11 +110,21 @@ func saveTx(ctx context.Context, tx *sql.Tx, m *Model) error {
 			return err
 		}
 	}
+	if len(m.Totals) > 0 {
+		n := len(m.Totals)
+		feat, class, total := make([]string, n), make([]string, n), make([]float64, n)
+		for i, c := range m.Totals {
+			feat[i], class[i], total[i] = c.Feature, c.Class, c.Total
+		}
+		if _, err := tx.ExecContext(ctx, queries.SQL("store_insert_totals.sql"), m.Name, feat, class, total); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
 func deleteTx(ctx context.Context, q Querier, name string) error {
-	for _, t := range []string{"models", "features", "classes", "gaussian", "categorical"} {
+	for _, t := range []string{"models", "features", "classes", "gaussian", "categorical", "totals"} {
 		if _, err := q.ExecContext(ctx, queries.SQL("store_delete_"+t+".sql"), name); err != nil {
 			return err
 		}
@@ -167,7 +177,7 @@ func Load(ctx context.Context, q Querier, name string) (*Model, error) {
 	m := &Model{}
 	var weight sql.NullString
 	err := q.QueryRowContext(ctx, queries.SQL("store_load_model.sql"), name).Scan(&m.Name, &m.Label, &m.LabelType, &weight,
-		&m.Source, &m.Params.Alpha, &m.Params.VarSmoothing, &m.Params.Variance, &m.Params.Priors, &m.Rows, &m.SkippedRows,
+		&m.Source, &m.Params.Alpha, &m.Params.VarSmoothing, &m.Params.Variance, &m.Params.Priors, &m.Params.Norm, &m.Rows, &m.SkippedRows,
 		&m.Created, &m.Version, &m.Generation)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, UnknownModelError(ctx, q, name)
@@ -212,6 +222,14 @@ func Load(ctx context.Context, q Querier, name string) (*Model, error) {
 	}); err != nil {
 		return nil, err
 	}
+	if err := loadRows(ctx, q, "store_load_totals.sql", name, func(r *sql.Rows) error {
+		var c CountStat
+		err := r.Scan(&c.Feature, &c.Class, &c.Total)
+		m.Totals = append(m.Totals, c)
+		return err
+	}); err != nil {
+		return nil, err
+	}
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
@@ -235,7 +253,7 @@ func loadRows(ctx context.Context, q Querier, file, name string, scan func(*sql.
 // CurrentParams reads the generation and hyperparameters of a stored model (cheap: one row), so a
 // cached compiled model can be reused while both are unchanged.
 func CurrentParams(ctx context.Context, q Querier, name string) (generation string, p Params, err error) {
-	err = q.QueryRowContext(ctx, queries.SQL("store_load_params.sql"), name).Scan(&generation, &p.Alpha, &p.VarSmoothing, &p.Variance, &p.Priors)
+	err = q.QueryRowContext(ctx, queries.SQL("store_load_params.sql"), name).Scan(&generation, &p.Alpha, &p.VarSmoothing, &p.Variance, &p.Priors, &p.Norm)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", p, UnknownModelError(ctx, q, name)
 	}

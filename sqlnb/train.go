@@ -116,7 +116,7 @@ func trainModel(ctx context.Context, db DB, spec TrainSpec) (*Model, error) {
 	var classes []Class
 	var skipped int64
 	if part := parts[0]; part != nil {
-		classes, skipped, m.Gaussian, m.Counts = part.classList(order), part.skipped, part.gauss, part.counts
+		classes, skipped, m.Gaussian, m.Counts, m.Totals = part.classList(order), part.skipped, part.gauss, part.counts, part.totals
 	}
 	m.Classes, m.SkippedRows = classes, skipped
 	for _, c := range classes {
@@ -255,6 +255,9 @@ func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*plan, error) {
 		p.features = append(p.features, Feature{Name: c.Name, Kind: kind, Type: c.Type})
 		p.types[c.Name] = classifyType(c.Type)
 	}
+	if err := checkCountKinds(p.features); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 
@@ -280,6 +283,10 @@ func chooseKind(c Column, asked Kind) (Kind, error) {
 		if !tc.numeric() && tc != typeBool {
 			return "", fmt.Errorf("%w: feature %q has type %s: a Bernoulli feature must be BOOLEAN or numeric (present = value > 0)", ErrBadType, c.Name, c.Type)
 		}
+	case Multinomial, Complement:
+		if !tc.numeric() {
+			return "", fmt.Errorf("%w: feature %q has type %s: a %s (count) feature must be numeric", ErrBadType, c.Name, c.Type, asked)
+		}
 	case Categorical:
 		if tc == typeOther && (strings.HasSuffix(c.Type, "]") || strings.HasPrefix(strings.ToUpper(c.Type), "STRUCT") ||
 			strings.HasPrefix(strings.ToUpper(c.Type), "MAP")) {
@@ -298,6 +305,7 @@ type partial struct {
 	skipped int64
 	gauss   []GaussianStat
 	counts  []CategoryCount
+	totals  []CountStat
 }
 
 // classList returns the classes of the partial in the global order.
@@ -322,22 +330,34 @@ func partOf(parts map[int64]*partial, f int64) *partial {
 // fold when fold (an SQL expression over the source row t) is set, else as fold 0. order lists every
 // class in the label's own order.
 func trainStats(ctx context.Context, db Querier, p *plan, fold string) (map[int64]*partial, []string, error) {
-	var gauss, cats []Feature
+	var gauss, cats, sums []Feature
 	for _, f := range p.features {
-		if f.Kind == Gaussian {
+		switch {
+		case f.Kind == Gaussian:
 			gauss = append(gauss, f)
-		} else {
+		case f.Kind.Counted():
+			sums = append(sums, f)
+		default:
 			cats = append(cats, f)
 		}
 	}
 	parts := map[int64]*partial{}
 	var order []string
+	if len(sums) > 0 {
+		o, err := trainSums(ctx, db, p, sums, fold, parts, len(gauss) == 0 && len(cats) == 0)
+		if err != nil {
+			return nil, nil, err
+		}
+		order = o
+	}
 	if len(gauss) > 0 {
 		o, err := trainMoments(ctx, db, p, gauss, fold, parts)
 		if err != nil {
 			return nil, nil, err
 		}
-		order = o
+		if order == nil {
+			order = o
+		}
 	}
 	if len(cats) > 0 {
 		o, err := trainCounts(ctx, db, p, cats, fold, parts, len(gauss) == 0)
@@ -370,7 +390,9 @@ func trainMoments(ctx context.Context, db Querier, p *plan, feats []Feature, fol
 		if err != nil {
 			return nil, err
 		}
-		clear(parts)
+		for _, part := range parts {
+			part.gauss = nil
+		}
 		return scanMoments(ctx, db, stmt, p, feats, fold != "", parts)
 	}
 	order, err := run()
@@ -597,4 +619,85 @@ func trainCounts(ctx context.Context, db Querier, p *plan, feats []Feature, fold
 		})
 	}
 	return order, nil
+}
+
+// trainSums runs train_sums: per (fold,) class the (weighted) sum of every count column, into parts;
+// withClasses also records the classes and skipped rows (when no other scan does).
+func trainSums(ctx context.Context, db Querier, p *plan, feats []Feature, fold string, parts map[int64]*partial, withClasses bool) ([]string, error) {
+	stmt, err := queries.Render("train_sums.tmpl.sql", map[string]any{
+		"From": p.src.From, "Label": p.label.Name, "Weight": p.weight, "Features": feats, "Fold": fold})
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.QueryContext(ctx, stmt, p.src.Args...)
+	if err != nil {
+		return nil, fmt.Errorf("sum count columns: %w", err)
+	}
+	defer rows.Close()
+	head := 1
+	if p.weight != "" {
+		head = 4
+	}
+	vals := make([]sql.NullFloat64, head+3*len(feats))
+	var class sql.NullString
+	var fold64 int64
+	var ptrs []any
+	if fold != "" {
+		ptrs = append(ptrs, &fold64)
+	}
+	ptrs = append(ptrs, &class)
+	for i := range vals {
+		ptrs = append(ptrs, &vals[i])
+	}
+	var order []string
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		part := partOf(parts, fold64)
+		n := int64(vals[0].Float64)
+		if !class.Valid {
+			if withClasses {
+				part.skipped = n
+			}
+			continue
+		}
+		if _, seen := part.classes[class.String]; !seen && !contains(order, class.String) {
+			order = append(order, class.String)
+		}
+		cl := Class{Label: class.String, Count: n, Weight: float64(n)}
+		if p.weight != "" {
+			if err := checkWeights(p.weight, n, int64(vals[1].Float64), vals[2]); err != nil {
+				return nil, err
+			}
+			cl.Weight = vals[3].Float64
+		}
+		if withClasses {
+			part.classes[cl.Label] = cl
+		}
+		for j, f := range feats {
+			v := vals[head+3*j:]
+			switch {
+			case v[2].Float64 > 0:
+				return nil, fmt.Errorf("%w: count column %q holds NaN or infinite values (class %q): counts must be finite", ErrBadValue, f.Name, class.String)
+			case v[1].Valid && v[1].Float64 < 0:
+				return nil, fmt.Errorf("%w: count column %q holds negative values (%v, class %q): %s counts must be ≥ 0",
+					ErrBadValue, f.Name, v[1].Float64, class.String, f.Kind)
+			}
+			part.totals = append(part.totals, CountStat{Feature: f.Name, Class: class.String, Total: v[0].Float64})
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sum count columns: %w", err)
+	}
+	return order, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

@@ -409,7 +409,7 @@ func (b *bound) newReader(j, arg, child int, t mapping.LogicalType) (reader, err
 		r.decDivisor = math.Pow10(r.decScale)
 		r.typ = mapping.DecimalInternalType(t)
 	}
-	if f.Kind == sqlnb.Gaussian {
+	if f.Kind.Numeric() {
 		if !isNumberType(r.typ) {
 			return r, wrong("cast it to DOUBLE")
 		}
@@ -639,7 +639,7 @@ func (b *bound) writeExplain(out mapping.Vector, batch *sqlnb.Batch, jll []float
 func (r *reader) read(vec mapping.Vector, n int, batch *sqlnb.Batch, num []float64) {
 	j := r.feature
 	if r.null {
-		if r.kind == sqlnb.Gaussian {
+		if r.kind.Numeric() {
 			batch.Num[j] = num[:n]
 			batch.Valid[j] = make([]uint64, (n+63)/64) // all NULL
 		} else {
@@ -652,7 +652,7 @@ func (r *reader) read(vec mapping.Vector, n int, batch *sqlnb.Batch, num []float
 	}
 	data := mapping.VectorGetData(vec)
 	mask := validity(vec, n)
-	if r.kind == sqlnb.Gaussian {
+	if r.kind.Numeric() {
 		batch.Valid[j] = mask
 		if r.typ == mapping.TypeDouble && !r.decimal {
 			batch.Num[j] = unsafe.Slice((*float64)(data), n)

@@ -15,7 +15,7 @@ import (
 
 // optionParams are the named parameters shared by nb_train and nb_set.
 var optionParams = []param{
-	{"alpha", tDouble}, {"var_smoothing", tDouble}, {"variance", tVarchar}, {"priors", tVarchar},
+	{"alpha", tDouble}, {"var_smoothing", tDouble}, {"variance", tVarchar}, {"priors", tVarchar}, {"norm", tBoolean},
 }
 
 func tableSpecs() []*tableSpec {
@@ -139,6 +139,9 @@ func optFloat(args map[string]any, k string) *float64 {
 func options(args map[string]any) sqlnb.Options {
 	o := sqlnb.Options{Kind: str(args, "kind"), Weight: str(args, "weight"), Alpha: optFloat(args, "alpha"),
 		VarSmoothing: optFloat(args, "var_smoothing"), Variance: str(args, "variance"), Priors: str(args, "priors")}
+	if v, ok := args["norm"].(bool); ok {
+		o.Norm = &v
+	}
 	if f, ok := args["features"].([]string); ok {
 		o.Features = f
 	}

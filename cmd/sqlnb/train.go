@@ -19,6 +19,7 @@ type modelFlags struct {
 	varSmoothing float64
 	variance     string
 	priors       string
+	norm         bool
 }
 
 // addParams adds --alpha and --var-smoothing (single values) and the other hyperparameter flags.
@@ -29,8 +30,9 @@ func (f *modelFlags) addParams(cmd *cobra.Command) {
 	f.addPriors(cmd)
 }
 
-// addPriors adds --variance and --priors.
+// addPriors adds --variance, --priors and --norm.
 func (f *modelFlags) addPriors(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&f.norm, "norm", false, "complement models: normalise the weights (scikit-learn's ComplementNB norm)")
 	cmd.Flags().StringVar(&f.variance, "variance", "", "Gaussian variance: class (one per class) or pooled (shared)")
 	cmd.Flags().StringVar(&f.priors, "priors", "", "class priors: fit, smoothed, uniform, or class=p,class=p")
 }
@@ -39,7 +41,7 @@ func (f *modelFlags) addPriors(cmd *cobra.Command) {
 // --weight.
 func (f *modelFlags) addFeatures(cmd *cobra.Command) {
 	cmd.Flags().StringSliceVar(&f.features, "features", nil, "feature columns, comma-separated (default: every column but label and weight)")
-	cmd.Flags().StringVar(&f.kind, "kind", "auto", "kind of every feature: auto, gaussian, categorical or bernoulli")
+	cmd.Flags().StringVar(&f.kind, "kind", "auto", "kind of every feature: auto, gaussian, categorical, bernoulli, multinomial or complement")
 	cmd.Flags().StringArrayVar(&f.featureKinds, "feature-kind", nil, "kind of one feature, column=kind (repeatable)")
 	cmd.Flags().StringVar(&f.weight, "weight", "", "sample-weight column")
 }
@@ -53,6 +55,9 @@ func (f *modelFlags) options(cmd *cobra.Command) sqlnb.Options {
 	}
 	if cmd.Flags().Changed("var-smoothing") {
 		o.VarSmoothing = &f.varSmoothing
+	}
+	if cmd.Flags().Changed("norm") {
+		o.Norm = &f.norm
 	}
 	return o
 }
