@@ -385,15 +385,15 @@ func trainMoments(ctx context.Context, db Querier, p *plan, feats []Feature, fol
 		mf[i] = momentFeature{Name: f.Name, Cast: p.types[f.Name] != typeFloat}
 	}
 	run := func() ([]string, error) {
-		stmt, err := queries.Render("train_moments.tmpl.sql", map[string]any{
-			"From": p.src.From, "Label": p.label.Name, "Weight": p.weight, "Features": mf, "Fold": fold})
-		if err != nil {
-			return nil, err
-		}
 		for _, part := range parts {
 			part.gauss = nil
 		}
-		return scanMoments(ctx, db, stmt, p, feats, fold != "", parts)
+		rows, err := runStats(ctx, db, p, "train_moments.tmpl.sql", mf, fold, "compute Gaussian statistics")
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		return scanMoments(rows, p, feats, fold != "", parts)
 	}
 	order, err := run()
 	if err == nil || !strings.Contains(err.Error(), "out of range") {
@@ -441,12 +441,7 @@ func trainMoments(ctx context.Context, db Querier, p *plan, feats []Feature, fol
 	return run()
 }
 
-func scanMoments(ctx context.Context, db Querier, stmt string, p *plan, feats []Feature, folded bool, parts map[int64]*partial) ([]string, error) {
-	rows, err := db.QueryContext(ctx, stmt, p.src.Args...)
-	if err != nil {
-		return nil, fmt.Errorf("compute Gaussian statistics: %w", err)
-	}
-	defer rows.Close()
+func scanMoments(rows *sql.Rows, p *plan, feats []Feature, folded bool, parts map[int64]*partial) ([]string, error) {
 	per := 3
 	if p.weight != "" {
 		per = 6
@@ -539,14 +534,9 @@ func trainCounts(ctx context.Context, db Querier, p *plan, feats []Feature, fold
 	for i, f := range feats {
 		cf[i] = countFeature{Name: f.Name, Binarize: f.Kind == Bernoulli && p.types[f.Name] != typeBool}
 	}
-	stmt, err := queries.Render("train_counts.tmpl.sql", map[string]any{
-		"From": p.src.From, "Label": p.label.Name, "Weight": p.weight, "Features": cf, "Fold": fold})
+	rows, err := runStats(ctx, db, p, "train_counts.tmpl.sql", cf, fold, "count categorical values")
 	if err != nil {
 		return nil, err
-	}
-	rows, err := db.QueryContext(ctx, stmt, p.src.Args...)
-	if err != nil {
-		return nil, fmt.Errorf("count categorical values: %w", err)
 	}
 	defer rows.Close()
 	var class sql.NullString
@@ -624,14 +614,9 @@ func trainCounts(ctx context.Context, db Querier, p *plan, feats []Feature, fold
 // trainSums runs train_sums: per (fold,) class the (weighted) sum of every count column, into parts;
 // withClasses also records the classes and skipped rows (when no other scan does).
 func trainSums(ctx context.Context, db Querier, p *plan, feats []Feature, fold string, parts map[int64]*partial, withClasses bool) ([]string, error) {
-	stmt, err := queries.Render("train_sums.tmpl.sql", map[string]any{
-		"From": p.src.From, "Label": p.label.Name, "Weight": p.weight, "Features": feats, "Fold": fold})
+	rows, err := runStats(ctx, db, p, "train_sums.tmpl.sql", feats, fold, "sum count columns")
 	if err != nil {
 		return nil, err
-	}
-	rows, err := db.QueryContext(ctx, stmt, p.src.Args...)
-	if err != nil {
-		return nil, fmt.Errorf("sum count columns: %w", err)
 	}
 	defer rows.Close()
 	head := 1
@@ -700,4 +685,19 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// runStats renders the training template tmpl for plan p (features, optional fold expression) and runs it
+// over the source; what names the step in errors.
+func runStats(ctx context.Context, db Querier, p *plan, tmpl string, features any, fold, what string) (*sql.Rows, error) {
+	stmt, err := queries.Render(tmpl, map[string]any{
+		"From": p.src.From, "Label": p.label.Name, "Weight": p.weight, "Features": features, "Fold": fold})
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.QueryContext(ctx, stmt, p.src.Args...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return rows, nil
 }

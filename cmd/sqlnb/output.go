@@ -22,18 +22,30 @@ import (
 
 func mkdirAll(dir string) error { return os.MkdirAll(dir, 0o755) }
 
-// query runs stmt and writes its result to w in format (table, csv or json).
+// query runs stmt and writes its result to w in format (table, csv, json, line or markdown).
 func query(ctx context.Context, db *sql.DB, w io.Writer, format, stmt string, args ...any) error {
 	rows, err := db.QueryContext(ctx, stmt, args...)
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
-	cols, err := rows.ColumnTypes()
+	names, types, data, err := readRows(rows)
 	if err != nil {
 		return err
 	}
-	var data [][]any
+	return writeResult(w, format, names, types, data)
+}
+
+// readRows reads every row of rows (and closes it): column names, DuckDB type names and values.
+func readRows(rows *sql.Rows) (names, types []string, data [][]any, err error) {
+	defer rows.Close()
+	cols, err := rows.ColumnTypes()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	names, types = make([]string, len(cols)), make([]string, len(cols))
+	for i, c := range cols {
+		names[i], types[i] = c.Name(), c.DatabaseTypeName()
+	}
 	for rows.Next() {
 		vals := make([]any, len(cols))
 		ptrs := make([]any, len(cols))
@@ -41,19 +53,11 @@ func query(ctx context.Context, db *sql.DB, w io.Writer, format, stmt string, ar
 			ptrs[i] = &vals[i]
 		}
 		if err := rows.Scan(ptrs...); err != nil {
-			return err
+			return nil, nil, nil, err
 		}
 		data = append(data, vals)
 	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	names := make([]string, len(cols))
-	types := make([]string, len(cols))
-	for i, c := range cols {
-		names[i], types[i] = c.Name(), c.DatabaseTypeName()
-	}
-	return writeResult(w, format, names, types, data)
+	return names, types, data, rows.Err()
 }
 
 func writeResult(w io.Writer, format string, names, types []string, data [][]any) error {

@@ -279,28 +279,7 @@ func (sh *shell) query(ctx context.Context, stmt string) ([]string, []string, []
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	defer rows.Close()
-	cols, err := rows.ColumnTypes()
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	names, types := make([]string, len(cols)), make([]string, len(cols))
-	for i, c := range cols {
-		names[i], types[i] = c.Name(), c.DatabaseTypeName()
-	}
-	var data [][]any
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, nil, nil, err
-		}
-		data = append(data, vals)
-	}
-	return names, types, data, rows.Err()
+	return readRows(rows)
 }
 
 // dot runs a dot command; quit asks the shell to end.
