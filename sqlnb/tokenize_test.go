@@ -1,0 +1,52 @@
+package sqlnb_test
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/sqlnb/sqlnb/sqlnb"
+)
+
+// TestTokenizerAgreesWithSQL: the Go tokenizer (scoring) and the SQL tokenizer (training) split the same
+// strings into the same tokens.
+func TestTokenizerAgreesWithSQL(t *testing.T) {
+	db := mustOpenDB(t)
+	cases := []string{
+		"Hello, World!", "FREE money!!! Call now...", "café naïve Ünïcödé", "cafe\u0301 (decomposed accent)",
+		"日本語のテキスト, 中文文本 한국어", "emoji 😀👍🏽 in 🇫🇷 text", "punctuation---runs...and;;;semicolons",
+		"", "   ", "abc123 def_456 ٣٤٥ Ⅻ ½", "ΟΔΟΣ Σίσυφος", "İstanbul ISTANBUL ß ẞ ﬁne", "tab\tnew\nline",
+		"mixed-CASE Words_With_underscores", "quote's \"double\" `back`", "😀", "…—–", "a\u00a0b\u200bc",
+	}
+	ctx := context.Background()
+	q := fmt.Sprintf("SELECT "+sqlnb.TokenizeSQL+"::VARCHAR[] FROM (VALUES (?)) v(s)", "s")
+	for _, c := range cases {
+		var got []any
+		rows, err := db.QueryContext(ctx, q, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			if err := rows.Scan(&got); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rows.Close()
+		sqlTokens := make([]string, len(got))
+		for i, g := range got {
+			sqlTokens[i] = g.(string)
+		}
+		goTokens := sqlnb.Tokenize(c)
+		if len(goTokens) == 0 && len(sqlTokens) == 0 {
+			continue
+		}
+		if !reflect.DeepEqual(goTokens, sqlTokens) {
+			t.Errorf("%q: Go %q, SQL %q", c, goTokens, sqlTokens)
+		}
+	}
+	var isNull bool
+	if err := db.QueryRowContext(ctx, fmt.Sprintf("SELECT "+sqlnb.TokenizeSQL+" IS NULL", "NULL::VARCHAR")).Scan(&isNull); err != nil || !isNull {
+		t.Errorf("NULL text: %v %v", isNull, err)
+	}
+}
