@@ -91,3 +91,33 @@ func TestCountFoldModelsAreExact(t *testing.T) {
 		}
 	}
 }
+
+// TestTextFoldModelsAreExact: cross-validation fold models of a text feature (term counts merged from
+// the other folds) equal direct training on the other folds; the vocabulary comes from the training folds.
+func TestTextFoldModelsAreExact(t *testing.T) {
+	db := mustOpenDB(t)
+	ctx := context.Background()
+	mustExec(t, db, `CREATE TABLE d AS SELECT CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END AS y,
+		CASE WHEN i % 10 = 0 THEN NULL ELSE 'w' || (hash(i) % 7) || ' x' || (i % 5) || ' common' END AS body FROM range(300) r(i)`)
+	spec := sqlnb.CVSpec{Folds: 3, Seed: 2, Train: sqlnb.TrainSpec{Model: "cv", Source: "d", Label: "y", Kind: sqlnb.Text}}
+	models, fold, err := sqlnb.FoldModels(ctx, db, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for f, m := range models {
+		direct := train(t, db, sqlnb.TrainSpec{Model: "direct", Label: "y", Kind: sqlnb.Text,
+			Source: "SELECT * EXCLUDE (__f) FROM (SELECT *, " + fold + " AS __f FROM d t) WHERE __f <> " + string(rune('0'+f))})
+		want := map[[3]string]int64{}
+		for _, x := range direct.Terms {
+			want[[3]string{x.Feature, x.Class, x.Term}] = x.Count
+		}
+		if len(m.Terms) != len(direct.Terms) {
+			t.Fatalf("fold %d: %d terms vs %d", f, len(m.Terms), len(direct.Terms))
+		}
+		for _, x := range m.Terms {
+			if x.Count != want[[3]string{x.Feature, x.Class, x.Term}] || float64(x.Count) != x.Weight {
+				t.Errorf("fold %d: %+v", f, x)
+			}
+		}
+	}
+}

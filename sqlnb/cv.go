@@ -106,7 +106,7 @@ func FoldModels(ctx context.Context, db Querier, spec CVSpec) ([]*Model, string,
 	for f := range per {
 		m := *base
 		if part := parts[int64(f)]; part != nil {
-			m.Classes, m.SkippedRows, m.Gaussian, m.Counts, m.Totals = part.classList(order), part.skipped, part.gauss, part.counts, part.totals
+			m.Classes, m.SkippedRows, m.Gaussian, m.Counts, m.Totals, m.Terms = part.classList(order), part.skipped, part.gauss, part.counts, part.totals, part.terms
 			for _, c := range m.Classes {
 				m.Rows += c.Count
 			}

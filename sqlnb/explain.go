@@ -21,6 +21,9 @@ func (s *Scorer) featureTerm(b *Batch, i, j, c int, floor bool) float64 {
 		d := x - f.Mean[c]
 		return f.LogNorm[c] - d*d*f.HalfInvVar[c]
 	}
+	if f.Kind == Text {
+		return f.textTerm(b.Sparse[j], i, c, len(s.Labels), floor)
+	}
 	lp := f.LogProb
 	if floor && f.logProbFloor != nil {
 		lp = f.logProbFloor
@@ -91,6 +94,14 @@ func (s *Scorer) valueText(b *Batch, i, j int) string {
 		}
 		return strconv.FormatFloat(x, 'g', -1, 64)
 	}
+	if f.Kind == Text {
+		sp := b.Sparse[j]
+		n := 0.0
+		for e := sp.Off[i]; e < sp.Off[i+1]; e++ {
+			n += sp.Val[e]
+		}
+		return strconv.FormatFloat(n, 'g', -1, 64) + " known terms"
+	}
 	switch v := b.Cat[j][i]; {
 	case v == f.Missing():
 		return ""
@@ -125,6 +136,14 @@ func MostInformative(s *Scorer, top int) []Informative {
 			if f.Kind.Counted() {
 				at := func(d int) float64 { return f.Weight[d] }
 				cand = append(cand, Informative{Class: s.Labels[c], Feature: f.Name, Value: "(one count)", LLR: at(c) - bestOther(K, c, at)})
+				continue
+			}
+			if f.Kind == Text {
+				K := len(s.Labels)
+				for v, term := range f.Values {
+					at := func(d int) float64 { return f.TermLogProb[v*K+d] }
+					cand = append(cand, Informative{Class: s.Labels[c], Feature: f.Name, Value: term, LLR: at(c) - bestOther(K, c, at)})
+				}
 				continue
 			}
 			if f.Kind == Gaussian {

@@ -34,6 +34,11 @@ func ExportSQL(w io.Writer, s *Scorer, dialect string) error {
 	default:
 		return fmt.Errorf("%w: dialect %q: use duckdb or postgres", ErrBadOption, dialect)
 	}
+	for _, f := range s.Features {
+		if f.Kind == Text {
+			return fmt.Errorf("%w: model %q: text feature %q cannot be exported to SQL yet", ErrBadOption, s.Model.Name, f.Name)
+		}
+	}
 	e := &exporter{s: s, pg: dialect == DialectPostgres, name: s.Model.Name}
 	var b strings.Builder
 	e.tables(&b)

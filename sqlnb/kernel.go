@@ -16,6 +16,8 @@ type Batch struct {
 	// Cat holds the category index of categorical and Bernoulli features (nil for Gaussian ones):
 	// 0..J-1 a training value, Unseen() (J) an unseen one, Missing() (J+1) NULL.
 	Cat [][]int32
+	// Sparse holds the terms of text features (nil for the others).
+	Sparse []*Sparse
 
 	masks [][]uint64 // validity buffers owned by the batch (Gather)
 }
@@ -24,11 +26,15 @@ type Batch struct {
 // Cat for the others, no validity masks.
 func (s *Scorer) NewBatch(n int) *Batch {
 	b := &Batch{N: n, Num: make([][]float64, len(s.Features)), Valid: make([][]uint64, len(s.Features)),
-		Cat: make([][]int32, len(s.Features))}
+		Cat: make([][]int32, len(s.Features)), Sparse: make([]*Sparse, len(s.Features))}
 	for j, f := range s.Features {
-		if f.Kind.Numeric() {
+		switch {
+		case f.Kind.Numeric():
 			b.Num[j] = make([]float64, n)
-		} else {
+		case f.Kind == Text:
+			b.Sparse[j] = &Sparse{}
+			b.Sparse[j].Reset()
+		default:
 			b.Cat[j] = make([]int32, n)
 		}
 	}
@@ -86,6 +92,12 @@ func (s *Scorer) JointLogLikelihood(b *Batch, out []float64, scratch []bool) {
 			x := b.Num[j][:n]
 			for i := range o {
 				o[i] += x[i] * w
+			}
+		}
+		for _, j := range s.texts {
+			f, sp := &s.Features[j], b.Sparse[j]
+			for i := range o {
+				o[i] += f.textTerm(sp, i, c, K, false)
 			}
 		}
 	}
@@ -267,6 +279,16 @@ func (b *Batch) Gather(dst *Batch, idx []int) {
 			src, d := b.Cat[j], dst.Cat[j][:n]
 			for r, i := range idx {
 				d[r] = src[i]
+			}
+		}
+		if src := b.Sparse[j]; src != nil {
+			d := dst.Sparse[j]
+			d.Reset()
+			for _, i := range idx {
+				for e := src.Off[i]; e < src.Off[i+1]; e++ {
+					d.Add(src.Idx[e], src.Val[e])
+				}
+				d.EndRow()
 			}
 		}
 	}

@@ -9,7 +9,7 @@ import "sort"
 // metadata come from base.
 func Merge(base *Model, order []string, parts ...*Model) *Model {
 	m := *base
-	m.Classes, m.Gaussian, m.Counts, m.Totals = nil, nil, nil, nil
+	m.Classes, m.Gaussian, m.Counts, m.Totals, m.Terms = nil, nil, nil, nil, nil
 	m.Rows, m.SkippedRows = 0, 0
 	classes := map[string]*Class{}
 	type gkey struct{ f, c string }
@@ -18,6 +18,8 @@ func Merge(base *Model, order []string, parts ...*Model) *Model {
 	totals := map[gkey]*CountStat{}
 	var torder []gkey
 	type ckey struct{ f, c, v string }
+	terms := map[ckey]*TermCount{}
+	var termOrder []ckey
 	counts := map[ckey]*CategoryCount{}
 	var corder []ckey
 	for _, p := range parts {
@@ -54,6 +56,17 @@ func Merge(base *Model, order []string, parts ...*Model) *Model {
 				torder = append(torder, k)
 			}
 		}
+		for _, t := range p.Terms {
+			k := ckey{t.Feature, t.Class, t.Term}
+			if x := terms[k]; x != nil {
+				x.Count += t.Count
+				x.Weight += t.Weight
+			} else {
+				tt := t
+				terms[k] = &tt
+				termOrder = append(termOrder, k)
+			}
+		}
 		for _, n := range p.Counts {
 			k := ckey{n.Feature, n.Class, n.Value}
 			if x := counts[k]; x != nil {
@@ -73,6 +86,9 @@ func Merge(base *Model, order []string, parts ...*Model) *Model {
 	}
 	for _, k := range gorder {
 		m.Gaussian = append(m.Gaussian, *gauss[k])
+	}
+	for _, k := range termOrder {
+		m.Terms = append(m.Terms, *terms[k])
 	}
 	for _, k := range torder {
 		m.Totals = append(m.Totals, *totals[k])

@@ -31,6 +31,11 @@ const (
 	// Complement: scikit-learn's ComplementNB (Rennie et al. 2003) over the count columns: weights from the
 	// other classes' counts, b_c = Σ_j x_j w_jc without priors; Params.Norm normalises the weights.
 	Complement Kind = "complement"
+	// Text: a VARCHAR column tokenized (Tokenize, TokenizeSQL) into terms, a multinomial over the column's
+	// training vocabulary: θ_tc = (N_tc + α)/(N_c + αV); b_c gains Σ_t n_t log θ_tc over the document's terms
+	// in the vocabulary (unseen terms are ignored; an empty or NULL document adds nothing). Scoring also
+	// takes a MAP(VARCHAR, number) of term counts.
+	Text Kind = "text"
 )
 
 // Counted reports whether k is a count kind (multinomial or complement).
@@ -42,12 +47,12 @@ func (k Kind) Numeric() bool { return k == Gaussian || k.Counted() }
 // ParseKind reads a kind name; "auto" and "" give the empty Kind (choose from the column type).
 func ParseKind(s string) (Kind, error) {
 	switch k := Kind(strings.ToLower(strings.TrimSpace(s))); k {
-	case Gaussian, Categorical, Bernoulli, Multinomial, Complement:
+	case Gaussian, Categorical, Bernoulli, Multinomial, Complement, Text:
 		return k, nil
 	case "auto", "":
 		return "", nil
 	default:
-		return "", fmt.Errorf("%w: kind %q: use auto, gaussian, categorical, bernoulli, multinomial or complement", ErrBadOption, s)
+		return "", fmt.Errorf("%w: kind %q: use auto, gaussian, categorical, bernoulli, multinomial, complement or text", ErrBadOption, s)
 	}
 }
 
@@ -201,6 +206,15 @@ type CountStat struct {
 	Total   float64 `json:"total"`
 }
 
+// TermCount is the number (and weight) of occurrences of one term of a text feature in one class.
+type TermCount struct {
+	Feature string  `json:"feature"`
+	Class   string  `json:"class"`
+	Term    string  `json:"term"`
+	Count   int64   `json:"count"`
+	Weight  float64 `json:"weight"`
+}
+
 // Model is a trained naive Bayes model: raw sufficient statistics plus hyperparameters.
 type Model struct {
 	Name        string          `json:"name"`
@@ -219,6 +233,7 @@ type Model struct {
 	Gaussian    []GaussianStat  `json:"gaussian,omitempty"`
 	Counts      []CategoryCount `json:"categorical,omitempty"`
 	Totals      []CountStat     `json:"totals,omitempty"`
+	Terms       []TermCount     `json:"terms,omitempty"`
 }
 
 // ValidateName checks a model name: non-empty, at most 256 bytes, no NUL and no leading or trailing space.
@@ -288,7 +303,7 @@ func (m *Model) Validate() error {
 			return bad("feature %q is the label", f.Name)
 		}
 		switch f.Kind {
-		case Gaussian, Categorical, Bernoulli, Multinomial, Complement:
+		case Gaussian, Categorical, Bernoulli, Multinomial, Complement, Text:
 		default:
 			return bad("feature %q: unknown kind %q", f.Name, f.Kind)
 		}
@@ -311,6 +326,23 @@ func (m *Model) Validate() error {
 		seenTotal[[2]string{c.Feature, c.Class}] = true
 		if !(c.Total >= 0) || math.IsInf(c.Total, 1) {
 			return bad("count total for feature %q, class %q is %v: must be finite and ≥ 0", c.Feature, c.Class, c.Total)
+		}
+	}
+	seenTerm := map[[3]string]bool{}
+	for _, t := range m.Terms {
+		if kinds[t.Feature] != Text {
+			return bad("term count for %q, which is not a text feature", t.Feature)
+		}
+		if !classes[t.Class] {
+			return bad("term count for unknown class %q", t.Class)
+		}
+		key := [3]string{t.Feature, t.Class, t.Term}
+		if seenTerm[key] {
+			return bad("two counts for feature %q, class %q, term %q", t.Feature, t.Class, t.Term)
+		}
+		seenTerm[key] = true
+		if t.Count < 0 || !(t.Weight >= 0) || math.IsInf(t.Weight, 1) {
+			return bad("term count for feature %q, class %q, term %q must be ≥ 0 and finite", t.Feature, t.Class, t.Term)
 		}
 	}
 	for _, f := range m.Features {

@@ -32,12 +32,23 @@ func Parameters(s *Scorer) []Parameter {
 	for _, t := range m.Totals {
 		totals[[2]string{t.Feature, t.Class}] = t.Total
 	}
+	termW := map[[3]string]float64{}
+	for _, t := range m.Terms {
+		termW[[3]string{t.Feature, t.Class, t.Term}] += t.Weight
+	}
 	cw := map[[3]string]float64{}
 	for _, n := range m.Counts {
 		cw[[3]string{n.Feature, n.Class, n.Value}] += n.Weight
 	}
 	for _, f := range s.Features {
 		for c, label := range s.Labels {
+			if f.Kind == Text {
+				for v, term := range f.Values {
+					out = append(out, Parameter{Feature: f.Name, Kind: f.Kind, Class: label, Value: term, Parameter: "log_prob",
+						Estimate: f.TermLogProb[v*len(s.Labels)+c], Count: termW[[3]string{f.Name, label, term}]})
+				}
+				continue
+			}
 			if f.Kind.Counted() {
 				name := "log_prob"
 				if f.Kind == Complement {

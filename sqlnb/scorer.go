@@ -28,6 +28,7 @@ type Scorer struct {
 	gauss []int     // positions of Gaussian features
 	cats  []int     // positions of categorical and Bernoulli features
 	sums  []int     // positions of count (multinomial, complement) features
+	texts []int     // positions of text features
 }
 
 // ScoreFeature holds one feature's smoothed log-parameters.
@@ -41,6 +42,10 @@ type ScoreFeature struct {
 
 	// Count features: per class the weight of one count: log θ_jc (multinomial) or the complement weight.
 	Weight []float64
+
+	// Text features: the vocabulary is Values/Index; TermLogProb[t*K + c] = log θ_tc.
+	TermLogProb      []float64
+	termLogProbFloor []float64
 
 	// Categorical and Bernoulli: the J training values (Bernoulli: false, true), their positions, and
 	// per class the J+2 log-probabilities: the values, then Unseen(J) and Missing(J+1).
@@ -86,6 +91,10 @@ func Compile(m *Model) (*Scorer, error) {
 	for _, n := range m.Counts {
 		counts[n.Feature] = append(counts[n.Feature], n)
 	}
+	termsOf := map[string][]TermCount{}
+	for _, t := range m.Terms {
+		termsOf[t.Feature] = append(termsOf[t.Feature], t)
+	}
 	eps := s.epsilon(byFeature)
 
 	s.Features = make([]ScoreFeature, len(m.Features))
@@ -98,6 +107,9 @@ func Compile(m *Model) (*Scorer, error) {
 			s.gauss = append(s.gauss, j)
 		case f.Kind.Counted():
 			s.sums = append(s.sums, j)
+		case f.Kind == Text:
+			compileText(sf, termsOf[f.Name], classIdx, K, m.Params.Alpha)
+			s.texts = append(s.texts, j)
 		default:
 			compileCategorical(sf, counts[f.Name], classIdx, K, m.Params.Alpha)
 			s.cats = append(s.cats, j)

@@ -16,6 +16,7 @@ import (
 var schemaStatements = []string{
 	"store_create_schema.sql", "store_create_models.sql", "store_create_features.sql",
 	"store_create_classes.sql", "store_create_gaussian.sql", "store_create_categorical.sql", "store_create_totals.sql",
+	"store_create_terms.sql",
 }
 
 // EnsureStore creates the nb schema and its tables if they do not exist.
@@ -120,11 +121,22 @@ func saveTx(ctx context.Context, tx *sql.Tx, m *Model) error {
 			return err
 		}
 	}
+	if len(m.Terms) > 0 {
+		n := len(m.Terms)
+		feat, class, term := make([]string, n), make([]string, n), make([]string, n)
+		cnt, w := make([]int64, n), make([]float64, n)
+		for i, t := range m.Terms {
+			feat[i], class[i], term[i], cnt[i], w[i] = t.Feature, t.Class, t.Term, t.Count, t.Weight
+		}
+		if _, err := tx.ExecContext(ctx, queries.SQL("store_insert_terms.sql"), m.Name, feat, class, term, cnt, w); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
 func deleteTx(ctx context.Context, q Querier, name string) error {
-	for _, t := range []string{"models", "features", "classes", "gaussian", "categorical", "totals"} {
+	for _, t := range []string{"models", "features", "classes", "gaussian", "categorical", "totals", "terms"} {
 		if _, err := q.ExecContext(ctx, queries.SQL("store_delete_"+t+".sql"), name); err != nil {
 			return err
 		}
@@ -226,6 +238,14 @@ func Load(ctx context.Context, q Querier, name string) (*Model, error) {
 		var c CountStat
 		err := r.Scan(&c.Feature, &c.Class, &c.Total)
 		m.Totals = append(m.Totals, c)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	if err := loadRows(ctx, q, "store_load_terms.sql", name, func(r *sql.Rows) error {
+		var t TermCount
+		err := r.Scan(&t.Feature, &t.Class, &t.Term, &t.Count, &t.Weight)
+		m.Terms = append(m.Terms, t)
 		return err
 	}); err != nil {
 		return nil, err

@@ -116,7 +116,7 @@ func trainModel(ctx context.Context, db DB, spec TrainSpec) (*Model, error) {
 	var classes []Class
 	var skipped int64
 	if part := parts[0]; part != nil {
-		classes, skipped, m.Gaussian, m.Counts, m.Totals = part.classList(order), part.skipped, part.gauss, part.counts, part.totals
+		classes, skipped, m.Gaussian, m.Counts, m.Totals, m.Terms = part.classList(order), part.skipped, part.gauss, part.counts, part.totals, part.terms
 	}
 	m.Classes, m.SkippedRows = classes, skipped
 	for _, c := range classes {
@@ -283,6 +283,10 @@ func chooseKind(c Column, asked Kind) (Kind, error) {
 		if !tc.numeric() && tc != typeBool {
 			return "", fmt.Errorf("%w: feature %q has type %s: a Bernoulli feature must be BOOLEAN or numeric (present = value > 0)", ErrBadType, c.Name, c.Type)
 		}
+	case Text:
+		if tc != typeText || strings.HasPrefix(strings.ToUpper(c.Type), "ENUM") {
+			return "", fmt.Errorf("%w: feature %q has type %s: a text feature must be VARCHAR", ErrBadType, c.Name, c.Type)
+		}
 	case Multinomial, Complement:
 		if !tc.numeric() {
 			return "", fmt.Errorf("%w: feature %q has type %s: a %s (count) feature must be numeric", ErrBadType, c.Name, c.Type, asked)
@@ -306,6 +310,7 @@ type partial struct {
 	gauss   []GaussianStat
 	counts  []CategoryCount
 	totals  []CountStat
+	terms   []TermCount
 }
 
 // classList returns the classes of the partial in the global order.
@@ -330,13 +335,15 @@ func partOf(parts map[int64]*partial, f int64) *partial {
 // fold when fold (an SQL expression over the source row t) is set, else as fold 0. order lists every
 // class in the label's own order.
 func trainStats(ctx context.Context, db Querier, p *plan, fold string) (map[int64]*partial, []string, error) {
-	var gauss, cats, sums []Feature
+	var gauss, cats, sums, texts []Feature
 	for _, f := range p.features {
 		switch {
 		case f.Kind == Gaussian:
 			gauss = append(gauss, f)
 		case f.Kind.Counted():
 			sums = append(sums, f)
+		case f.Kind == Text:
+			texts = append(texts, f)
 		default:
 			cats = append(cats, f)
 		}
@@ -359,8 +366,9 @@ func trainStats(ctx context.Context, db Querier, p *plan, fold string) (map[int6
 			order = o
 		}
 	}
-	if len(cats) > 0 {
-		o, err := trainCounts(ctx, db, p, cats, fold, parts, len(gauss) == 0)
+	if len(cats) > 0 || (len(texts) > 0 && order == nil) {
+		// With text features only, a counts scan over no feature gives the classes.
+		o, err := trainCounts(ctx, db, p, cats, fold, parts, len(gauss) == 0 && len(sums) == 0)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -368,7 +376,51 @@ func trainStats(ctx context.Context, db Querier, p *plan, fold string) (map[int6
 			order = o
 		}
 	}
+	for _, f := range texts {
+		if err := trainTerms(ctx, db, p, f, fold, parts); err != nil {
+			return nil, nil, err
+		}
+	}
 	return parts, order, nil
+}
+
+// trainTerms runs train_terms for the text feature f: per (fold,) class and term its occurrences.
+func trainTerms(ctx context.Context, db Querier, p *plan, f Feature, fold string, parts map[int64]*partial) error {
+	stmt, err := queries.Render("train_terms.tmpl.sql", map[string]any{"From": p.src.From, "Label": p.label.Name,
+		"Weight": p.weight, "Fold": fold, "Tokens": fmt.Sprintf(TokenizeSQL, queries.Ident(f.Name))})
+	if err != nil {
+		return err
+	}
+	rows, err := db.QueryContext(ctx, stmt, p.src.Args...)
+	if err != nil {
+		return fmt.Errorf("count the terms of %q: %w", f.Name, err)
+	}
+	defer rows.Close()
+	var t TermCount
+	var fold64 int64
+	var w sql.NullFloat64
+	ptrs := []any{&t.Class, &t.Term, &t.Count}
+	if fold != "" {
+		ptrs = append([]any{&fold64}, ptrs...)
+	}
+	if p.weight != "" {
+		ptrs = append(ptrs, &w)
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return err
+		}
+		t.Feature, t.Weight = f.Name, float64(t.Count)
+		if p.weight != "" {
+			t.Weight = w.Float64
+		}
+		part := partOf(parts, fold64)
+		part.terms = append(part.terms, t)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("count the terms of %q: %w", f.Name, err)
+	}
+	return nil
 }
 
 type momentFeature struct {

@@ -113,6 +113,10 @@ type reader struct {
 	decDivisor float64
 	enumMap    []int32 // ENUM dictionary code → category index
 
+	sf     *sqlnb.ScoreFeature // text features: vocabulary and tokenizer
+	isMap  bool                // text given as MAP(VARCHAR, number) of term counts
+	mapVal mapping.Type        // the MAP's value type
+
 	strIdx  map[string]int32
 	intIdx  map[int64]int32
 	fltIdx  map[float64]int32
@@ -415,6 +419,22 @@ func (b *bound) newReader(j, arg, child int, t mapping.LogicalType) (reader, err
 		}
 		return r, nil
 	}
+	if f.Kind == sqlnb.Text {
+		r.sf = f
+		if r.typ == mapping.TypeVarchar {
+			return r, nil
+		}
+		if r.typ == mapping.TypeMap {
+			k, v := mapping.MapTypeKeyType(t), mapping.MapTypeValueType(t)
+			defer mapping.DestroyLogicalType(&k)
+			defer mapping.DestroyLogicalType(&v)
+			r.isMap, r.mapVal = true, mapping.GetTypeId(v)
+			if mapping.GetTypeId(k) == mapping.TypeVarchar && isNumberType(r.mapVal) && r.mapVal != mapping.TypeDecimal {
+				return r, nil
+			}
+		}
+		return r, wrong("give the text (VARCHAR) or a MAP(VARCHAR, number) of term counts")
+	}
 	r.unseen, r.missing, r.strIdx = f.Unseen(), f.Missing(), f.Index
 	if f.Kind == sqlnb.Bernoulli {
 		if r.typ != mapping.TypeBoolean && !isNumberType(r.typ) {
@@ -638,6 +658,10 @@ func (b *bound) writeExplain(out mapping.Vector, batch *sqlnb.Batch, jll []float
 // numbers that are not DOUBLE.
 func (r *reader) read(vec mapping.Vector, n int, batch *sqlnb.Batch, num []float64) {
 	j := r.feature
+	if r.kind == sqlnb.Text {
+		r.readText(vec, n, batch.Sparse[j])
+		return
+	}
 	if r.null {
 		if r.kind.Numeric() {
 			batch.Num[j] = num[:n]
@@ -679,6 +703,49 @@ func (r *reader) read(vec mapping.Vector, n int, batch *sqlnb.Batch, num []float
 			continue
 		}
 		cat[i] = r.category(data, i)
+	}
+}
+
+// readText fills the terms of a text feature: tokenized text, or the entries of a MAP of term counts;
+// NULL (or the NULL literal) adds nothing.
+func (r *reader) readText(vec mapping.Vector, n int, sp *sqlnb.Sparse) {
+	sp.Reset()
+	if r.null {
+		for range n {
+			sp.EndRow()
+		}
+		return
+	}
+	data, mask := mapping.VectorGetData(vec), validity(vec, n)
+	if !r.isMap {
+		for i := range n {
+			if valid(mask, i) {
+				r.sf.AddText(sp, stringAt(data, i))
+			}
+			sp.EndRow()
+		}
+		return
+	}
+	entries := unsafe.Slice((*listEntry)(data), n)
+	child := mapping.ListVectorGetChild(vec)
+	size := int(mapping.ListVectorGetSize(vec))
+	keysVec, valsVec := mapping.StructVectorGetChild(child, 0), mapping.StructVectorGetChild(child, 1)
+	keys := mapping.VectorGetData(keysVec)
+	vals := make([]float64, size)
+	if size > 0 {
+		numbersAt(r.mapVal, mapping.VectorGetData(valsVec), vals)
+	}
+	valMask := validity(valsVec, size)
+	for i := range n {
+		if valid(mask, i) {
+			e := entries[i]
+			for k := int(e.offset); k < int(e.offset+e.length); k++ {
+				if valid(valMask, k) && !math.IsNaN(vals[k]) {
+					r.sf.AddTerm(sp, stringAt(keys, k), vals[k])
+				}
+			}
+		}
+		sp.EndRow()
 	}
 }
 

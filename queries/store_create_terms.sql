@@ -1,0 +1,9 @@
+-- Occurrences (and their weight) of each term of each text feature per class. No parameters.
+CREATE TABLE IF NOT EXISTS nb.terms (
+    model   VARCHAR NOT NULL,
+    feature VARCHAR NOT NULL,
+    class   VARCHAR NOT NULL,
+    term    VARCHAR NOT NULL,
+    count   BIGINT  NOT NULL,
+    weight  DOUBLE  NOT NULL
+)

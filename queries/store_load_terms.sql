@@ -1,0 +1,2 @@
+-- Loads one model's term counts. Parameters: $1 model name.
+SELECT feature, class, term, count, weight FROM nb.terms WHERE model = $1

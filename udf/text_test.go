@@ -1,0 +1,99 @@
+package udf_test
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// refTokens is an independent plain-Go tokenizer: lower-case runes, runs of letters and numbers.
+func refTokens(s string) []string {
+	var out []string
+	var cur []rune
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsNumber(r) {
+			cur = append(cur, unicode.ToLower(r))
+			continue
+		}
+		if len(cur) > 0 {
+			out = append(out, string(cur))
+			cur = cur[:0]
+		}
+	}
+	if len(cur) > 0 {
+		out = append(out, string(cur))
+	}
+	return out
+}
+
+var textDocs = []struct{ label, body string }{
+	{"spam", "WIN money now!!! Free money, free prizes"}, {"spam", "Cheap pills — buy now; limited offer"},
+	{"spam", "You won a FREE cruise! Claim your prize now"}, {"spam", "Make money fast: work from home"},
+	{"ham", "Meeting moved to Tuesday, see agenda"}, {"ham", "Can you review the draft before the meeting?"},
+	{"ham", "Lunch tomorrow? The café near the office"}, {"ham", "Project update: 3 tasks done, 2 open"},
+	{"ham", "日本語のメール: 会議は明日"}, {"spam", "Free 🎁 gift card!!! click now"},
+}
+
+// TestTextModelMatchesReference trains a text feature (with a numeric one beside it) in SQL and compares
+// nb_joint_log_likelihood with a plain-Go reference (own tokenizer and counter): θ_tc = (N_tc + α)/(N_c +
+// αV), unseen terms ignored, empty and NULL text adding nothing, and a MAP of term counts scoring as text.
+func TestTextModelMatchesReference(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE mail (label VARCHAR, body VARCHAR, len DOUBLE)`)
+	for _, d := range textDocs {
+		mustExec(t, db, `INSERT INTO mail VALUES (?, ?, ?)`, d.label, d.body, float64(len(d.body)))
+	}
+	mustExec(t, db, `CALL nb_train('spam', 'mail', 'label', feature_kinds := 'body=text', alpha := 0.5)`)
+	// Reference model of the text part.
+	counts := map[string]map[string]float64{"ham": {}, "spam": {}}
+	vocab := map[string]bool{}
+	for _, d := range textDocs {
+		for _, tok := range refTokens(d.body) {
+			counts[d.label][tok]++
+			vocab[tok] = true
+		}
+	}
+	V := float64(len(vocab))
+	textLL := func(class, body string) float64 {
+		total := 0.0
+		for _, n := range counts[class] {
+			total += n
+		}
+		v := 0.0
+		for _, tok := range refTokens(body) {
+			if vocab[tok] {
+				v += math.Log(counts[class][tok]+0.5) - math.Log(total+0.5*V)
+			}
+		}
+		return v
+	}
+	for _, body := range []string{"free money now", "Meeting agenda: the draft", "unseen words only zzz", "", "FREE free FrEe 🎁 café", "会議は明日"} {
+		got := parseMap(t, one(t, db, `SELECT nb_joint_log_likelihood('spam', {'body': ?::VARCHAR, 'len': NULL})::VARCHAR`, body))
+		prior := parseMap(t, one(t, db, `SELECT nb_joint_log_likelihood('spam', {'body': NULL, 'len': NULL})::VARCHAR`))
+		for _, c := range []string{"ham", "spam"} {
+			want := prior[c] + textLL(c, body)
+			if math.Abs(got[c]-want) > 1e-12*math.Max(1, math.Abs(want)) {
+				t.Errorf("%q class %s: b = %.17g, reference %.17g", body, c, got[c], want)
+			}
+		}
+	}
+	// A MAP of term counts scores as the text with those counts.
+	fromText := one(t, db, `SELECT nb_joint_log_likelihood('spam', {'body': 'free free money zzz', 'len': 30.0})::VARCHAR`)
+	fromMap := one(t, db, `SELECT nb_joint_log_likelihood('spam', {'body': MAP {'free': 2, 'money': 1, 'zzz': 5}, 'len': 30.0})::VARCHAR`)
+	a, b := parseMap(t, fromText), parseMap(t, fromMap)
+	for c := range a {
+		if math.Abs(a[c]-b[c]) > 1e-12 {
+			t.Errorf("MAP input: %v vs text %v", b, a)
+		}
+	}
+	// Prediction on the training mails, and the error for a wrong type.
+	got := queryStrings(t, db, `SELECT count(*) FILTER (WHERE nb_predict('spam', t) = label) FROM mail t`)
+	if n, _ := strconv.Atoi(got[0][0]); n < 9 {
+		t.Errorf("only %d of 10 training mails classified right", n)
+	}
+	if err := queryErr(db, `SELECT nb_predict('spam', {'body': 42, 'len': 1.0})`); err == nil || !strings.Contains(err.Error(), `feature "body" is text`) {
+		t.Errorf("wrong type: %v", err)
+	}
+}
