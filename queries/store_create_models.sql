@@ -11,6 +11,8 @@ CREATE TABLE IF NOT EXISTS nb.models (
     variance       VARCHAR NOT NULL,   -- 'class' (one per class) or 'pooled' (shared by all classes)
     priors         VARCHAR NOT NULL,   -- 'fit', 'smoothed', 'uniform' or 'given' (nb.classes.prior)
     norm           BOOLEAN NOT NULL,   -- complement models: normalise the weights
+    min_df         BIGINT  NOT NULL,   -- text: keep terms in at least this many training documents
+    max_features   BIGINT  NOT NULL,   -- text: keep the most frequent terms (0: all)
     n_rows         BIGINT  NOT NULL,   -- training rows with a non-NULL label
     skipped_rows   BIGINT  NOT NULL,   -- training rows left out because their label was NULL
     created        TIMESTAMP NOT NULL,

@@ -4,6 +4,7 @@ CREATE TABLE IF NOT EXISTS nb.terms (
     feature VARCHAR NOT NULL,
     class   VARCHAR NOT NULL,
     term    VARCHAR NOT NULL,
-    count   BIGINT  NOT NULL,
+    count   BIGINT  NOT NULL,   -- occurrences
+    docs    BIGINT  NOT NULL,   -- documents that contain the term
     weight  DOUBLE  NOT NULL
 )

@@ -60,6 +60,7 @@ func Merge(base *Model, order []string, parts ...*Model) *Model {
 			k := ckey{t.Feature, t.Class, t.Term}
 			if x := terms[k]; x != nil {
 				x.Count += t.Count
+				x.Docs += t.Docs
 				x.Weight += t.Weight
 			} else {
 				tt := t

@@ -90,6 +90,11 @@ type Params struct {
 	Priors string `json:"priors"`
 	// Norm normalises complement weights (scikit-learn's ComplementNB norm).
 	Norm bool `json:"norm,omitempty"`
+	// MinDF keeps, for text features, the terms found in at least MinDF training documents (0 or 1: all).
+	MinDF int64 `json:"min_df,omitempty"`
+	// MaxFeatures keeps, for text features, the MaxFeatures most frequent terms (ties by term; 0: all),
+	// after MinDF, as scikit-learn's CountVectorizer.
+	MaxFeatures int64 `json:"max_features,omitempty"`
 }
 
 // DefaultParams are the hyperparameters of a newly trained model.
@@ -104,6 +109,9 @@ func (p Params) Validate() error {
 	}
 	if !(p.VarSmoothing >= 0) || math.IsInf(p.VarSmoothing, 1) {
 		return fmt.Errorf("%w: var_smoothing %v: must be a finite number ≥ 0", ErrBadOption, p.VarSmoothing)
+	}
+	if p.MinDF < 0 || p.MaxFeatures < 0 {
+		return fmt.Errorf("%w: min_df %d, max_features %d: must be ≥ 0", ErrBadOption, p.MinDF, p.MaxFeatures)
 	}
 	if p.Variance != VarianceClass && p.Variance != VariancePooled {
 		return fmt.Errorf("%w: variance %q: use class or pooled", ErrBadOption, p.Variance)
@@ -212,7 +220,9 @@ type TermCount struct {
 	Class   string  `json:"class"`
 	Term    string  `json:"term"`
 	Count   int64   `json:"count"`
-	Weight  float64 `json:"weight"`
+	// Docs is the number of training documents of the class that contain the term.
+	Docs   int64   `json:"docs"`
+	Weight float64 `json:"weight"`
 }
 
 // Model is a trained naive Bayes model: raw sufficient statistics plus hyperparameters.

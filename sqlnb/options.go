@@ -14,6 +14,8 @@ type Options struct {
 	Variance     string
 	Priors       string // fit, smoothed, uniform or class=p,class=p
 	Norm         *bool  // complement models: normalise the weights
+	MinDF        *int64 // text: minimum document frequency of a term
+	MaxFeatures  *int64 // text: keep the most frequent terms
 }
 
 // Params applies the hyperparameter options to base.
@@ -27,6 +29,12 @@ func (o Options) Params(base Params) (Params, map[string]float64, error) {
 	}
 	if o.Norm != nil {
 		p.Norm = *o.Norm
+	}
+	if o.MinDF != nil {
+		p.MinDF = *o.MinDF
+	}
+	if o.MaxFeatures != nil {
+		p.MaxFeatures = *o.MaxFeatures
 	}
 	if o.Variance != "" {
 		p.Variance = strings.ToLower(strings.TrimSpace(o.Variance))

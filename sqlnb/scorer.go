@@ -108,7 +108,7 @@ func Compile(m *Model) (*Scorer, error) {
 		case f.Kind.Counted():
 			s.sums = append(s.sums, j)
 		case f.Kind == Text:
-			compileText(sf, termsOf[f.Name], classIdx, K, m.Params.Alpha)
+			compileText(sf, termsOf[f.Name], classIdx, K, m.Params)
 			s.texts = append(s.texts, j)
 		default:
 			compileCategorical(sf, counts[f.Name], classIdx, K, m.Params.Alpha)

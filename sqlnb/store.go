@@ -66,7 +66,7 @@ func saveTx(ctx context.Context, tx *sql.Tx, m *Model) error {
 		weight = m.Weight
 	}
 	if _, err := tx.ExecContext(ctx, queries.SQL("store_insert_model.sql"), m.Name, m.Label, m.LabelType, weight,
-		m.Source, m.Params.Alpha, m.Params.VarSmoothing, m.Params.Variance, m.Params.Priors, m.Params.Norm, m.Rows, m.SkippedRows,
+		m.Source, m.Params.Alpha, m.Params.VarSmoothing, m.Params.Variance, m.Params.Priors, m.Params.Norm, m.Params.MinDF, m.Params.MaxFeatures, m.Rows, m.SkippedRows,
 		m.Created, m.Version, m.Generation); err != nil {
 		return err
 	}
@@ -124,11 +124,11 @@ func saveTx(ctx context.Context, tx *sql.Tx, m *Model) error {
 	if len(m.Terms) > 0 {
 		n := len(m.Terms)
 		feat, class, term := make([]string, n), make([]string, n), make([]string, n)
-		cnt, w := make([]int64, n), make([]float64, n)
+		cnt, docs, w := make([]int64, n), make([]int64, n), make([]float64, n)
 		for i, t := range m.Terms {
-			feat[i], class[i], term[i], cnt[i], w[i] = t.Feature, t.Class, t.Term, t.Count, t.Weight
+			feat[i], class[i], term[i], cnt[i], docs[i], w[i] = t.Feature, t.Class, t.Term, t.Count, t.Docs, t.Weight
 		}
-		if _, err := tx.ExecContext(ctx, queries.SQL("store_insert_terms.sql"), m.Name, feat, class, term, cnt, w); err != nil {
+		if _, err := tx.ExecContext(ctx, queries.SQL("store_insert_terms.sql"), m.Name, feat, class, term, cnt, docs, w); err != nil {
 			return err
 		}
 	}
@@ -189,7 +189,7 @@ func Load(ctx context.Context, q Querier, name string) (*Model, error) {
 	m := &Model{}
 	var weight sql.NullString
 	err := q.QueryRowContext(ctx, queries.SQL("store_load_model.sql"), name).Scan(&m.Name, &m.Label, &m.LabelType, &weight,
-		&m.Source, &m.Params.Alpha, &m.Params.VarSmoothing, &m.Params.Variance, &m.Params.Priors, &m.Params.Norm, &m.Rows, &m.SkippedRows,
+		&m.Source, &m.Params.Alpha, &m.Params.VarSmoothing, &m.Params.Variance, &m.Params.Priors, &m.Params.Norm, &m.Params.MinDF, &m.Params.MaxFeatures, &m.Rows, &m.SkippedRows,
 		&m.Created, &m.Version, &m.Generation)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, UnknownModelError(ctx, q, name)
@@ -244,7 +244,7 @@ func Load(ctx context.Context, q Querier, name string) (*Model, error) {
 	}
 	if err := loadRows(ctx, q, "store_load_terms.sql", name, func(r *sql.Rows) error {
 		var t TermCount
-		err := r.Scan(&t.Feature, &t.Class, &t.Term, &t.Count, &t.Weight)
+		err := r.Scan(&t.Feature, &t.Class, &t.Term, &t.Count, &t.Docs, &t.Weight)
 		m.Terms = append(m.Terms, t)
 		return err
 	}); err != nil {
@@ -273,7 +273,7 @@ func loadRows(ctx context.Context, q Querier, file, name string, scan func(*sql.
 // CurrentParams reads the generation and hyperparameters of a stored model (cheap: one row), so a
 // cached compiled model can be reused while both are unchanged.
 func CurrentParams(ctx context.Context, q Querier, name string) (generation string, p Params, err error) {
-	err = q.QueryRowContext(ctx, queries.SQL("store_load_params.sql"), name).Scan(&generation, &p.Alpha, &p.VarSmoothing, &p.Variance, &p.Priors, &p.Norm)
+	err = q.QueryRowContext(ctx, queries.SQL("store_load_params.sql"), name).Scan(&generation, &p.Alpha, &p.VarSmoothing, &p.Variance, &p.Priors, &p.Norm, &p.MinDF, &p.MaxFeatures)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", p, UnknownModelError(ctx, q, name)
 	}

@@ -45,18 +45,28 @@ func (f *ScoreFeature) AddTerm(s *Sparse, term string, count float64) {
 	}
 }
 
-// compileText lays out a text feature: the vocabulary (terms with a positive count in some class), and per
+// compileText lays out a text feature: the vocabulary (terms with a positive count, in at least MinDF
+// documents, the MaxFeatures most frequent — scikit-learn's CountVectorizer rules), and per
 // term and class log θ_tc = log(N_tc + α) - log(N_c + αV) in TermLogProb[t*K + c]; with α = 0 also the
 // α = 1e-10 table for rows every class rules out.
-func compileText(sf *ScoreFeature, terms []TermCount, classIdx map[string]int, K int, alpha float64) {
-	set := map[string]bool{}
+func compileText(sf *ScoreFeature, terms []TermCount, classIdx map[string]int, K int, p Params) {
+	alpha := p.Alpha
+	total, docs := map[string]float64{}, map[string]int64{}
 	for _, t := range terms {
-		if t.Weight > 0 {
-			set[t.Term] = true
+		total[t.Term] += t.Weight
+		docs[t.Term] += t.Docs
+	}
+	for t, w := range total {
+		if w > 0 && docs[t] >= p.MinDF {
+			sf.Values = append(sf.Values, t)
 		}
 	}
-	for t := range set {
-		sf.Values = append(sf.Values, t)
+	if p.MaxFeatures > 0 && int64(len(sf.Values)) > p.MaxFeatures {
+		sort.Slice(sf.Values, func(a, b int) bool {
+			ta, tb := total[sf.Values[a]], total[sf.Values[b]]
+			return ta > tb || (ta == tb && sf.Values[a] < sf.Values[b])
+		})
+		sf.Values = sf.Values[:p.MaxFeatures]
 	}
 	sort.Strings(sf.Values)
 	sf.Index = make(map[string]int32, len(sf.Values))

@@ -399,7 +399,7 @@ func trainTerms(ctx context.Context, db Querier, p *plan, f Feature, fold string
 	var t TermCount
 	var fold64 int64
 	var w sql.NullFloat64
-	ptrs := []any{&t.Class, &t.Term, &t.Count}
+	ptrs := []any{&t.Class, &t.Term, &t.Count, &t.Docs}
 	if fold != "" {
 		ptrs = append([]any{&fold64}, ptrs...)
 	}

@@ -16,6 +16,7 @@ import (
 // optionParams are the named parameters shared by nb_train and nb_set.
 var optionParams = []param{
 	{"alpha", tDouble}, {"var_smoothing", tDouble}, {"variance", tVarchar}, {"priors", tVarchar}, {"norm", tBoolean},
+	{"min_df", tBigint}, {"max_features", tBigint},
 }
 
 func tableSpecs() []*tableSpec {
@@ -141,6 +142,12 @@ func options(args map[string]any) sqlnb.Options {
 		VarSmoothing: optFloat(args, "var_smoothing"), Variance: str(args, "variance"), Priors: str(args, "priors")}
 	if v, ok := args["norm"].(bool); ok {
 		o.Norm = &v
+	}
+	if v, ok := args["min_df"].(int64); ok {
+		o.MinDF = &v
+	}
+	if v, ok := args["max_features"].(int64); ok {
+		o.MaxFeatures = &v
 	}
 	if f, ok := args["features"].([]string); ok {
 		o.Features = f

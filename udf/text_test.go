@@ -2,6 +2,7 @@ package udf_test
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -95,5 +96,58 @@ func TestTextModelMatchesReference(t *testing.T) {
 	}
 	if err := queryErr(db, `SELECT nb_predict('spam', {'body': 42, 'len': 1.0})`); err == nil || !strings.Contains(err.Error(), `feature "body" is text`) {
 		t.Errorf("wrong type: %v", err)
+	}
+}
+
+// TestVocabularyLimits: min_df and max_features (applied when the model is bound, so nb_set changes them
+// without retraining) select the vocabulary as scikit-learn's CountVectorizer does; checked against a
+// plain-Go selection through nb_show.
+func TestVocabularyLimits(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE mail (label VARCHAR, body VARCHAR)`)
+	for _, d := range textDocs {
+		mustExec(t, db, `INSERT INTO mail VALUES (?, ?)`, d.label, d.body)
+	}
+	mustExec(t, db, `CALL nb_train('v', 'mail', 'label', kind := 'text')`)
+	docs, total := map[string]int{}, map[string]int{}
+	for _, d := range textDocs {
+		seen := map[string]bool{}
+		for _, tok := range refTokens(d.body) {
+			total[tok]++
+			if !seen[tok] {
+				docs[tok]++
+				seen[tok] = true
+			}
+		}
+	}
+	vocab := func() []string {
+		return strings.Split(one(t, db, `SELECT string_agg(DISTINCT value, ' ' ORDER BY value) FROM nb_show('v') WHERE parameter = 'log_prob'`), " ")
+	}
+	mustExec(t, db, `CALL nb_set('v', min_df := 2)`)
+	var want []string
+	for tok, n := range docs {
+		if n >= 2 {
+			want = append(want, tok)
+		}
+	}
+	slices.Sort(want)
+	if got := vocab(); !slices.Equal(got, want) {
+		t.Errorf("min_df 2: vocabulary %v, want %v", got, want)
+	}
+	mustExec(t, db, `CALL nb_set('v', min_df := 0, max_features := 3)`)
+	all := make([]string, 0, len(total))
+	for tok := range total {
+		all = append(all, tok)
+	}
+	slices.SortFunc(all, func(a, b string) int {
+		if total[a] != total[b] {
+			return total[b] - total[a]
+		}
+		return strings.Compare(a, b)
+	})
+	want = append([]string{}, all[:3]...)
+	slices.Sort(want)
+	if got := vocab(); !slices.Equal(got, want) {
+		t.Errorf("max_features 3: vocabulary %v, want %v", got, want)
 	}
 }

@@ -20,6 +20,8 @@ type modelFlags struct {
 	variance     string
 	priors       string
 	norm         bool
+	minDF        int64
+	maxFeatures  int64
 }
 
 // addParams adds --alpha and --var-smoothing (single values) and the other hyperparameter flags.
@@ -33,6 +35,8 @@ func (f *modelFlags) addParams(cmd *cobra.Command) {
 // addPriors adds --variance, --priors and --norm.
 func (f *modelFlags) addPriors(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&f.norm, "norm", false, "complement models: normalise the weights (scikit-learn's ComplementNB norm)")
+	cmd.Flags().Int64Var(&f.minDF, "min-df", 0, "text features: keep terms found in at least this many training documents")
+	cmd.Flags().Int64Var(&f.maxFeatures, "max-features", 0, "text features: keep only the most frequent terms (0: all)")
 	cmd.Flags().StringVar(&f.variance, "variance", "", "Gaussian variance: class (one per class) or pooled (shared)")
 	cmd.Flags().StringVar(&f.priors, "priors", "", "class priors: fit, smoothed, uniform, or class=p,class=p")
 }
@@ -58,6 +62,12 @@ func (f *modelFlags) options(cmd *cobra.Command) sqlnb.Options {
 	}
 	if cmd.Flags().Changed("norm") {
 		o.Norm = &f.norm
+	}
+	if cmd.Flags().Changed("min-df") {
+		o.MinDF = &f.minDF
+	}
+	if cmd.Flags().Changed("max-features") {
+		o.MaxFeatures = &f.maxFeatures
 	}
 	return o
 }
