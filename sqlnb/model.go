@@ -216,10 +216,10 @@ type CountStat struct {
 
 // TermCount is the number (and weight) of occurrences of one term of a text feature in one class.
 type TermCount struct {
-	Feature string  `json:"feature"`
-	Class   string  `json:"class"`
-	Term    string  `json:"term"`
-	Count   int64   `json:"count"`
+	Feature string `json:"feature"`
+	Class   string `json:"class"`
+	Term    string `json:"term"`
+	Count   int64  `json:"count"`
 	// Docs is the number of training documents of the class that contain the term.
 	Docs   int64   `json:"docs"`
 	Weight float64 `json:"weight"`
