@@ -34,7 +34,7 @@ test-race:
 
 # Ratios against floors measured in the same run (see README "Performance").
 bench:
-	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 60m ./bench/
+	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 90m ./bench/
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzIdent -fuzztime 30s ./queries/

@@ -9,8 +9,11 @@ WITH src AS (
            {{.Tokens}} AS tok
     FROM {{.From}} t
 )
-SELECT {{if .Fold}}f AS fold, {{end}}CAST(l AS VARCHAR) AS class, term, count(*) AS n, count(DISTINCT doc) AS docs{{if .Weight}}, fsum(w) AS weight{{end}}
-FROM (SELECT {{if .Fold}}f, {{end}}l{{if .Weight}}, w{{end}}, doc, unnest(tok) AS term
-      FROM (SELECT *, row_number() OVER () AS doc FROM src) WHERE l IS NOT NULL)
+-- Each document's tokens become a histogram (term → occurrences): its entries give the occurrences and,
+-- one entry per document, the document count.
+SELECT {{if .Fold}}f AS fold, {{end}}CAST(l AS VARCHAR) AS class, e.key AS term, sum(e.value)::BIGINT AS n, count(*) AS docs
+       {{- if .Weight}}, fsum(w * e.value) AS weight{{end}}
+FROM (SELECT {{if .Fold}}f, {{end}}l{{if .Weight}}, w{{end}}, unnest(map_entries(list_aggregate(tok, 'histogram'))) AS e
+      FROM src WHERE l IS NOT NULL)
 GROUP BY ALL
 ORDER BY class, term
