@@ -80,6 +80,9 @@ func FoldModels(ctx context.Context, db Querier, spec CVSpec) ([]*Model, string,
 		return nil, "", fmt.Errorf("%w: --folds %d: use at least 2", ErrBadOption, spec.Folds)
 	}
 	t := spec.Train
+	if t.Terms != nil {
+		return nil, "", fmt.Errorf("%w: cross-validation of a model with a term table is not supported yet: its rows carry no term MAP to score", ErrBadOption)
+	}
 	params := DefaultParams()
 	if t.Params != nil {
 		params = *t.Params

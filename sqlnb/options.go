@@ -1,6 +1,9 @@
 package sqlnb
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Options are training and hyperparameter options as a user types them (CLI flags, nb_train named
 // parameters); nil or empty fields keep their defaults (or, for SetOptions, the stored values).
@@ -16,6 +19,8 @@ type Options struct {
 	Norm         *bool  // complement models: normalise the weights
 	MinDF        *int64 // text: minimum document frequency of a term
 	MaxFeatures  *int64 // text: keep the most frequent terms
+	// A long term table (TermsSpec): source, document id, term and count columns, feature name.
+	Terms, Doc, Term, Count, TermsFeature string
 }
 
 // Params applies the hyperparameter options to base.
@@ -53,6 +58,12 @@ func (o Options) Params(base Params) (Params, map[string]float64, error) {
 // Spec builds the TrainSpec for model from source with label.
 func (o Options) Spec(model, source, label string) (TrainSpec, error) {
 	spec := TrainSpec{Model: model, Source: source, Label: label, Features: o.Features, Weight: o.Weight}
+	if o.Terms != "" {
+		if o.Doc == "" || o.Term == "" || o.Count == "" {
+			return spec, fmt.Errorf("%w: a term table needs its document id, term and count columns (--doc, --term, --count)", ErrBadOption)
+		}
+		spec.Terms = &TermsSpec{Source: o.Terms, Doc: o.Doc, Term: o.Term, Count: o.Count, Feature: o.TermsFeature}
+	}
 	var err error
 	if spec.Kind, err = ParseKind(o.Kind); err != nil {
 		return spec, err

@@ -34,6 +34,20 @@ type TrainSpec struct {
 	Params *Params
 	// GivenPriors are per-class priors when Params.Priors is PriorsGiven.
 	GivenPriors map[string]float64
+	// Terms, if set, adds a text feature from a long term table (document id, term, count), joined to
+	// Source on the document id.
+	Terms *TermsSpec
+}
+
+// TermsSpec names a long term table: one row per (document, term) with a count, joined on Doc to the
+// labelled source. The model gains the text feature Feature (default "terms"); score it with a MAP of term
+// counts per document, e.g. map_from_entries(list((term, count))) grouped by the document id.
+type TermsSpec struct {
+	Source  string
+	Doc     string
+	Term    string
+	Count   string
+	Feature string
 }
 
 // ParseFeatureKinds reads "col=kind,col=kind". A column name may contain "=": the last one splits.
@@ -83,6 +97,7 @@ func Train(ctx context.Context, db DB, spec TrainSpec) (*TrainResult, error) {
 type plan struct {
 	src        Source
 	allColumns []Column
+	terms      *termsPlan
 	label      Column
 	weight     string
 	features   []Feature
@@ -209,10 +224,18 @@ func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*plan, error) {
 		}
 		p.weight = w.Name
 	}
+	doc := ""
+	if spec.Terms != nil {
+		tp, err := planTerms(ctx, db, cols, spec.Terms)
+		if err != nil {
+			return nil, err
+		}
+		p.terms, doc = tp, tp.doc
+	}
 	var chosen []Column
 	if len(spec.Features) == 0 {
 		for _, c := range cols {
-			if c.Name != label.Name && c.Name != p.weight {
+			if c.Name != label.Name && c.Name != p.weight && c.Name != doc {
 				chosen = append(chosen, c)
 			}
 		}
@@ -232,7 +255,7 @@ func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*plan, error) {
 			}
 		}
 	}
-	if len(chosen) == 0 {
+	if len(chosen) == 0 && p.terms == nil {
 		return nil, fmt.Errorf("%w: no feature columns: the source has only the label (and weight)", ErrBadOption)
 	}
 	kinds := map[string]Kind{}
@@ -255,10 +278,62 @@ func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*plan, error) {
 		p.features = append(p.features, Feature{Name: c.Name, Kind: kind, Type: c.Type})
 		p.types[c.Name] = classifyType(c.Type)
 	}
+	if p.terms != nil {
+		for _, f := range p.features {
+			if f.Name == p.terms.feature {
+				return nil, fmt.Errorf("%w: the term table's feature name %q is also a column: choose another with --terms-feature", ErrBadOption, f.Name)
+			}
+		}
+		p.features = append(p.features, Feature{Name: p.terms.feature, Kind: Text, Type: "MAP(VARCHAR, DOUBLE)"})
+	}
 	if err := checkCountKinds(p.features); err != nil {
 		return nil, err
 	}
 	return p, nil
+}
+
+// termsPlan is a resolved long term table.
+type termsPlan struct {
+	src                       Source
+	doc, term, count, feature string
+}
+
+func planTerms(ctx context.Context, db Querier, labelled []Column, ts *TermsSpec) (*termsPlan, error) {
+	src, err := ResolveSource(ctx, db, ts.Source)
+	if err != nil {
+		return nil, fmt.Errorf("term table: %w", err)
+	}
+	cols, err := Describe(ctx, db, src)
+	if err != nil {
+		return nil, fmt.Errorf("term table: %w", err)
+	}
+	tp := &termsPlan{src: src, feature: ts.Feature}
+	if tp.feature == "" {
+		tp.feature = "terms"
+	}
+	d, ok := findColumn(labelled, ts.Doc)
+	if !ok {
+		return nil, fmt.Errorf("%w: document id column %q is not in the labelled source (columns: %s)", ErrUnknownColumn, ts.Doc, columnNames(labelled))
+	}
+	if _, ok := findColumn(cols, d.Name); !ok {
+		return nil, fmt.Errorf("%w: document id column %q is not in the term table (columns: %s)", ErrUnknownColumn, d.Name, columnNames(cols))
+	}
+	tp.doc = d.Name
+	for _, x := range []struct {
+		name string
+		dst  *string
+		what string
+	}{{ts.Term, &tp.term, "term"}, {ts.Count, &tp.count, "count"}} {
+		c, ok := findColumn(cols, x.name)
+		if !ok {
+			return nil, fmt.Errorf("%w: %s column %q is not in the term table (columns: %s)", ErrUnknownColumn, x.what, x.name, columnNames(cols))
+		}
+		*x.dst = c.Name
+	}
+	if c, _ := findColumn(cols, tp.count); !classifyType(c.Type).numeric() {
+		return nil, fmt.Errorf("%w: count column %q has type %s: it must be numeric", ErrBadType, c.Name, c.Type)
+	}
+	return tp, nil
 }
 
 // chooseKind picks the kind of column c: asked (non-empty) or from its type: numbers are Gaussian;
@@ -377,11 +452,55 @@ func trainStats(ctx context.Context, db Querier, p *plan, fold string) (map[int6
 		}
 	}
 	for _, f := range texts {
-		if err := trainTerms(ctx, db, p, f, fold, parts); err != nil {
+		var err error
+		if p.terms != nil && f.Name == p.terms.feature {
+			err = trainLongTerms(ctx, db, p, fold, parts)
+		} else {
+			err = trainTerms(ctx, db, p, f, fold, parts)
+		}
+		if err != nil {
 			return nil, nil, err
 		}
 	}
 	return parts, order, nil
+}
+
+// trainLongTerms runs train_long_terms: the term table joined to the labelled source.
+func trainLongTerms(ctx context.Context, db Querier, p *plan, fold string, parts map[int64]*partial) error {
+	tp := p.terms
+	stmt, err := queries.Render("train_long_terms.tmpl.sql", map[string]any{"From": p.src.FromAt(1),
+		"TermsFrom": tp.src.FromAt(len(p.src.Args) + 1), "Label": p.label.Name, "Weight": p.weight, "Fold": fold,
+		"Doc": tp.doc, "Term": tp.term, "Count": tp.count})
+	if err != nil {
+		return err
+	}
+	rows, err := db.QueryContext(ctx, stmt, append(append([]any{}, p.src.Args...), tp.src.Args...)...)
+	if err != nil {
+		return fmt.Errorf("count the term table: %w", err)
+	}
+	defer rows.Close()
+	var t TermCount
+	var fold64, bad int64
+	ptrs := []any{&t.Class, &t.Term, &t.Count, &t.Docs, &t.Weight, &bad}
+	if fold != "" {
+		ptrs = append([]any{&fold64}, ptrs...)
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return err
+		}
+		if bad > 0 {
+			return fmt.Errorf("%w: count column %q of the term table holds negative, NaN or infinite counts (term %q): counts must be ≥ 0",
+				ErrBadValue, tp.count, t.Term)
+		}
+		t.Feature = tp.feature
+		part := partOf(parts, fold64)
+		part.terms = append(part.terms, t)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("count the term table: %w", err)
+	}
+	return nil
 }
 
 // trainTerms runs train_terms for the text feature f: per (fold,) class and term its occurrences.

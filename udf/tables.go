@@ -25,7 +25,8 @@ func tableSpecs() []*tableSpec {
 			name:       "nb_train",
 			positional: []param{{"model", tVarchar}, {"source", tVarchar}, {"label", tVarchar}},
 			named: append([]param{{"features", tVarcharList}, {"kind", tVarchar}, {"feature_kinds", tVarchar},
-				{"weight", tVarchar}}, optionParams...),
+				{"weight", tVarchar}, {"terms", tVarchar}, {"doc", tVarchar}, {"term", tVarchar}, {"count", tVarchar},
+				{"terms_feature", tVarchar}}, optionParams...),
 			columns: []column{{"model", tVarchar}, {"n_rows", tBigint}, {"skipped_rows", tBigint}, {"classes", tBigint},
 				{"features", tBigint}, {"kinds", tVarchar}, {"seconds", tDouble}},
 			run: runTrain,
@@ -143,6 +144,7 @@ func options(args map[string]any) sqlnb.Options {
 	if v, ok := args["norm"].(bool); ok {
 		o.Norm = &v
 	}
+	o.Terms, o.Doc, o.Term, o.Count, o.TermsFeature = str(args, "terms"), str(args, "doc"), str(args, "term"), str(args, "count"), str(args, "terms_feature")
 	if v, ok := args["min_df"].(int64); ok {
 		o.MinDF = &v
 	}

@@ -151,3 +151,42 @@ func TestVocabularyLimits(t *testing.T) {
 		t.Errorf("max_features 3: vocabulary %v, want %v", got, want)
 	}
 }
+
+// TestLongTermTable: a model trained from a long (doc_id, term, count) table joined to a labels table equals
+// the model trained on the raw text: scoring a document's term MAP gives the text model's scores.
+func TestLongTermTable(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE mail (doc_id INTEGER, label VARCHAR, body VARCHAR)`)
+	mustExec(t, db, `CREATE TABLE terms (doc_id INTEGER, term VARCHAR, n INTEGER)`)
+	for i, d := range textDocs {
+		mustExec(t, db, `INSERT INTO mail VALUES (?, ?, ?)`, i, d.label, d.body)
+		counts := map[string]int{}
+		for _, tok := range refTokens(d.body) {
+			counts[tok]++
+		}
+		for term, n := range counts {
+			mustExec(t, db, `INSERT INTO terms VALUES (?, ?, ?)`, i, term, n)
+		}
+	}
+	mustExec(t, db, `CALL nb_train('fromtext', 'SELECT label, body FROM mail', 'label', kind := 'text', alpha := 0.5)`)
+	mustExec(t, db, `CALL nb_train('fromterms', 'SELECT doc_id, label FROM mail', 'label', terms := 'terms', doc := 'doc_id',
+		term := 'term', count := 'n', terms_feature := 'body', alpha := 0.5)`)
+	rows := queryStrings(t, db, `SELECT m.doc_id, nb_joint_log_likelihood('fromtext', {'body': m.body})::VARCHAR,
+		nb_joint_log_likelihood('fromterms', {'body': map_from_entries(list((t.term, t.n)))})::VARCHAR
+		FROM mail m JOIN terms t USING (doc_id) GROUP BY m.doc_id, m.body ORDER BY m.doc_id`)
+	if len(rows) != len(textDocs) {
+		t.Fatalf("%d rows", len(rows))
+	}
+	for _, r := range rows {
+		a, b := parseMap(t, r[1]), parseMap(t, r[2])
+		for c := range a {
+			if math.Abs(a[c]-b[c]) > 1e-12*math.Max(1, math.Abs(a[c])) {
+				t.Errorf("doc %s class %s: from text %v, from terms %v", r[0], c, a[c], b[c])
+			}
+		}
+	}
+	if err := queryErr(db, `CALL nb_train('bad', 'SELECT doc_id, label FROM mail', 'label', terms := 'terms', doc := 'doc_id', term := 'term')`); err == nil ||
+		!strings.Contains(err.Error(), "--count") {
+		t.Errorf("missing count column: %v", err)
+	}
+}

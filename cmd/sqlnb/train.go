@@ -73,8 +73,9 @@ func (f *modelFlags) options(cmd *cobra.Command) sqlnb.Options {
 }
 
 type trainOptions struct {
-	model, label, from string
-	flags              modelFlags
+	model, label, from                    string
+	terms, doc, term, count, termsFeature string
+	flags                                 modelFlags
 }
 
 func newTrainCmd(e *env) *cobra.Command {
@@ -94,6 +95,11 @@ says otherwise. NULL labels are skipped; NULL feature values are left out of tha
 	f.StringVar(&o.model, "model", "", "model name (required)")
 	f.StringVar(&o.label, "label", "", "label (class) column (required)")
 	f.StringVar(&o.from, "from", "", "training source: table, query or file glob (required)")
+	f.StringVar(&o.terms, "terms", "", "long term table (document id, term, count) joined to --from on --doc")
+	f.StringVar(&o.doc, "doc", "", "document id column (in --from and --terms)")
+	f.StringVar(&o.term, "term", "", "term column of --terms")
+	f.StringVar(&o.count, "count", "", "count column of --terms")
+	f.StringVar(&o.termsFeature, "terms-feature", "terms", "name of the text feature made from --terms")
 	o.flags.addFeatures(cmd)
 	o.flags.addParams(cmd)
 	for _, r := range []string{"model", "label", "from"} {
@@ -103,7 +109,9 @@ says otherwise. NULL labels are skipped; NULL feature values are left out of tha
 }
 
 func runTrain(cmd *cobra.Command, e *env, o *trainOptions) error {
-	spec, err := o.flags.options(cmd).Spec(o.model, o.from, o.label)
+	opts := o.flags.options(cmd)
+	opts.Terms, opts.Doc, opts.Term, opts.Count, opts.TermsFeature = o.terms, o.doc, o.term, o.count, o.termsFeature
+	spec, err := opts.Spec(o.model, o.from, o.label)
 	if err != nil {
 		return usageError{err}
 	}
