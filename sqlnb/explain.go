@@ -21,7 +21,7 @@ func (s *Scorer) featureTerm(b *Batch, i, j, c int, floor bool) float64 {
 		d := x - f.Mean[c]
 		return f.LogNorm[c] - d*d*f.HalfInvVar[c]
 	}
-	if f.Kind == Text {
+	if f.Kind.IsText() {
 		return f.textTerm(b.Sparse[j], i, c, len(s.Labels), floor)
 	}
 	lp := f.LogProb
@@ -94,7 +94,7 @@ func (s *Scorer) valueText(b *Batch, i, j int) string {
 		}
 		return strconv.FormatFloat(x, 'g', -1, 64)
 	}
-	if f.Kind == Text {
+	if f.Kind.IsText() {
 		sp := b.Sparse[j]
 		n := 0.0
 		for e := sp.Off[i]; e < sp.Off[i+1]; e++ {
@@ -138,7 +138,7 @@ func MostInformative(s *Scorer, top int) []Informative {
 				cand = append(cand, Informative{Class: s.Labels[c], Feature: f.Name, Value: "(one count)", LLR: at(c) - bestOther(K, c, at)})
 				continue
 			}
-			if f.Kind == Text {
+			if f.Kind.IsText() {
 				K := len(s.Labels)
 				for v, term := range f.Values {
 					at := func(d int) float64 { return f.TermLogProb[v*K+d] }

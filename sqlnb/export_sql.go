@@ -35,7 +35,7 @@ func ExportSQL(w io.Writer, s *Scorer, dialect string) error {
 		return fmt.Errorf("%w: dialect %q: use duckdb or postgres", ErrBadOption, dialect)
 	}
 	for _, f := range s.Features {
-		if f.Kind == Text {
+		if f.Kind.IsText() {
 			return fmt.Errorf("%w: model %q: text feature %q cannot be exported to SQL yet", ErrBadOption, s.Model.Name, f.Name)
 		}
 	}

@@ -31,7 +31,7 @@ func (s *Scorer) NewBatch(n int) *Batch {
 		switch {
 		case f.Kind.Numeric():
 			b.Num[j] = make([]float64, n)
-		case f.Kind == Text:
+		case f.Kind.IsText():
 			b.Sparse[j] = &Sparse{}
 			b.Sparse[j].Reset()
 		default:
@@ -288,7 +288,11 @@ func (b *Batch) Gather(dst *Batch, idx []int) {
 				for e := src.Off[i]; e < src.Off[i+1]; e++ {
 					d.Add(src.Idx[e], src.Val[e])
 				}
-				d.EndRow()
+				if src.Null[i] {
+					d.EndNullRow()
+				} else {
+					d.EndRow()
+				}
 			}
 		}
 	}

@@ -36,7 +36,15 @@ const (
 	// in the vocabulary (unseen terms are ignored; an empty or NULL document adds nothing). Scoring also
 	// takes a MAP(VARCHAR, number) of term counts.
 	Text Kind = "text"
+	// TextBernoulli: a VARCHAR column as presence/absence of each vocabulary term (a term present once or
+	// more): p_tc = (d_tc + α)/(n_c + 2α), d_tc = class-c documents containing t, n_c = class-c documents;
+	// b_c gains Σ_t log(1 - p_tc) plus, for each present term, log p_tc - log(1 - p_tc): O(terms present).
+	// An empty document has every term absent; a NULL one adds nothing. Unweighted only.
+	TextBernoulli Kind = "text_bernoulli"
 )
+
+// IsText reports whether k reads text (or term MAPs) into sparse term rows.
+func (k Kind) IsText() bool { return k == Text || k == TextBernoulli }
 
 // Counted reports whether k is a count kind (multinomial or complement).
 func (k Kind) Counted() bool { return k == Multinomial || k == Complement }
@@ -47,12 +55,12 @@ func (k Kind) Numeric() bool { return k == Gaussian || k.Counted() }
 // ParseKind reads a kind name; "auto" and "" give the empty Kind (choose from the column type).
 func ParseKind(s string) (Kind, error) {
 	switch k := Kind(strings.ToLower(strings.TrimSpace(s))); k {
-	case Gaussian, Categorical, Bernoulli, Multinomial, Complement, Text:
+	case Gaussian, Categorical, Bernoulli, Multinomial, Complement, Text, TextBernoulli:
 		return k, nil
 	case "auto", "":
 		return "", nil
 	default:
-		return "", fmt.Errorf("%w: kind %q: use auto, gaussian, categorical, bernoulli, multinomial, complement or text", ErrBadOption, s)
+		return "", fmt.Errorf("%w: kind %q: use auto, gaussian, categorical, bernoulli, multinomial, complement, text or text_bernoulli", ErrBadOption, s)
 	}
 }
 
@@ -313,7 +321,7 @@ func (m *Model) Validate() error {
 			return bad("feature %q is the label", f.Name)
 		}
 		switch f.Kind {
-		case Gaussian, Categorical, Bernoulli, Multinomial, Complement, Text:
+		case Gaussian, Categorical, Bernoulli, Multinomial, Complement, Text, TextBernoulli:
 		default:
 			return bad("feature %q: unknown kind %q", f.Name, f.Kind)
 		}
@@ -340,7 +348,7 @@ func (m *Model) Validate() error {
 	}
 	seenTerm := map[[3]string]bool{}
 	for _, t := range m.Terms {
-		if kinds[t.Feature] != Text {
+		if !kinds[t.Feature].IsText() {
 			return bad("term count for %q, which is not a text feature", t.Feature)
 		}
 		if !classes[t.Class] {

@@ -42,10 +42,14 @@ func Parameters(s *Scorer) []Parameter {
 	}
 	for _, f := range s.Features {
 		for c, label := range s.Labels {
-			if f.Kind == Text {
+			if f.Kind.IsText() {
 				for v, term := range f.Values {
-					out = append(out, Parameter{Feature: f.Name, Kind: f.Kind, Class: label, Value: term, Parameter: "log_prob",
-						Estimate: f.TermLogProb[v*len(s.Labels)+c], Count: termW[[3]string{f.Name, label, term}]})
+					p := Parameter{Feature: f.Name, Kind: f.Kind, Class: label, Value: term, Parameter: "log_prob",
+						Estimate: f.TermLogProb[v*len(s.Labels)+c], Count: termW[[3]string{f.Name, label, term}]}
+					if f.Kind == TextBernoulli { // stored as log p - log(1 - p)
+						p.Parameter, p.Estimate = "probability", 1/(1+math.Exp(-p.Estimate))
+					}
+					out = append(out, p)
 				}
 				continue
 			}

@@ -46,6 +46,8 @@ type ScoreFeature struct {
 	// Text features: the vocabulary is Values/Index; TermLogProb[t*K + c] = log θ_tc.
 	TermLogProb      []float64
 	termLogProbFloor []float64
+	// Absent (text_bernoulli): per class Σ_t log(1 - p_tc), every vocabulary term absent.
+	Absent, absentFloor []float64
 
 	// Categorical and Bernoulli: the J training values (Bernoulli: false, true), their positions, and
 	// per class the J+2 log-probabilities: the values, then Unseen(J) and Missing(J+1).
@@ -107,8 +109,8 @@ func Compile(m *Model) (*Scorer, error) {
 			s.gauss = append(s.gauss, j)
 		case f.Kind.Counted():
 			s.sums = append(s.sums, j)
-		case f.Kind == Text:
-			compileText(sf, termsOf[f.Name], classIdx, K, m.Params)
+		case f.Kind.IsText():
+			compileText(sf, termsOf[f.Name], classIdx, m.Classes, m.Params)
 			s.texts = append(s.texts, j)
 		default:
 			compileCategorical(sf, counts[f.Name], classIdx, K, m.Params.Alpha)

@@ -289,6 +289,11 @@ func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*plan, error) {
 	if err := checkCountKinds(p.features); err != nil {
 		return nil, err
 	}
+	for _, f := range p.features {
+		if f.Kind == TextBernoulli && p.weight != "" {
+			return nil, fmt.Errorf("%w: feature %q is text_bernoulli, which does not take sample weights yet: use text, or drop --weight", ErrBadOption, f.Name)
+		}
+	}
 	return p, nil
 }
 
@@ -358,7 +363,7 @@ func chooseKind(c Column, asked Kind) (Kind, error) {
 		if !tc.numeric() && tc != typeBool {
 			return "", fmt.Errorf("%w: feature %q has type %s: a Bernoulli feature must be BOOLEAN or numeric (present = value > 0)", ErrBadType, c.Name, c.Type)
 		}
-	case Text:
+	case Text, TextBernoulli:
 		if tc != typeText || strings.HasPrefix(strings.ToUpper(c.Type), "ENUM") {
 			return "", fmt.Errorf("%w: feature %q has type %s: a text feature must be VARCHAR", ErrBadType, c.Name, c.Type)
 		}
@@ -417,7 +422,7 @@ func trainStats(ctx context.Context, db Querier, p *plan, fold string) (map[int6
 			gauss = append(gauss, f)
 		case f.Kind.Counted():
 			sums = append(sums, f)
-		case f.Kind == Text:
+		case f.Kind.IsText():
 			texts = append(texts, f)
 		default:
 			cats = append(cats, f)

@@ -419,7 +419,7 @@ func (b *bound) newReader(j, arg, child int, t mapping.LogicalType) (reader, err
 		}
 		return r, nil
 	}
-	if f.Kind == sqlnb.Text {
+	if f.Kind.IsText() {
 		r.sf = f
 		if r.typ == mapping.TypeVarchar {
 			return r, nil
@@ -658,7 +658,7 @@ func (b *bound) writeExplain(out mapping.Vector, batch *sqlnb.Batch, jll []float
 // numbers that are not DOUBLE.
 func (r *reader) read(vec mapping.Vector, n int, batch *sqlnb.Batch, num []float64) {
 	j := r.feature
-	if r.kind == sqlnb.Text {
+	if r.kind.IsText() {
 		r.readText(vec, n, batch.Sparse[j])
 		return
 	}
@@ -712,16 +712,18 @@ func (r *reader) readText(vec mapping.Vector, n int, sp *sqlnb.Sparse) {
 	sp.Reset()
 	if r.null {
 		for range n {
-			sp.EndRow()
+			sp.EndNullRow()
 		}
 		return
 	}
 	data, mask := mapping.VectorGetData(vec), validity(vec, n)
 	if !r.isMap {
 		for i := range n {
-			if valid(mask, i) {
-				r.sf.AddText(sp, stringAt(data, i))
+			if !valid(mask, i) {
+				sp.EndNullRow()
+				continue
 			}
+			r.sf.AddText(sp, stringAt(data, i))
 			sp.EndRow()
 		}
 		return
@@ -737,15 +739,17 @@ func (r *reader) readText(vec mapping.Vector, n int, sp *sqlnb.Sparse) {
 	}
 	valMask := validity(valsVec, size)
 	for i := range n {
-		if valid(mask, i) {
-			e := entries[i]
-			for k := int(e.offset); k < int(e.offset+e.length); k++ {
-				if valid(valMask, k) && !math.IsNaN(vals[k]) {
-					r.sf.AddTerm(sp, stringAt(keys, k), vals[k])
-				}
+		if !valid(mask, i) {
+			sp.EndNullRow()
+			continue
+		}
+		e := entries[i]
+		for k := int(e.offset); k < int(e.offset+e.length); k++ {
+			if valid(valMask, k) && !math.IsNaN(vals[k]) {
+				r.sf.AddTerm(sp, stringAt(keys, k), vals[k])
 			}
 		}
-		sp.EndRow()
+		r.sf.EndRow(sp)
 	}
 }
 

@@ -190,3 +190,65 @@ func TestLongTermTable(t *testing.T) {
 		t.Errorf("missing count column: %v", err)
 	}
 }
+
+// TestTextBernoulliMatchesReference: presence/absence over the vocabulary, p_tc = (d_tc + α)/(n_c + 2α),
+// b_c = log p(c) + Σ_t [present: log p_tc, absent: log(1 - p_tc)], against a plain-Go reference; a term
+// present twice counts once, an empty document has every term absent, a NULL one gives the prior, and a
+// MAP of positive counts scores as the text.
+func TestTextBernoulliMatchesReference(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE mail (label VARCHAR, body VARCHAR)`)
+	for _, d := range textDocs {
+		mustExec(t, db, `INSERT INTO mail VALUES (?, ?)`, d.label, d.body)
+	}
+	mustExec(t, db, `CALL nb_train('bern', 'mail', 'label', kind := 'text_bernoulli')`)
+	docs := map[string]map[string]float64{"ham": {}, "spam": {}}
+	nc := map[string]float64{}
+	vocab := map[string]bool{}
+	for _, d := range textDocs {
+		nc[d.label]++
+		seen := map[string]bool{}
+		for _, tok := range refTokens(d.body) {
+			vocab[tok] = true
+			if !seen[tok] {
+				docs[d.label][tok]++
+				seen[tok] = true
+			}
+		}
+	}
+	ref := func(class, body string) float64 {
+		present := map[string]bool{}
+		for _, tok := range refTokens(body) {
+			present[tok] = true
+		}
+		v := math.Log(nc[class] / float64(len(textDocs)))
+		for tok := range vocab {
+			p := (docs[class][tok] + 1) / (nc[class] + 2)
+			if present[tok] {
+				v += math.Log(p)
+			} else {
+				v += math.Log(1 - p)
+			}
+		}
+		return v
+	}
+	for _, body := range []string{"free money now", "free free free money", "meeting agenda draft", "", "zzz unseen"} {
+		got := parseMap(t, one(t, db, `SELECT nb_joint_log_likelihood('bern', {'body': ?::VARCHAR})::VARCHAR`, body))
+		for _, c := range []string{"ham", "spam"} {
+			if want := ref(c, body); math.Abs(got[c]-want) > 1e-12*math.Max(1, math.Abs(want)) {
+				t.Errorf("%q class %s: b = %.17g, reference %.17g", body, c, got[c], want)
+			}
+		}
+	}
+	null := parseMap(t, one(t, db, `SELECT nb_joint_log_likelihood('bern', {'body': NULL::VARCHAR})::VARCHAR`))
+	if math.Abs(null["spam"]-math.Log(5.0/10)) > 1e-15 {
+		t.Errorf("NULL text: %v, want the prior", null)
+	}
+	a := parseMap(t, one(t, db, `SELECT nb_joint_log_likelihood('bern', {'body': 'free money'})::VARCHAR`))
+	b := parseMap(t, one(t, db, `SELECT nb_joint_log_likelihood('bern', {'body': MAP {'free': 3, 'money': 1, 'meeting': 0}})::VARCHAR`))
+	for c := range a {
+		if math.Abs(a[c]-b[c]) > 1e-12 {
+			t.Errorf("MAP input %v vs text %v", b, a)
+		}
+	}
+}
