@@ -4,5 +4,7 @@ CREATE TABLE IF NOT EXISTS nb.features (
     position INTEGER NOT NULL,   -- 0-based training order (the positional argument order)
     name     VARCHAR NOT NULL,   -- column name
     kind     VARCHAR NOT NULL,   -- 'gaussian', 'categorical' or 'bernoulli'
-    type     VARCHAR NOT NULL    -- DuckDB type of the training column
+    type     VARCHAR NOT NULL,   -- DuckDB type of the training column
+    ngrams   INTEGER NOT NULL,   -- text: word n-grams up to this length (0 or 1: words)
+    stop_words VARCHAR NOT NULL  -- text: '' or 'english'
 )

@@ -179,6 +179,8 @@ type Feature struct {
 	Kind Kind   `json:"kind"`
 	// Type is the DuckDB type of the training column (it decides how scoring reads categories).
 	Type string `json:"type"`
+	// Text holds the tokenizer settings of text features.
+	Text TextOptions `json:"text,omitzero"`
 }
 
 // Class is one label value with its training count and weight.
@@ -324,6 +326,9 @@ func (m *Model) Validate() error {
 		case Gaussian, Categorical, Bernoulli, Multinomial, Complement, Text, TextBernoulli:
 		default:
 			return bad("feature %q: unknown kind %q", f.Name, f.Kind)
+		}
+		if err := f.Text.Validate(); err != nil {
+			return bad("feature %q: %v", f.Name, err)
 		}
 		kinds[f.Name] = f.Kind
 	}

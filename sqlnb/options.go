@@ -21,6 +21,9 @@ type Options struct {
 	MaxFeatures  *int64 // text: keep the most frequent terms
 	// A long term table (TermsSpec): source, document id, term and count columns, feature name.
 	Terms, Doc, Term, Count, TermsFeature string
+	// Tokenizer settings of text features: n-gram length and stop words ("english").
+	Ngrams    int
+	StopWords string
 }
 
 // Params applies the hyperparameter options to base.
@@ -57,7 +60,8 @@ func (o Options) Params(base Params) (Params, map[string]float64, error) {
 
 // Spec builds the TrainSpec for model from source with label.
 func (o Options) Spec(model, source, label string) (TrainSpec, error) {
-	spec := TrainSpec{Model: model, Source: source, Label: label, Features: o.Features, Weight: o.Weight}
+	spec := TrainSpec{Model: model, Source: source, Label: label, Features: o.Features, Weight: o.Weight,
+		Text: TextOptions{Ngrams: o.Ngrams, StopWords: strings.ToLower(strings.TrimSpace(o.StopWords))}}
 	if o.Terms != "" {
 		if o.Doc == "" || o.Term == "" || o.Count == "" {
 			return spec, fmt.Errorf("%w: a term table needs its document id, term and count columns (--doc, --term, --count)", ErrBadOption)

@@ -36,6 +36,7 @@ type ScoreFeature struct {
 	Name string
 	Kind Kind
 	Type string
+	Text TextOptions
 
 	// Gaussian: per class mean, 1/(2 var) and -½ log(2π var), var = smoothed variance.
 	Mean, HalfInvVar, LogNorm, Var []float64
@@ -102,7 +103,7 @@ func Compile(m *Model) (*Scorer, error) {
 	s.Features = make([]ScoreFeature, len(m.Features))
 	for j, f := range m.Features {
 		sf := &s.Features[j]
-		sf.Name, sf.Kind, sf.Type = f.Name, f.Kind, f.Type
+		sf.Name, sf.Kind, sf.Type, sf.Text = f.Name, f.Kind, f.Type, f.Text
 		switch {
 		case f.Kind == Gaussian:
 			compileGaussian(sf, byFeature[f.Name], classIdx, K, eps, m.Params.Variance == VariancePooled)

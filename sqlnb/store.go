@@ -70,11 +70,13 @@ func saveTx(ctx context.Context, tx *sql.Tx, m *Model) error {
 		m.Created, m.Version, m.Generation); err != nil {
 		return err
 	}
-	names, kinds, types := make([]string, len(m.Features)), make([]string, len(m.Features)), make([]string, len(m.Features))
+	n := len(m.Features)
+	names, kinds, types, stops := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	ngrams := make([]int32, n)
 	for i, f := range m.Features {
-		names[i], kinds[i], types[i] = f.Name, string(f.Kind), f.Type
+		names[i], kinds[i], types[i], ngrams[i], stops[i] = f.Name, string(f.Kind), f.Type, int32(f.Text.Ngrams), f.Text.StopWords
 	}
-	if _, err := tx.ExecContext(ctx, queries.SQL("store_insert_features.sql"), m.Name, names, kinds, types); err != nil {
+	if _, err := tx.ExecContext(ctx, queries.SQL("store_insert_features.sql"), m.Name, names, kinds, types, ngrams, stops); err != nil {
 		return err
 	}
 	labels, counts, weights, priors := make([]string, len(m.Classes)), make([]int64, len(m.Classes)),
@@ -200,7 +202,7 @@ func Load(ctx context.Context, q Querier, name string) (*Model, error) {
 	m.Weight = weight.String
 	if err := loadRows(ctx, q, "store_load_features.sql", name, func(r *sql.Rows) error {
 		var f Feature
-		err := r.Scan(&f.Name, &f.Kind, &f.Type)
+		err := r.Scan(&f.Name, &f.Kind, &f.Type, &f.Text.Ngrams, &f.Text.StopWords)
 		m.Features = append(m.Features, f)
 		return err
 	}); err != nil {

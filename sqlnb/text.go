@@ -43,7 +43,7 @@ func (s *Sparse) EndRow() {
 // terms are ignored, as in scikit-learn's CountVectorizer with a fixed vocabulary).
 func (f *ScoreFeature) AddText(s *Sparse, text string) {
 	start := len(s.Idx)
-	for _, t := range Tokenize(text) {
+	for _, t := range f.Text.Terms(text) {
 		if i, ok := f.Index[t]; ok {
 			s.Add(i, 1)
 		}

@@ -50,3 +50,33 @@ func TestTokenizerAgreesWithSQL(t *testing.T) {
 		t.Errorf("NULL text: %v %v", isNull, err)
 	}
 }
+
+// TestTextOptionsAgreeWithSQL: stop words and n-grams give the same terms, in the same order, in SQL
+// (training) and Go (scoring).
+func TestTextOptionsAgreeWithSQL(t *testing.T) {
+	db := mustOpenDB(t)
+	ctx := context.Background()
+	for _, o := range []sqlnb.TextOptions{{Ngrams: 2, StopWords: "english"}, {Ngrams: 3}, {StopWords: "english"}} {
+		for _, c := range []string{"The quick brown fox jumps over the lazy dog", "free money, free MONEY now!!", "a", "", "日本語 の テキスト 😀 ok",
+			"it is what it is", "one two"} {
+			var got []any
+			if err := db.QueryRowContext(ctx, "SELECT "+o.SQL("?::VARCHAR")+"::VARCHAR[]", c).Scan(&got); err != nil {
+				t.Fatal(err)
+			}
+			sqlTerms := make([]string, len(got))
+			for i, g := range got {
+				sqlTerms[i] = g.(string)
+			}
+			goTerms := o.Terms(c)
+			if len(goTerms) == 0 && len(sqlTerms) == 0 {
+				continue
+			}
+			if !reflect.DeepEqual(goTerms, sqlTerms) {
+				t.Errorf("%+v %q: Go %q, SQL %q", o, c, goTerms, sqlTerms)
+			}
+		}
+	}
+	if got := (sqlnb.TextOptions{Ngrams: 2, StopWords: "english"}).Terms("the free money is here"); !reflect.DeepEqual(got, []string{"free", "money", "free money"}) {
+		t.Errorf("terms %q", got)
+	}
+}

@@ -37,6 +37,8 @@ type TrainSpec struct {
 	// Terms, if set, adds a text feature from a long term table (document id, term, count), joined to
 	// Source on the document id.
 	Terms *TermsSpec
+	// Text are the tokenizer settings of the text features.
+	Text TextOptions
 }
 
 // TermsSpec names a long term table: one row per (document, term) with a count, joined on Doc to the
@@ -275,7 +277,14 @@ func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		p.features = append(p.features, Feature{Name: c.Name, Kind: kind, Type: c.Type})
+		f := Feature{Name: c.Name, Kind: kind, Type: c.Type}
+		if kind.IsText() {
+			if err := spec.Text.Validate(); err != nil {
+				return nil, err
+			}
+			f.Text = spec.Text
+		}
+		p.features = append(p.features, f)
 		p.types[c.Name] = classifyType(c.Type)
 	}
 	if p.terms != nil {
@@ -511,7 +520,7 @@ func trainLongTerms(ctx context.Context, db Querier, p *plan, fold string, parts
 // trainTerms runs train_terms for the text feature f: per (fold,) class and term its occurrences.
 func trainTerms(ctx context.Context, db Querier, p *plan, f Feature, fold string, parts map[int64]*partial) error {
 	stmt, err := queries.Render("train_terms.tmpl.sql", map[string]any{"From": p.src.From, "Label": p.label.Name,
-		"Weight": p.weight, "Fold": fold, "Tokens": fmt.Sprintf(TokenizeSQL, queries.Ident(f.Name))})
+		"Weight": p.weight, "Fold": fold, "Tokens": f.Text.SQL(queries.Ident(f.Name))})
 	if err != nil {
 		return err
 	}

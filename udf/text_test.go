@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/sqlnb/sqlnb/sqlnb"
 )
 
 // refTokens is an independent plain-Go tokenizer: lower-case runes, runs of letters and numbers.
@@ -249,6 +251,48 @@ func TestTextBernoulliMatchesReference(t *testing.T) {
 	for c := range a {
 		if math.Abs(a[c]-b[c]) > 1e-12 {
 			t.Errorf("MAP input %v vs text %v", b, a)
+		}
+	}
+}
+
+// TestTextNgramsAndStopWords: a text model with bigrams and English stop words scores as a plain-Go
+// reference (its own counts and θ) over the same terms.
+func TestTextNgramsAndStopWords(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE mail (label VARCHAR, body VARCHAR)`)
+	for _, d := range textDocs {
+		mustExec(t, db, `INSERT INTO mail VALUES (?, ?)`, d.label, d.body)
+	}
+	mustExec(t, db, `CALL nb_train('ng', 'mail', 'label', kind := 'text', ngrams := 2, stop_words := 'english')`)
+	// The terms come from TextOptions.Terms (held equal to the training SQL by TestTextOptionsAgreeWithSQL);
+	// the counting and θ below are the reference's own.
+	terms := sqlnb.TextOptions{Ngrams: 2, StopWords: "english"}.Terms
+	counts := map[string]map[string]float64{"ham": {}, "spam": {}}
+	vocab := map[string]bool{}
+	for _, d := range textDocs {
+		for _, term := range terms(d.body) {
+			counts[d.label][term]++
+			vocab[term] = true
+		}
+	}
+	if !vocab["free money"] || vocab["the"] {
+		t.Fatalf("vocabulary: free money %v, the %v", vocab["free money"], vocab["the"])
+	}
+	got := parseMap(t, one(t, db, `SELECT nb_joint_log_likelihood('ng', {'body': 'Free money now, the meeting'})::VARCHAR`))
+	prior := parseMap(t, one(t, db, `SELECT nb_joint_log_likelihood('ng', {'body': NULL::VARCHAR})::VARCHAR`))
+	for _, c := range []string{"ham", "spam"} {
+		total := 0.0
+		for _, n := range counts[c] {
+			total += n
+		}
+		want := prior[c]
+		for _, term := range terms("Free money now, the meeting") {
+			if vocab[term] {
+				want += math.Log(counts[c][term]+1) - math.Log(total+float64(len(vocab)))
+			}
+		}
+		if math.Abs(got[c]-want) > 1e-12*math.Max(1, math.Abs(want)) {
+			t.Errorf("class %s: %.17g, reference %.17g", c, got[c], want)
 		}
 	}
 }

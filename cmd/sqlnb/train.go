@@ -75,6 +75,8 @@ func (f *modelFlags) options(cmd *cobra.Command) sqlnb.Options {
 type trainOptions struct {
 	model, label, from                    string
 	terms, doc, term, count, termsFeature string
+	ngrams                                int
+	stopWords                             string
 	flags                                 modelFlags
 }
 
@@ -100,6 +102,8 @@ says otherwise. NULL labels are skipped; NULL feature values are left out of tha
 	f.StringVar(&o.term, "term", "", "term column of --terms")
 	f.StringVar(&o.count, "count", "", "count column of --terms")
 	f.StringVar(&o.termsFeature, "terms-feature", "terms", "name of the text feature made from --terms")
+	f.IntVar(&o.ngrams, "ngrams", 1, "text features: word n-grams up to this length")
+	f.StringVar(&o.stopWords, "stop-words", "", "text features: remove stop words (english)")
 	o.flags.addFeatures(cmd)
 	o.flags.addParams(cmd)
 	for _, r := range []string{"model", "label", "from"} {
@@ -111,6 +115,7 @@ says otherwise. NULL labels are skipped; NULL feature values are left out of tha
 func runTrain(cmd *cobra.Command, e *env, o *trainOptions) error {
 	opts := o.flags.options(cmd)
 	opts.Terms, opts.Doc, opts.Term, opts.Count, opts.TermsFeature = o.terms, o.doc, o.term, o.count, o.termsFeature
+	opts.Ngrams, opts.StopWords = o.ngrams, o.stopWords
 	spec, err := opts.Spec(o.model, o.from, o.label)
 	if err != nil {
 		return usageError{err}
