@@ -41,10 +41,14 @@ const (
 	// b_c gains Σ_t log(1 - p_tc) plus, for each present term, log p_tc - log(1 - p_tc): O(terms present).
 	// An empty document has every term absent; a NULL one adds nothing. Unweighted only.
 	TextBernoulli Kind = "text_bernoulli"
+	// TextComplement: scikit-learn's ComplementNB over a text column's term counts (as Complement over
+	// count columns): weights from the other classes' counts, Params.Norm, priors ignored; a complement
+	// model holds complement features only.
+	TextComplement Kind = "text_complement"
 )
 
 // IsText reports whether k reads text (or term MAPs) into sparse term rows.
-func (k Kind) IsText() bool { return k == Text || k == TextBernoulli }
+func (k Kind) IsText() bool { return k == Text || k == TextBernoulli || k == TextComplement }
 
 // Counted reports whether k is a count kind (multinomial or complement).
 func (k Kind) Counted() bool { return k == Multinomial || k == Complement }
@@ -55,12 +59,12 @@ func (k Kind) Numeric() bool { return k == Gaussian || k.Counted() }
 // ParseKind reads a kind name; "auto" and "" give the empty Kind (choose from the column type).
 func ParseKind(s string) (Kind, error) {
 	switch k := Kind(strings.ToLower(strings.TrimSpace(s))); k {
-	case Gaussian, Categorical, Bernoulli, Multinomial, Complement, Text, TextBernoulli:
+	case Gaussian, Categorical, Bernoulli, Multinomial, Complement, Text, TextBernoulli, TextComplement:
 		return k, nil
 	case "auto", "":
 		return "", nil
 	default:
-		return "", fmt.Errorf("%w: kind %q: use auto, gaussian, categorical, bernoulli, multinomial, complement, text or text_bernoulli", ErrBadOption, s)
+		return "", fmt.Errorf("%w: kind %q: use auto, gaussian, categorical, bernoulli, multinomial, complement, text, text_bernoulli or text_complement", ErrBadOption, s)
 	}
 }
 
@@ -323,7 +327,7 @@ func (m *Model) Validate() error {
 			return bad("feature %q is the label", f.Name)
 		}
 		switch f.Kind {
-		case Gaussian, Categorical, Bernoulli, Multinomial, Complement, Text, TextBernoulli:
+		case Gaussian, Categorical, Bernoulli, Multinomial, Complement, Text, TextBernoulli, TextComplement:
 		default:
 			return bad("feature %q: unknown kind %q", f.Name, f.Kind)
 		}
@@ -473,7 +477,7 @@ func checkCountKinds(features []Feature) error {
 		switch f.Kind {
 		case Multinomial:
 			multi++
-		case Complement:
+		case Complement, TextComplement:
 			comp++
 		default:
 			other++

@@ -121,6 +121,11 @@ func Compile(m *Model) (*Scorer, error) {
 	if len(s.sums) > 0 {
 		s.compileCounts(classIdx)
 	}
+	for _, j := range s.texts {
+		if s.Features[j].Kind == TextComplement { // complement scores ignore the priors, as scikit-learn
+			clear(s.LogPrior)
+		}
+	}
 	s.base = make([]float64, K)
 	for c := range K {
 		s.base[c] = s.LogPrior[c]

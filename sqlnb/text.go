@@ -122,6 +122,10 @@ func compileText(sf *ScoreFeature, terms []TermCount, classIdx map[string]int, c
 			}
 		}
 	}
+	if sf.Kind == TextComplement {
+		sf.TermLogProb = complementTable(n, V, K, alpha, p.Norm)
+		return
+	}
 	if sf.Kind == TextBernoulli {
 		sf.TermLogProb, sf.Absent = bernoulliTables(n, V, classes, alpha)
 		if alpha == 0 {
@@ -195,4 +199,35 @@ func bernoulliTables(d []float64, V int, classes []Class, alpha float64) ([]floa
 		}
 	}
 	return delta, absent
+}
+
+// complementTable returns ComplementNB's weights per term and class (as Scorer.compileCounts): with
+// C_tc = Σ_c' N_tc' - N_tc + α, l_tc = log(C_tc / Σ_t C_tc), w = -l, or l / Σ_t l with norm.
+func complementTable(n []float64, V, K int, alpha float64, norm bool) []float64 {
+	w := make([]float64, V*K)
+	for c := range K {
+		comp := make([]float64, V)
+		total := 0.0
+		for i := range V {
+			all := 0.0
+			for d := range K {
+				all += n[i*K+d]
+			}
+			comp[i] = all + alpha - n[i*K+c]
+			total += comp[i]
+		}
+		sum := 0.0
+		for i := range V {
+			w[i*K+c] = math.Log(comp[i] / total)
+			sum += w[i*K+c]
+		}
+		for i := range V {
+			if norm {
+				w[i*K+c] /= sum
+			} else {
+				w[i*K+c] = -w[i*K+c]
+			}
+		}
+	}
+	return w
 }

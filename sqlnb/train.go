@@ -372,7 +372,7 @@ func chooseKind(c Column, asked Kind) (Kind, error) {
 		if !tc.numeric() && tc != typeBool {
 			return "", fmt.Errorf("%w: feature %q has type %s: a Bernoulli feature must be BOOLEAN or numeric (present = value > 0)", ErrBadType, c.Name, c.Type)
 		}
-	case Text, TextBernoulli:
+	case Text, TextBernoulli, TextComplement:
 		if tc != typeText || strings.HasPrefix(strings.ToUpper(c.Type), "ENUM") {
 			return "", fmt.Errorf("%w: feature %q has type %s: a text feature must be VARCHAR", ErrBadType, c.Name, c.Type)
 		}
