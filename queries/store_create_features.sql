@@ -6,5 +6,6 @@ CREATE TABLE IF NOT EXISTS nb.features (
     kind     VARCHAR NOT NULL,   -- 'gaussian', 'categorical' or 'bernoulli'
     type     VARCHAR NOT NULL,   -- DuckDB type of the training column
     ngrams   INTEGER NOT NULL,   -- text: word n-grams up to this length (0 or 1: words)
-    stop_words VARCHAR NOT NULL  -- text: '' or 'english'
+    stop_words VARCHAR NOT NULL, -- text: '' or 'english'
+    binarize DOUBLE  NOT NULL    -- Bernoulli and text_bernoulli: present when the value (count) exceeds this
 )

@@ -6,5 +6,6 @@ CREATE TABLE IF NOT EXISTS nb.terms (
     term    VARCHAR NOT NULL,
     count   BIGINT  NOT NULL,   -- occurrences
     docs    BIGINT  NOT NULL,   -- documents that contain the term
+    present BIGINT  NOT NULL,   -- documents with more occurrences than the feature's binarize threshold
     weight  DOUBLE  NOT NULL
 )

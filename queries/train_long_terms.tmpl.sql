@@ -13,7 +13,8 @@ WITH labels AS (
     FROM {{.TermsFrom}} t
     WHERE {{ident .Term}} IS NOT NULL AND {{ident .Count}} IS NOT NULL
 )
-SELECT {{if .Fold}}f AS fold, {{end}}CAST(l AS VARCHAR) AS class, term, round(sum(n))::BIGINT AS n, count(DISTINCT d) AS docs
+SELECT {{if .Fold}}f AS fold, {{end}}CAST(l AS VARCHAR) AS class, term, round(sum(n))::BIGINT AS n, count(DISTINCT d) AS docs,
+       count(DISTINCT d) FILTER (WHERE n > {{.Threshold}}) AS present
        {{- if .Weight}}, fsum(w * n) AS weight{{else}}, fsum(n) AS weight{{end}}, count(*) FILTER (WHERE n < 0 OR NOT isfinite(n)) AS bad
 FROM terms JOIN labels USING (d)
 WHERE l IS NOT NULL

@@ -161,8 +161,8 @@ func (e *exporter) term(j, c int, floor bool) string {
 			// jsonb booleans read as text 'true'/'false'.
 			x = fmt.Sprintf("(CASE f->>%s WHEN 'true' THEN 1 WHEN 'false' THEN 0 ELSE (f->>%s)::float8 END)", queries.Literal(f.Name), queries.Literal(f.Name))
 		}
-		return fmt.Sprintf("CASE WHEN %s IS NULL OR %s = 'NaN'::%s THEN 0 WHEN %s > 0 THEN %s ELSE %s END", x, x,
-			map[bool]string{true: "float8", false: "DOUBLE"}[e.pg], x, e.num(lp[c][1]), e.num(lp[c][0]))
+		return fmt.Sprintf("CASE WHEN %s IS NULL OR %s = 'NaN'::%s THEN 0 WHEN %s > %s THEN %s ELSE %s END", x, x,
+			map[bool]string{true: "float8", false: "DOUBLE"}[e.pg], x, e.num(f.Binarize), e.num(lp[c][1]), e.num(lp[c][0]))
 	}
 	lp := f.LogProb
 	if floor && f.logProbFloor != nil {

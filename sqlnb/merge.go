@@ -61,6 +61,7 @@ func Merge(base *Model, order []string, parts ...*Model) *Model {
 			if x := terms[k]; x != nil {
 				x.Count += t.Count
 				x.Docs += t.Docs
+				x.Present += t.Present
 				x.Weight += t.Weight
 			} else {
 				tt := t

@@ -185,6 +185,9 @@ type Feature struct {
 	Type string `json:"type"`
 	// Text holds the tokenizer settings of text features.
 	Text TextOptions `json:"text,omitzero"`
+	// Binarize is the threshold of Bernoulli and text_bernoulli features: present when the value (the
+	// term's count in the document) is > Binarize (default 0, as scikit-learn's BernoulliNB).
+	Binarize float64 `json:"binarize,omitempty"`
 }
 
 // Class is one label value with its training count and weight.
@@ -235,8 +238,11 @@ type TermCount struct {
 	Term    string `json:"term"`
 	Count   int64  `json:"count"`
 	// Docs is the number of training documents of the class that contain the term.
-	Docs   int64   `json:"docs"`
-	Weight float64 `json:"weight"`
+	Docs int64 `json:"docs"`
+	// Present is the number of those documents where the term occurs more than the feature's Binarize
+	// times (text_bernoulli).
+	Present int64   `json:"present"`
+	Weight  float64 `json:"weight"`
 }
 
 // Model is a trained naive Bayes model: raw sufficient statistics plus hyperparameters.

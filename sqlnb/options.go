@@ -24,6 +24,8 @@ type Options struct {
 	// Tokenizer settings of text features: n-gram length and stop words ("english").
 	Ngrams    int
 	StopWords string
+	// Binarize is the threshold of Bernoulli and text_bernoulli features.
+	Binarize float64
 }
 
 // Params applies the hyperparameter options to base.
@@ -61,7 +63,7 @@ func (o Options) Params(base Params) (Params, map[string]float64, error) {
 // Spec builds the TrainSpec for model from source with label.
 func (o Options) Spec(model, source, label string) (TrainSpec, error) {
 	spec := TrainSpec{Model: model, Source: source, Label: label, Features: o.Features, Weight: o.Weight,
-		Text: TextOptions{Ngrams: o.Ngrams, StopWords: strings.ToLower(strings.TrimSpace(o.StopWords))}}
+		Text: TextOptions{Ngrams: o.Ngrams, StopWords: strings.ToLower(strings.TrimSpace(o.StopWords))}, Binarize: o.Binarize}
 	if o.Terms != "" {
 		if o.Doc == "" || o.Term == "" || o.Count == "" {
 			return spec, fmt.Errorf("%w: a term table needs its document id, term and count columns (--doc, --term, --count)", ErrBadOption)

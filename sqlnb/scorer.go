@@ -33,10 +33,11 @@ type Scorer struct {
 
 // ScoreFeature holds one feature's smoothed log-parameters.
 type ScoreFeature struct {
-	Name string
-	Kind Kind
-	Type string
-	Text TextOptions
+	Name     string
+	Kind     Kind
+	Type     string
+	Text     TextOptions
+	Binarize float64
 
 	// Gaussian: per class mean, 1/(2 var) and -½ log(2π var), var = smoothed variance.
 	Mean, HalfInvVar, LogNorm, Var []float64
@@ -103,7 +104,7 @@ func Compile(m *Model) (*Scorer, error) {
 	s.Features = make([]ScoreFeature, len(m.Features))
 	for j, f := range m.Features {
 		sf := &s.Features[j]
-		sf.Name, sf.Kind, sf.Type, sf.Text = f.Name, f.Kind, f.Type, f.Text
+		sf.Name, sf.Kind, sf.Type, sf.Text, sf.Binarize = f.Name, f.Kind, f.Type, f.Text, f.Binarize
 		switch {
 		case f.Kind == Gaussian:
 			compileGaussian(sf, byFeature[f.Name], classIdx, K, eps, m.Params.Variance == VariancePooled)

@@ -72,11 +72,11 @@ func saveTx(ctx context.Context, tx *sql.Tx, m *Model) error {
 	}
 	n := len(m.Features)
 	names, kinds, types, stops := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
-	ngrams := make([]int32, n)
+	ngrams, thresholds := make([]int32, n), make([]float64, n)
 	for i, f := range m.Features {
-		names[i], kinds[i], types[i], ngrams[i], stops[i] = f.Name, string(f.Kind), f.Type, int32(f.Text.Ngrams), f.Text.StopWords
+		names[i], kinds[i], types[i], ngrams[i], stops[i], thresholds[i] = f.Name, string(f.Kind), f.Type, int32(f.Text.Ngrams), f.Text.StopWords, f.Binarize
 	}
-	if _, err := tx.ExecContext(ctx, queries.SQL("store_insert_features.sql"), m.Name, names, kinds, types, ngrams, stops); err != nil {
+	if _, err := tx.ExecContext(ctx, queries.SQL("store_insert_features.sql"), m.Name, names, kinds, types, ngrams, stops, thresholds); err != nil {
 		return err
 	}
 	labels, counts, weights, priors := make([]string, len(m.Classes)), make([]int64, len(m.Classes)),
@@ -126,11 +126,11 @@ func saveTx(ctx context.Context, tx *sql.Tx, m *Model) error {
 	if len(m.Terms) > 0 {
 		n := len(m.Terms)
 		feat, class, term := make([]string, n), make([]string, n), make([]string, n)
-		cnt, docs, w := make([]int64, n), make([]int64, n), make([]float64, n)
+		cnt, docs, present, w := make([]int64, n), make([]int64, n), make([]int64, n), make([]float64, n)
 		for i, t := range m.Terms {
-			feat[i], class[i], term[i], cnt[i], docs[i], w[i] = t.Feature, t.Class, t.Term, t.Count, t.Docs, t.Weight
+			feat[i], class[i], term[i], cnt[i], docs[i], present[i], w[i] = t.Feature, t.Class, t.Term, t.Count, t.Docs, t.Present, t.Weight
 		}
-		if _, err := tx.ExecContext(ctx, queries.SQL("store_insert_terms.sql"), m.Name, feat, class, term, cnt, docs, w); err != nil {
+		if _, err := tx.ExecContext(ctx, queries.SQL("store_insert_terms.sql"), m.Name, feat, class, term, cnt, docs, present, w); err != nil {
 			return err
 		}
 	}
@@ -202,7 +202,7 @@ func Load(ctx context.Context, q Querier, name string) (*Model, error) {
 	m.Weight = weight.String
 	if err := loadRows(ctx, q, "store_load_features.sql", name, func(r *sql.Rows) error {
 		var f Feature
-		err := r.Scan(&f.Name, &f.Kind, &f.Type, &f.Text.Ngrams, &f.Text.StopWords)
+		err := r.Scan(&f.Name, &f.Kind, &f.Type, &f.Text.Ngrams, &f.Text.StopWords, &f.Binarize)
 		m.Features = append(m.Features, f)
 		return err
 	}); err != nil {
@@ -246,7 +246,7 @@ func Load(ctx context.Context, q Querier, name string) (*Model, error) {
 	}
 	if err := loadRows(ctx, q, "store_load_terms.sql", name, func(r *sql.Rows) error {
 		var t TermCount
-		err := r.Scan(&t.Feature, &t.Class, &t.Term, &t.Count, &t.Docs, &t.Weight)
+		err := r.Scan(&t.Feature, &t.Class, &t.Term, &t.Count, &t.Docs, &t.Present, &t.Weight)
 		m.Terms = append(m.Terms, t)
 		return err
 	}); err != nil {

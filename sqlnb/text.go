@@ -49,19 +49,32 @@ func (f *ScoreFeature) AddText(s *Sparse, text string) {
 		}
 	}
 	if f.Kind == TextBernoulli {
-		s.presence(start)
+		s.presence(start, f.Binarize)
 	}
 }
 
-// presence keeps each term of the current row (from entry start) once: a term is present or not.
-func (s *Sparse) presence(start int) {
-	row := s.Idx[start:]
-	slices.Sort(row)
-	row = slices.Compact(row)
-	s.Idx = s.Idx[:start+len(row)]
-	s.Val = s.Val[:len(s.Idx)]
-	for k := start; k < len(s.Val); k++ {
-		s.Val[k] = 1
+// presence keeps each term of the current row (entries from start) once if its total count there is
+// > threshold, dropping the others: a term is present or not.
+func (s *Sparse) presence(start int, threshold float64) {
+	type tc struct {
+		idx int32
+		n   float64
+	}
+	row := make([]tc, 0, len(s.Idx)-start)
+	for k := start; k < len(s.Idx); k++ {
+		row = append(row, tc{s.Idx[k], s.Val[k]})
+	}
+	slices.SortFunc(row, func(a, b tc) int { return int(a.idx) - int(b.idx) })
+	s.Idx, s.Val = s.Idx[:start], s.Val[:start]
+	for i := 0; i < len(row); {
+		j, n := i, 0.0
+		for ; j < len(row) && row[j].idx == row[i].idx; j++ {
+			n += row[j].n
+		}
+		if n > threshold {
+			s.Add(row[i].idx, 1)
+		}
+		i = j
 	}
 }
 
@@ -69,7 +82,7 @@ func (s *Sparse) presence(start int) {
 // With text_bernoulli a term is present when its count is > 0 (scikit-learn's binarize=0); call Presence
 // after the row's terms.
 func (f *ScoreFeature) AddTerm(s *Sparse, term string, count float64) {
-	if i, ok := f.Index[term]; ok && count != 0 && (f.Kind != TextBernoulli || count > 0) {
+	if i, ok := f.Index[term]; ok && count != 0 {
 		s.Add(i, count)
 	}
 }
@@ -77,7 +90,7 @@ func (f *ScoreFeature) AddTerm(s *Sparse, term string, count float64) {
 // EndRow closes the current row of s for this feature (keeping each present term once for text_bernoulli).
 func (f *ScoreFeature) EndRow(s *Sparse) {
 	if f.Kind == TextBernoulli {
-		s.presence(int(s.Off[len(s.Off)-1]))
+		s.presence(int(s.Off[len(s.Off)-1]), f.Binarize)
 	}
 	s.EndRow()
 }
@@ -116,7 +129,7 @@ func compileText(sf *ScoreFeature, terms []TermCount, classIdx map[string]int, c
 	for _, t := range terms {
 		if i, ok := sf.Index[t.Term]; ok {
 			if sf.Kind == TextBernoulli {
-				n[int(i)*K+classIdx[t.Class]] += float64(t.Docs)
+				n[int(i)*K+classIdx[t.Class]] += float64(t.Present)
 			} else {
 				n[int(i)*K+classIdx[t.Class]] += t.Weight
 			}

@@ -39,6 +39,8 @@ type TrainSpec struct {
 	Terms *TermsSpec
 	// Text are the tokenizer settings of the text features.
 	Text TextOptions
+	// Binarize is the threshold of Bernoulli and text_bernoulli features (Feature.Binarize).
+	Binarize float64
 }
 
 // TermsSpec names a long term table: one row per (document, term) with a count, joined on Doc to the
@@ -278,6 +280,9 @@ func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*plan, error) {
 			return nil, err
 		}
 		f := Feature{Name: c.Name, Kind: kind, Type: c.Type}
+		if kind == Bernoulli || kind == TextBernoulli {
+			f.Binarize = spec.Binarize
+		}
 		if kind.IsText() {
 			if err := spec.Text.Validate(); err != nil {
 				return nil, err
@@ -484,18 +489,18 @@ func trainLongTerms(ctx context.Context, db Querier, p *plan, fold string, parts
 	tp := p.terms
 	stmt, err := queries.Render("train_long_terms.tmpl.sql", map[string]any{"From": p.src.FromAt(1),
 		"TermsFrom": tp.src.FromAt(len(p.src.Args) + 1), "Label": p.label.Name, "Weight": p.weight, "Fold": fold,
-		"Doc": tp.doc, "Term": tp.term, "Count": tp.count})
+		"Doc": tp.doc, "Term": tp.term, "Count": tp.count, "Threshold": fmt.Sprintf("$%d", len(p.src.Args)+len(tp.src.Args)+1)})
 	if err != nil {
 		return err
 	}
-	rows, err := db.QueryContext(ctx, stmt, append(append([]any{}, p.src.Args...), tp.src.Args...)...)
+	rows, err := db.QueryContext(ctx, stmt, append(append(append([]any{}, p.src.Args...), tp.src.Args...), 0.0)...)
 	if err != nil {
 		return fmt.Errorf("count the term table: %w", err)
 	}
 	defer rows.Close()
 	var t TermCount
 	var fold64, bad int64
-	ptrs := []any{&t.Class, &t.Term, &t.Count, &t.Docs, &t.Weight, &bad}
+	ptrs := []any{&t.Class, &t.Term, &t.Count, &t.Docs, &t.Present, &t.Weight, &bad}
 	if fold != "" {
 		ptrs = append([]any{&fold64}, ptrs...)
 	}
@@ -520,11 +525,11 @@ func trainLongTerms(ctx context.Context, db Querier, p *plan, fold string, parts
 // trainTerms runs train_terms for the text feature f: per (fold,) class and term its occurrences.
 func trainTerms(ctx context.Context, db Querier, p *plan, f Feature, fold string, parts map[int64]*partial) error {
 	stmt, err := queries.Render("train_terms.tmpl.sql", map[string]any{"From": p.src.From, "Label": p.label.Name,
-		"Weight": p.weight, "Fold": fold, "Tokens": f.Text.SQL(queries.Ident(f.Name))})
+		"Weight": p.weight, "Fold": fold, "Tokens": f.Text.SQL(queries.Ident(f.Name)), "Threshold": fmt.Sprintf("$%d", len(p.src.Args)+1)})
 	if err != nil {
 		return err
 	}
-	rows, err := db.QueryContext(ctx, stmt, p.src.Args...)
+	rows, err := db.QueryContext(ctx, stmt, append(append([]any{}, p.src.Args...), f.Binarize)...)
 	if err != nil {
 		return fmt.Errorf("count the terms of %q: %w", f.Name, err)
 	}
@@ -532,7 +537,7 @@ func trainTerms(ctx context.Context, db Querier, p *plan, f Feature, fold string
 	var t TermCount
 	var fold64 int64
 	var w sql.NullFloat64
-	ptrs := []any{&t.Class, &t.Term, &t.Count, &t.Docs}
+	ptrs := []any{&t.Class, &t.Term, &t.Count, &t.Docs, &t.Present}
 	if fold != "" {
 		ptrs = append([]any{&fold64}, ptrs...)
 	}
@@ -708,18 +713,24 @@ func checkWeights(col string, n, nonNull int64, minW sql.NullFloat64) error {
 }
 
 type countFeature struct {
-	Name     string
-	Binarize bool
+	Name      string
+	Binarize  bool
+	Threshold string // bound parameter $n of the binarize threshold
 }
 
 // trainCounts runs train_counts into parts: value counts from the (label, feature) sets and, when
 // withClasses, the classes and skipped rows from the (label) set.
 func trainCounts(ctx context.Context, db Querier, p *plan, feats []Feature, fold string, parts map[int64]*partial, withClasses bool) ([]string, error) {
 	cf := make([]countFeature, len(feats))
+	var thresholds []any
 	for i, f := range feats {
 		cf[i] = countFeature{Name: f.Name, Binarize: f.Kind == Bernoulli && p.types[f.Name] != typeBool}
+		if cf[i].Binarize {
+			thresholds = append(thresholds, f.Binarize)
+			cf[i].Threshold = fmt.Sprintf("$%d", len(p.src.Args)+len(thresholds))
+		}
 	}
-	rows, err := runStats(ctx, db, p, "train_counts.tmpl.sql", cf, fold, "count categorical values")
+	rows, err := runStats(ctx, db, p, "train_counts.tmpl.sql", cf, fold, "count categorical values", thresholds...)
 	if err != nil {
 		return nil, err
 	}
@@ -874,13 +885,13 @@ func contains(list []string, s string) bool {
 
 // runStats renders the training template tmpl for plan p (features, optional fold expression) and runs it
 // over the source; what names the step in errors.
-func runStats(ctx context.Context, db Querier, p *plan, tmpl string, features any, fold, what string) (*sql.Rows, error) {
+func runStats(ctx context.Context, db Querier, p *plan, tmpl string, features any, fold, what string, extra ...any) (*sql.Rows, error) {
 	stmt, err := queries.Render(tmpl, map[string]any{
 		"From": p.src.From, "Label": p.label.Name, "Weight": p.weight, "Features": features, "Fold": fold})
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.QueryContext(ctx, stmt, p.src.Args...)
+	rows, err := db.QueryContext(ctx, stmt, append(append([]any{}, p.src.Args...), extra...)...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}

@@ -12,7 +12,8 @@ import (
 
 // TestParityCountModels compares with scikit-learn 1.2.1 on the 8×8 digits (fixtures by
 // testdata/fixtures/gen_sklearn.py): MultinomialNB, ComplementNB (norm false and true) and BernoulliNB
-// (pixel > 0 present), alpha = 1, trained on all 1797 images, posteriors of every 6th image.
+// (pixel > 0 present; and with binarize 8, pixel > 8), alpha = 1, trained on all 1797 images, posteriors of
+// every 6th image.
 func TestParityCountModels(t *testing.T) {
 	db := mustOpenDB(t)
 	mustExec(t, db, `CREATE TABLE digits AS FROM read_csv(`+queries.Literal(fixture("digits.csv"))+`)`)
@@ -22,6 +23,7 @@ func TestParityCountModels(t *testing.T) {
 		{"complement", "kind := 'complement'"},
 		{"complement_norm", "kind := 'complement', norm := true"},
 		{"bernoulli", "kind := 'bernoulli'"},
+		{"bernoulli_8", "kind := 'bernoulli', binarize := 8"},
 	} {
 		mustExec(t, db, `CALL nb_train(`+queries.Literal(c.ref)+`, 'SELECT * EXCLUDE (id) FROM digits', 'label', `+c.options+`)`)
 		mustExec(t, db, `CREATE OR REPLACE TABLE joined AS SELECT d.*, `+classCols("r.p_")+`, r.predicted AS want

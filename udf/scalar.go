@@ -117,12 +117,13 @@ type reader struct {
 	isMap  bool                // text given as MAP(VARCHAR, number) of term counts
 	mapVal mapping.Type        // the MAP's value type
 
-	strIdx  map[string]int32
-	intIdx  map[int64]int32
-	fltIdx  map[float64]int32
-	boolIdx [2]int32
-	unseen  int32
-	missing int32
+	strIdx    map[string]int32
+	intIdx    map[int64]int32
+	fltIdx    map[float64]int32
+	boolIdx   [2]int32
+	unseen    int32
+	missing   int32
+	threshold float64 // Bernoulli: present when > threshold
 }
 
 // bound is a scoring function bound to one model and one argument layout; immutable after bind.
@@ -436,6 +437,7 @@ func (b *bound) newReader(j, arg, child int, t mapping.LogicalType) (reader, err
 		return r, wrong("give the text (VARCHAR) or a MAP(VARCHAR, number) of term counts")
 	}
 	r.unseen, r.missing, r.strIdx = f.Unseen(), f.Missing(), f.Index
+	r.threshold = f.Binarize
 	if f.Kind == sqlnb.Bernoulli {
 		if r.typ != mapping.TypeBoolean && !isNumberType(r.typ) {
 			return r, wrong("give a BOOLEAN or a number (present when > 0)")
@@ -823,7 +825,7 @@ func (r *reader) readBernoulli(data unsafe.Pointer, mask []uint64, cat []int32, 
 		switch {
 		case !valid(mask, i) || math.IsNaN(x):
 			cat[i] = r.missing
-		case x > 0:
+		case x > r.threshold:
 			cat[i] = 1
 		default:
 			cat[i] = 0

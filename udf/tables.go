@@ -26,7 +26,7 @@ func tableSpecs() []*tableSpec {
 			positional: []param{{"model", tVarchar}, {"source", tVarchar}, {"label", tVarchar}},
 			named: append([]param{{"features", tVarcharList}, {"kind", tVarchar}, {"feature_kinds", tVarchar},
 				{"weight", tVarchar}, {"terms", tVarchar}, {"doc", tVarchar}, {"term", tVarchar}, {"count", tVarchar},
-				{"terms_feature", tVarchar}, {"ngrams", tBigint}, {"stop_words", tVarchar}}, optionParams...),
+				{"terms_feature", tVarchar}, {"ngrams", tBigint}, {"stop_words", tVarchar}, {"binarize", tDouble}}, optionParams...),
 			columns: []column{{"model", tVarchar}, {"n_rows", tBigint}, {"skipped_rows", tBigint}, {"classes", tBigint},
 				{"features", tBigint}, {"kinds", tVarchar}, {"seconds", tDouble}},
 			run: runTrain,
@@ -149,6 +149,9 @@ func options(args map[string]any) sqlnb.Options {
 		o.Ngrams = int(v)
 	}
 	o.StopWords = str(args, "stop_words")
+	if v, ok := args["binarize"].(float64); ok {
+		o.Binarize = v
+	}
 	if v, ok := args["min_df"].(int64); ok {
 		o.MinDF = &v
 	}

@@ -204,6 +204,10 @@ func TestTextBernoulliMatchesReference(t *testing.T) {
 		mustExec(t, db, `INSERT INTO mail VALUES (?, ?)`, d.label, d.body)
 	}
 	mustExec(t, db, `CALL nb_train('bern', 'mail', 'label', kind := 'text_bernoulli')`)
+	// The positional form: nb_predict('bern', body) for a model whose one feature is text.
+	if got := queryStrings(t, db, `SELECT count(*) FILTER (WHERE nb_predict('bern', body) = nb_predict('bern', t)) FROM mail t`); got[0][0] != "10" {
+		t.Errorf("positional text argument: %v", got)
+	}
 	docs := map[string]map[string]float64{"ham": {}, "spam": {}}
 	nc := map[string]float64{}
 	vocab := map[string]bool{}
@@ -293,6 +297,63 @@ func TestTextNgramsAndStopWords(t *testing.T) {
 		}
 		if math.Abs(got[c]-want) > 1e-12*math.Max(1, math.Abs(want)) {
 			t.Errorf("class %s: %.17g, reference %.17g", c, got[c], want)
+		}
+	}
+}
+
+// TestTextBernoulliThreshold: with binarize := 1 a term is present only when it occurs more than once in a
+// document, in training (documents counted) and scoring, as scikit-learn's BernoulliNB(binarize=1) over counts.
+func TestTextBernoulliThreshold(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE mail (label VARCHAR, body VARCHAR)`)
+	for _, d := range textDocs {
+		mustExec(t, db, `INSERT INTO mail VALUES (?, ?)`, d.label, d.body)
+	}
+	mustExec(t, db, `CALL nb_train('b1', 'mail', 'label', kind := 'text_bernoulli', binarize := 1)`)
+	present := func(body string) map[string]bool {
+		n := map[string]int{}
+		for _, tok := range refTokens(body) {
+			n[tok]++
+		}
+		out := map[string]bool{}
+		for tok, k := range n {
+			if k > 1 {
+				out[tok] = true
+			}
+		}
+		return out
+	}
+	vocab, docs, nc := map[string]bool{}, map[string]map[string]float64{"ham": {}, "spam": {}}, map[string]float64{}
+	for _, d := range textDocs {
+		nc[d.label]++
+		for _, tok := range refTokens(d.body) {
+			vocab[tok] = true
+		}
+		for tok := range present(d.body) {
+			docs[d.label][tok]++
+		}
+	}
+	body := "free free money now now now meeting"
+	got := parseMap(t, one(t, db, `SELECT nb_joint_log_likelihood('b1', {'body': ?::VARCHAR})::VARCHAR`, body))
+	for _, c := range []string{"ham", "spam"} {
+		want := math.Log(nc[c] / float64(len(textDocs)))
+		p := present(body)
+		for tok := range vocab {
+			q := (docs[c][tok] + 1) / (nc[c] + 2)
+			if p[tok] {
+				want += math.Log(q)
+			} else {
+				want += math.Log(1 - q)
+			}
+		}
+		if math.Abs(got[c]-want) > 1e-12*math.Max(1, math.Abs(want)) {
+			t.Errorf("class %s: %.17g, reference %.17g", c, got[c], want)
+		}
+	}
+	fromMap := parseMap(t, one(t, db, `SELECT nb_joint_log_likelihood('b1', {'body': MAP {'free': 2, 'money': 1, 'now': 3, 'meeting': 1}})::VARCHAR`))
+	for c := range got {
+		if math.Abs(got[c]-fromMap[c]) > 1e-12 {
+			t.Errorf("MAP input %v vs text %v", fromMap, got)
 		}
 	}
 }

@@ -77,6 +77,7 @@ type trainOptions struct {
 	terms, doc, term, count, termsFeature string
 	ngrams                                int
 	stopWords                             string
+	binarize                              float64
 	flags                                 modelFlags
 }
 
@@ -104,6 +105,7 @@ says otherwise. NULL labels are skipped; NULL feature values are left out of tha
 	f.StringVar(&o.termsFeature, "terms-feature", "terms", "name of the text feature made from --terms")
 	f.IntVar(&o.ngrams, "ngrams", 1, "text features: word n-grams up to this length")
 	f.StringVar(&o.stopWords, "stop-words", "", "text features: remove stop words (english)")
+	f.Float64Var(&o.binarize, "binarize", 0, "Bernoulli features: present when the value (a text term's count) is > this")
 	o.flags.addFeatures(cmd)
 	o.flags.addParams(cmd)
 	for _, r := range []string{"model", "label", "from"} {
@@ -115,7 +117,7 @@ says otherwise. NULL labels are skipped; NULL feature values are left out of tha
 func runTrain(cmd *cobra.Command, e *env, o *trainOptions) error {
 	opts := o.flags.options(cmd)
 	opts.Terms, opts.Doc, opts.Term, opts.Count, opts.TermsFeature = o.terms, o.doc, o.term, o.count, o.termsFeature
-	opts.Ngrams, opts.StopWords = o.ngrams, o.stopWords
+	opts.Ngrams, opts.StopWords, opts.Binarize = o.ngrams, o.stopWords, o.binarize
 	spec, err := opts.Spec(o.model, o.from, o.label)
 	if err != nil {
 		return usageError{err}
