@@ -9,95 +9,44 @@ import "sort"
 // metadata come from base.
 func Merge(base *Model, order []string, parts ...*Model) *Model {
 	m := *base
-	m.Classes, m.Gaussian, m.Counts, m.Totals, m.Terms = nil, nil, nil, nil, nil
 	m.Rows, m.SkippedRows = 0, 0
-	classes := map[string]*Class{}
-	type gkey struct{ f, c string }
-	gauss := map[gkey]*GaussianStat{}
-	var gorder []gkey
-	totals := map[gkey]*CountStat{}
-	var torder []gkey
-	type ckey struct{ f, c, v string }
-	terms := map[ckey]*TermCount{}
-	var termOrder []ckey
-	counts := map[ckey]*CategoryCount{}
-	var corder []ckey
+	type key struct{ f, c, v string }
+	var classes accumulator[string, Class]
+	var gauss accumulator[key, GaussianStat]
+	var sums accumulator[key, CountStat]
+	var terms accumulator[key, TermCount]
+	var counts accumulator[key, CategoryCount]
 	for _, p := range parts {
 		m.Rows += p.Rows
 		m.SkippedRows += p.SkippedRows
 		for _, c := range p.Classes {
-			if x := classes[c.Label]; x != nil {
-				x.Count += c.Count
-				x.Weight += c.Weight
-			} else {
-				cc := c
-				classes[c.Label] = &cc
-			}
+			classes.add(c.Label, c, func(x *Class, c Class) { x.Count += c.Count; x.Weight += c.Weight })
 		}
 		for _, g := range p.Gaussian {
-			k := gkey{g.Feature, g.Class}
-			x := gauss[k]
-			if x == nil {
-				gg := g
-				gauss[k] = &gg
-				gorder = append(gorder, k)
-				continue
-			}
-			x.Count, x.Mean, x.M2 = chan1(float64(x.Count), x.Mean, x.M2, float64(g.Count), g.Mean, g.M2)
-			x.Weight, x.WMean, x.WM2 = chan2(x.Weight, x.WMean, x.WM2, g.Weight, g.WMean, g.WM2)
+			gauss.add(key{g.Feature, g.Class, ""}, g, func(x *GaussianStat, g GaussianStat) {
+				x.Count, x.Mean, x.M2 = chan1(float64(x.Count), x.Mean, x.M2, float64(g.Count), g.Mean, g.M2)
+				x.Weight, x.WMean, x.WM2 = chan2(x.Weight, x.WMean, x.WM2, g.Weight, g.WMean, g.WM2)
+			})
 		}
 		for _, t := range p.Totals {
-			k := gkey{t.Feature, t.Class}
-			if x := totals[k]; x != nil {
-				x.Total += t.Total
-			} else {
-				tt := t
-				totals[k] = &tt
-				torder = append(torder, k)
-			}
+			sums.add(key{t.Feature, t.Class, ""}, t, func(x *CountStat, t CountStat) { x.Total += t.Total })
 		}
 		for _, t := range p.Terms {
-			k := ckey{t.Feature, t.Class, t.Term}
-			if x := terms[k]; x != nil {
-				x.Count += t.Count
-				x.Docs += t.Docs
-				x.Present += t.Present
-				x.Weight += t.Weight
-			} else {
-				tt := t
-				terms[k] = &tt
-				termOrder = append(termOrder, k)
-			}
+			terms.add(key{t.Feature, t.Class, t.Term}, t, func(x *TermCount, t TermCount) {
+				x.Count, x.Docs, x.Present, x.Weight = x.Count+t.Count, x.Docs+t.Docs, x.Present+t.Present, x.Weight+t.Weight
+			})
 		}
 		for _, n := range p.Counts {
-			k := ckey{n.Feature, n.Class, n.Value}
-			if x := counts[k]; x != nil {
-				x.Count += n.Count
-				x.Weight += n.Weight
-			} else {
-				nn := n
-				counts[k] = &nn
-				corder = append(corder, k)
-			}
+			counts.add(key{n.Feature, n.Class, n.Value}, n, func(x *CategoryCount, n CategoryCount) { x.Count += n.Count; x.Weight += n.Weight })
 		}
 	}
+	m.Classes = nil
 	for _, l := range order {
-		if c := classes[l]; c != nil {
+		if c := classes.m[l]; c != nil {
 			m.Classes = append(m.Classes, *c)
 		}
 	}
-	for _, k := range gorder {
-		m.Gaussian = append(m.Gaussian, *gauss[k])
-	}
-	for _, k := range termOrder {
-		m.Terms = append(m.Terms, *terms[k])
-	}
-	for _, k := range torder {
-		m.Totals = append(m.Totals, *totals[k])
-	}
-	for _, k := range corder {
-		m.Counts = append(m.Counts, *counts[k])
-	}
+	m.Gaussian, m.Totals, m.Terms, m.Counts = gauss.list(), sums.list(), terms.list(), counts.list()
 	sort.SliceStable(m.Counts, func(a, b int) bool {
 		if m.Counts[a].Feature != m.Counts[b].Feature {
 			return m.Counts[a].Feature < m.Counts[b].Feature
@@ -105,6 +54,34 @@ func Merge(base *Model, order []string, parts ...*Model) *Model {
 		return m.Counts[a].Value < m.Counts[b].Value
 	})
 	return &m
+}
+
+// accumulator merges values by key, keeping the order in which keys first appear.
+type accumulator[K comparable, V any] struct {
+	m     map[K]*V
+	order []K
+}
+
+// add stores v under k, or merges it into the value already there.
+func (a *accumulator[K, V]) add(k K, v V, merge func(*V, V)) {
+	if x := a.m[k]; x != nil {
+		merge(x, v)
+		return
+	}
+	if a.m == nil {
+		a.m = map[K]*V{}
+	}
+	a.m[k] = &v
+	a.order = append(a.order, k)
+}
+
+// list returns the values in first-seen order.
+func (a *accumulator[K, V]) list() []V {
+	var out []V
+	for _, k := range a.order {
+		out = append(out, *a.m[k])
+	}
+	return out
 }
 
 // chan1 merges two (count, mean, M2) triples with an integer count.
