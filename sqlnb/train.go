@@ -8,6 +8,7 @@ import (
 
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -652,28 +653,20 @@ func scanMoments(rows *sql.Rows, p *plan, feats []Feature, folded bool, parts ma
 		ptrs = append(ptrs, &vals[i])
 	}
 	var order []string
-	seen := map[string]bool{}
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
 			return nil, err
 		}
 		part := partOf(parts, fold)
-		n := int64(vals[0].Float64)
-		if !class.Valid {
-			part.skipped = n
+		cl, ok, err := classRow(p, class, vals)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			part.skipped = cl.Count
 			continue
 		}
-		if !seen[class.String] {
-			seen[class.String] = true
-			order = append(order, class.String)
-		}
-		cl := Class{Label: class.String, Count: n, Weight: float64(n)}
-		if p.weight != "" {
-			if err := checkWeights(p.weight, n, int64(vals[1].Float64), vals[2]); err != nil {
-				return nil, err
-			}
-			cl.Weight = vals[3].Float64
-		}
+		order = appendNew(order, cl.Label)
 		part.classes[cl.Label] = cl
 		for j, f := range feats {
 			v := vals[head+per*j:]
@@ -836,23 +829,17 @@ func trainSums(ctx context.Context, db Querier, p *plan, feats []Feature, fold s
 			return nil, err
 		}
 		part := partOf(parts, fold64)
-		n := int64(vals[0].Float64)
-		if !class.Valid {
+		cl, ok, err := classRow(p, class, vals)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
 			if withClasses {
-				part.skipped = n
+				part.skipped = cl.Count
 			}
 			continue
 		}
-		if _, seen := part.classes[class.String]; !seen && !contains(order, class.String) {
-			order = append(order, class.String)
-		}
-		cl := Class{Label: class.String, Count: n, Weight: float64(n)}
-		if p.weight != "" {
-			if err := checkWeights(p.weight, n, int64(vals[1].Float64), vals[2]); err != nil {
-				return nil, err
-			}
-			cl.Weight = vals[3].Float64
-		}
+		order = appendNew(order, cl.Label)
 		if withClasses {
 			part.classes[cl.Label] = cl
 		}
@@ -874,13 +861,30 @@ func trainSums(ctx context.Context, db Querier, p *plan, feats []Feature, fold s
 	return order, nil
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
+// classRow reads the columns every per-class statistics scan starts with: n and, with a weight column,
+// n_weight, min_weight and the weight sum (checked). ok is false for the NULL-label group, whose Count is
+// the number of skipped rows.
+func classRow(p *plan, class sql.NullString, vals []sql.NullFloat64) (cl Class, ok bool, err error) {
+	n := int64(vals[0].Float64)
+	if !class.Valid {
+		return Class{Count: n}, false, nil
 	}
-	return false
+	cl = Class{Label: class.String, Count: n, Weight: float64(n)}
+	if p.weight != "" {
+		if err := checkWeights(p.weight, n, int64(vals[1].Float64), vals[2]); err != nil {
+			return cl, true, err
+		}
+		cl.Weight = vals[3].Float64
+	}
+	return cl, true, nil
+}
+
+// appendNew appends s to list unless it is already there (class labels arrive in label order, per fold).
+func appendNew(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
 }
 
 // runStats renders the training template tmpl for plan p (features, optional fold expression) and runs it

@@ -134,9 +134,11 @@ type bound struct {
 	struc     bool // features come as one STRUCT argument (input column structArg)
 	structArg int
 	labels    []label
-	// nb_proba: the class, a constant index or (classArg ≥ 0) a VARCHAR argument read per row.
+	// nb_proba: the class, a constant index or (classArg ≥ 0) a VARCHAR argument read per row and
+	// looked up in classes.
 	classIdx int
 	classArg int
+	classes  map[string]int
 	pool     sync.Pool
 }
 
@@ -316,7 +318,7 @@ func (b *bound) bindClass(cctx mapping.ClientContext, info mapping.BindInfo, i i
 	if a.id != mapping.TypeVarchar {
 		return fmt.Errorf("model %q: the class argument must be VARCHAR, cast it", m.Name)
 	}
-	b.classArg = i
+	b.classArg, b.classes = i, m.ClassIndex()
 	return nil
 }
 
@@ -538,13 +540,12 @@ func (b *bound) execute(input mapping.DataChunk, out mapping.Vector, n int, s *s
 			cv := mapping.DataChunkGetVector(input, mapping.IdxT(b.classArg))
 			classes, classMask = mapping.VectorGetData(cv), validity(cv, n)
 		}
-		idx := sc.Model.ClassIndex()
 		for i := range n {
 			c := b.classIdx
 			if classes != nil {
 				ci, ok := -1, valid(classMask, i)
 				if ok {
-					ci, ok = idx[stringAt(classes, i)]
+					ci, ok = b.classes[stringAt(classes, i)]
 				}
 				if !ok {
 					rowOK[i], anyNull = false, true

@@ -351,3 +351,18 @@ func isPrintable(s string) bool {
 	}
 	return true
 }
+
+// TestProbaPerRowClass: nb_proba's class may be a VARCHAR column; it equals the constant form, and an
+// unknown or NULL class gives NULL.
+func TestProbaPerRowClass(t *testing.T) {
+	db := mixedDB(t)
+	got := queryStrings(t, db, `SELECT count(*) FILTER (WHERE nb_proba('m', t, y) = CASE y WHEN 'yes' THEN nb_proba('m', t, 'yes') ELSE nb_proba('m', t, 'no') END),
+		count(*) FROM t`)
+	if got[0][0] != got[0][1] || got[0][1] != "300" {
+		t.Errorf("per-row class: %v of 300 equal the constant form", got[0])
+	}
+	got = queryStrings(t, db, `SELECT nb_proba('m', {'x': 1.0, 'color': 'red', 'n': 1, 'flag': true}, c) FROM (VALUES ('maybe'), (NULL)) v(c)`)
+	if got[0][0] != "NULL" || got[1][0] != "NULL" {
+		t.Errorf("unknown and NULL classes: %v, want NULL", got)
+	}
+}

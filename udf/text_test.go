@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/udf"
 )
 
 // refTokens is an independent plain-Go tokenizer: lower-case runes, runs of letters and numbers.
@@ -37,6 +38,17 @@ var textDocs = []struct{ label, body string }{
 	{"ham", "Meeting moved to Tuesday, see agenda"}, {"ham", "Can you review the draft before the meeting?"},
 	{"ham", "Lunch tomorrow? The café near the office"}, {"ham", "Project update: 3 tasks done, 2 open"},
 	{"ham", "日本語のメール: 会議は明日"}, {"spam", "Free 🎁 gift card!!! click now"},
+}
+
+// mailDB opens a database with textDocs as table mail(label, body).
+func mailDB(t *testing.T) *udf.DB {
+	t.Helper()
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE mail (label VARCHAR, body VARCHAR)`)
+	for _, d := range textDocs {
+		mustExec(t, db, `INSERT INTO mail VALUES (?, ?)`, d.label, d.body)
+	}
+	return db
 }
 
 // TestTextModelMatchesReference trains a text feature (with a numeric one beside it) in SQL and compares
@@ -105,11 +117,7 @@ func TestTextModelMatchesReference(t *testing.T) {
 // without retraining) select the vocabulary as scikit-learn's CountVectorizer does; checked against a
 // plain-Go selection through nb_show.
 func TestVocabularyLimits(t *testing.T) {
-	db := mustOpenDB(t)
-	mustExec(t, db, `CREATE TABLE mail (label VARCHAR, body VARCHAR)`)
-	for _, d := range textDocs {
-		mustExec(t, db, `INSERT INTO mail VALUES (?, ?)`, d.label, d.body)
-	}
+	db := mailDB(t)
 	mustExec(t, db, `CALL nb_train('v', 'mail', 'label', kind := 'text')`)
 	docs, total := map[string]int{}, map[string]int{}
 	for _, d := range textDocs {
@@ -198,11 +206,7 @@ func TestLongTermTable(t *testing.T) {
 // present twice counts once, an empty document has every term absent, a NULL one gives the prior, and a
 // MAP of positive counts scores as the text.
 func TestTextBernoulliMatchesReference(t *testing.T) {
-	db := mustOpenDB(t)
-	mustExec(t, db, `CREATE TABLE mail (label VARCHAR, body VARCHAR)`)
-	for _, d := range textDocs {
-		mustExec(t, db, `INSERT INTO mail VALUES (?, ?)`, d.label, d.body)
-	}
+	db := mailDB(t)
 	mustExec(t, db, `CALL nb_train('bern', 'mail', 'label', kind := 'text_bernoulli')`)
 	// The positional form: nb_predict('bern', body) for a model whose one feature is text.
 	if got := queryStrings(t, db, `SELECT count(*) FILTER (WHERE nb_predict('bern', body) = nb_predict('bern', t)) FROM mail t`); got[0][0] != "10" {
@@ -262,11 +266,7 @@ func TestTextBernoulliMatchesReference(t *testing.T) {
 // TestTextNgramsAndStopWords: a text model with bigrams and English stop words scores as a plain-Go
 // reference (its own counts and θ) over the same terms.
 func TestTextNgramsAndStopWords(t *testing.T) {
-	db := mustOpenDB(t)
-	mustExec(t, db, `CREATE TABLE mail (label VARCHAR, body VARCHAR)`)
-	for _, d := range textDocs {
-		mustExec(t, db, `INSERT INTO mail VALUES (?, ?)`, d.label, d.body)
-	}
+	db := mailDB(t)
 	mustExec(t, db, `CALL nb_train('ng', 'mail', 'label', kind := 'text', ngrams := 2, stop_words := 'english')`)
 	// The terms come from TextOptions.Terms (held equal to the training SQL by TestTextOptionsAgreeWithSQL);
 	// the counting and θ below are the reference's own.
@@ -304,11 +304,7 @@ func TestTextNgramsAndStopWords(t *testing.T) {
 // TestTextBernoulliThreshold: with binarize := 1 a term is present only when it occurs more than once in a
 // document, in training (documents counted) and scoring, as scikit-learn's BernoulliNB(binarize=1) over counts.
 func TestTextBernoulliThreshold(t *testing.T) {
-	db := mustOpenDB(t)
-	mustExec(t, db, `CREATE TABLE mail (label VARCHAR, body VARCHAR)`)
-	for _, d := range textDocs {
-		mustExec(t, db, `INSERT INTO mail VALUES (?, ?)`, d.label, d.body)
-	}
+	db := mailDB(t)
 	mustExec(t, db, `CALL nb_train('b1', 'mail', 'label', kind := 'text_bernoulli', binarize := 1)`)
 	present := func(body string) map[string]bool {
 		n := map[string]int{}
