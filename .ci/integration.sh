@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Integration tests against independent peers: the npm package @duckdb/node-api (a stock DuckDB 1.5.5 client)
+# Integration tests against independent peers: the npm package @duckdb/node-api (a stock DuckDB 1.5.6 client)
 # opens files sqlnb wrote; a throw-away PostgreSQL server (Debian's postgresql, on a local socket) runs the
 # exported PostgreSQL functions; tmux drives `sqlnb shell` as a person would. Installs what is missing.
 set -euo pipefail
@@ -16,8 +16,9 @@ pgbin=$(dirname "$(ls /usr/lib/postgresql/*/bin/initdb | sort -V | tail -1)")
 
 node_dir=$root/.ci/node
 mkdir -p "$node_dir"
-if [ ! -d "$node_dir/node_modules/@duckdb/node-api" ]; then
-  (cd "$node_dir" && npm install --no-audit --no-fund --silent @duckdb/node-api@1.5.5-r.5 >/dev/null)
+node_api=1.5.6-r.1
+if ! grep -qs "\"version\": \"$node_api\"" "$node_dir/node_modules/@duckdb/node-api/package.json"; then
+  (cd "$node_dir" && npm install --no-audit --no-fund --silent "@duckdb/node-api@$node_api" >/dev/null)
 fi
 
 pgdir=$(mktemp -d /tmp/sqlnb-pg.XXXXXX)
