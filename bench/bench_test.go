@@ -69,12 +69,16 @@ func cols(m int, f func(j int) string, sep string) string {
 // predicted label is the class with the largest b_c.
 func inlineModel(s *sqlnb.Scorer) string {
 	scores := make([]string, len(s.Labels))
-	for c := range s.Labels {
-		terms := []string{strconv.FormatFloat(s.LogPrior[c], 'g', -1, 64)}
-		for j, f := range s.Features {
-			terms = append(terms, fmt.Sprintf("%s - (x%d - %s)*(x%d - %s)*%s", strconv.FormatFloat(f.LogNorm[c], 'g', -1, 64), j+1,
-				strconv.FormatFloat(f.Mean[c], 'g', -1, 64), j+1, strconv.FormatFloat(f.Mean[c], 'g', -1, 64),
-				strconv.FormatFloat(f.HalfInvVar[c], 'g', -1, 64)))
+	est := map[[3]string]float64{}
+	for _, p := range sqlnb.Parameters(s) {
+		est[[3]string{p.Feature, p.Class, p.Parameter}] = p.Estimate
+	}
+	g := func(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+	for c, l := range s.Labels {
+		terms := []string{g(s.LogPrior[c])}
+		for j, f := range s.Model.Features {
+			mean, v := est[[3]string{f.Name, l, "mean"}], est[[3]string{f.Name, l, "variance"}]
+			terms = append(terms, fmt.Sprintf("%s - (x%d - %s)*(x%d - %s)*%s", g(-0.5*math.Log(2*math.Pi*v)), j+1, g(mean), j+1, g(mean), g(1/(2*v))))
 		}
 		scores[c] = "(" + strings.Join(terms, " + ") + ")"
 	}

@@ -3,7 +3,7 @@ CREATE TABLE IF NOT EXISTS nb.features (
     model    VARCHAR NOT NULL,
     position INTEGER NOT NULL,   -- 0-based training order (the positional argument order)
     name     VARCHAR NOT NULL,   -- column name
-    kind     VARCHAR NOT NULL,   -- 'gaussian', 'categorical' or 'bernoulli'
+    kind     VARCHAR NOT NULL,   -- the feature's kind (sqlnb kinds: gaussian, categorical, ...)
     type     VARCHAR NOT NULL,   -- DuckDB type of the training column
     ngrams   INTEGER NOT NULL,   -- text: word n-grams up to this length (0 or 1: words)
     stop_words VARCHAR NOT NULL, -- text: '' or 'english'

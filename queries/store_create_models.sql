@@ -8,7 +8,7 @@ CREATE TABLE IF NOT EXISTS nb.models (
     source         VARCHAR NOT NULL,   -- table, query or file the model was trained on
     alpha          DOUBLE  NOT NULL,   -- additive smoothing for categorical and Bernoulli features
     var_smoothing  DOUBLE  NOT NULL,   -- Gaussian variance floor, as a fraction of the largest variance
-    variance       VARCHAR NOT NULL,   -- 'class' (one per class) or 'pooled' (shared by all classes)
+    variance       VARCHAR NOT NULL,   -- 'class' (one per class), 'pooled' (shared by all classes) or 'sample' (n - 1)
     priors         VARCHAR NOT NULL,   -- 'fit', 'smoothed', 'uniform' or 'given' (nb.classes.prior)
     norm           BOOLEAN NOT NULL,   -- complement models: normalise the weights
     min_df         BIGINT  NOT NULL,   -- text: keep terms in at least this many training documents
@@ -17,5 +17,7 @@ CREATE TABLE IF NOT EXISTS nb.models (
     skipped_rows   BIGINT  NOT NULL,   -- training rows left out because their label was NULL
     created        TIMESTAMP NOT NULL,
     format_version INTEGER NOT NULL,
-    generation     VARCHAR NOT NULL    -- changes whenever the statistics change
+    generation     VARCHAR NOT NULL,   -- changes whenever the statistics change
+    threshold      DOUBLE DEFAULT 0,   -- e1071's rule: probabilities ≤ eps count as threshold (0: off)
+    eps            DOUBLE DEFAULT 0
 )

@@ -1,4 +1,4 @@
 -- Loads one model row. Parameters: $1 model name.
 SELECT name, label, label_type, weight, source, alpha, var_smoothing, variance, priors, norm, min_df, max_features, n_rows, skipped_rows,
-       created, format_version, generation
+       created, format_version, generation, threshold, eps
 FROM nb.models WHERE name = $1

@@ -2,14 +2,15 @@
 train_counts: counts (and weight sums) of every value of every categorical or Bernoulli feature per class,
 in one scan: GROUPING SETS (label), (label, v0), (label, v1), .... The (label) set gives the class counts;
 GROUPING(vi) = 0 marks the rows of feature i, where a NULL value is a real NULL (not counted in training).
-Bernoulli features over numbers are binarized as value > threshold (.Threshold: a bound parameter, $n).
-With .Fold (an SQL expression over the source row t) every set is also grouped by fold.
-Data: .From, .Label, .Weight (may be empty), .Fold, .Features (.Name, .Binarize, .Threshold).
+Bernoulli features over numbers are binarized by sqlnb's present rule over a bound threshold (.Expr, built
+from Ident and a parameter $n; else the column). With .Fold (an SQL expression over the source row t) every
+set is also grouped by fold.
+Data: .From, .Label, .Weight (may be empty), .Fold, .Features (.Name, .Expr).
 */ -}}
 WITH src AS (
     SELECT {{if .Fold}}{{.Fold}} AS f, {{end}}{{ident .Label}} AS l{{if .Weight}}, CAST({{ident .Weight}} AS DOUBLE) AS w{{end}}
     {{- range $i, $f := .Features}},
-        {{if $f.Binarize}}({{ident $f.Name}} > {{$f.Threshold}}){{else}}{{ident $f.Name}}{{end}} AS v{{$i}}
+        {{$f.Expr}} AS v{{$i}}
     {{- end}}
     FROM {{.From}} t
 )

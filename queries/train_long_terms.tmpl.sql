@@ -3,7 +3,8 @@ train_long_terms: a long term table (document id, term, count) joined to the lab
 id: per (fold,) class and term the summed count (and its weight) and the number of documents, in one
 GROUP BY. Counts must be ≥ 0 (a negative one is counted in the last column so training can reject it).
 Data: .From (labelled source, parameter $1 if any), .TermsFrom (term table, numbered after it), .Label,
-.Weight, .Fold, .Doc (document id column, in both), .Term, .Count. No parameters of their own.
+.Weight, .Fold, .Doc (document id column, in both), .Term, .Count, .Present (the present rule over n and the
+bound threshold, the last parameter).
 */ -}}
 WITH labels AS (
     SELECT {{if .Fold}}{{.Fold}} AS f, {{end}}{{ident .Doc}} AS d, {{ident .Label}} AS l{{if .Weight}}, CAST({{ident .Weight}} AS DOUBLE) AS w{{end}}
@@ -14,7 +15,7 @@ WITH labels AS (
     WHERE {{ident .Term}} IS NOT NULL AND {{ident .Count}} IS NOT NULL
 )
 SELECT {{if .Fold}}f AS fold, {{end}}CAST(l AS VARCHAR) AS class, term, round(sum(n))::BIGINT AS n, count(DISTINCT d) AS docs,
-       count(DISTINCT d) FILTER (WHERE n > {{.Threshold}}) AS present
+       count(DISTINCT d) FILTER (WHERE {{.Present}}) AS present
        {{- if .Weight}}, fsum(w * n) AS weight{{else}}, fsum(n) AS weight{{end}}, count(*) FILTER (WHERE n < 0 OR NOT isfinite(n)) AS bad
 FROM terms JOIN labels USING (d)
 WHERE l IS NOT NULL

@@ -1,7 +1,10 @@
 {{- /*
-train_nonfinite: how many NaN and infinite values each floating-point Gaussian feature has, run only after
-var_pop rejected a value. Data: .From, .Label, .Features (.Name). No parameters of its own.
+train_nonfinite: per Gaussian feature, how many infinite and NaN values it has and its largest finite
+magnitude, run only after var_pop rejected a value (NaN and infinity, or a square that overflows).
+Data: .From, .Label, .Features (.Name). No parameters of its own.
 */ -}}
-SELECT {{range $i, $f := .Features}}{{if $i}}, {{end}}count(*) FILTER (WHERE isinf({{ident $f.Name}})), count(*) FILTER (WHERE isnan({{ident $f.Name}})){{end}}
+SELECT {{range $i, $f := .Features}}{{if $i}},
+       {{end}}count(*) FILTER (WHERE isinf(CAST({{ident $f.Name}} AS DOUBLE))), count(*) FILTER (WHERE isnan(CAST({{ident $f.Name}} AS DOUBLE))),
+       max(abs(CAST({{ident $f.Name}} AS DOUBLE))) FILTER (WHERE isfinite(CAST({{ident $f.Name}} AS DOUBLE))){{end}}
 FROM {{.From}} t
 WHERE {{ident .Label}} IS NOT NULL

@@ -20,10 +20,10 @@ func TestMultinomialSeed001(t *testing.T) {
 	m := train(t, db, sqlnb.TrainSpec{Model: "mn", Source: "mail", Label: "y", Kind: sqlnb.Multinomial})
 	s := compile(t, m)
 	want := map[string][2]float64{"free": {1.0 / 8, 4.0 / 7}, "money": {2.0 / 8, 2.0 / 7}, "meeting": {5.0 / 8, 1.0 / 7}} // classes h, s
-	for _, f := range s.Features {
-		for c := range 2 {
-			if got := math.Exp(f.Weight[c]); !near(got, want[f.Name][c], 1e-15) {
-				t.Errorf("θ(%s|%s) = %v, want %v", f.Name, s.Labels[c], got, want[f.Name][c])
+	for name, w := range want {
+		for c, l := range s.Labels {
+			if got := math.Exp(param(t, s, name, l, "log_prob", "")); !near(got, w[c], 1e-15) {
+				t.Errorf("θ(%s|%s) = %v, want %v", name, l, got, w[c])
 			}
 		}
 	}
@@ -78,13 +78,13 @@ func TestCountFoldModelsAreExact(t *testing.T) {
 		direct := train(t, db, sqlnb.TrainSpec{Model: "direct", Label: "y", Kind: sqlnb.Multinomial,
 			Source: "SELECT * EXCLUDE (__f) FROM (SELECT *, " + fold + " AS __f FROM d t) WHERE __f <> " + string(rune('0'+f))})
 		want := map[[2]string]float64{}
-		for _, x := range direct.Totals {
+		for _, x := range sqlnb.StatRows(direct, sqlnb.TotalsTable) {
 			want[[2]string{x.Feature, x.Class}] = x.Total
 		}
-		if len(m.Totals) != len(direct.Totals) {
-			t.Fatalf("fold %d: %d totals vs %d", f, len(m.Totals), len(direct.Totals))
+		if len(sqlnb.StatRows(m, sqlnb.TotalsTable)) != len(sqlnb.StatRows(direct, sqlnb.TotalsTable)) {
+			t.Fatalf("fold %d: %d totals vs %d", f, len(sqlnb.StatRows(m, sqlnb.TotalsTable)), len(sqlnb.StatRows(direct, sqlnb.TotalsTable)))
 		}
-		for _, x := range m.Totals {
+		for _, x := range sqlnb.StatRows(m, sqlnb.TotalsTable) {
 			if x.Total != want[[2]string{x.Feature, x.Class}] {
 				t.Errorf("fold %d: %+v vs %v", f, x, want[[2]string{x.Feature, x.Class}])
 			}
@@ -108,13 +108,13 @@ func TestTextFoldModelsAreExact(t *testing.T) {
 		direct := train(t, db, sqlnb.TrainSpec{Model: "direct", Label: "y", Kind: sqlnb.Text,
 			Source: "SELECT * EXCLUDE (__f) FROM (SELECT *, " + fold + " AS __f FROM d t) WHERE __f <> " + string(rune('0'+f))})
 		want := map[[3]string]int64{}
-		for _, x := range direct.Terms {
+		for _, x := range sqlnb.StatRows(direct, sqlnb.TermsTable) {
 			want[[3]string{x.Feature, x.Class, x.Term}] = x.Count
 		}
-		if len(m.Terms) != len(direct.Terms) {
-			t.Fatalf("fold %d: %d terms vs %d", f, len(m.Terms), len(direct.Terms))
+		if len(sqlnb.StatRows(m, sqlnb.TermsTable)) != len(sqlnb.StatRows(direct, sqlnb.TermsTable)) {
+			t.Fatalf("fold %d: %d terms vs %d", f, len(sqlnb.StatRows(m, sqlnb.TermsTable)), len(sqlnb.StatRows(direct, sqlnb.TermsTable)))
 		}
-		for _, x := range m.Terms {
+		for _, x := range sqlnb.StatRows(m, sqlnb.TermsTable) {
 			if x.Count != want[[3]string{x.Feature, x.Class, x.Term}] || float64(x.Count) != x.Weight {
 				t.Errorf("fold %d: %+v", f, x)
 			}

@@ -99,17 +99,18 @@ func FoldModels(ctx context.Context, db Querier, spec CVSpec) ([]*Model, string,
 		spec.Key = c.Name
 	}
 	fold := FoldExpr(spec.Folds, spec.Seed, spec.Key, p.label.Name, spec.Stratified)
-	parts, order, err := trainStats(ctx, db, p, fold)
+	sc, err := trainStats(ctx, db, p, fold)
 	if err != nil {
 		return nil, "", err
 	}
+	order := sc.order
 	base := &Model{Name: t.Model, Label: p.label.Name, LabelType: p.label.Type, Weight: p.weight, Source: t.Source,
 		Params: params, Created: time.Now().UTC(), Version: FormatVersion, Features: p.features}
 	per := make([]*Model, spec.Folds)
 	for f := range per {
 		m := *base
-		if part := parts[int64(f)]; part != nil {
-			m.Classes, m.SkippedRows, m.Gaussian, m.Counts, m.Totals, m.Terms = part.classList(order), part.skipped, part.gauss, part.counts, part.totals, part.terms
+		if part := sc.parts[int64(f)]; part != nil {
+			m.Classes, m.SkippedRows, m.Stats = part.classList(order), part.skipped, part.stats
 			for _, c := range m.Classes {
 				m.Rows += c.Count
 			}

@@ -58,10 +58,10 @@ func compareModels(t *testing.T, f int, got, want *sqlnb.Model) {
 		}
 	}
 	wg := map[string]sqlnb.GaussianStat{}
-	for _, g := range want.Gaussian {
+	for _, g := range sqlnb.StatRows(want, sqlnb.GaussianTable) {
 		wg[g.Feature+"/"+g.Class] = g
 	}
-	for _, g := range got.Gaussian {
+	for _, g := range sqlnb.StatRows(got, sqlnb.GaussianTable) {
 		w := wg[g.Feature+"/"+g.Class]
 		if g.Count != w.Count || !near(g.Mean, w.Mean, 1e-12) || !near(g.M2, w.M2, 1e-12) ||
 			!near(g.Weight, w.Weight, 1e-12) || !near(g.WMean, w.WMean, 1e-12) || !near(g.WM2, w.WM2, 1e-12) {
@@ -69,13 +69,13 @@ func compareModels(t *testing.T, f int, got, want *sqlnb.Model) {
 		}
 	}
 	wc := map[string]sqlnb.CategoryCount{}
-	for _, c := range want.Counts {
+	for _, c := range sqlnb.StatRows(want, sqlnb.CategoricalTable) {
 		wc[c.Feature+"/"+c.Class+"/"+c.Value] = c
 	}
-	if len(got.Counts) != len(want.Counts) {
-		t.Errorf("fold %d: %d counts vs %d", f, len(got.Counts), len(want.Counts))
+	if len(sqlnb.StatRows(got, sqlnb.CategoricalTable)) != len(sqlnb.StatRows(want, sqlnb.CategoricalTable)) {
+		t.Errorf("fold %d: %d counts vs %d", f, len(sqlnb.StatRows(got, sqlnb.CategoricalTable)), len(sqlnb.StatRows(want, sqlnb.CategoricalTable)))
 	}
-	for _, c := range got.Counts {
+	for _, c := range sqlnb.StatRows(got, sqlnb.CategoricalTable) {
 		w := wc[c.Feature+"/"+c.Class+"/"+c.Value]
 		if c.Count != w.Count || math.Abs(c.Weight-w.Weight) > 1e-12*math.Max(1, w.Weight) {
 			t.Errorf("fold %d: count %+v vs %+v", f, c, w)

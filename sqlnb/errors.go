@@ -20,4 +20,6 @@ var (
 	ErrBadOption = errors.New("bad option")
 	// ErrInvalidModel: stored or imported model data is inconsistent.
 	ErrInvalidModel = errors.New("invalid model")
+	// ErrNotExportable: a model's family cannot be written as plain SQL.
+	ErrNotExportable = errors.New("not exportable to SQL")
 )

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 
 	"github.com/sqlnb/sqlnb/queries"
 )
@@ -148,7 +149,7 @@ func scanMetrics(ctx context.Context, conn *sql.Conn, withClass bool, stmt strin
 		}
 		m.Class, m.Value = class.String, v.Float64
 		if !v.Valid {
-			m.Value = nan()
+			m.Value = math.NaN()
 		}
 		out = append(out, m)
 	}

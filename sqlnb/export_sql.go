@@ -16,44 +16,75 @@ const (
 	DialectPostgres = "postgres"
 )
 
-// ExportSQL writes a script that scores with s's model using only built-in SQL of dialect: tables with the
-// compiled parameters (<model>_classes, <model>_gaussian, <model>_categorical, for inspection) and
-// functions that take the same features as nb_predict and follow the same rules (missing, NaN and
-// infinite values skipped, unseen categories as α/(n + αJ) or skipped when α = 0, the α = 1e-10 floor
-// when every class rules a row out, a NULL row gives NULL):
+// ExportSQL writes a script that scores with s's model using only built-in SQL of dialect: two tables for
+// inspection (<model>_classes with the log-priors, <model>_parameters with what nb_show lists) and functions
+// that take the same features as nb_predict and follow the same rules (each component writes its own term:
+// Component.SQL; missing values add nothing, a NULL row gives NULL):
 //
 //	DuckDB:     <model>_joint_log_likelihood(f), <model>_predict_proba(f), <model>_predict(f) — macros over a
 //	            STRUCT such as the table alias t (SELECT m_predict(t) FROM tbl t).
 //	PostgreSQL: the same names as SQL functions over jsonb (SELECT m_predict(to_jsonb(t)) FROM tbl t).
 //
+// Where every class's score overflows (Gaussian values near 1e200), the functions return the limit: the
+// class whose scaled quadratic term is least negative gets all the mass (shared equally on an exact tie).
 // Parameters are written as round-trip decimal literals, so the script scores as nb_predict does, up to
-// the order of floating-point additions.
+// the order of floating-point additions. A family that cannot be written as SQL (text) is an error wrapping
+// ErrNotExportable.
 func ExportSQL(w io.Writer, s *Scorer, dialect string) error {
 	switch dialect {
 	case DialectDuckDB, DialectPostgres:
 	default:
 		return fmt.Errorf("%w: dialect %q: use duckdb or postgres", ErrBadOption, dialect)
 	}
-	for _, f := range s.Features {
-		if f.Kind.IsText() {
-			return fmt.Errorf("%w: model %q: text feature %q cannot be exported to SQL yet", ErrBadOption, s.Model.Name, f.Name)
+	e := &exporter{s: s, pg: dialect == DialectPostgres, name: s.Model.Name, bound: map[string]string{}}
+	lo, hi := make([]string, len(s.Labels)), make([]string, len(s.Labels))
+	limit := false
+	for c := range s.Labels {
+		terms := []string{e.num(s.LogPrior[c])}
+		var his []string
+		for _, comp := range s.Components {
+			t, err := comp.SQL(e, c)
+			if err != nil {
+				return fmt.Errorf("model %q: %w", s.Model.Name, err)
+			}
+			terms = append(terms, "("+t+")")
+			if o, ok := comp.(overflowing); ok {
+				his = append(his, "("+o.limitSQL(e, c)+")")
+				limit = true
+			}
 		}
+		lo[c] = strings.Join(terms, "\n      + ")
+		hi[c] = strings.Join(append(his, "0"), " + ")
 	}
-	e := &exporter{s: s, pg: dialect == DialectPostgres, name: s.Model.Name}
 	var b strings.Builder
 	e.tables(&b)
-	e.functions(&b)
+	e.functions(&b, lo, hi, limit)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
+// overflowing is implemented by components whose terms can overflow for finite input (quadratic forms):
+// limitSQL is class c's term scaled by 2^-1200 (see exporter.functions).
+type overflowing interface {
+	limitSQL(x *exporter, c int) string
+}
+
+// limitScale is 2^-600: values scaled by it square without overflow (the scaled quadratic is 2^-1200 times
+// the true one).
+const limitScale = 0x1p-600
+
+// exporter writes one model's scoring SQL; components call its helpers for field access and literals.
 type exporter struct {
-	s    *Scorer
-	pg   bool
-	name string
+	s     *Scorer
+	pg    bool
+	name  string
+	bound map[string]string // per-row bindings (DuckDB): name → expression
+	order []string
 }
 
 func (e *exporter) ident(suffix string) string { return queries.Ident(e.name + suffix) }
+
+func (e *exporter) literal(s string) string { return queries.Literal(s) }
 
 // num writes a float64 literal that parses back to the same value (±Inf and NaN spelled per dialect).
 func (e *exporter) num(x float64) string {
@@ -76,60 +107,40 @@ func (e *exporter) num(x float64) string {
 	return s + "::DOUBLE"
 }
 
-func (e *exporter) tables(b *strings.Builder) {
-	s := e.s
-	dbl, txt := "DOUBLE", "VARCHAR"
+// number is feature name of the row argument f as a number.
+func (e *exporter) number(name string) string {
 	if e.pg {
-		dbl, txt = "double precision", "text"
-	}
-	fmt.Fprintf(b, "-- sqlnb model %s (label %s): %d classes, %d features; scoring with built-in SQL only.\n",
-		queries.Literal(e.name), queries.Literal(s.Model.Label), len(s.Labels), len(s.Features))
-	fmt.Fprintf(b, "DROP TABLE IF EXISTS %s;\nCREATE TABLE %s (position integer, class %s, log_prior %s);\n",
-		e.ident("_classes"), e.ident("_classes"), txt, dbl)
-	for c, l := range s.Labels {
-		fmt.Fprintf(b, "INSERT INTO %s VALUES (%d, %s, %s);\n", e.ident("_classes"), c, queries.Literal(l), e.num(s.LogPrior[c]))
-	}
-	fmt.Fprintf(b, "DROP TABLE IF EXISTS %s;\nCREATE TABLE %s (feature %s, class %s, mean %s, variance %s);\n",
-		e.ident("_gaussian"), e.ident("_gaussian"), txt, txt, dbl, dbl)
-	fmt.Fprintf(b, "DROP TABLE IF EXISTS %s;\nCREATE TABLE %s (feature %s, class %s, value %s, log_prob %s);\n",
-		e.ident("_categorical"), e.ident("_categorical"), txt, txt, txt, dbl)
-	for _, f := range s.Features {
-		for c, l := range s.Labels {
-			if f.Kind.Counted() {
-				fmt.Fprintf(b, "INSERT INTO %s VALUES (%s, %s, NULL, %s); -- weight of one count\n", e.ident("_categorical"),
-					queries.Literal(f.Name), queries.Literal(l), e.num(f.Weight[c]))
-				continue
-			}
-			if f.Kind == Gaussian {
-				fmt.Fprintf(b, "INSERT INTO %s VALUES (%s, %s, %s, %s);\n", e.ident("_gaussian"), queries.Literal(f.Name),
-					queries.Literal(l), e.num(f.Mean[c]), e.num(f.Var[c]))
-				continue
-			}
-			for v, value := range f.Values {
-				fmt.Fprintf(b, "INSERT INTO %s VALUES (%s, %s, %s, %s);\n", e.ident("_categorical"), queries.Literal(f.Name),
-					queries.Literal(l), queries.Literal(value), e.num(f.LogProb[c][v]))
-			}
-			fmt.Fprintf(b, "INSERT INTO %s VALUES (%s, %s, NULL, %s); -- unseen value\n", e.ident("_categorical"),
-				queries.Literal(f.Name), queries.Literal(l), e.num(f.LogProb[c][f.Unseen()]))
-		}
-	}
-}
-
-// field is the SQL for feature name of the row argument f: text for categories, a number otherwise.
-func (e *exporter) field(name string, asText bool) string {
-	if e.pg {
-		if asText {
-			return "(f->>" + queries.Literal(name) + ")"
-		}
 		return "(f->>" + queries.Literal(name) + ")::float8"
 	}
 	// struct_extract, not f."name": inside the macros' subqueries f."name" would be read as table f.
-	if asText {
-		return "CAST(struct_extract(f, " + queries.Literal(name) + ") AS VARCHAR)"
-	}
 	return "CAST(struct_extract(f, " + queries.Literal(name) + ") AS DOUBLE)"
 }
 
+// text is feature name of the row argument f as text.
+func (e *exporter) text(name string) string {
+	if e.pg {
+		return "(f->>" + queries.Literal(name) + ")"
+	}
+	return "CAST(struct_extract(f, " + queries.Literal(name) + ") AS VARCHAR)"
+}
+
+// binary is a Bernoulli feature as a number: booleans read as 1 and 0.
+func (e *exporter) binary(name string) string {
+	if e.pg {
+		// jsonb booleans read as text 'true'/'false'.
+		return fmt.Sprintf("(CASE f->>%s WHEN 'true' THEN 1 WHEN 'false' THEN 0 ELSE (f->>%s)::float8 END)", queries.Literal(name), queries.Literal(name))
+	}
+	return e.number(name)
+}
+
+func (e *exporter) isNaN(x string) string {
+	if e.pg {
+		return x + " = 'NaN'::float8"
+	}
+	return "isnan(" + x + ")"
+}
+
+// isMissingNumber is true for NULL, NaN and ±Inf.
 func (e *exporter) isMissingNumber(x string) string {
 	if e.pg {
 		return fmt.Sprintf("%s IS NULL OR %s IN ('NaN'::float8, 'Infinity'::float8, '-Infinity'::float8)", x, x)
@@ -137,81 +148,78 @@ func (e *exporter) isMissingNumber(x string) string {
 	return fmt.Sprintf("%s IS NULL OR NOT isfinite(%s)", x, x)
 }
 
-// term is log p(x_j | c) of one feature as SQL, 0 when missing; floor uses the α = 1e-10 tables.
-func (e *exporter) term(j, c int, floor bool) string {
-	f := &e.s.Features[j]
-	switch f.Kind {
-	case Multinomial, Complement:
-		x := e.field(f.Name, false)
-		if e.pg {
-			return fmt.Sprintf("CASE WHEN %s THEN 0 ELSE %s * %s END", e.isMissingNumber(x), x, e.num(f.Weight[c]))
-		}
-		return fmt.Sprintf("CASE WHEN isfinite(%s) THEN %s * %s ELSE 0 END", x, x, e.num(f.Weight[c]))
-	case Gaussian:
-		x := e.field(f.Name, false)
-		return fmt.Sprintf("CASE WHEN %s THEN 0 ELSE %s - (%s - %s) * (%s - %s) * %s END", e.isMissingNumber(x),
-			e.num(f.LogNorm[c]), x, e.num(f.Mean[c]), x, e.num(f.Mean[c]), e.num(f.HalfInvVar[c]))
-	case Bernoulli:
-		lp := f.LogProb
-		if floor && f.logProbFloor != nil {
-			lp = f.logProbFloor
-		}
-		x := e.field(f.Name, false)
-		if e.pg {
-			// jsonb booleans read as text 'true'/'false'.
-			x = fmt.Sprintf("(CASE f->>%s WHEN 'true' THEN 1 WHEN 'false' THEN 0 ELSE (f->>%s)::float8 END)", queries.Literal(f.Name), queries.Literal(f.Name))
-		}
-		return fmt.Sprintf("CASE WHEN %s IS NULL OR %s = 'NaN'::%s THEN 0 WHEN %s > %s THEN %s ELSE %s END", x, x,
-			map[bool]string{true: "float8", false: "DOUBLE"}[e.pg], x, e.num(f.Binarize), e.num(lp[c][1]), e.num(lp[c][0]))
+// ruled applies e1071's rule to the log-probability expression t when it is on.
+func (e *exporter) ruled(r e1071Rule, t string) string {
+	if !r.on {
+		return t
 	}
-	lp := f.LogProb
-	if floor && f.logProbFloor != nil {
-		lp = f.logProbFloor
-	}
-	x := e.field(f.Name, true)
-	var cases []string
-	for v, value := range f.Values {
-		cases = append(cases, fmt.Sprintf("WHEN %s THEN %s", queries.Literal(value), e.num(lp[c][v])))
-	}
-	return fmt.Sprintf("CASE WHEN %s IS NULL THEN 0 ELSE CASE %s %s ELSE %s END END", x, x, strings.Join(cases, " "), e.num(lp[c][f.Unseen()]))
+	return fmt.Sprintf("(CASE WHEN exp(%s) <= %s THEN %s ELSE %s END)", t, e.num(r.eps), e.num(r.logThreshold), t)
 }
 
-func (e *exporter) jll(floor bool) string {
+// logFactorial is log x! for a whole number x ≥ 0: DuckDB's lgamma; in PostgreSQL (no lgamma before 18) the
+// exact sum below 21 and Stirling's series (error < 1e-15) above.
+func (e *exporter) logFactorial(x string) string {
+	if !e.pg {
+		return "lgamma(" + x + " + 1)"
+	}
+	z := "(" + x + " + 1)"
+	return fmt.Sprintf("(CASE WHEN %s < 21 THEN (SELECT coalesce(sum(ln(k)), 0) FROM generate_series(1, (%s)::int) k) "+
+		"ELSE (%s - 0.5) * ln(%s) - %s + 0.918938533204672741780329736406 + 1 / (12 * %s) - 1 / (360 * %s ^ 3) + 1 / (1260 * %s ^ 5) - 1 / (1680 * %s ^ 7) END)",
+		x, x, z, z, z, z, z, z, z)
+}
+
+// bind registers a per-row binding (DuckDB): expr is evaluated once per row and named by the result.
+func (e *exporter) bind(name, expr string) string {
+	id := "b_" + name
+	if _, ok := e.bound[id]; !ok {
+		e.bound[id] = expr
+		e.order = append(e.order, id)
+	}
+	return id
+}
+
+func (e *exporter) tables(b *strings.Builder) {
 	s := e.s
-	vector := !e.pg && len(s.sums) > 0
-	classes := make([]string, len(s.Labels))
-	for c := range s.Labels {
-		terms := []string{e.num(s.LogPrior[c])}
-		for j, f := range s.Features {
-			if vector && f.Kind.Counted() {
-				continue
-			}
-			terms = append(terms, "("+e.term(j, c, floor)+")")
-		}
-		if vector {
-			// The count columns: one inner product with the class's weights over the vector v (below).
-			w := make([]string, len(s.sums))
-			for r, j := range s.sums {
-				w[r] = e.num(s.Features[j].Weight[c])
-			}
-			terms = append(terms, "list_inner_product(v, ["+strings.Join(w, ", ")+"])")
-		}
-		classes[c] = strings.Join(terms, "\n      + ")
-	}
+	dbl, txt := "DOUBLE", "VARCHAR"
 	if e.pg {
-		return "ARRAY[\n    " + strings.Join(classes, ",\n    ") + "]"
+		dbl, txt = "double precision", "text"
 	}
-	list := "[\n    " + strings.Join(classes, ",\n    ") + "]"
-	if !vector {
-		return list
+	fmt.Fprintf(b, "-- sqlnb model %s (label %s): %d classes, %d features; scoring with built-in SQL only.\n",
+		queries.Literal(e.name), queries.Literal(s.Model.Label), len(s.Labels), len(s.Inputs))
+	fmt.Fprintf(b, "DROP TABLE IF EXISTS %s;\nCREATE TABLE %s (position integer, class %s, log_prior %s);\n",
+		e.ident("_classes"), e.ident("_classes"), txt, dbl)
+	for c, l := range s.Labels {
+		fmt.Fprintf(b, "INSERT INTO %s VALUES (%d, %s, %s);\n", e.ident("_classes"), c, queries.Literal(l), e.num(s.LogPrior[c]))
 	}
-	// The count vector is bound once per row (missing, NaN and infinite counts read as 0).
-	v := make([]string, len(s.sums))
-	for r, j := range s.sums {
-		x := e.field(s.Features[j].Name, false)
-		v[r] = fmt.Sprintf("CASE WHEN isfinite(%s) THEN %s ELSE 0 END", x, x)
+	fmt.Fprintf(b, "DROP TABLE IF EXISTS %s;\nCREATE TABLE %s (feature %s, kind %s, class %s, value %s, parameter %s, estimate %s);\n",
+		e.ident("_parameters"), e.ident("_parameters"), txt, txt, txt, txt, txt, dbl)
+	for _, p := range Parameters(s) {
+		if p.Feature == "" {
+			continue
+		}
+		value := "NULL"
+		if p.Value != "" {
+			value = queries.Literal(p.Value)
+		}
+		fmt.Fprintf(b, "INSERT INTO %s VALUES (%s, %s, %s, %s, %s, %s);\n", e.ident("_parameters"), queries.Literal(p.Feature),
+			queries.Literal(string(p.Kind)), queries.Literal(p.Class), value, queries.Literal(p.Parameter), e.num(p.Estimate))
 	}
-	return fmt.Sprintf("(SELECT %s FROM (SELECT [%s]::DOUBLE[] AS v))", list, strings.Join(v, ", "))
+}
+
+// list writes per-class expressions as the dialect's array, with the per-row bindings bound once (DuckDB).
+func (e *exporter) list(items []string, bindings bool) string {
+	if e.pg {
+		return "ARRAY[\n    " + strings.Join(items, ",\n    ") + "]"
+	}
+	l := "[\n    " + strings.Join(items, ",\n    ") + "]"
+	if !bindings || len(e.order) == 0 {
+		return l
+	}
+	cols := make([]string, len(e.order))
+	for i, id := range e.order {
+		cols[i] = e.bound[id] + " AS " + id
+	}
+	return fmt.Sprintf("(SELECT %s FROM (SELECT %s))", l, strings.Join(cols, ", "))
 }
 
 func (e *exporter) labels() string {
@@ -225,56 +233,55 @@ func (e *exporter) labels() string {
 	return "[" + strings.Join(q, ", ") + "]"
 }
 
-func (e *exporter) hasFloor() bool {
-	for _, f := range e.s.Features {
-		if f.logProbFloor != nil {
-			return true
-		}
-	}
-	return false
-}
-
-func (e *exporter) functions(b *strings.Builder) {
-	jll := e.jll(false)
+// functions writes the scoring functions. lo are the class scores; when every one is -inf (an overflow:
+// values near 1e200 squared), hi — the quadratic terms scaled by 2^-1200, which do not overflow — decide:
+// the classes with the largest hi share the mass equally (one of them in _predict).
+func (e *exporter) functions(b *strings.Builder, lo, hi []string, limit bool) {
+	jll, lim := e.ident("_joint_log_likelihood"), e.ident("__limit")
 	if e.pg {
-		if e.hasFloor() {
-			// α = 0: a row every class rules out is rescored with α = 1e-10.
-			jll = fmt.Sprintf("(SELECT CASE WHEN (SELECT max(x) FROM unnest(l) x) = '-Infinity'::float8 THEN %s ELSE l END FROM (SELECT %s AS l) s)", e.jll(true), jll)
-		}
 		fmt.Fprintf(b, `CREATE OR REPLACE FUNCTION %s(f jsonb) RETURNS double precision[] LANGUAGE sql IMMUTABLE AS $sqlnb$
   SELECT CASE WHEN f IS NULL OR jsonb_typeof(f) = 'null' THEN NULL ELSE %s END
 $sqlnb$;
-CREATE OR REPLACE FUNCTION %s(f jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $sqlnb$
-  SELECT jsonb_object_agg(l.label, exp(b.v - m.mx) / m.s ORDER BY l.i)
-  FROM (SELECT %s(f) AS arr) a
-  CROSS JOIN LATERAL unnest(a.arr) WITH ORDINALITY b(v, i)
+`, jll, e.list(lo, false))
+		top := "a.arr"
+		if limit {
+			fmt.Fprintf(b, `CREATE OR REPLACE FUNCTION %s(f jsonb) RETURNS double precision[] LANGUAGE sql IMMUTABLE AS $sqlnb$
+  SELECT %s
+$sqlnb$;
+`, lim, e.list(hi, false))
+			top = fmt.Sprintf("(CASE WHEN (SELECT max(x) FROM unnest(a.arr) x) = '-Infinity'::float8 THEN (SELECT array_agg(CASE WHEN y = (SELECT max(z) FROM unnest(h) z) THEN 0 ELSE '-Infinity'::float8 END ORDER BY o) FROM (SELECT %s(f) AS h) hh, unnest(hh.h) WITH ORDINALITY u(y, o)) ELSE a.arr END)", lim)
+		}
+		fmt.Fprintf(b, `CREATE OR REPLACE FUNCTION %s(f jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $sqlnb$
+  SELECT jsonb_object_agg(l.label, CASE WHEN b.v - m.mx < -700 THEN 0 ELSE exp(b.v - m.mx) / m.s END ORDER BY l.i)
+  FROM (SELECT %s AS arr FROM (SELECT %s(f) AS arr) a) t
+  CROSS JOIN LATERAL unnest(t.arr) WITH ORDINALITY b(v, i)
   JOIN unnest(%s) WITH ORDINALITY l(label, i) ON l.i = b.i
-  CROSS JOIN LATERAL (SELECT max(x) AS mx, sum(exp(x - (SELECT max(y) FROM unnest(a.arr) y))) AS s FROM unnest(a.arr) x) m
-  WHERE a.arr IS NOT NULL
+  CROSS JOIN LATERAL (SELECT max(x) AS mx, sum(CASE WHEN x - (SELECT max(y) FROM unnest(t.arr) y) < -700 THEN 0 ELSE exp(x - (SELECT max(y) FROM unnest(t.arr) y)) END) AS s FROM unnest(t.arr) x) m
+  WHERE t.arr IS NOT NULL
 $sqlnb$;
 CREATE OR REPLACE FUNCTION %s(f jsonb) RETURNS text LANGUAGE sql IMMUTABLE AS $sqlnb$
-  SELECT (%s)[(SELECT b.i FROM unnest(a.arr) WITH ORDINALITY b(v, i) ORDER BY b.v DESC, b.i LIMIT 1)]
-  FROM (SELECT %s(f) AS arr) a WHERE a.arr IS NOT NULL
+  SELECT (%s)[(SELECT b.i FROM unnest(t.arr) WITH ORDINALITY b(v, i) ORDER BY b.v DESC, b.i LIMIT 1)]
+  FROM (SELECT %s AS arr FROM (SELECT %s(f) AS arr) a) t WHERE t.arr IS NOT NULL
 $sqlnb$;
-`, e.ident("_joint_log_likelihood"), jll, e.ident("_predict_proba"), e.ident("_joint_log_likelihood"), e.labels(),
-			e.ident("_predict"), e.labels(), e.ident("_joint_log_likelihood"))
+`, e.ident("_predict_proba"), top, jll, e.labels(), e.ident("_predict"), e.labels(), top, jll)
 		return
 	}
-	// DuckDB: macros substitute their arguments textually, so the joint log-likelihoods are bound once per
-	// row in a subquery (referencing them in place would evaluate every class's sum again for each use).
-	if e.hasFloor() {
-		// α = 0: a row every class rules out is rescored with α = 1e-10.
-		fmt.Fprintf(b, "CREATE OR REPLACE MACRO %s(l, lf) AS (CASE WHEN list_max(l) = '-inf'::DOUBLE THEN lf ELSE l END);\n", e.ident("__floor"))
-		jll = fmt.Sprintf("%s(%s, %s)", e.ident("__floor"), jll, e.jll(true))
+	// DuckDB: macros substitute their arguments textually, so the class scores are bound once per row in a
+	// subquery (referencing them in place would evaluate every class's sum again for each use).
+	fmt.Fprintf(b, "CREATE OR REPLACE MACRO %s(f) AS (CASE WHEN f IS NULL THEN NULL ELSE %s END);\n", jll, e.list(lo, true))
+	proba := "[exp(x - mx) / s FOR x IN l]"
+	pick := "list_position(l, mx)"
+	if limit {
+		fmt.Fprintf(b, "CREATE OR REPLACE MACRO %s(f) AS (%s);\n", lim, e.list(hi, true))
+		proba = fmt.Sprintf("CASE WHEN mx = '-inf'::DOUBLE THEN (SELECT [x / list_sum(u) FOR x IN u] FROM (SELECT list_transform(h, y -> (y = list_max(h))::DOUBLE) AS u FROM (SELECT %s(f) AS h))) ELSE [exp(x - mx) / s FOR x IN l] END", lim)
+		pick = fmt.Sprintf("CASE WHEN mx = '-inf'::DOUBLE THEN list_position(%s(f), list_max(%s(f))) ELSE list_position(l, mx) END", lim, lim)
 	}
-	fmt.Fprintf(b, `CREATE OR REPLACE MACRO %s(f) AS (CASE WHEN f IS NULL THEN NULL ELSE %s END);
-CREATE OR REPLACE MACRO %s(f) AS (
-  SELECT CASE WHEN l IS NULL THEN NULL ELSE map(%s, [exp(x - mx) / s FOR x IN l]) END
+	fmt.Fprintf(b, `CREATE OR REPLACE MACRO %s(f) AS (
+  SELECT CASE WHEN l IS NULL THEN NULL ELSE map(%s, %s) END
   FROM (SELECT l, mx, list_sum([exp(y - mx) FOR y IN l]) AS s
         FROM (SELECT l, list_max(l) AS mx FROM (SELECT %s(f) AS l))));
 CREATE OR REPLACE MACRO %s(f) AS (
-  SELECT CASE WHEN l IS NULL THEN NULL ELSE (%s)[list_position(l, list_max(l))] END FROM (SELECT %s(f) AS l));
-`, e.ident("_joint_log_likelihood"), jll,
-		e.ident("_predict_proba"), e.labels(), e.ident("_joint_log_likelihood"),
-		e.ident("_predict"), e.labels(), e.ident("_joint_log_likelihood"))
+  SELECT CASE WHEN l IS NULL THEN NULL ELSE (%s)[%s] END FROM (SELECT l, list_max(l) AS mx FROM (SELECT %s(f) AS l)));
+`, e.ident("_predict_proba"), e.labels(), proba, jll,
+		e.ident("_predict"), e.labels(), pick, jll)
 }

@@ -7,7 +7,22 @@ import (
 	"testing"
 
 	_ "github.com/duckdb/duckdb-go/v2"
+
+	"github.com/sqlnb/sqlnb/sqlnb"
 )
+
+// param returns the compiled parameter of s that nb_show lists for feature, class, parameter name and
+// value (a category or term; "" otherwise).
+func param(tb testing.TB, s *sqlnb.Scorer, feature, class, parameter, value string) float64 {
+	tb.Helper()
+	for _, p := range sqlnb.Parameters(s) {
+		if p.Feature == feature && p.Class == class && p.Parameter == parameter && p.Value == value {
+			return p.Estimate
+		}
+	}
+	tb.Fatalf("no parameter %s of feature %q, class %q, value %q", parameter, feature, class, value)
+	return 0
+}
 
 // mustOpenDB opens an in-memory DuckDB with a single connection (so temp objects stay visible).
 func mustOpenDB(tb testing.TB) *sql.DB {

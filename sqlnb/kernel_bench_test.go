@@ -12,18 +12,20 @@ func BenchmarkKernel(b *testing.B) {
 	for _, mk := range [][2]int{{4, 2}, {20, 10}, {100, 3}} {
 		m, k := mk[0], mk[1]
 		b.Run(fmt.Sprintf("m%d_k%d", m, k), func(b *testing.B) {
-			model := &sqlnb.Model{Name: "k", Label: "y", Params: sqlnb.DefaultParams(), Version: sqlnb.FormatVersion}
+			model := &sqlnb.Model{Name: "k", Label: "y", Params: sqlnb.DefaultParams(), Version: sqlnb.FormatVersion, Rows: int64(10 * k)}
 			for c := range k {
 				model.Classes = append(model.Classes, sqlnb.Class{Label: fmt.Sprint("c", c), Count: 10, Weight: 10})
 			}
+			var stats []sqlnb.GaussianStat
 			for j := range m {
 				name := fmt.Sprint("x", j)
 				model.Features = append(model.Features, sqlnb.Feature{Name: name, Kind: sqlnb.Gaussian, Type: "DOUBLE"})
 				for c := range k {
-					model.Gaussian = append(model.Gaussian, sqlnb.GaussianStat{Feature: name, Class: fmt.Sprint("c", c), Count: 10,
+					stats = append(stats, sqlnb.GaussianStat{Feature: name, Class: fmt.Sprint("c", c), Count: 10,
 						Mean: float64(c), M2: 10, Weight: 10, WMean: float64(c), WM2: 10})
 				}
 			}
+			model.Stats = sqlnb.Stats{"gaussian": stats}
 			s, err := sqlnb.Compile(model)
 			if err != nil {
 				b.Fatal(err)
@@ -36,11 +38,11 @@ func BenchmarkKernel(b *testing.B) {
 				}
 			}
 			jll := make([]float64, n*k)
-			bad := make([]bool, n)
+			var ws sqlnb.Workspace
 			best := make([]int32, n)
 			top := make([]float64, n)
 			for b.Loop() {
-				s.JointLogLikelihood(batch, jll, bad)
+				s.JointLogLikelihood(batch, jll, &ws)
 				sqlnb.Argmax(jll, n, k, best, top)
 			}
 			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")

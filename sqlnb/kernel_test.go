@@ -2,6 +2,7 @@ package sqlnb_test
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/sqlnb/sqlnb/sqlnb"
@@ -13,16 +14,18 @@ func toyModel(alpha float64) *sqlnb.Model {
 	p := sqlnb.DefaultParams()
 	p.Alpha = alpha
 	return &sqlnb.Model{
-		Name: "toy", Label: "y", LabelType: "VARCHAR", Params: p, Version: sqlnb.FormatVersion,
+		Name: "toy", Label: "y", LabelType: "VARCHAR", Params: p, Version: sqlnb.FormatVersion, Rows: 5,
 		Features: []sqlnb.Feature{{Name: "x", Kind: sqlnb.Gaussian, Type: "DOUBLE"}, {Name: "c", Kind: sqlnb.Categorical, Type: "VARCHAR"}},
 		Classes:  []sqlnb.Class{{Label: "a", Count: 3, Weight: 3}, {Label: "b", Count: 2, Weight: 2}},
-		Gaussian: []sqlnb.GaussianStat{
-			{Feature: "x", Class: "a", Count: 3, Mean: 1, M2: 2, Weight: 3, WMean: 1, WM2: 2},
-			{Feature: "x", Class: "b", Count: 2, Mean: 4, M2: 1, Weight: 2, WMean: 4, WM2: 1},
-		},
-		Counts: []sqlnb.CategoryCount{
-			{Feature: "c", Class: "a", Value: "u", Count: 2, Weight: 2}, {Feature: "c", Class: "a", Value: "w", Count: 1, Weight: 1},
-			{Feature: "c", Class: "b", Value: "w", Count: 2, Weight: 2},
+		Stats: sqlnb.Stats{
+			"gaussian": []sqlnb.GaussianStat{
+				{Feature: "x", Class: "a", Count: 3, Mean: 1, M2: 2, Weight: 3, WMean: 1, WM2: 2},
+				{Feature: "x", Class: "b", Count: 2, Mean: 4, M2: 1, Weight: 2, WMean: 4, WM2: 1},
+			},
+			"categorical": []sqlnb.CategoryCount{
+				{Feature: "c", Class: "a", Value: "u", Count: 2, Weight: 2}, {Feature: "c", Class: "a", Value: "w", Count: 1, Weight: 1},
+				{Feature: "c", Class: "b", Value: "w", Count: 2, Weight: 2},
+			},
 		},
 	}
 }
@@ -57,14 +60,14 @@ func scoreRows(t *testing.T, s *sqlnb.Scorer, xs []float64, xValid []bool, cs []
 
 func TestKernelMissingAndUnseen(t *testing.T) {
 	s := compile(t, toyModel(1))
-	f := s.Features[1]
+	f := s.Inputs[1]
 	nan, inf := math.NaN(), math.Inf(1)
 	rows := scoreRows(t, s,
 		[]float64{0.5, 0.5, 123, nan, inf, -inf, 0.5},
 		[]bool{true, true, false, true, true, true, false},
-		[]int32{f.Index["u"], f.Missing(), f.Missing(), f.Missing(), f.Missing(), f.Missing(), f.Unseen()})
+		[]int32{f.Lookup("u"), f.Missing(), f.Missing(), f.Missing(), f.Missing(), f.Missing(), f.Unseen()})
 	logN := func(x, mean, v float64) float64 { return -0.5*math.Log(2*math.Pi*v) - (x-mean)*(x-mean)/(2*v) }
-	va, vb := s.Features[0].Var[0], s.Features[0].Var[1]
+	va, vb := param(t, s, "x", "a", "variance", ""), param(t, s, "x", "b", "variance", "")
 	// Row 0: everything present: prior + Gaussian + categorical (θ(u|a) = 3/5, θ(u|b) = 1/4).
 	want0 := []float64{math.Log(0.6) + logN(0.5, 1, va) + math.Log(3.0/5), math.Log(0.4) + logN(0.5, 4, vb) + math.Log(1.0/4)}
 	// Row 1: c missing, marginalised (seed 004).
@@ -82,29 +85,35 @@ func TestKernelMissingAndUnseen(t *testing.T) {
 	}
 }
 
-// TestKernelAlphaZero: with α = 0 an unseen value is skipped, a value never seen in one class rules it
-// out, and a row every class rules out is rescored with α = 1e-10 rather than giving NaN.
+// TestKernelAlphaZero: α = 0 is raised to 1e-10 (scikit-learn 1.2's rule), so an unseen value and a value
+// never seen in one class have a tiny probability instead of ruling classes out, and a row that
+// contradicts every class still has finite posteriors. With α = 1e-10: θ(unseen|a) = α/(3 + 2α),
+// θ(unseen|b) = α/(2 + 2α), so p(a | unseen) = 0.6/3 / (0.6/3 + 0.4/2) = 1/2 up to O(α); θ(u|b) =
+// α/(2 + 2α), so p(a | u) = 1 - O(α).
 func TestKernelAlphaZero(t *testing.T) {
 	m := toyModel(0)
 	m.Features = append(m.Features, sqlnb.Feature{Name: "d", Kind: sqlnb.Categorical, Type: "VARCHAR"})
-	m.Counts = append(m.Counts, sqlnb.CategoryCount{Feature: "d", Class: "a", Value: "p", Count: 3, Weight: 3},
+	m.Stats["categorical"] = append(sqlnb.StatRows(m, sqlnb.CategoricalTable), sqlnb.CategoryCount{Feature: "d", Class: "a", Value: "p", Count: 3, Weight: 3},
 		sqlnb.CategoryCount{Feature: "d", Class: "b", Value: "q", Count: 2, Weight: 2})
+	if w := m.Params.Warnings(); len(w) != 1 || !strings.Contains(w[0], "raised to 1e-10") {
+		t.Errorf("warnings %q, want the alpha rule", w)
+	}
 	s := compile(t, m)
-	c, d := s.Features[1], s.Features[2]
+	c, d := s.Inputs[1], s.Inputs[2]
 	b := s.NewBatch(3)
 	b.Valid[0] = []uint64{0} // x missing everywhere
-	copy(b.Cat[1], []int32{c.Unseen(), c.Index["u"], c.Index["u"]})
-	copy(b.Cat[2], []int32{d.Missing(), d.Missing(), d.Index["q"]})
+	copy(b.Cat[1], []int32{c.Unseen(), c.Lookup("u"), c.Lookup("u")})
+	copy(b.Cat[2], []int32{d.Missing(), d.Missing(), d.Lookup("q")})
 	jll := make([]float64, 6)
 	s.JointLogLikelihood(b, jll, nil)
 	post := make([]float64, 2)
 	sqlnb.LogPosterior(jll, 3, 2, 0, post)
-	if !near(math.Exp(post[0]), 0.6, 1e-12) {
-		t.Errorf("unseen value with α=0: p(a) = %v, want the prior 0.6", math.Exp(post[0]))
+	if !near(math.Exp(post[0]), 0.5, 1e-9) {
+		t.Errorf("unseen value with α=0: p(a) = %v, want 1/2", math.Exp(post[0]))
 	}
 	sqlnb.LogPosterior(jll, 3, 2, 1, post)
-	if math.Exp(post[0]) != 1 {
-		t.Errorf("u never seen in b (α=0): p(a) = %v, want 1", math.Exp(post[0]))
+	if p := math.Exp(post[0]); !near(p, 1, 1e-9) || p == 1 {
+		t.Errorf("u never seen in b (α=0): p(a) = %v, want 1 - O(1e-10)", p)
 	}
 	sqlnb.LogPosterior(jll, 3, 2, 2, post)
 	if p := math.Exp(post[0]) + math.Exp(post[1]); math.IsNaN(p) || !near(p, 1, 1e-12) {

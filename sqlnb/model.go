@@ -1,6 +1,8 @@
 package sqlnb
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
@@ -11,62 +13,13 @@ import (
 	"github.com/sqlnb/sqlnb/queries"
 )
 
-// FormatVersion is the version of the stored model layout (nb.* tables and export JSON).
-const FormatVersion = 1
+// FormatVersion is the version of the stored model layout (nb.* tables) and export JSON. Version 2 added the
+// hyperparameters threshold and eps to nb.models and the Poisson statistics; version-1 stores are upgraded
+// by Upgrade, version-1 JSON imports as it is.
+const FormatVersion = 2
 
-// Kind is the distribution of one feature given the class.
+// Kind is the distribution of one feature given the class: one of the kinds a Family registers (Kinds).
 type Kind string
-
-// The feature kinds.
-const (
-	// Gaussian: x | c ~ N(mean_c, var_c), numeric columns (seed 000).
-	Gaussian Kind = "gaussian"
-	// Categorical: x | c ~ Categorical(θ_c) over the distinct training values (seed 000).
-	Categorical Kind = "categorical"
-	// Bernoulli: present (value > 0 or true) | c ~ Bernoulli(p_c); absence contributes log(1-p_c).
-	Bernoulli Kind = "bernoulli"
-	// Multinomial: the count columns of a model form one multinomial over the V columns:
-	// θ_jc = (N_jc + α)/(N_c + αV), b_c gains Σ_j x_j log θ_jc (seed 001; scikit-learn's MultinomialNB).
-	Multinomial Kind = "multinomial"
-	// Complement: scikit-learn's ComplementNB (Rennie et al. 2003) over the count columns: weights from the
-	// other classes' counts, b_c = Σ_j x_j w_jc without priors; Params.Norm normalises the weights.
-	Complement Kind = "complement"
-	// Text: a VARCHAR column tokenized (Tokenize, TokenizeSQL) into terms, a multinomial over the column's
-	// training vocabulary: θ_tc = (N_tc + α)/(N_c + αV); b_c gains Σ_t n_t log θ_tc over the document's terms
-	// in the vocabulary (unseen terms are ignored; an empty or NULL document adds nothing). Scoring also
-	// takes a MAP(VARCHAR, number) of term counts.
-	Text Kind = "text"
-	// TextBernoulli: a VARCHAR column as presence/absence of each vocabulary term (a term present once or
-	// more): p_tc = (d_tc + α)/(n_c + 2α), d_tc = class-c documents containing t, n_c = class-c documents;
-	// b_c gains Σ_t log(1 - p_tc) plus, for each present term, log p_tc - log(1 - p_tc): O(terms present).
-	// An empty document has every term absent; a NULL one adds nothing. Unweighted only.
-	TextBernoulli Kind = "text_bernoulli"
-	// TextComplement: scikit-learn's ComplementNB over a text column's term counts (as Complement over
-	// count columns): weights from the other classes' counts, Params.Norm, priors ignored; a complement
-	// model holds complement features only.
-	TextComplement Kind = "text_complement"
-)
-
-// IsText reports whether k reads text (or term MAPs) into sparse term rows.
-func (k Kind) IsText() bool { return k == Text || k == TextBernoulli || k == TextComplement }
-
-// Counted reports whether k is a count kind (multinomial or complement).
-func (k Kind) Counted() bool { return k == Multinomial || k == Complement }
-
-// Numeric reports whether features of kind k are read as numbers at scoring (Gaussian and count kinds).
-func (k Kind) Numeric() bool { return k == Gaussian || k.Counted() }
-
-// ParseKind reads a kind name; "auto" and "" give the empty Kind (choose from the column type).
-func ParseKind(s string) (Kind, error) {
-	switch k := Kind(strings.ToLower(strings.TrimSpace(s))); k {
-	case Gaussian, Categorical, Bernoulli, Multinomial, Complement, Text, TextBernoulli, TextComplement:
-		return k, nil
-	case "auto", "":
-		return "", nil
-	default:
-		return "", fmt.Errorf("%w: kind %q: use auto, gaussian, categorical, bernoulli, multinomial, complement, text, text_bernoulli or text_complement", ErrBadOption, s)
-	}
-}
 
 // Variance modes of Gaussian features.
 const (
@@ -75,6 +28,8 @@ const (
 	// VariancePooled: one within-class variance per feature shared by all classes (seed 000: the decision
 	// boundary is then linear).
 	VariancePooled = "pooled"
+	// VarianceSample: one variance per feature and class with the n - 1 denominator (R's e1071 and naivebayes).
+	VarianceSample = "sample"
 )
 
 // Prior rules.
@@ -91,12 +46,14 @@ const (
 
 // Params are the hyperparameters applied when a model is compiled for scoring.
 type Params struct {
-	// Alpha is the additive smoothing of categorical and Bernoulli features, ≥ 0 (default 1).
+	// Alpha is the additive smoothing of categorical, Bernoulli and count features, ≥ 0 (default 1). Below
+	// 1e-10 it is raised to 1e-10 when scoring, as scikit-learn 1.2 does (force_alpha=False), unless e1071's
+	// rule is on (Threshold > 0), where 0 means no smoothing at all.
 	Alpha float64 `json:"alpha"`
 	// VarSmoothing scales the variance floor ε = VarSmoothing × the largest feature variance, ≥ 0
 	// (default 1e-9, scikit-learn's GaussianNB rule).
 	VarSmoothing float64 `json:"var_smoothing"`
-	// Variance is VarianceClass or VariancePooled.
+	// Variance is VarianceClass, VariancePooled or VarianceSample.
 	Variance string `json:"variance"`
 	// Priors is PriorsFit, PriorsSmoothed, PriorsUniform or PriorsGiven.
 	Priors string `json:"priors"`
@@ -107,6 +64,12 @@ type Params struct {
 	// MaxFeatures keeps, for text features, the MaxFeatures most frequent terms (ties by term; 0: all),
 	// after MinDF, as scikit-learn's CountVectorizer.
 	MaxFeatures int64 `json:"max_features,omitempty"`
+	// Threshold, when > 0, turns on e1071's prediction rule: a per-feature probability or density ≤ Eps is
+	// replaced by Threshold (not renormalised), and a Gaussian standard deviation ≤ Eps by Threshold
+	// (e1071::naiveBayes's threshold and eps; its defaults are 0.001 and 0). It applies to categorical,
+	// Bernoulli, Gaussian and Poisson features.
+	Threshold float64 `json:"threshold,omitempty"`
+	Eps       float64 `json:"eps,omitempty"`
 }
 
 // DefaultParams are the hyperparameters of a newly trained model.
@@ -125,13 +88,39 @@ func (p Params) Validate() error {
 	if p.MinDF < 0 || p.MaxFeatures < 0 {
 		return fmt.Errorf("%w: min_df %d, max_features %d: must be ≥ 0", ErrBadOption, p.MinDF, p.MaxFeatures)
 	}
-	if p.Variance != VarianceClass && p.Variance != VariancePooled {
-		return fmt.Errorf("%w: variance %q: use class or pooled", ErrBadOption, p.Variance)
+	if p.Variance != VarianceClass && p.Variance != VariancePooled && p.Variance != VarianceSample {
+		return fmt.Errorf("%w: variance %q: use class, pooled or sample", ErrBadOption, p.Variance)
+	}
+	if !(p.Threshold >= 0) || math.IsInf(p.Threshold, 1) || !(p.Eps >= 0) || math.IsInf(p.Eps, 1) {
+		return fmt.Errorf("%w: threshold %v, eps %v: must be finite numbers ≥ 0", ErrBadOption, p.Threshold, p.Eps)
+	}
+	if p.Eps > 0 && p.Threshold == 0 {
+		return fmt.Errorf("%w: eps %v without a threshold: eps only applies with e1071's rule (set threshold, e.g. 0.001)", ErrBadOption, p.Eps)
 	}
 	switch p.Priors {
 	case PriorsFit, PriorsSmoothed, PriorsUniform, PriorsGiven:
 	default:
 		return fmt.Errorf("%w: priors %q: use fit, smoothed, uniform or class=p,...", ErrBadOption, p.Priors)
+	}
+	return nil
+}
+
+// alphaMin is scikit-learn's lower bound for alpha (naive_bayes._ALPHA_MIN).
+const alphaMin = 1e-10
+
+// effectiveAlpha is the smoothing used for scoring: Alpha, raised to 1e-10 unless e1071's rule is on.
+func (p Params) effectiveAlpha() float64 {
+	if p.Threshold > 0 {
+		return p.Alpha
+	}
+	return math.Max(p.Alpha, alphaMin)
+}
+
+// Warnings lists what scoring will do differently from what the parameters say.
+func (p Params) Warnings() []string {
+	if p.Threshold == 0 && p.Alpha < alphaMin {
+		return []string{fmt.Sprintf("alpha %g is below 1e-10: it is raised to 1e-10 when scoring, as scikit-learn does "+
+			"(a zero probability would rule a class out); for e1071's rule with exact zeros set threshold", p.Alpha)}
 	}
 	return nil
 }
@@ -199,71 +188,88 @@ type Class struct {
 	Prior float64 `json:"prior,omitempty"`
 }
 
-// GaussianStat holds the sufficient statistics of one Gaussian feature in one class, over the rows
-// where the feature is not NULL: count, mean and M2 = Σ (x - mean)², and their weighted versions
-// (Weight = Σ w, WMean = Σ w x / Σ w, WM2 = Σ w (x - WMean)²; equal to the unweighted ones when the
-// model has no weight column).
-type GaussianStat struct {
-	Feature string  `json:"feature"`
-	Class   string  `json:"class"`
-	Count   int64   `json:"count"`
-	Mean    float64 `json:"mean"`
-	M2      float64 `json:"m2"`
-	Weight  float64 `json:"weight"`
-	WMean   float64 `json:"wmean"`
-	WM2     float64 `json:"wm2"`
-}
-
-// CategoryCount is the number (and weight) of training rows of one class with one value of a
-// categorical or Bernoulli feature. Bernoulli values are "false" and "true".
-type CategoryCount struct {
-	Feature string  `json:"feature"`
-	Class   string  `json:"class"`
-	Value   string  `json:"value"`
-	Count   int64   `json:"count"`
-	Weight  float64 `json:"weight"`
-}
-
-// CountStat is the (weighted) sum of one count column over the training rows of one class.
-type CountStat struct {
-	Feature string  `json:"feature"`
-	Class   string  `json:"class"`
-	Total   float64 `json:"total"`
-}
-
-// TermCount is the number (and weight) of occurrences of one term of a text feature in one class.
-type TermCount struct {
-	Feature string `json:"feature"`
-	Class   string `json:"class"`
-	Term    string `json:"term"`
-	Count   int64  `json:"count"`
-	// Docs is the number of training documents of the class that contain the term.
-	Docs int64 `json:"docs"`
-	// Present is the number of those documents where the term occurs more than the feature's Binarize
-	// times (text_bernoulli).
-	Present int64   `json:"present"`
-	Weight  float64 `json:"weight"`
-}
-
-// Model is a trained naive Bayes model: raw sufficient statistics plus hyperparameters.
+// Model is a trained model: raw sufficient statistics plus hyperparameters. It is plain data: Stats holds
+// each family's statistics rows by table (nb.<table> in the store, a key of the same name in JSON).
 type Model struct {
-	Name        string          `json:"name"`
-	Label       string          `json:"label"`
-	LabelType   string          `json:"label_type"`
-	Weight      string          `json:"weight,omitempty"`
-	Source      string          `json:"source"`
-	Params      Params          `json:"params"`
-	Rows        int64           `json:"n_rows"`
-	SkippedRows int64           `json:"skipped_rows"`
-	Created     time.Time       `json:"created"`
-	Version     int             `json:"format_version"`
-	Generation  string          `json:"generation"`
-	Features    []Feature       `json:"features"`
-	Classes     []Class         `json:"classes"`
-	Gaussian    []GaussianStat  `json:"gaussian,omitempty"`
-	Counts      []CategoryCount `json:"categorical,omitempty"`
-	Totals      []CountStat     `json:"totals,omitempty"`
-	Terms       []TermCount     `json:"terms,omitempty"`
+	Name        string    `json:"name"`
+	Label       string    `json:"label"`
+	LabelType   string    `json:"label_type"`
+	Weight      string    `json:"weight,omitempty"`
+	Source      string    `json:"source"`
+	Params      Params    `json:"params"`
+	Rows        int64     `json:"n_rows"`
+	SkippedRows int64     `json:"skipped_rows"`
+	Created     time.Time `json:"created"`
+	Version     int       `json:"format_version"`
+	Generation  string    `json:"generation"`
+	Features    []Feature `json:"features"`
+	Classes     []Class   `json:"classes"`
+	Stats       Stats     `json:"-"`
+}
+
+// modelFields is Model without its methods (for the JSON codec).
+type modelFields Model
+
+// MarshalJSON writes the model's fields, then each statistics table as a key of its own (as format 1 did).
+func (m *Model) MarshalJSON() ([]byte, error) {
+	head, err := json.Marshal((*modelFields)(m))
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.Write(head[:len(head)-1])
+	for _, t := range allTables {
+		rows, ok := m.Stats[t.tableName()]
+		if !ok || t.size(rows) == 0 {
+			continue
+		}
+		body, err := json.Marshal(rows)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&b, ",%q:", t.tableName())
+		b.Write(body)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// UnmarshalJSON reads what MarshalJSON writes (and format 1, which has the same layout); unknown keys are
+// an error.
+func (m *Model) UnmarshalJSON(data []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	stats := Stats{}
+	for _, t := range allTables {
+		body, ok := raw[t.tableName()]
+		if !ok {
+			continue
+		}
+		delete(raw, t.tableName())
+		if string(body) == "null" {
+			continue
+		}
+		rows, err := t.decode(body)
+		if err != nil {
+			return fmt.Errorf("%s: %w", t.tableName(), err)
+		}
+		stats[t.tableName()] = rows
+	}
+	rest, err := json.Marshal(raw)
+	if err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(rest))
+	dec.DisallowUnknownFields()
+	var f modelFields
+	if err := dec.Decode(&f); err != nil {
+		return err
+	}
+	*m = Model(f)
+	m.Stats = stats
+	return nil
 }
 
 // ValidateName checks a model name: non-empty, at most 256 bytes, no NUL and no leading or trailing space.
@@ -281,9 +287,9 @@ func ValidateName(name string) error {
 	return nil
 }
 
-// Validate checks that m is complete and consistent: names, at least two classes, every Gaussian
-// feature has one statistic per class, counts are non-negative and finite, categorical counts name
-// known features and classes, and given priors sum to 1.
+// Validate checks that m is complete and consistent: names, at least two classes, known kinds, the
+// families' rules on mixing features, and every statistics row (known feature and class, unique, finite,
+// non-negative: Table.Check), complete for every feature (Family.Validate).
 func (m *Model) Validate() error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: model %q: %s", ErrInvalidModel, m.Name, fmt.Sprintf(format, args...))
@@ -293,6 +299,9 @@ func (m *Model) Validate() error {
 	}
 	if err := m.Params.Validate(); err != nil {
 		return fmt.Errorf("model %q: %w", m.Name, err)
+	}
+	if m.Version < 1 || m.Version > FormatVersion {
+		return bad("format version %d: this sqlnb reads versions 1 to %d", m.Version, FormatVersion)
 	}
 	if m.Label == "" {
 		return bad("no label column")
@@ -305,6 +314,7 @@ func (m *Model) Validate() error {
 	}
 	classes := map[string]bool{}
 	sumPrior := 0.0
+	var rows int64
 	for _, c := range m.Classes {
 		if classes[c.Label] {
 			return bad("class %q appears twice", c.Label)
@@ -313,130 +323,72 @@ func (m *Model) Validate() error {
 		if c.Count < 0 || !(c.Weight >= 0) || math.IsInf(c.Weight, 1) {
 			return bad("class %q: count %d, weight %v: must be ≥ 0 and finite", c.Label, c.Count, c.Weight)
 		}
+		if m.Weight == "" && c.Weight != float64(c.Count) {
+			return bad("class %q: weight %v but %d rows, in a model without a weight column", c.Label, c.Weight, c.Count)
+		}
 		if m.Params.Priors == PriorsGiven && !(c.Prior > 0 && c.Prior <= 1) {
 			return bad("class %q: given prior %v: must be in (0, 1]", c.Label, c.Prior)
 		}
 		sumPrior += c.Prior
+		rows += c.Count
 	}
 	if m.Params.Priors == PriorsGiven && math.Abs(sumPrior-1) > 1e-6 {
 		return bad("given priors sum to %g, not 1", sumPrior)
 	}
-	kinds := map[string]Kind{}
+	if rows != m.Rows {
+		return bad("n_rows is %d but the classes hold %d rows", m.Rows, rows)
+	}
+	names := map[string]bool{}
 	for _, f := range m.Features {
 		if err := queries.ValidIdent(f.Name); err != nil {
 			return bad("feature: %v", err)
 		}
-		if _, dup := kinds[f.Name]; dup {
+		if names[f.Name] {
 			return bad("feature %q appears twice", f.Name)
 		}
+		names[f.Name] = true
 		if f.Name == m.Label {
 			return bad("feature %q is the label", f.Name)
 		}
-		switch f.Kind {
-		case Gaussian, Categorical, Bernoulli, Multinomial, Complement, Text, TextBernoulli, TextComplement:
-		default:
-			return bad("feature %q: unknown kind %q", f.Name, f.Kind)
+		if kindInfo[f.Kind] == nil {
+			return bad("feature %q: unknown kind %q (kinds: %s)", f.Name, f.Kind, strings.Join(KindNames(), ", "))
 		}
 		if err := f.Text.Validate(); err != nil {
 			return bad("feature %q: %v", f.Name, err)
 		}
-		kinds[f.Name] = f.Kind
 	}
-	if err := checkCountKinds(m.Features); err != nil {
+	if err := checkFeatures(m.Features, m.Weight != ""); err != nil {
 		return bad("%v", err)
 	}
-	seenTotal := map[[2]string]bool{}
-	for _, c := range m.Totals {
-		if !kinds[c.Feature].Counted() {
-			return bad("count total for %q, which is not a count feature", c.Feature)
-		}
-		if !classes[c.Class] {
-			return bad("count total for unknown class %q", c.Class)
-		}
-		if seenTotal[[2]string{c.Feature, c.Class}] {
-			return bad("two count totals for feature %q, class %q", c.Feature, c.Class)
-		}
-		seenTotal[[2]string{c.Feature, c.Class}] = true
-		if !(c.Total >= 0) || math.IsInf(c.Total, 1) {
-			return bad("count total for feature %q, class %q is %v: must be finite and ≥ 0", c.Feature, c.Class, c.Total)
+	if err := validateStats(m); err != nil {
+		return err
+	}
+	for _, g := range byFamily(m.Features) {
+		if err := g.fam.Validate(m, g.feats); err != nil {
+			return err
 		}
 	}
-	seenTerm := map[[3]string]bool{}
-	for _, t := range m.Terms {
-		if !kinds[t.Feature].IsText() {
-			return bad("term count for %q, which is not a text feature", t.Feature)
-		}
-		if !classes[t.Class] {
-			return bad("term count for unknown class %q", t.Class)
-		}
-		key := [3]string{t.Feature, t.Class, t.Term}
-		if seenTerm[key] {
-			return bad("two counts for feature %q, class %q, term %q", t.Feature, t.Class, t.Term)
-		}
-		seenTerm[key] = true
-		if t.Count < 0 || !(t.Weight >= 0) || math.IsInf(t.Weight, 1) {
-			return bad("term count for feature %q, class %q, term %q must be ≥ 0 and finite", t.Feature, t.Class, t.Term)
+	return nil
+}
+
+// checkFeatures applies the rules on mixing features: each family's Check, and a model with a priorless
+// kind (complement weights are not log-likelihoods) has only priorless features.
+func checkFeatures(feats []Feature, weighted bool) error {
+	for _, g := range byFamily(feats) {
+		if err := g.fam.Check(g.feats, feats, weighted); err != nil {
+			return err
 		}
 	}
-	for _, f := range m.Features {
-		for c := range classes {
-			if f.Kind.Counted() && !seenTotal[[2]string{f.Name, c}] {
-				return bad("no count total for feature %q, class %q", f.Name, c)
-			}
+	priorless, other := 0, 0
+	for _, f := range feats {
+		if kindInfo[f.Kind] != nil && kindInfo[f.Kind].Priorless {
+			priorless++
+		} else {
+			other++
 		}
 	}
-	seen := map[[2]string]bool{}
-	for _, g := range m.Gaussian {
-		if kinds[g.Feature] != Gaussian {
-			return bad("Gaussian statistic for %q, which is not a Gaussian feature", g.Feature)
-		}
-		if !classes[g.Class] {
-			return bad("Gaussian statistic for unknown class %q", g.Class)
-		}
-		key := [2]string{g.Feature, g.Class}
-		if seen[key] {
-			return bad("two Gaussian statistics for feature %q, class %q", g.Feature, g.Class)
-		}
-		seen[key] = true
-		for _, v := range []float64{g.Mean, g.M2, g.Weight, g.WMean, g.WM2} {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return bad("Gaussian statistic for feature %q, class %q is not finite", g.Feature, g.Class)
-			}
-		}
-		if g.Count < 0 || g.M2 < 0 || g.Weight < 0 || g.WM2 < 0 {
-			return bad("Gaussian statistic for feature %q, class %q is negative", g.Feature, g.Class)
-		}
-	}
-	for _, f := range m.Features {
-		if f.Kind != Gaussian {
-			continue
-		}
-		for c := range classes {
-			if !seen[[2]string{f.Name, c}] {
-				return bad("no Gaussian statistic for feature %q, class %q", f.Name, c)
-			}
-		}
-	}
-	seenValue := map[[3]string]bool{}
-	for _, n := range m.Counts {
-		k := kinds[n.Feature]
-		if k != Categorical && k != Bernoulli {
-			return bad("value count for %q, which is not a categorical or Bernoulli feature", n.Feature)
-		}
-		if !classes[n.Class] {
-			return bad("value count for unknown class %q", n.Class)
-		}
-		if k == Bernoulli && n.Value != "true" && n.Value != "false" {
-			return bad("Bernoulli feature %q has value %q (only true and false)", n.Feature, n.Value)
-		}
-		key := [3]string{n.Feature, n.Class, n.Value}
-		if seenValue[key] {
-			return bad("two counts for feature %q, class %q, value %q", n.Feature, n.Class, n.Value)
-		}
-		seenValue[key] = true
-		if n.Count < 0 || !(n.Weight >= 0) || math.IsInf(n.Weight, 1) {
-			return bad("count for feature %q, class %q, value %q: must be ≥ 0 and finite", n.Feature, n.Class, n.Value)
-		}
+	if priorless > 0 && other > 0 {
+		return fmt.Errorf("%w: a complement model scores with weights, not log-likelihoods: it takes complement and text_complement features only", ErrBadOption)
 	}
 	return nil
 }
@@ -471,29 +423,4 @@ func (m *Model) Kinds() []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func nan() float64 { return math.NaN() }
-
-// checkCountKinds: the count columns of a model form one group of a single kind, and complement weights
-// are not log-likelihoods, so a complement model has count columns only.
-func checkCountKinds(features []Feature) error {
-	var multi, comp, other int
-	for _, f := range features {
-		switch f.Kind {
-		case Multinomial:
-			multi++
-		case Complement, TextComplement:
-			comp++
-		default:
-			other++
-		}
-	}
-	switch {
-	case multi > 0 && comp > 0:
-		return fmt.Errorf("%w: multinomial and complement columns cannot be mixed: the count columns form one distribution", ErrBadOption)
-	case comp > 0 && other > 0:
-		return fmt.Errorf("%w: a complement model scores with weights, not log-likelihoods: it takes count columns only", ErrBadOption)
-	}
-	return nil
 }

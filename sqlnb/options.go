@@ -15,10 +15,12 @@ type Options struct {
 	Alpha        *float64
 	VarSmoothing *float64
 	Variance     string
-	Priors       string // fit, smoothed, uniform or class=p,class=p
-	Norm         *bool  // complement models: normalise the weights
-	MinDF        *int64 // text: minimum document frequency of a term
-	MaxFeatures  *int64 // text: keep the most frequent terms
+	Priors       string   // fit, smoothed, uniform or class=p,class=p
+	Norm         *bool    // complement models: normalise the weights
+	MinDF        *int64   // text: minimum document frequency of a term
+	MaxFeatures  *int64   // text: keep the most frequent terms
+	Threshold    *float64 // e1071's rule: probabilities ≤ Eps count as Threshold (0: off)
+	Eps          *float64
 	// A long term table (TermsSpec): source, document id, term and count columns, feature name.
 	Terms, Doc, Term, Count, TermsFeature string
 	// Tokenizer settings of text features: n-gram length and stop words ("english").
@@ -45,6 +47,12 @@ func (o Options) Params(base Params) (Params, map[string]float64, error) {
 	}
 	if o.MaxFeatures != nil {
 		p.MaxFeatures = *o.MaxFeatures
+	}
+	if o.Threshold != nil {
+		p.Threshold = *o.Threshold
+	}
+	if o.Eps != nil {
+		p.Eps = *o.Eps
 	}
 	if o.Variance != "" {
 		p.Variance = strings.ToLower(strings.TrimSpace(o.Variance))

@@ -74,14 +74,14 @@ func TestNaNIsMissing(t *testing.T) {
 	mustExec(t, db, `CREATE TABLE b AS SELECT y, CASE WHEN isnan(x) THEN NULL ELSE x END AS x FROM a`)
 	ma := train(t, db, sqlnb.TrainSpec{Model: "a", Source: "a", Label: "y"})
 	mb := train(t, db, sqlnb.TrainSpec{Model: "b", Source: "b", Label: "y"})
-	for i := range ma.Gaussian {
-		ga, gb := ma.Gaussian[i], mb.Gaussian[i]
+	for i := range sqlnb.StatRows(ma, sqlnb.GaussianTable) {
+		ga, gb := sqlnb.StatRows(ma, sqlnb.GaussianTable)[i], sqlnb.StatRows(mb, sqlnb.GaussianTable)[i]
 		if ga.Count != gb.Count || ga.Mean != gb.Mean || ga.M2 != gb.M2 {
 			t.Errorf("with NaN %+v, with NULL %+v", ga, gb)
 		}
 	}
-	if ma.Gaussian[0].Count != 2 || ma.Classes[0].Count != 3 {
-		t.Errorf("class a: feature count %d (want 2), class count %d (want 3)", ma.Gaussian[0].Count, ma.Classes[0].Count)
+	if sqlnb.StatRows(ma, sqlnb.GaussianTable)[0].Count != 2 || ma.Classes[0].Count != 3 {
+		t.Errorf("class a: feature count %d (want 2), class count %d (want 3)", sqlnb.StatRows(ma, sqlnb.GaussianTable)[0].Count, ma.Classes[0].Count)
 	}
 }
 
@@ -130,8 +130,8 @@ func TestLargeOffset(t *testing.T) {
 	mustExec(t, db, `CREATE TABLE shifted AS SELECT y, x + 1e9 AS x FROM noise`)
 	m0 := train(t, db, sqlnb.TrainSpec{Model: "n", Source: "noise", Label: "y"})
 	m1 := train(t, db, sqlnb.TrainSpec{Model: "s", Source: "shifted", Label: "y"})
-	for i := range m0.Gaussian {
-		g0, g1 := m0.Gaussian[i], m1.Gaussian[i]
+	for i := range sqlnb.StatRows(m0, sqlnb.GaussianTable) {
+		g0, g1 := sqlnb.StatRows(m0, sqlnb.GaussianTable)[i], sqlnb.StatRows(m1, sqlnb.GaussianTable)[i]
 		// A double near 1e9 has an ulp of 2^-23 ≈ 1.19e-7: each 1e9 + x is rounded to it, and so is the
 		// mean itself (plus the final rounding of the 1e14-sized Kahan sum, ulp(1e14)/n). Three ulps bound
 		// what any method can keep; a plain sum/n (avg) is off by 1e9 × n × 2^-53 in the worst case.
@@ -166,17 +166,17 @@ func TestRowOrderInvariance(t *testing.T) {
 	mustExec(t, db, `CREATE TABLE shuffled AS SELECT * FROM d ORDER BY hash(x)`)
 	a := train(t, db, sqlnb.TrainSpec{Model: "a", Source: "d", Label: "y"})
 	b := train(t, db, sqlnb.TrainSpec{Model: "b", Source: "shuffled", Label: "y"})
-	for i := range a.Gaussian {
-		if !near(a.Gaussian[i].Mean, b.Gaussian[i].Mean, 1e-12) || !near(a.Gaussian[i].M2, b.Gaussian[i].M2, 1e-12) {
-			t.Errorf("%+v vs %+v", a.Gaussian[i], b.Gaussian[i])
+	for i := range sqlnb.StatRows(a, sqlnb.GaussianTable) {
+		if !near(sqlnb.StatRows(a, sqlnb.GaussianTable)[i].Mean, sqlnb.StatRows(b, sqlnb.GaussianTable)[i].Mean, 1e-12) || !near(sqlnb.StatRows(a, sqlnb.GaussianTable)[i].M2, sqlnb.StatRows(b, sqlnb.GaussianTable)[i].M2, 1e-12) {
+			t.Errorf("%+v vs %+v", sqlnb.StatRows(a, sqlnb.GaussianTable)[i], sqlnb.StatRows(b, sqlnb.GaussianTable)[i])
 		}
 	}
-	if len(a.Counts) != len(b.Counts) {
-		t.Fatalf("%d vs %d counts", len(a.Counts), len(b.Counts))
+	if len(sqlnb.StatRows(a, sqlnb.CategoricalTable)) != len(sqlnb.StatRows(b, sqlnb.CategoricalTable)) {
+		t.Fatalf("%d vs %d counts", len(sqlnb.StatRows(a, sqlnb.CategoricalTable)), len(sqlnb.StatRows(b, sqlnb.CategoricalTable)))
 	}
-	for i := range a.Counts {
-		if a.Counts[i] != b.Counts[i] {
-			t.Errorf("%+v vs %+v", a.Counts[i], b.Counts[i])
+	for i := range sqlnb.StatRows(a, sqlnb.CategoricalTable) {
+		if sqlnb.StatRows(a, sqlnb.CategoricalTable)[i] != sqlnb.StatRows(b, sqlnb.CategoricalTable)[i] {
+			t.Errorf("%+v vs %+v", sqlnb.StatRows(a, sqlnb.CategoricalTable)[i], sqlnb.StatRows(b, sqlnb.CategoricalTable)[i])
 		}
 	}
 }
@@ -217,7 +217,7 @@ func TestSQLMatchesGoReference(t *testing.T) {
 			spec.Weight = "w"
 		}
 		m := train(t, db, spec)
-		for _, g := range m.Gaussian {
+		for _, g := range sqlnb.StatRows(m, sqlnb.GaussianTable) {
 			j := int(g.Feature[1] - '0')
 			var n, wsum, sum, wsx float64
 			for _, row := range rows {
@@ -243,7 +243,7 @@ func TestSQLMatchesGoReference(t *testing.T) {
 				t.Errorf("%s/%s weighted: got %v %v %v; want %v %v %v", g.Feature, g.Class, g.Weight, g.WMean, g.WM2, wsum, wmean, wm2)
 			}
 		}
-		for _, c := range m.Counts {
+		for _, c := range sqlnb.StatRows(m, sqlnb.CategoricalTable) {
 			var n, w float64
 			for _, row := range rows {
 				if row.y == c.Class && row.c != nil && *row.c == c.Value {
@@ -357,11 +357,12 @@ func TestExportImport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(loaded.Gaussian) != len(m.Gaussian) || len(loaded.Counts) != len(m.Counts) || loaded.Gaussian[0] != m.Gaussian[0] {
+	if len(sqlnb.StatRows(loaded, sqlnb.GaussianTable)) != len(sqlnb.StatRows(m, sqlnb.GaussianTable)) || len(sqlnb.StatRows(loaded, sqlnb.CategoricalTable)) != len(sqlnb.StatRows(m, sqlnb.CategoricalTable)) || sqlnb.StatRows(loaded, sqlnb.GaussianTable)[0] != sqlnb.StatRows(m, sqlnb.GaussianTable)[0] {
 		t.Errorf("import changed the statistics")
 	}
 	for _, bad := range []string{`{}`, `not json`, strings.Replace(buf.String(), `"count": 2`, `"count": -2`, 1),
-		strings.Replace(buf.String(), `"kind": "gaussian"`, `"kind": "poisson"`, 1), strings.Replace(buf.String(), `"format_version": 1`, `"format_version": 9`, 1)} {
+		strings.Replace(buf.String(), `"kind": "gaussian"`, `"kind": "poisson"`, 1), strings.Replace(buf.String(), `"format_version": 2`, `"format_version": 9`, 1),
+		strings.Replace(buf.String(), `"kind": "gaussian"`, `"kind": "nonsense"`, 1), strings.Replace(buf.String(), `"n_rows": 3`, `"n_rows": 4`, 1)} {
 		if _, err := sqlnb.Import(strings.NewReader(bad), ""); !errors.Is(err, sqlnb.ErrInvalidModel) {
 			t.Errorf("import of damaged JSON: err = %v, want ErrInvalidModel", err)
 		}

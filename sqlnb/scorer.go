@@ -3,135 +3,102 @@ package sqlnb
 import (
 	"fmt"
 	"math"
-	"sort"
 )
 
-// alphaFloor is the smoothing used for a row that every class finds impossible (only possible with
-// α = 0): the row is rescored as if α were 1e-10, scikit-learn's lower bound for alpha.
-const alphaFloor = 1e-10
-
-// minVariance keeps a Gaussian variance positive when var_smoothing is 0 and a class is constant.
-const minVariance = 1e-300
-
-// Scorer is a Model compiled for scoring: priors, smoothing and variance mode applied, parameters laid
-// out per class for the kernels. It is immutable and safe for concurrent use.
+// Scorer is a Model compiled for scoring: priors and hyperparameters applied, each family's features laid
+// out as Components. It is immutable and safe for concurrent use.
 type Scorer struct {
 	Model *Model
 	// Labels are the class labels in model order.
 	Labels []string
-	// LogPrior is log p(c) per class.
+	// LogPrior is log p(c) per class (0 for every class when a component's scores replace the priors).
 	LogPrior []float64
-	// Features are the compiled features in model (training) order.
-	Features []ScoreFeature
+	// Inputs are the model's features as the components read them, in model (training) order.
+	Inputs []*Input
+	// Components are the compiled blocks of features, in registry order.
+	Components []Component
 
-	base  []float64 // per class: LogPrior + Σ over Gaussian features of LogNorm
-	gauss []int     // positions of Gaussian features
-	cats  []int     // positions of categorical and Bernoulli features
-	sums  []int     // positions of count (multinomial, complement) features
-	texts []int     // positions of text features
+	base    []float64 // per class: LogPrior + Σ Component.Base
+	numbers []int     // features read as numbers: a NULL among them sends the row to the row reference
 }
 
-// ScoreFeature holds one feature's smoothed log-parameters.
-type ScoreFeature struct {
-	Name     string
-	Kind     Kind
-	Type     string
-	Text     TextOptions
-	Binarize float64
-
-	// Gaussian: per class mean, 1/(2 var) and -½ log(2π var), var = smoothed variance.
-	Mean, HalfInvVar, LogNorm, Var []float64
-
-	// Count features: per class the weight of one count: log θ_jc (multinomial) or the complement weight.
-	Weight []float64
-
-	// Text features: the vocabulary is Values/Index; TermLogProb[t*K + c] = log θ_tc.
-	TermLogProb      []float64
-	termLogProbFloor []float64
-	// Absent (text_bernoulli): per class Σ_t log(1 - p_tc), every vocabulary term absent.
-	Absent, absentFloor []float64
-
-	// Categorical and Bernoulli: the J training values (Bernoulli: false, true), their positions, and
-	// per class the J+2 log-probabilities: the values, then Unseen(J) and Missing(J+1).
-	Values  []string
-	Index   map[string]int32
-	LogProb [][]float64
-	// logProbFloor is LogProb recomputed with α = alphaFloor, only when α = 0.
-	logProbFloor [][]float64
+// compiler is what a Family compiles against: the model, its class index and the effective smoothing and
+// e1071 rule, and the inputs the components create.
+type compiler struct {
+	m      *Model
+	K      int
+	class  map[string]int
+	alpha  float64
+	rule   e1071Rule
+	inputs []*Input
+	pos    map[string]int
 }
 
-// Unseen is the category index of a value not seen in training.
-func (f *ScoreFeature) Unseen() int32 { return int32(len(f.Values)) }
+// input creates the Input of feature f.
+func (cc *compiler) input(f Feature, kind InputKind) *Input {
+	j := cc.pos[f.Name]
+	in := &Input{Feature: j, Name: f.Name, Type: f.Type, Kind: kind}
+	cc.inputs[j] = in
+	return in
+}
 
-// Missing is the category index of a NULL value.
-func (f *ScoreFeature) Missing() int32 { return int32(len(f.Values)) + 1 }
+// e1071Rule is e1071's prediction rule: a per-feature probability or density ≤ eps counts as threshold.
+type e1071Rule struct {
+	on                           bool
+	threshold, eps, logThreshold float64
+}
 
-// Compile applies m's Params and lays the model out for scoring. Rules (documented in README):
-//   - Gaussian: var = M2/n + ε per class (Params.Variance class) or Σ M2 / Σ n over classes (pooled),
-//     ε = VarSmoothing × the largest variance of any Gaussian feature over the whole training set
-//     (unweighted, as scikit-learn), or VarSmoothing itself if every feature is constant. A class
-//     without any non-NULL value of a feature uses the feature's statistics over all classes.
-//   - Categorical: θ = (n_jvc + α)/(n_jc + αJ), J = distinct training values; an unseen value gets
-//     α/(n_jc + αJ) when α > 0 and is skipped when α = 0; a class with n_jc + αJ = 0 is uniform (1/J).
-//   - Bernoulli: as categorical with J = 2 (values false and true).
-//   - Priors: fit n_c/n, smoothed (n_c+α)/(n+αK), uniform 1/K, or given.
+// apply takes a per-feature log-probability t and returns log(threshold) if exp(t) ≤ eps, else t.
+func (r e1071Rule) apply(t float64) float64 {
+	if math.Exp(t) <= r.eps {
+		return r.logThreshold
+	}
+	return t
+}
+
+// Compile applies m's Params and lays the model out for scoring: priors (fit n_c/n, smoothed
+// (n_c+α)/(n+αK), uniform 1/K, or given), then each family's Compile (see gaussian.go, categorical.go,
+// counts.go, textfamily.go, poisson.go for their rules).
 func Compile(m *Model) (*Scorer, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
 	K := len(m.Classes)
-	s := &Scorer{Model: m, Labels: make([]string, K), LogPrior: make([]float64, K)}
+	s := &Scorer{Model: m, Labels: make([]string, K), LogPrior: make([]float64, K), base: make([]float64, K)}
 	for c, cl := range m.Classes {
 		s.Labels[c] = cl.Label
 	}
 	s.computePriors()
-
-	classIdx := m.ClassIndex()
-	byFeature := map[string][]GaussianStat{}
-	for _, g := range m.Gaussian {
-		byFeature[g.Feature] = append(byFeature[g.Feature], g)
+	cc := &compiler{m: m, K: K, class: m.ClassIndex(), alpha: m.Params.effectiveAlpha(),
+		inputs: make([]*Input, len(m.Features)), pos: m.FeatureIndex()}
+	if p := m.Params; p.Threshold > 0 {
+		cc.rule = e1071Rule{on: true, threshold: p.Threshold, eps: p.Eps, logThreshold: math.Log(p.Threshold)}
 	}
-	counts := map[string][]CategoryCount{}
-	for _, n := range m.Counts {
-		counts[n.Feature] = append(counts[n.Feature], n)
+	for _, g := range byFamily(m.Features) {
+		comps, err := g.fam.Compile(cc, g.feats)
+		if err != nil {
+			return nil, fmt.Errorf("model %q: %w", m.Name, err)
+		}
+		s.Components = append(s.Components, comps...)
 	}
-	termsOf := map[string][]TermCount{}
-	for _, t := range m.Terms {
-		termsOf[t.Feature] = append(termsOf[t.Feature], t)
-	}
-	eps := s.epsilon(byFeature)
-
-	s.Features = make([]ScoreFeature, len(m.Features))
-	for j, f := range m.Features {
-		sf := &s.Features[j]
-		sf.Name, sf.Kind, sf.Type, sf.Text, sf.Binarize = f.Name, f.Kind, f.Type, f.Text, f.Binarize
-		switch {
-		case f.Kind == Gaussian:
-			compileGaussian(sf, byFeature[f.Name], classIdx, K, eps, m.Params.Variance == VariancePooled)
-			s.gauss = append(s.gauss, j)
-		case f.Kind.Counted():
-			s.sums = append(s.sums, j)
-		case f.Kind.IsText():
-			compileText(sf, termsOf[f.Name], classIdx, m.Classes, m.Params)
-			s.texts = append(s.texts, j)
-		default:
-			compileCategorical(sf, counts[f.Name], classIdx, K, m.Params.Alpha)
-			s.cats = append(s.cats, j)
+	s.Inputs = cc.inputs
+	for j, in := range s.Inputs {
+		if in == nil {
+			return nil, fmt.Errorf("%w: model %q: feature %q was not compiled", ErrInvalidModel, m.Name, m.Features[j].Name)
+		}
+		if in.Kind == NumberInput {
+			s.numbers = append(s.numbers, j)
 		}
 	}
-	if len(s.sums) > 0 {
-		s.compileCounts(classIdx)
-	}
-	for _, j := range s.texts {
-		if s.Features[j].Kind == TextComplement { // complement scores ignore the priors, as scikit-learn
-			clear(s.LogPrior)
+	for _, comp := range s.Components {
+		if p, ok := comp.(priorless); ok && p.ignoresPriors() {
+			clear(s.LogPrior) // complement scores ignore the priors, as scikit-learn
 		}
 	}
-	s.base = make([]float64, K)
 	for c := range K {
 		s.base[c] = s.LogPrior[c]
-		for _, j := range s.gauss {
-			s.base[c] += s.Features[j].LogNorm[c]
+		for _, comp := range s.Components {
+			s.base[c] += comp.Base(c)
 		}
 	}
 	return s, nil
@@ -160,206 +127,306 @@ func (s *Scorer) computePriors() {
 	}
 }
 
-// compileCounts sets the weights of the count features, as scikit-learn's MultinomialNB and ComplementNB:
-//   - multinomial: w_jc = log θ_jc = log(N_jc + α) - log(Σ_j N_jc + αV), V = number of count columns;
-//   - complement: with C_jc = Σ_c' N_jc' - N_jc + α (the other classes' counts), l_jc = log(C_jc / Σ_j C_jc),
-//     w_jc = -l_jc, or with Params.Norm w_jc = l_jc / Σ_j l_jc; complement scores ignore the priors.
-func (s *Scorer) compileCounts(classIdx map[string]int) {
-	m := s.Model
-	K, V, alpha := len(s.Labels), float64(len(s.sums)), m.Params.Alpha
-	pos := map[string]int{}
-	for r, j := range s.sums {
-		pos[s.Features[j].Name] = r
-	}
-	n := make([][]float64, len(s.sums)) // n[r][c]
-	for r := range n {
-		n[r] = make([]float64, K)
-	}
-	for _, t := range m.Totals {
-		n[pos[t.Feature]][classIdx[t.Class]] += t.Total
-	}
-	w := make([][]float64, len(s.sums))
-	for r := range w {
-		w[r] = make([]float64, K)
-	}
-	complement := s.Features[s.sums[0]].Kind == Complement
-	for c := range K {
-		if !complement {
-			total := 0.0
-			for r := range n {
-				total += n[r][c] + alpha
-			}
-			for r := range n {
-				w[r][c] = math.Log(n[r][c]+alpha) - math.Log(total)
-			}
-			continue
-		}
-		comp := make([]float64, len(n))
-		total := 0.0
-		for r := range n {
-			all := 0.0
-			for d := range K {
-				all += n[r][d]
-			}
-			comp[r] = all + alpha - n[r][c]
-			total += comp[r]
-		}
-		sumLogged := 0.0
-		for r := range n {
-			w[r][c] = math.Log(comp[r] / total)
-			sumLogged += w[r][c]
-		}
-		for r := range n {
-			if m.Params.Norm {
-				w[r][c] /= sumLogged
-			} else {
-				w[r][c] = -w[r][c]
-			}
-		}
-	}
-	_ = V
-	for r, j := range s.sums {
-		s.Features[j].Weight = w[r]
-	}
-	if complement {
-		for c := range s.LogPrior {
-			s.LogPrior[c] = 0
-		}
-	}
-}
-
-// merged combines per-class statistics (Chan et al.'s parallel rule): count, mean and M2 over all
-// classes, unweighted (weighted=false) or weighted.
-func merged(stats []GaussianStat, weighted bool) (n, mean, m2 float64) {
-	for _, g := range stats {
-		gn, gmean, gm2 := float64(g.Count), g.Mean, g.M2
-		if weighted {
-			gn, gmean, gm2 = g.Weight, g.WMean, g.WM2
-		}
-		if gn == 0 {
-			continue
-		}
-		tot := n + gn
-		d := gmean - mean
-		mean += d * gn / tot
-		m2 += gm2 + d*d*n*gn/tot
-		n = tot
-	}
-	return n, mean, m2
-}
-
-// epsilon is VarSmoothing × the largest whole-training-set variance of any Gaussian feature.
-func (s *Scorer) epsilon(byFeature map[string][]GaussianStat) float64 {
-	maxVar := 0.0
-	for _, stats := range byFeature {
-		if n, _, m2 := merged(stats, false); n > 0 {
-			maxVar = math.Max(maxVar, m2/n)
-		}
-	}
-	if maxVar == 0 {
-		maxVar = 1
-	}
-	return s.Model.Params.VarSmoothing * maxVar
-}
-
-func compileGaussian(sf *ScoreFeature, stats []GaussianStat, classIdx map[string]int, K int, eps float64, pooled bool) {
-	sf.Mean, sf.HalfInvVar, sf.LogNorm, sf.Var = make([]float64, K), make([]float64, K), make([]float64, K), make([]float64, K)
-	allN, allMean, allM2 := merged(stats, true)
-	allVar := 0.0
-	if allN > 0 {
-		allVar = allM2 / allN
-	}
-	pooledVar := 0.0
-	if pooled {
-		n, m2 := 0.0, 0.0
-		for _, g := range stats {
-			n += g.Weight
-			m2 += g.WM2
-		}
-		if n > 0 {
-			pooledVar = m2 / n
-		}
-	}
-	for _, g := range stats {
-		c := classIdx[g.Class]
-		mean, v := g.WMean, 0.0
-		if g.Weight > 0 {
-			v = g.WM2 / g.Weight
-		} else {
-			mean, v = allMean, allVar
-		}
-		if pooled {
-			v = pooledVar
-		}
-		v = math.Max(v+eps, minVariance)
-		sf.Mean[c], sf.Var[c] = mean, v
-		sf.HalfInvVar[c] = 1 / (2 * v)
-		sf.LogNorm[c] = -0.5 * math.Log(2*math.Pi*v)
-	}
-}
-
-func compileCategorical(sf *ScoreFeature, counts []CategoryCount, classIdx map[string]int, K int, alpha float64) {
-	if sf.Kind == Bernoulli {
-		sf.Values = []string{"false", "true"}
-	} else {
-		set := map[string]bool{}
-		for _, n := range counts {
-			if n.Weight > 0 || n.Count > 0 {
-				set[n.Value] = true
-			}
-		}
-		for v := range set {
-			sf.Values = append(sf.Values, v)
-		}
-		sort.Strings(sf.Values)
-	}
-	J := len(sf.Values)
-	sf.Index = make(map[string]int32, J)
-	for i, v := range sf.Values {
-		sf.Index[v] = int32(i)
-	}
-	w := make([][]float64, K) // per class per value: weight
-	for c := range w {
-		w[c] = make([]float64, J)
-	}
-	for _, n := range counts {
-		if v, ok := sf.Index[n.Value]; ok {
-			w[classIdx[n.Class]][v] += n.Weight
-		}
-	}
-	sf.LogProb = categoricalLogProb(w, alpha)
-	if alpha == 0 {
-		sf.logProbFloor = categoricalLogProb(w, alphaFloor)
-	}
-}
-
-// categoricalLogProb returns per class the J+2 log-probabilities (values, unseen, missing).
-func categoricalLogProb(w [][]float64, alpha float64) [][]float64 {
-	out := make([][]float64, len(w))
-	for c, wc := range w {
-		J := len(wc)
-		total := 0.0
-		for _, x := range wc {
-			total += x
-		}
-		denom := total + alpha*float64(J)
-		lp := make([]float64, J+2)
-		for v, x := range wc {
-			if denom > 0 {
-				lp[v] = math.Log((x + alpha) / denom)
-			} else {
-				lp[v] = -math.Log(float64(J))
-			}
-		}
-		if alpha > 0 && denom > 0 {
-			lp[J] = math.Log(alpha / denom)
-		}
-		out[c] = lp
-	}
-	return out
-}
-
 // String describes s briefly.
 func (s *Scorer) String() string {
-	return fmt.Sprintf("scorer %q: %d classes, %d features", s.Model.Name, len(s.Labels), len(s.Features))
+	return fmt.Sprintf("scorer %q: %d classes, %d features", s.Model.Name, len(s.Labels), len(s.Inputs))
+}
+
+// Batch is a vector of rows to score, one column per model feature (model order), decoded as the feature's
+// Input says.
+type Batch struct {
+	// N is the number of rows.
+	N int
+	// Num holds the values of number inputs (nil for the others), length ≥ N.
+	Num [][]float64
+	// Valid holds, per number input, a DuckDB validity mask: bit i%64 of word i/64 is set when row i is not
+	// NULL. nil means no NULLs.
+	Valid [][]uint64
+	// Cat holds the codes of category inputs (nil for the others): 0..J-1 a training value, Unseen() an
+	// unseen one, Missing() NULL.
+	Cat [][]int32
+	// Sparse holds the terms of terms inputs (nil for the others).
+	Sparse []*Sparse
+
+	masks [][]uint64 // validity buffers owned by the batch (Gather)
+}
+
+// NewBatch returns a batch of n rows with buffers for every input of s and no validity masks.
+func (s *Scorer) NewBatch(n int) *Batch {
+	b := &Batch{N: n, Num: make([][]float64, len(s.Inputs)), Valid: make([][]uint64, len(s.Inputs)),
+		Cat: make([][]int32, len(s.Inputs)), Sparse: make([]*Sparse, len(s.Inputs))}
+	for j, in := range s.Inputs {
+		switch in.Kind {
+		case NumberInput:
+			b.Num[j] = make([]float64, n)
+		case TermsInput:
+			b.Sparse[j] = &Sparse{}
+			b.Sparse[j].Reset()
+		default:
+			b.Cat[j] = make([]int32, n)
+		}
+	}
+	return b
+}
+
+// isValid reports whether row i is valid in a DuckDB validity mask (nil: all valid).
+func isValid(mask []uint64, i int) bool {
+	return mask == nil || mask[i>>6]&(1<<(uint(i)&63)) != 0
+}
+
+// Workspace is scratch space for JointLogLikelihood, reused across batches by one goroutine.
+type Workspace struct {
+	bad []bool
+	// Shift is nil unless some row's class scores lie beyond float64's range (values near 1e200 squared): then
+	// Shift[i] is what was subtracted from every class score of row i (the largest one), so that the written
+	// scores still give its posteriors; its true scores are out + Shift[i] (-Inf in float64).
+	Shift []float64
+}
+
+// ShiftOf returns the shift of row i (0 for most rows).
+func (ws *Workspace) ShiftOf(i int) float64 {
+	if ws == nil || ws.Shift == nil {
+		return 0
+	}
+	return ws.Shift[i]
+}
+
+// JointLogLikelihood writes b_c = log p(c) + Σ_j log p(x_j | c) (seed 004) for every row of b into out,
+// class-major: out[c*N + i], len(out) ≥ K*N. The components' vector kernels run over every row; then rows
+// with a NULL number or a score that is not finite (NaN or ±Inf input, a value whose square overflows) are
+// rescored with the row reference, where missing values (NULL, and NaN or ±Inf for numbers) add nothing
+// (seed 004) and scores have an extended range: if they lie beyond float64's, the row's scores are shifted
+// (Workspace.Shift) so that its posteriors are the mathematical limit — the class whose log-density is
+// least negative gets all the mass. ws may be nil.
+func (s *Scorer) JointLogLikelihood(b *Batch, out []float64, ws *Workspace) {
+	n, K := b.N, len(s.Labels)
+	for c := range K {
+		o := out[c*n : c*n+n]
+		for i := range o {
+			o[i] = s.base[c]
+		}
+	}
+	for _, comp := range s.Components {
+		comp.Add(b, out)
+	}
+	if ws == nil {
+		ws = &Workspace{}
+	}
+	s.fixup(b, out, ws)
+}
+
+// fixup rescores with the row reference the rows the vector kernels cannot score.
+func (s *Scorer) fixup(b *Batch, out []float64, ws *Workspace) {
+	n, K := b.N, len(s.Labels)
+	ws.Shift = nil
+	if cap(ws.bad) < n {
+		ws.bad = make([]bool, n)
+	}
+	bad := ws.bad[:n]
+	clear(bad)
+	any := false
+	for _, j := range s.numbers {
+		mask := b.Valid[j]
+		if mask == nil {
+			continue
+		}
+		for w := 0; w*64 < n; w++ {
+			if mask[w] == ^uint64(0) {
+				continue
+			}
+			for i := w * 64; i < n && i < w*64+64; i++ {
+				if mask[w]&(1<<(uint(i)&63)) == 0 {
+					bad[i], any = true, true
+				}
+			}
+		}
+	}
+	for c := range K {
+		for i, v := range out[c*n : c*n+n] {
+			if v-v != 0 {
+				bad[i], any = true, true
+			}
+		}
+	}
+	if !any {
+		return
+	}
+	scores := make([]XFloat, K)
+	for i, isBad := range bad {
+		if !isBad {
+			continue
+		}
+		s.rowScores(b, i, scores)
+		top, finite := scores[0], true
+		for _, x := range scores {
+			if x.Greater(top) {
+				top = x
+			}
+			v := x.Float()
+			finite = finite && v-v == 0
+		}
+		if finite {
+			for c, x := range scores {
+				out[c*n+i] = x.Float()
+			}
+			continue
+		}
+		if ws.Shift == nil {
+			ws.Shift = make([]float64, n)
+		}
+		ws.Shift[i] = top.Float()
+		for c, x := range scores {
+			out[c*n+i] = x.Sub(top).Float()
+		}
+	}
+}
+
+// rowScores writes row i's class scores (the row reference) into dst.
+func (s *Scorer) rowScores(b *Batch, i int, dst []XFloat) {
+	for c := range dst {
+		v := X(s.LogPrior[c])
+		for _, comp := range s.Components {
+			v = v.Add(comp.Row(b, i, c))
+		}
+		dst[c] = v
+	}
+}
+
+// Argmax writes, for every row, the index of the class with the largest joint log-likelihood in jll
+// (class-major, as JointLogLikelihood writes it); ties go to the first class in model order. top is
+// scratch of length ≥ n. The loops run class by class over contiguous columns without branches.
+func Argmax(jll []float64, n, K int, dst []int32, top []float64) {
+	dst, top = dst[:n], top[:n]
+	copy(top, jll[:n])
+	clear(dst)
+	for c := 1; c < K; c++ {
+		col := jll[c*n : c*n+n]
+		ci := int32(c)
+		for i, v := range col {
+			t := top[i]
+			var g int32
+			if v > t {
+				g = 1
+			}
+			dst[i] += g * (ci - dst[i])
+			top[i] = max(v, t)
+		}
+	}
+}
+
+// ClassPosterior returns p(c | x) for row i as 1 / Σ_c' exp(b_c' - b_c): K-1 exponentials (one for two
+// classes), exact in the limits (a far more likely class gives exp → +Inf and p = 0).
+func ClassPosterior(jll []float64, n, K, i, c int) float64 {
+	bc := jll[c*n+i]
+	sum := 1.0
+	for d := range K {
+		if d != c {
+			sum += math.Exp(jll[d*n+i] - bc)
+		}
+	}
+	return 1 / sum
+}
+
+// LogPosterior turns the joint log-likelihoods of row i (class-major jll with n rows) into
+// log p(c | x) = b_c - log Σ exp(b_c') (seed 004's log-sum-exp: the largest b is factored out first),
+// written to dst.
+func LogPosterior(jll []float64, n, K, i int, dst []float64) {
+	mx, sum := shiftedExpSum(jll, n, K, i, nil)
+	ls := math.Log(sum)
+	for c := range K {
+		dst[c] = (jll[c*n+i] - mx) - ls
+	}
+}
+
+// Posterior writes p(c | x) = exp(b_c - B) / Σ exp(b_c' - B), B = max b, for row i to dst; the
+// probabilities sum to 1 within a few ulps.
+func Posterior(jll []float64, n, K, i int, dst []float64) {
+	_, sum := shiftedExpSum(jll, n, K, i, dst)
+	for c := range K {
+		dst[c] /= sum
+	}
+}
+
+// LogEvidence returns log p(x) = log Σ_c p(c) p(x | c) for row i (seed 004's log-sum-exp); add the row's
+// Workspace shift.
+func LogEvidence(jll []float64, n, K, i int) float64 {
+	mx, sum := shiftedExpSum(jll, n, K, i, nil)
+	return mx + math.Log(sum)
+}
+
+// shiftedExpSum returns B = max_c b_c and Σ exp(b_c - B); if e is not nil it receives exp(b_c - B).
+func shiftedExpSum(jll []float64, n, K, i int, e []float64) (float64, float64) {
+	mx := math.Inf(-1)
+	for c := range K {
+		if v := jll[c*n+i]; v > mx {
+			mx = v
+		}
+	}
+	sum := 0.0
+	for c := range K {
+		x := math.Exp(jll[c*n+i] - mx)
+		if e != nil {
+			e[c] = x
+		}
+		sum += x
+	}
+	return mx, sum
+}
+
+// Gather copies rows idx of b into dst (a batch of the same scorer from NewBatch) and sets dst.N.
+func (b *Batch) Gather(dst *Batch, idx []int) {
+	n := len(idx)
+	dst.N = n
+	for j := range b.Num {
+		if b.Num[j] != nil {
+			src, d := b.Num[j], dst.Num[j][:n]
+			for r, i := range idx {
+				d[r] = src[i]
+			}
+			dst.Valid[j] = nil
+			if mask := b.Valid[j]; mask != nil {
+				out := dst.validBuf(j, n)
+				for r, i := range idx {
+					if isValid(mask, i) {
+						out[r>>6] |= 1 << (uint(r) & 63)
+					}
+				}
+				dst.Valid[j] = out
+			}
+		}
+		if b.Cat[j] != nil {
+			src, d := b.Cat[j], dst.Cat[j][:n]
+			for r, i := range idx {
+				d[r] = src[i]
+			}
+		}
+		if src := b.Sparse[j]; src != nil {
+			d := dst.Sparse[j]
+			d.Reset()
+			for _, i := range idx {
+				for e := src.Off[i]; e < src.Off[i+1]; e++ {
+					d.Add(src.Idx[e], src.Val[e])
+				}
+				if src.Null[i] {
+					d.EndNullRow()
+				} else {
+					d.EndRow()
+				}
+			}
+		}
+	}
+}
+
+// validBuf returns a cleared validity buffer of feature j for n rows, owned by b.
+func (b *Batch) validBuf(j, n int) []uint64 {
+	if b.masks == nil {
+		b.masks = make([][]uint64, len(b.Num))
+	}
+	w := (n + 63) / 64
+	if cap(b.masks[j]) < w {
+		b.masks[j] = make([]uint64, w)
+	}
+	m := b.masks[j][:w]
+	clear(m)
+	return m
 }

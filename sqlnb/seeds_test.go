@@ -42,17 +42,16 @@ func TestAdditiveSmoothingSeed000(t *testing.T) {
 	m := train(t, db, sqlnb.TrainSpec{Model: "s", Source: "d", Label: "y",
 		Params: withParams(func(p *sqlnb.Params) { p.Priors = sqlnb.PriorsSmoothed })})
 	s := compile(t, m)
-	f := s.Features[0]
 	for _, c := range []struct {
 		class int
 		value string
 		want  float64
 	}{{0, "u", 3.0 / 6}, {0, "v", 2.0 / 6}, {0, "w", 1.0 / 6}, {1, "w", 2.0 / 4}, {1, "u", 1.0 / 4}} {
-		if got := math.Exp(f.LogProb[c.class][f.Index[c.value]]); !near(got, c.want, 1e-15) {
+		if got := param(t, s, "x", s.Labels[c.class], "probability", c.value); !near(got, c.want, 1e-15) {
 			t.Errorf("θ(%s|%s) = %v, want %v", c.value, s.Labels[c.class], got, c.want)
 		}
 	}
-	if got := math.Exp(f.LogProb[0][f.Unseen()]); !near(got, 1.0/6, 1e-15) {
+	if got := param(t, s, "x", "a", "unseen", ""); !near(got, 1.0/6, 1e-15) {
 		t.Errorf("unseen mass in a = %v, want α/(n_a+αJ) = 1/6", got)
 	}
 	if got := math.Exp(s.LogPrior[0]); !near(got, 2.0/3, 1e-15) {
@@ -79,19 +78,28 @@ func TestGaussianMLESeed000(t *testing.T) {
 	mustExec(t, db, `CREATE TABLE d AS SELECT * FROM (VALUES ('a',1.0), ('a',2.0), ('a',3.0), ('b',10.0), ('b',14.0)) v(y, x)`)
 	m := train(t, db, sqlnb.TrainSpec{Model: "g", Source: "d", Label: "y",
 		Params: withParams(func(p *sqlnb.Params) { p.VarSmoothing = 0.01 })})
-	f := compile(t, m).Features[0]
+	s0 := compile(t, m)
 	eps := 0.01 * 26.0
 	for c, want := range [][2]float64{{2, 2.0/3 + eps}, {12, 4 + eps}} {
-		if !near(f.Mean[c], want[0], 1e-14) || !near(f.Var[c], want[1], 1e-14) {
-			t.Errorf("class %d: mean %v var %v, want %v %v", c, f.Mean[c], f.Var[c], want[0], want[1])
+		l := s0.Labels[c]
+		if mean, v := param(t, s0, "x", l, "mean", ""), param(t, s0, "x", l, "variance", ""); !near(mean, want[0], 1e-14) || !near(v, want[1], 1e-14) {
+			t.Errorf("class %s: mean %v var %v, want %v %v", l, mean, v, want[0], want[1])
 		}
 	}
 	// Pooled (seed 000: shared variance makes NB a linear discriminant): (2 + 8)/5 = 2, plus ε.
 	m.Params.Variance = sqlnb.VariancePooled
-	f = compile(t, m).Features[0]
-	for c := range 2 {
-		if !near(f.Var[c], 2+eps, 1e-14) {
-			t.Errorf("pooled variance of class %d = %v, want %v", c, f.Var[c], 2+eps)
+	s1 := compile(t, m)
+	for _, l := range s1.Labels {
+		if v := param(t, s1, "x", l, "variance", ""); !near(v, 2+eps, 1e-14) {
+			t.Errorf("pooled variance of class %s = %v, want %v", l, v, 2+eps)
+		}
+	}
+	// Sample (R's n - 1): class a 2/2 = 1, class b 8/1 = 8, plus ε.
+	m.Params.Variance = sqlnb.VarianceSample
+	s2 := compile(t, m)
+	for c, want := range []float64{1 + eps, 8 + eps} {
+		if v := param(t, s2, "x", s2.Labels[c], "variance", ""); !near(v, want, 1e-14) {
+			t.Errorf("sample variance of class %s = %v, want %v", s2.Labels[c], v, want)
 		}
 	}
 	// log N(x; μ, σ²) at x = 2.5 for class a, written out.

@@ -14,19 +14,75 @@ import (
 )
 
 var schemaStatements = []string{
-	"store_create_schema.sql", "store_create_models.sql", "store_create_features.sql",
-	"store_create_classes.sql", "store_create_gaussian.sql", "store_create_categorical.sql", "store_create_totals.sql",
-	"store_create_terms.sql",
+	"store_create_schema.sql", "store_create_models.sql", "store_create_features.sql", "store_create_classes.sql",
 }
 
-// EnsureStore creates the nb schema and its tables if they do not exist.
+// EnsureStore creates the nb schema and its tables if they do not exist, and upgrades a store of an
+// earlier format (Upgrade).
 func EnsureStore(ctx context.Context, q Querier) error {
 	for _, name := range schemaStatements {
 		if _, err := q.ExecContext(ctx, queries.SQL(name)); err != nil {
 			return fmt.Errorf("create model store: %w", err)
 		}
 	}
+	for _, t := range allTables {
+		stmt, err := queries.Render("store_create_stats.tmpl.sql", tableData(t))
+		if err != nil {
+			return err
+		}
+		if _, err := q.ExecContext(ctx, stmt); err != nil {
+			return fmt.Errorf("create model store: %w", err)
+		}
+	}
+	v, err := storeVersion(ctx, q)
+	if err != nil || v == FormatVersion {
+		return err
+	}
+	for _, name := range []string{"store_upgrade_threshold.sql", "store_upgrade_eps.sql"} {
+		if _, err := q.ExecContext(ctx, queries.SQL(name)); err != nil {
+			return fmt.Errorf("upgrade model store: %w", err)
+		}
+	}
 	return nil
+}
+
+// Upgrade brings an existing model store to FormatVersion (nothing if there is none): the columns and
+// tables later formats added are created, and every model's format_version is updated. It returns the
+// oldest format version found. Version 1 → 2 adds nb.models.threshold and eps (0: e1071's rule off) and
+// nb.poisson; the statistics of version-1 models are unchanged.
+func Upgrade(ctx context.Context, db DB) (from int, err error) {
+	ok, err := storeExists(ctx, db)
+	if err != nil || !ok {
+		return FormatVersion, err
+	}
+	from, err = storeVersion(ctx, db)
+	if err != nil || from == FormatVersion {
+		return from, err
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return from, err
+	}
+	defer tx.Rollback()
+	if err := EnsureStore(ctx, tx); err != nil {
+		return from, err
+	}
+	if _, err := tx.ExecContext(ctx, queries.SQL("store_set_format_version.sql"), FormatVersion); err != nil {
+		return from, fmt.Errorf("upgrade model store: %w", err)
+	}
+	return from, tx.Commit()
+}
+
+// storeVersion returns the oldest format version of the store: 1 if nb.models lacks the columns of version 2.
+func storeVersion(ctx context.Context, q Querier) (int, error) {
+	var v sql.NullInt64
+	if err := q.QueryRowContext(ctx, queries.SQL("store_format_version.sql")).Scan(&v); err != nil {
+		return 0, fmt.Errorf("read model store version: %w", err)
+	}
+	if !v.Valid {
+		return FormatVersion, nil
+	}
+	return int(v.Int64), nil
 }
 
 func storeExists(ctx context.Context, q Querier) (bool, error) {
@@ -40,6 +96,7 @@ func Save(ctx context.Context, db DB, m *Model) error {
 	if err := m.Validate(); err != nil {
 		return err
 	}
+	m.Version = FormatVersion
 	if err := EnsureStore(ctx, db); err != nil {
 		return err
 	}
@@ -49,10 +106,10 @@ func Save(ctx context.Context, db DB, m *Model) error {
 	}
 	if err := saveTx(ctx, tx, m); err != nil {
 		_ = tx.Rollback()
-		return fmt.Errorf("store model: %w", err)
+		return fmt.Errorf("store model %q: %w", m.Name, err)
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("store model: %w", err)
+		return fmt.Errorf("store model %q: %w", m.Name, err)
 	}
 	return nil
 }
@@ -65,9 +122,10 @@ func saveTx(ctx context.Context, tx *sql.Tx, m *Model) error {
 	if m.Weight != "" {
 		weight = m.Weight
 	}
+	p := m.Params
 	if _, err := tx.ExecContext(ctx, queries.SQL("store_insert_model.sql"), m.Name, m.Label, m.LabelType, weight,
-		m.Source, m.Params.Alpha, m.Params.VarSmoothing, m.Params.Variance, m.Params.Priors, m.Params.Norm, m.Params.MinDF, m.Params.MaxFeatures, m.Rows, m.SkippedRows,
-		m.Created, m.Version, m.Generation); err != nil {
+		m.Source, p.Alpha, p.VarSmoothing, p.Variance, p.Priors, p.Norm, p.MinDF, p.MaxFeatures, m.Rows, m.SkippedRows,
+		m.Created, m.Version, m.Generation, p.Threshold, p.Eps); err != nil {
 		return err
 	}
 	n := len(m.Features)
@@ -90,56 +148,21 @@ func saveTx(ctx context.Context, tx *sql.Tx, m *Model) error {
 	if _, err := tx.ExecContext(ctx, queries.SQL("store_insert_classes.sql"), m.Name, labels, counts, weights, priors); err != nil {
 		return err
 	}
-	if len(m.Gaussian) > 0 {
-		n := len(m.Gaussian)
-		feat, class := make([]string, n), make([]string, n)
-		cnt := make([]int64, n)
-		mean, m2, w, wmean, wm2 := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
-		for i, g := range m.Gaussian {
-			feat[i], class[i], cnt[i], mean[i], m2[i], w[i], wmean[i], wm2[i] = g.Feature, g.Class, g.Count, g.Mean, g.M2, g.Weight, g.WMean, g.WM2
-		}
-		if _, err := tx.ExecContext(ctx, queries.SQL("store_insert_gaussian.sql"), m.Name, feat, class, cnt, mean, m2, w, wmean, wm2); err != nil {
-			return err
-		}
-	}
-	if len(m.Counts) > 0 {
-		n := len(m.Counts)
-		feat, class, value := make([]string, n), make([]string, n), make([]string, n)
-		cnt, w := make([]int64, n), make([]float64, n)
-		for i, c := range m.Counts {
-			feat[i], class[i], value[i], cnt[i], w[i] = c.Feature, c.Class, c.Value, c.Count, c.Weight
-		}
-		if _, err := tx.ExecContext(ctx, queries.SQL("store_insert_categorical.sql"), m.Name, feat, class, value, cnt, w); err != nil {
-			return err
-		}
-	}
-	if len(m.Totals) > 0 {
-		n := len(m.Totals)
-		feat, class, total := make([]string, n), make([]string, n), make([]float64, n)
-		for i, c := range m.Totals {
-			feat[i], class[i], total[i] = c.Feature, c.Class, c.Total
-		}
-		if _, err := tx.ExecContext(ctx, queries.SQL("store_insert_totals.sql"), m.Name, feat, class, total); err != nil {
-			return err
-		}
-	}
-	if len(m.Terms) > 0 {
-		n := len(m.Terms)
-		feat, class, term := make([]string, n), make([]string, n), make([]string, n)
-		cnt, docs, present, w := make([]int64, n), make([]int64, n), make([]int64, n), make([]float64, n)
-		for i, t := range m.Terms {
-			feat[i], class[i], term[i], cnt[i], docs[i], present[i], w[i] = t.Feature, t.Class, t.Term, t.Count, t.Docs, t.Present, t.Weight
-		}
-		if _, err := tx.ExecContext(ctx, queries.SQL("store_insert_terms.sql"), m.Name, feat, class, term, cnt, docs, present, w); err != nil {
-			return err
-		}
-	}
-	return nil
+	return saveStats(ctx, tx, m)
 }
 
 func deleteTx(ctx context.Context, q Querier, name string) error {
-	for _, t := range []string{"models", "features", "classes", "gaussian", "categorical", "totals", "terms"} {
+	for _, t := range []string{"models", "features", "classes"} {
 		if _, err := q.ExecContext(ctx, queries.SQL("store_delete_"+t+".sql"), name); err != nil {
+			return err
+		}
+	}
+	for _, t := range allTables {
+		stmt, err := queries.Render("store_delete_stats.tmpl.sql", tableData(t))
+		if err != nil {
+			return err
+		}
+		if _, err := q.ExecContext(ctx, stmt, name); err != nil {
 			return err
 		}
 	}
@@ -181,18 +204,39 @@ func UnknownModelError(ctx context.Context, q Querier, name string) error {
 	return fmt.Errorf("%w %q (%s)", ErrUnknownModel, name, have)
 }
 
-// Load reads the model name from the store.
+// errOldStore explains what to do with a store of an earlier format that was opened without upgrading.
+func errOldStore(version int) error {
+	return fmt.Errorf("%w: the model store in this database has format version %d; this sqlnb reads version %d: "+
+		"open the database once with a writable sqlnb command (or run `sqlnb models upgrade`) to upgrade it", ErrInvalidModel, version, FormatVersion)
+}
+
+// Load reads the model name from the store, in one transaction when q can start one (db.BeginTx), so that
+// every table is read from the same committed version of the model.
 func Load(ctx context.Context, q Querier, name string) (*Model, error) {
+	if db, ok := q.(DB); ok {
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return nil, fmt.Errorf("load model %q: %w", name, err)
+		}
+		defer tx.Rollback()
+		q = tx
+	}
 	if ok, err := storeExists(ctx, q); err != nil {
 		return nil, err
 	} else if !ok {
 		return nil, UnknownModelError(ctx, q, name)
 	}
+	if v, err := storeVersion(ctx, q); err != nil {
+		return nil, err
+	} else if v < FormatVersion {
+		return nil, errOldStore(v)
+	}
 	m := &Model{}
 	var weight sql.NullString
+	p := &m.Params
 	err := q.QueryRowContext(ctx, queries.SQL("store_load_model.sql"), name).Scan(&m.Name, &m.Label, &m.LabelType, &weight,
-		&m.Source, &m.Params.Alpha, &m.Params.VarSmoothing, &m.Params.Variance, &m.Params.Priors, &m.Params.Norm, &m.Params.MinDF, &m.Params.MaxFeatures, &m.Rows, &m.SkippedRows,
-		&m.Created, &m.Version, &m.Generation)
+		&m.Source, &p.Alpha, &p.VarSmoothing, &p.Variance, &p.Priors, &p.Norm, &p.MinDF, &p.MaxFeatures, &m.Rows, &m.SkippedRows,
+		&m.Created, &m.Version, &m.Generation, &p.Threshold, &p.Eps)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, UnknownModelError(ctx, q, name)
 	}
@@ -218,38 +262,7 @@ func Load(ctx context.Context, q Querier, name string) (*Model, error) {
 	}); err != nil {
 		return nil, err
 	}
-	if err := loadRows(ctx, q, "store_load_gaussian.sql", name, func(r *sql.Rows) error {
-		var g GaussianStat
-		var mean, wmean sql.NullFloat64
-		err := r.Scan(&g.Feature, &g.Class, &g.Count, &mean, &g.M2, &g.Weight, &wmean, &g.WM2)
-		g.Mean, g.WMean = mean.Float64, wmean.Float64
-		m.Gaussian = append(m.Gaussian, g)
-		return err
-	}); err != nil {
-		return nil, err
-	}
-	if err := loadRows(ctx, q, "store_load_categorical.sql", name, func(r *sql.Rows) error {
-		var c CategoryCount
-		err := r.Scan(&c.Feature, &c.Class, &c.Value, &c.Count, &c.Weight)
-		m.Counts = append(m.Counts, c)
-		return err
-	}); err != nil {
-		return nil, err
-	}
-	if err := loadRows(ctx, q, "store_load_totals.sql", name, func(r *sql.Rows) error {
-		var c CountStat
-		err := r.Scan(&c.Feature, &c.Class, &c.Total)
-		m.Totals = append(m.Totals, c)
-		return err
-	}); err != nil {
-		return nil, err
-	}
-	if err := loadRows(ctx, q, "store_load_terms.sql", name, func(r *sql.Rows) error {
-		var t TermCount
-		err := r.Scan(&t.Feature, &t.Class, &t.Term, &t.Count, &t.Docs, &t.Present, &t.Weight)
-		m.Terms = append(m.Terms, t)
-		return err
-	}); err != nil {
+	if m.Stats, err = loadStats(ctx, q, name); err != nil {
 		return nil, err
 	}
 	if err := m.Validate(); err != nil {
@@ -275,13 +288,17 @@ func loadRows(ctx context.Context, q Querier, file, name string, scan func(*sql.
 // CurrentParams reads the generation and hyperparameters of a stored model (cheap: one row), so a
 // cached compiled model can be reused while both are unchanged.
 func CurrentParams(ctx context.Context, q Querier, name string) (generation string, p Params, err error) {
-	err = q.QueryRowContext(ctx, queries.SQL("store_load_params.sql"), name).Scan(&generation, &p.Alpha, &p.VarSmoothing, &p.Variance, &p.Priors, &p.Norm, &p.MinDF, &p.MaxFeatures)
+	err = q.QueryRowContext(ctx, queries.SQL("store_load_params.sql"), name).Scan(&generation, &p.Alpha, &p.VarSmoothing,
+		&p.Variance, &p.Priors, &p.Norm, &p.MinDF, &p.MaxFeatures, &p.Threshold, &p.Eps)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", p, UnknownModelError(ctx, q, name)
 	}
 	if err != nil {
 		if ok, serr := storeExists(ctx, q); serr == nil && !ok {
 			return "", p, UnknownModelError(ctx, q, name)
+		}
+		if v, verr := storeVersion(ctx, q); verr == nil && v < FormatVersion {
+			return "", p, errOldStore(v)
 		}
 	}
 	return generation, p, err
@@ -333,16 +350,15 @@ func Export(w io.Writer, m *Model) error {
 	return enc.Encode(m)
 }
 
-// Import reads a model exported by Export and validates it; rename, if not empty, renames it.
+// Import reads a model exported by Export (format version 1 or 2) and validates it; rename, if not empty,
+// renames it.
 func Import(r io.Reader, rename string) (*Model, error) {
-	dec := json.NewDecoder(r)
-	dec.DisallowUnknownFields()
 	m := &Model{}
-	if err := dec.Decode(m); err != nil {
+	if err := json.NewDecoder(r).Decode(m); err != nil {
 		return nil, fmt.Errorf("%w: read model JSON: %v", ErrInvalidModel, err)
 	}
-	if m.Version != FormatVersion {
-		return nil, fmt.Errorf("%w: model JSON has format_version %d; this sqlnb reads %d", ErrInvalidModel, m.Version, FormatVersion)
+	if m.Version < 1 || m.Version > FormatVersion {
+		return nil, fmt.Errorf("%w: model JSON has format_version %d; this sqlnb reads 1 to %d", ErrInvalidModel, m.Version, FormatVersion)
 	}
 	if rename != "" {
 		m.Name = rename
@@ -354,5 +370,6 @@ func Import(r io.Reader, rename string) (*Model, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
+	m.Version = FormatVersion
 	return m, nil
 }

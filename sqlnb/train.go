@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -76,6 +75,8 @@ func ParseFeatureKinds(specs []string) (map[string]Kind, error) {
 type TrainResult struct {
 	Model    *Model
 	Duration time.Duration
+	// Warnings say where scoring will differ from the options given (Params.Warnings).
+	Warnings []string
 }
 
 // Train computes the model's statistics with SQL inside DuckDB (one wide GROUP BY scan for the
@@ -95,7 +96,7 @@ func Train(ctx context.Context, db DB, spec TrainSpec) (*TrainResult, error) {
 	if err := Save(ctx, db, m); err != nil {
 		return nil, fmt.Errorf("train %q: %w", spec.Model, err)
 	}
-	return &TrainResult{Model: m, Duration: time.Since(start)}, nil
+	return &TrainResult{Model: m, Duration: time.Since(start), Warnings: m.Params.Warnings()}, nil
 }
 
 // plan is a resolved training request.
@@ -106,7 +107,6 @@ type plan struct {
 	label      Column
 	weight     string
 	features   []Feature
-	types      map[string]typeClass
 }
 
 func trainModel(ctx context.Context, db DB, spec TrainSpec) (*Model, error) {
@@ -129,16 +129,13 @@ func trainModel(ctx context.Context, db DB, spec TrainSpec) (*Model, error) {
 		Params: params, Created: time.Now().UTC().Truncate(time.Microsecond), Version: FormatVersion,
 		Generation: newGeneration(), Features: p.features,
 	}
-	parts, order, err := trainStats(ctx, db, p, "")
+	sc, err := trainStats(ctx, db, p, "")
 	if err != nil {
 		return nil, err
 	}
-	var classes []Class
-	var skipped int64
-	if part := parts[0]; part != nil {
-		classes, skipped, m.Gaussian, m.Counts, m.Totals, m.Terms = part.classList(order), part.skipped, part.gauss, part.counts, part.totals, part.terms
-	}
-	m.Classes, m.SkippedRows = classes, skipped
+	part := sc.part(0)
+	classes := part.classList(sc.order)
+	m.Classes, m.SkippedRows, m.Stats = classes, part.skipped, part.stats
 	for _, c := range classes {
 		m.Rows += c.Count
 	}
@@ -210,7 +207,7 @@ func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &plan{src: src, allColumns: cols, types: map[string]typeClass{}}
+	p := &plan{src: src, allColumns: cols}
 	label, ok := findColumn(cols, spec.Label)
 	if !ok {
 		return nil, fmt.Errorf("%w: label column %q is not in the source (columns: %s)", ErrUnknownColumn, spec.Label, columnNames(cols))
@@ -281,17 +278,16 @@ func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*plan, error) {
 			return nil, err
 		}
 		f := Feature{Name: c.Name, Kind: kind, Type: c.Type}
-		if kind == Bernoulli || kind == TextBernoulli {
+		if kindInfo[kind].Binarize {
 			f.Binarize = spec.Binarize
 		}
-		if kind.IsText() {
+		if kindInfo[kind].Text {
 			if err := spec.Text.Validate(); err != nil {
 				return nil, err
 			}
 			f.Text = spec.Text
 		}
 		p.features = append(p.features, f)
-		p.types[c.Name] = classifyType(c.Type)
 	}
 	if p.terms != nil {
 		for _, f := range p.features {
@@ -301,13 +297,8 @@ func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*plan, error) {
 		}
 		p.features = append(p.features, Feature{Name: p.terms.feature, Kind: Text, Type: "MAP(VARCHAR, DOUBLE)"})
 	}
-	if err := checkCountKinds(p.features); err != nil {
+	if err := checkFeatures(p.features, p.weight != ""); err != nil {
 		return nil, err
-	}
-	for _, f := range p.features {
-		if f.Kind == TextBernoulli && p.weight != "" {
-			return nil, fmt.Errorf("%w: feature %q is text_bernoulli, which does not take sample weights yet: use text, or drop --weight", ErrBadOption, f.Name)
-		}
 	}
 	return p, nil
 }
@@ -356,56 +347,24 @@ func planTerms(ctx context.Context, db Querier, labelled []Column, ts *TermsSpec
 	return tp, nil
 }
 
-// chooseKind picks the kind of column c: asked (non-empty) or from its type: numbers are Gaussian;
-// VARCHAR, ENUM and BOOLEAN categorical.
-func chooseKind(c Column, asked Kind) (Kind, error) {
-	tc := classifyType(c.Type)
-	switch asked {
-	case "":
-		switch {
-		case tc.numeric():
-			return Gaussian, nil
-		case tc == typeText || tc == typeBool:
-			return Categorical, nil
-		}
-		return "", fmt.Errorf("%w: feature %q has type %s, which has no default distribution: "+
-			"leave it out with --features, mark it --feature-kind %s=categorical, or cast it", ErrBadType, c.Name, c.Type, c.Name)
-	case Gaussian:
-		if !tc.numeric() {
-			return "", fmt.Errorf("%w: feature %q has type %s: a Gaussian feature must be numeric", ErrBadType, c.Name, c.Type)
-		}
-	case Bernoulli:
-		if !tc.numeric() && tc != typeBool {
-			return "", fmt.Errorf("%w: feature %q has type %s: a Bernoulli feature must be BOOLEAN or numeric (present = value > 0)", ErrBadType, c.Name, c.Type)
-		}
-	case Text, TextBernoulli, TextComplement:
-		if tc != typeText || strings.HasPrefix(strings.ToUpper(c.Type), "ENUM") {
-			return "", fmt.Errorf("%w: feature %q has type %s: a text feature must be VARCHAR", ErrBadType, c.Name, c.Type)
-		}
-	case Multinomial, Complement:
-		if !tc.numeric() {
-			return "", fmt.Errorf("%w: feature %q has type %s: a %s (count) feature must be numeric", ErrBadType, c.Name, c.Type, asked)
-		}
-	case Categorical:
-		if tc == typeOther && (strings.HasSuffix(c.Type, "]") || strings.HasPrefix(strings.ToUpper(c.Type), "STRUCT") ||
-			strings.HasPrefix(strings.ToUpper(c.Type), "MAP")) {
-			return "", fmt.Errorf("%w: feature %q has nested type %s, which cannot be a category", ErrBadType, c.Name, c.Type)
-		}
-		if tc == typeOther {
-			return "", fmt.Errorf("%w: feature %q has type %s: a categorical feature must be VARCHAR, ENUM, BOOLEAN or numeric (cast it)", ErrBadType, c.Name, c.Type)
-		}
-	}
-	return asked, nil
+// scan is one training run over a plan's source: each family's statistics scan adds, per fold (fold 0
+// without cross-validation), its statistics rows and — the first family whose scan yields them — the
+// classes.
+type scan struct {
+	db    Querier
+	p     *plan
+	fold  string // SQL expression over the source row t giving the fold, or ""
+	parts map[int64]*partial
+	order []string // every class in the label's own order
+	// done: an earlier family recorded the classes.
+	done bool
 }
 
 // partial holds the statistics of one fold (or of the whole source: fold 0).
 type partial struct {
 	classes map[string]Class
 	skipped int64
-	gauss   []GaussianStat
-	counts  []CategoryCount
-	totals  []CountStat
-	terms   []TermCount
+	stats   Stats
 }
 
 // classList returns the classes of the partial in the global order.
@@ -419,280 +378,90 @@ func (p *partial) classList(order []string) []Class {
 	return out
 }
 
-func partOf(parts map[int64]*partial, f int64) *partial {
-	if parts[f] == nil {
-		parts[f] = &partial{classes: map[string]Class{}}
+func (sc *scan) part(f int64) *partial {
+	if sc.parts[f] == nil {
+		sc.parts[f] = &partial{classes: map[string]Class{}, stats: Stats{}}
 	}
-	return parts[f]
+	return sc.parts[f]
 }
 
-// trainStats runs the statistics scans: moments for the Gaussian features, counts for the others, per
-// fold when fold (an SQL expression over the source row t) is set, else as fold 0. order lists every
-// class in the label's own order.
-func trainStats(ctx context.Context, db Querier, p *plan, fold string) (map[int64]*partial, []string, error) {
-	var gauss, cats, sums, texts []Feature
-	for _, f := range p.features {
-		switch {
-		case f.Kind == Gaussian:
-			gauss = append(gauss, f)
-		case f.Kind.Counted():
-			sums = append(sums, f)
-		case f.Kind.IsText():
-			texts = append(texts, f)
-		default:
-			cats = append(cats, f)
-		}
-	}
-	parts := map[int64]*partial{}
-	var order []string
-	if len(sums) > 0 {
-		o, err := trainSums(ctx, db, p, sums, fold, parts, len(gauss) == 0 && len(cats) == 0)
-		if err != nil {
-			return nil, nil, err
-		}
-		order = o
-	}
-	if len(gauss) > 0 {
-		o, err := trainMoments(ctx, db, p, gauss, fold, parts)
-		if err != nil {
-			return nil, nil, err
-		}
-		if order == nil {
-			order = o
-		}
-	}
-	if len(cats) > 0 || (len(texts) > 0 && order == nil) {
-		// With text features only, a counts scan over no feature gives the classes.
-		o, err := trainCounts(ctx, db, p, cats, fold, parts, len(gauss) == 0 && len(sums) == 0)
-		if err != nil {
-			return nil, nil, err
-		}
-		if order == nil {
-			order = o
-		}
-	}
-	for _, f := range texts {
-		var err error
-		if p.terms != nil && f.Name == p.terms.feature {
-			err = trainLongTerms(ctx, db, p, fold, parts)
-		} else {
-			err = trainTerms(ctx, db, p, f, fold, parts)
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-	}
-	return parts, order, nil
-}
+// param is the placeholder of the k-th (1-based) extra argument of a query, numbered after the source's.
+func (sc *scan) param(k int) string { return fmt.Sprintf("$%d", len(sc.p.src.Args)+k) }
 
-// trainLongTerms runs train_long_terms: the term table joined to the labelled source.
-func trainLongTerms(ctx context.Context, db Querier, p *plan, fold string, parts map[int64]*partial) error {
-	tp := p.terms
-	stmt, err := queries.Render("train_long_terms.tmpl.sql", map[string]any{"From": p.src.FromAt(1),
-		"TermsFrom": tp.src.FromAt(len(p.src.Args) + 1), "Label": p.label.Name, "Weight": p.weight, "Fold": fold,
-		"Doc": tp.doc, "Term": tp.term, "Count": tp.count, "Threshold": fmt.Sprintf("$%d", len(p.src.Args)+len(tp.src.Args)+1)})
+// query renders the training template tmpl with the plan's source, label, weight and fold plus data, and
+// runs it with the source's arguments then args.
+func (sc *scan) query(ctx context.Context, tmpl string, data map[string]any, args ...any) (*sql.Rows, error) {
+	d := map[string]any{"From": sc.p.src.From, "Label": sc.p.label.Name, "Weight": sc.p.weight, "Fold": sc.fold}
+	for k, v := range data {
+		d[k] = v
+	}
+	stmt, err := queries.Render(tmpl, d)
 	if err != nil {
-		return err
-	}
-	rows, err := db.QueryContext(ctx, stmt, append(append(append([]any{}, p.src.Args...), tp.src.Args...), 0.0)...)
-	if err != nil {
-		return fmt.Errorf("count the term table: %w", err)
-	}
-	defer rows.Close()
-	var t TermCount
-	var fold64, bad int64
-	ptrs := []any{&t.Class, &t.Term, &t.Count, &t.Docs, &t.Present, &t.Weight, &bad}
-	if fold != "" {
-		ptrs = append([]any{&fold64}, ptrs...)
-	}
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return err
-		}
-		if bad > 0 {
-			return fmt.Errorf("%w: count column %q of the term table holds negative, NaN or infinite counts (term %q): counts must be ≥ 0",
-				ErrBadValue, tp.count, t.Term)
-		}
-		t.Feature = tp.feature
-		part := partOf(parts, fold64)
-		part.terms = append(part.terms, t)
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("count the term table: %w", err)
-	}
-	return nil
-}
-
-// trainTerms runs train_terms for the text feature f: per (fold,) class and term its occurrences.
-func trainTerms(ctx context.Context, db Querier, p *plan, f Feature, fold string, parts map[int64]*partial) error {
-	stmt, err := queries.Render("train_terms.tmpl.sql", map[string]any{"From": p.src.From, "Label": p.label.Name,
-		"Weight": p.weight, "Fold": fold, "Tokens": f.Text.SQL(queries.Ident(f.Name)), "Threshold": fmt.Sprintf("$%d", len(p.src.Args)+1)})
-	if err != nil {
-		return err
-	}
-	rows, err := db.QueryContext(ctx, stmt, append(append([]any{}, p.src.Args...), f.Binarize)...)
-	if err != nil {
-		return fmt.Errorf("count the terms of %q: %w", f.Name, err)
-	}
-	defer rows.Close()
-	var t TermCount
-	var fold64 int64
-	var w sql.NullFloat64
-	ptrs := []any{&t.Class, &t.Term, &t.Count, &t.Docs, &t.Present}
-	if fold != "" {
-		ptrs = append([]any{&fold64}, ptrs...)
-	}
-	if p.weight != "" {
-		ptrs = append(ptrs, &w)
-	}
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return err
-		}
-		t.Feature, t.Weight = f.Name, float64(t.Count)
-		if p.weight != "" {
-			t.Weight = w.Float64
-		}
-		part := partOf(parts, fold64)
-		part.terms = append(part.terms, t)
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("count the terms of %q: %w", f.Name, err)
-	}
-	return nil
-}
-
-type momentFeature struct {
-	Name      string
-	Cast      bool
-	NaNToNull bool
-}
-
-// trainMoments runs train_moments: per (fold,) class the counts and weights, the rows with a NULL label
-// and the statistics of every Gaussian feature, into parts.
-func trainMoments(ctx context.Context, db Querier, p *plan, feats []Feature, fold string, parts map[int64]*partial) ([]string, error) {
-	mf := make([]momentFeature, len(feats))
-	for i, f := range feats {
-		mf[i] = momentFeature{Name: f.Name, Cast: p.types[f.Name] != typeFloat}
-	}
-	run := func() ([]string, error) {
-		for _, part := range parts {
-			part.gauss = nil
-		}
-		rows, err := runStats(ctx, db, p, "train_moments.tmpl.sql", mf, fold, "compute Gaussian statistics")
-		if err != nil {
-			return nil, err
-		}
-		defer rows.Close()
-		return scanMoments(rows, p, feats, fold != "", parts)
-	}
-	order, err := run()
-	if err == nil || !strings.Contains(err.Error(), "out of range") {
-		return order, err
-	}
-	// var_pop rejects NaN and ±Inf: find which, reject infinities by column, read NaN as NULL.
-	var floats []momentFeature
-	for _, f := range mf {
-		if !f.Cast {
-			floats = append(floats, f)
-		}
-	}
-	if len(floats) == 0 {
 		return nil, err
 	}
-	stmt, rerr := queries.Render("train_nonfinite.tmpl.sql", map[string]any{"From": p.src.From, "Label": p.label.Name, "Features": floats})
-	if rerr != nil {
-		return nil, rerr
-	}
-	counts := make([]int64, 2*len(floats))
-	ptrs := make([]any, len(counts))
-	for i := range counts {
-		ptrs[i] = &counts[i]
-	}
-	if rerr := db.QueryRowContext(ctx, stmt, p.src.Args...).Scan(ptrs...); rerr != nil {
-		return nil, fmt.Errorf("%w (and checking for NaN and infinity failed: %v)", err, rerr)
-	}
-	var infs []string
-	nan := map[string]bool{}
-	for i, f := range floats {
-		if counts[2*i] > 0 {
-			infs = append(infs, fmt.Sprintf("%q (%d rows)", f.Name, counts[2*i]))
-		}
-		if counts[2*i+1] > 0 {
-			nan[f.Name] = true
-		}
-	}
-	if len(infs) > 0 {
-		return nil, fmt.Errorf("%w: Gaussian feature %s holds infinite values: filter them out or replace them with NULL (missing)",
-			ErrBadValue, strings.Join(infs, ", "))
-	}
-	for i := range mf {
-		mf[i].NaNToNull = nan[mf[i].Name]
-	}
-	return run()
+	return sc.db.QueryContext(ctx, stmt, append(append([]any{}, sc.p.src.Args...), args...)...)
 }
 
-func scanMoments(rows *sql.Rows, p *plan, feats []Feature, folded bool, parts map[int64]*partial) ([]string, error) {
-	per := 3
-	if p.weight != "" {
-		per = 6
+// classRows reads a per-class scan: each row is (fold,) class, then the class head — n and, with a weight
+// column, n_weight, min_weight and the weight sum — then width values for the family, handed to fn (not
+// for the NULL-label group). The classes are recorded unless an earlier family did.
+func (sc *scan) classRows(rows *sql.Rows, width int, fn func(fold int64, class string, vals []sql.NullFloat64) error) error {
+	head := 1
+	if sc.p.weight != "" {
+		head = 4
 	}
-	head := 1 // n
-	if p.weight != "" {
-		head = 4 // n, n_weight, min_weight, weight
-	}
-	vals := make([]sql.NullFloat64, head+per*len(feats))
+	vals := make([]sql.NullFloat64, head+width)
 	var class sql.NullString
 	var fold int64
 	var ptrs []any
-	if folded {
+	if sc.fold != "" {
 		ptrs = append(ptrs, &fold)
 	}
 	ptrs = append(ptrs, &class)
 	for i := range vals {
 		ptrs = append(ptrs, &vals[i])
 	}
-	var order []string
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
-			return nil, err
+			return err
 		}
-		part := partOf(parts, fold)
-		cl, ok, err := classRow(p, class, vals)
+		ok, err := sc.addClass(fold, class, vals[:head])
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if !ok {
-			part.skipped = cl.Count
-			continue
+		if ok {
+			if err := fn(fold, class.String, vals[head:]); err != nil {
+				return err
+			}
 		}
-		order = appendNew(order, cl.Label)
+	}
+	return rows.Err()
+}
+
+// addClass reads a class head (n and, weighted, n_weight, min_weight, weight; the weights are checked) and
+// records the class — or, for the NULL-label group, the skipped rows — unless an earlier family did. ok is
+// false for the NULL-label group.
+func (sc *scan) addClass(fold int64, class sql.NullString, head []sql.NullFloat64) (ok bool, err error) {
+	n := int64(head[0].Float64)
+	part := sc.part(fold)
+	if !class.Valid {
+		if !sc.done {
+			part.skipped = n
+		}
+		return false, nil
+	}
+	cl := Class{Label: class.String, Count: n, Weight: float64(n)}
+	if sc.p.weight != "" {
+		if err := checkWeights(sc.p.weight, n, int64(head[1].Float64), head[2]); err != nil {
+			return true, err
+		}
+		cl.Weight = head[3].Float64
+	}
+	if !sc.done {
 		part.classes[cl.Label] = cl
-		for j, f := range feats {
-			v := vals[head+per*j:]
-			g := GaussianStat{Feature: f.Name, Class: class.String, Count: int64(v[0].Float64)}
-			if g.Count > 0 {
-				g.Mean = v[1].Float64
-				g.M2 = v[2].Float64 * float64(g.Count)
-			}
-			g.Weight, g.WMean, g.WM2 = float64(g.Count), g.Mean, g.M2
-			if p.weight != "" {
-				g.Weight = v[3].Float64
-				if g.Weight > 0 {
-					s1, s2 := v[4].Float64, v[5].Float64 // Σ w(x-s), Σ w(x-s)², s = unweighted mean
-					g.WMean = g.Mean + s1/g.Weight
-					g.WM2 = math.Max(0, s2-s1*s1/g.Weight)
-				} else {
-					g.WMean, g.WM2 = 0, 0
-				}
-			}
-			part.gauss = append(part.gauss, g)
-		}
+		sc.order = appendNew(sc.order, cl.Label)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("compute Gaussian statistics: %w", err)
-	}
-	return order, nil
+	return true, nil
 }
 
 func checkWeights(col string, n, nonNull int64, minW sql.NullFloat64) error {
@@ -705,180 +474,6 @@ func checkWeights(col string, n, nonNull int64, minW sql.NullFloat64) error {
 	return nil
 }
 
-type countFeature struct {
-	Name      string
-	Binarize  bool
-	Threshold string // bound parameter $n of the binarize threshold
-}
-
-// trainCounts runs train_counts into parts: value counts from the (label, feature) sets and, when
-// withClasses, the classes and skipped rows from the (label) set.
-func trainCounts(ctx context.Context, db Querier, p *plan, feats []Feature, fold string, parts map[int64]*partial, withClasses bool) ([]string, error) {
-	cf := make([]countFeature, len(feats))
-	var thresholds []any
-	for i, f := range feats {
-		cf[i] = countFeature{Name: f.Name, Binarize: f.Kind == Bernoulli && p.types[f.Name] != typeBool}
-		if cf[i].Binarize {
-			thresholds = append(thresholds, f.Binarize)
-			cf[i].Threshold = fmt.Sprintf("$%d", len(p.src.Args)+len(thresholds))
-		}
-	}
-	rows, err := runStats(ctx, db, p, "train_counts.tmpl.sql", cf, fold, "count categorical values", thresholds...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var class sql.NullString
-	var fold64 int64
-	g := make([]int64, len(feats))
-	v := make([]sql.NullString, len(feats))
-	var n int64
-	var w, nWeight, minW sql.NullFloat64
-	var ptrs []any
-	if fold != "" {
-		ptrs = append(ptrs, &fold64)
-	}
-	ptrs = append(ptrs, &class)
-	for i := range feats {
-		ptrs = append(ptrs, &g[i], &v[i])
-	}
-	ptrs = append(ptrs, &n)
-	if p.weight != "" {
-		ptrs = append(ptrs, &w, &nWeight, &minW)
-	}
-	var order []string
-	seen := map[string]bool{}
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, err
-		}
-		part := partOf(parts, fold64)
-		weight := float64(n)
-		if p.weight != "" {
-			weight = w.Float64
-		}
-		feature := -1
-		for i := range g {
-			if g[i] == 0 {
-				feature = i
-			}
-		}
-		switch {
-		case !class.Valid:
-			if feature < 0 && withClasses {
-				part.skipped = n
-			}
-		case feature < 0:
-			if !seen[class.String] {
-				seen[class.String] = true
-				order = append(order, class.String)
-			}
-			if p.weight != "" {
-				if err := checkWeights(p.weight, n, int64(nWeight.Float64), minW); err != nil {
-					return nil, err
-				}
-			}
-			if withClasses {
-				part.classes[class.String] = Class{Label: class.String, Count: n, Weight: weight}
-			}
-		case v[feature].Valid:
-			part.counts = append(part.counts, CategoryCount{Feature: feats[feature].Name, Class: class.String,
-				Value: v[feature].String, Count: n, Weight: weight})
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("count categorical values: %w", err)
-	}
-	for _, part := range parts {
-		sort.SliceStable(part.counts, func(a, b int) bool {
-			if part.counts[a].Feature != part.counts[b].Feature {
-				return part.counts[a].Feature < part.counts[b].Feature
-			}
-			return part.counts[a].Value < part.counts[b].Value
-		})
-	}
-	return order, nil
-}
-
-// trainSums runs train_sums: per (fold,) class the (weighted) sum of every count column, into parts;
-// withClasses also records the classes and skipped rows (when no other scan does).
-func trainSums(ctx context.Context, db Querier, p *plan, feats []Feature, fold string, parts map[int64]*partial, withClasses bool) ([]string, error) {
-	rows, err := runStats(ctx, db, p, "train_sums.tmpl.sql", feats, fold, "sum count columns")
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	head := 1
-	if p.weight != "" {
-		head = 4
-	}
-	vals := make([]sql.NullFloat64, head+3*len(feats))
-	var class sql.NullString
-	var fold64 int64
-	var ptrs []any
-	if fold != "" {
-		ptrs = append(ptrs, &fold64)
-	}
-	ptrs = append(ptrs, &class)
-	for i := range vals {
-		ptrs = append(ptrs, &vals[i])
-	}
-	var order []string
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, err
-		}
-		part := partOf(parts, fold64)
-		cl, ok, err := classRow(p, class, vals)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			if withClasses {
-				part.skipped = cl.Count
-			}
-			continue
-		}
-		order = appendNew(order, cl.Label)
-		if withClasses {
-			part.classes[cl.Label] = cl
-		}
-		for j, f := range feats {
-			v := vals[head+3*j:]
-			switch {
-			case v[2].Float64 > 0:
-				return nil, fmt.Errorf("%w: count column %q holds NaN or infinite values (class %q): counts must be finite", ErrBadValue, f.Name, class.String)
-			case v[1].Valid && v[1].Float64 < 0:
-				return nil, fmt.Errorf("%w: count column %q holds negative values (%v, class %q): %s counts must be ≥ 0",
-					ErrBadValue, f.Name, v[1].Float64, class.String, f.Kind)
-			}
-			part.totals = append(part.totals, CountStat{Feature: f.Name, Class: class.String, Total: v[0].Float64})
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("sum count columns: %w", err)
-	}
-	return order, nil
-}
-
-// classRow reads the columns every per-class statistics scan starts with: n and, with a weight column,
-// n_weight, min_weight and the weight sum (checked). ok is false for the NULL-label group, whose Count is
-// the number of skipped rows.
-func classRow(p *plan, class sql.NullString, vals []sql.NullFloat64) (cl Class, ok bool, err error) {
-	n := int64(vals[0].Float64)
-	if !class.Valid {
-		return Class{Count: n}, false, nil
-	}
-	cl = Class{Label: class.String, Count: n, Weight: float64(n)}
-	if p.weight != "" {
-		if err := checkWeights(p.weight, n, int64(vals[1].Float64), vals[2]); err != nil {
-			return cl, true, err
-		}
-		cl.Weight = vals[3].Float64
-	}
-	return cl, true, nil
-}
-
 // appendNew appends s to list unless it is already there (class labels arrive in label order, per fold).
 func appendNew(list []string, s string) []string {
 	if slices.Contains(list, s) {
@@ -887,17 +482,29 @@ func appendNew(list []string, s string) []string {
 	return append(list, s)
 }
 
-// runStats renders the training template tmpl for plan p (features, optional fold expression) and runs it
-// over the source; what names the step in errors.
-func runStats(ctx context.Context, db Querier, p *plan, tmpl string, features any, fold, what string, extra ...any) (*sql.Rows, error) {
-	stmt, err := queries.Render(tmpl, map[string]any{
-		"From": p.src.From, "Label": p.label.Name, "Weight": p.weight, "Features": features, "Fold": fold})
-	if err != nil {
-		return nil, err
+// trainStats runs every family's statistics scan over the plan's source, per fold when fold (an SQL
+// expression over the source row t) is set. If no family's scan yields the classes (text only), a class
+// scan does.
+func trainStats(ctx context.Context, db Querier, p *plan, fold string) (*scan, error) {
+	sc := &scan{db: db, p: p, fold: fold, parts: map[int64]*partial{}}
+	for _, g := range byFamily(p.features) {
+		if err := g.fam.Train(ctx, sc, g.feats); err != nil {
+			return nil, err
+		}
+		sc.done = sc.done || len(sc.order) > 0
 	}
-	rows, err := db.QueryContext(ctx, stmt, append(append([]any{}, p.src.Args...), extra...)...)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
+	if !sc.done {
+		rows, err := sc.query(ctx, "train_classes.tmpl.sql", nil)
+		if err != nil {
+			return nil, fmt.Errorf("count classes: %w", err)
+		}
+		defer rows.Close()
+		if err := sc.classRows(rows, 0, func(int64, string, []sql.NullFloat64) error { return nil }); err != nil {
+			return nil, fmt.Errorf("count classes: %w", err)
+		}
 	}
-	return rows, nil
+	return sc, nil
 }
+
+// queriesIdent quotes an identifier (queries.Ident) for expressions families build in Go.
+func queriesIdent(name string) string { return queries.Ident(name) }

@@ -311,6 +311,6 @@ func (b *bound) scoreRows(input mapping.DataChunk, structVec mapping.Vector, n i
 	s.batch.N = n
 	s.batch.Gather(s.sub, idx)
 	jll := s.jll[:len(b.labels)*len(idx)]
-	b.scorer.JointLogLikelihood(s.sub, jll, s.bad)
+	b.scorer.JointLogLikelihood(s.sub, jll, &s.ws)
 	return s, jll
 }

@@ -84,6 +84,9 @@ func Open(dsn string) (*DB, error) {
 	}
 	if key != "" {
 		registries[key] = reg
+		// A model store of an earlier format is upgraded on open; if the database is read-only this fails and
+		// loading a model says what to do.
+		_, _ = sqlnb.Upgrade(context.Background(), reg.internal)
 	}
 	return &DB{DB: sql.OpenDB(connector{reg}), reg: reg}, nil
 }

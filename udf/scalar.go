@@ -99,31 +99,26 @@ func returnType(o output) mapping.LogicalType {
 	return mapping.CreateMapType(k, v)
 }
 
-// reader converts one argument (or struct field) into a feature column of a sqlnb.Batch.
+// reader converts one argument (or struct field) into a feature column of a sqlnb.Batch, as the feature's
+// Input declares (a number, a category code, or the terms of a document).
 type reader struct {
-	feature int // model feature index
-	arg     int // input column
-	child   int // struct field index, -1 for a positional argument
-	typ     mapping.Type
-	kind    sqlnb.Kind
-	null    bool // the argument is the NULL literal: always missing
+	in    *sqlnb.Input
+	arg   int // input column
+	child int // struct field index, -1 for a positional argument
+	typ   mapping.Type
+	null  bool // the argument is the NULL literal: always missing
 
 	decimal    bool
 	decScale   int
 	decDivisor float64
-	enumMap    []int32 // ENUM dictionary code → category index
+	enumMap    []int32 // ENUM dictionary code → category code
 
-	sf     *sqlnb.ScoreFeature // text features: vocabulary and tokenizer
-	isMap  bool                // text given as MAP(VARCHAR, number) of term counts
-	mapVal mapping.Type        // the MAP's value type
+	isMap  bool         // terms given as MAP(VARCHAR, number) of term counts
+	mapVal mapping.Type // the MAP's value type
 
-	strIdx    map[string]int32
-	intIdx    map[int64]int32
-	fltIdx    map[float64]int32
-	boolIdx   [2]int32
-	unseen    int32
-	missing   int32
-	threshold float64 // Bernoulli: present when > threshold
+	intIdx  map[int64]int32
+	fltIdx  map[float64]int32
+	boolIdx [2]int32
 }
 
 // bound is a scoring function bound to one model and one argument layout; immutable after bind.
@@ -147,7 +142,7 @@ type scratch struct {
 	sub   *sqlnb.Batch // nb_cv_proba: the rows of one fold
 	num   [][]float64
 	jll   []float64
-	bad   []bool
+	ws    sqlnb.Workspace
 	best  []int32
 	top   []float64
 	post  []float64 // K posteriors of one row
@@ -160,8 +155,8 @@ func (b *bound) scratch(n int) *scratch {
 		return s
 	}
 	K := len(b.scorer.Labels)
-	s := &scratch{batch: b.scorer.NewBatch(n), num: make([][]float64, len(b.scorer.Features)),
-		jll: make([]float64, n*K), bad: make([]bool, n), best: make([]int32, n), top: make([]float64, n), post: make([]float64, K),
+	s := &scratch{batch: b.scorer.NewBatch(n), num: make([][]float64, len(b.scorer.Inputs)),
+		jll: make([]float64, n*K), best: make([]int32, n), top: make([]float64, n), post: make([]float64, K),
 		first: make([]int, K), rowOK: make([]bool, n)}
 	for j := range s.num {
 		s.num[j] = s.batch.Num[j]
@@ -396,19 +391,18 @@ func typeName(t mapping.Type) string {
 	return fmt.Sprintf("type #%d", t)
 }
 
-// newReader prepares the conversion of an argument of type t to feature j.
+// newReader prepares the conversion of an argument of type t to feature j, by what its Input reads.
 func (b *bound) newReader(j, arg, child int, t mapping.LogicalType) (reader, error) {
-	f := &b.scorer.Features[j]
+	in := b.scorer.Inputs[j]
 	m := b.scorer.Model
-	r := reader{feature: j, arg: arg, child: child, typ: mapping.GetTypeId(t), kind: f.Kind}
+	r := reader{in: in, arg: arg, child: child, typ: mapping.GetTypeId(t)}
 	if r.typ == mapping.TypeSQLNull {
 		r.null = true
-		r.unseen, r.missing = f.Unseen(), f.Missing()
 		return r, nil
 	}
 	wrong := func(want string) error {
 		return fmt.Errorf("model %q: feature %q is %s (trained on %s) but the argument has type %s: %s",
-			m.Name, f.Name, f.Kind, f.Type, typeName(r.typ), want)
+			m.Name, in.Name, m.Features[j].Kind, in.Type, typeName(r.typ), want)
 	}
 	if r.typ == mapping.TypeDecimal {
 		r.decimal = true
@@ -416,14 +410,13 @@ func (b *bound) newReader(j, arg, child int, t mapping.LogicalType) (reader, err
 		r.decDivisor = math.Pow10(r.decScale)
 		r.typ = mapping.DecimalInternalType(t)
 	}
-	if f.Kind.Numeric() {
+	switch {
+	case in.Kind == sqlnb.NumberInput:
 		if !isNumberType(r.typ) {
 			return r, wrong("cast it to DOUBLE")
 		}
 		return r, nil
-	}
-	if f.Kind.IsText() {
-		r.sf = f
+	case in.Kind == sqlnb.TermsInput:
 		if r.typ == mapping.TypeVarchar {
 			return r, nil
 		}
@@ -437,37 +430,34 @@ func (b *bound) newReader(j, arg, child int, t mapping.LogicalType) (reader, err
 			}
 		}
 		return r, wrong("give the text (VARCHAR) or a MAP(VARCHAR, number) of term counts")
-	}
-	r.unseen, r.missing, r.strIdx = f.Unseen(), f.Missing(), f.Index
-	r.threshold = f.Binarize
-	if f.Kind == sqlnb.Bernoulli {
+	case in.Binary:
 		if r.typ != mapping.TypeBoolean && !isNumberType(r.typ) {
-			return r, wrong("give a BOOLEAN or a number (present when > 0)")
+			return r, wrong("give a BOOLEAN or a number (present when > the binarize threshold)")
 		}
 		return r, nil
 	}
 	switch {
 	case r.typ == mapping.TypeVarchar:
 	case r.typ == mapping.TypeBoolean:
-		r.boolIdx = [2]int32{lookup(f, "false"), lookup(f, "true")}
+		r.boolIdx = [2]int32{in.Lookup("false"), in.Lookup("true")}
 	case r.typ == mapping.TypeEnum:
 		r.typ = mapping.EnumInternalType(t)
 		size := int(mapping.EnumDictionarySize(t))
 		r.enumMap = make([]int32, size)
 		for i := range size {
-			r.enumMap[i] = lookup(f, mapping.EnumDictionaryValue(t, mapping.IdxT(i)))
+			r.enumMap[i] = in.Lookup(mapping.EnumDictionaryValue(t, mapping.IdxT(i)))
 		}
 	case r.decimal:
 	case r.typ == mapping.TypeFloat || r.typ == mapping.TypeDouble:
 		r.fltIdx = map[float64]int32{}
-		for i, v := range f.Values {
+		for i, v := range in.Values {
 			if x, err := strconv.ParseFloat(v, 64); err == nil {
 				r.fltIdx[x] = int32(i)
 			}
 		}
 	case isNumberType(r.typ):
 		r.intIdx = map[int64]int32{}
-		for i, v := range f.Values {
+		for i, v := range in.Values {
 			if x, err := strconv.ParseInt(v, 10, 64); err == nil {
 				r.intIdx[x] = int32(i)
 			}
@@ -476,13 +466,6 @@ func (b *bound) newReader(j, arg, child int, t mapping.LogicalType) (reader, err
 		return r, wrong("cast it to VARCHAR")
 	}
 	return r, nil
-}
-
-func lookup(f *sqlnb.ScoreFeature, v string) int32 {
-	if i, ok := f.Index[v]; ok {
-		return i
-	}
-	return f.Unseen()
 }
 
 //export nbScalarExec
@@ -520,7 +503,7 @@ func (b *bound) execute(input mapping.DataChunk, out mapping.Vector, n int, s *s
 	sc := b.scorer
 	K := len(sc.Labels)
 	jll := s.jll[:K*n]
-	sc.JointLogLikelihood(batch, jll, s.bad)
+	sc.JointLogLikelihood(batch, jll, &s.ws)
 	switch b.spec.out {
 	case outLabel:
 		sqlnb.Argmax(jll, n, K, s.best, s.top)
@@ -558,10 +541,10 @@ func (b *bound) execute(input mapping.DataChunk, out mapping.Vector, n int, s *s
 	case outEvidence:
 		data := unsafe.Slice((*float64)(mapping.VectorGetData(out)), n)
 		for i := range n {
-			data[i] = sqlnb.LogEvidence(jll, n, K, i)
+			data[i] = sqlnb.LogEvidence(jll, n, K, i) + s.ws.ShiftOf(i)
 		}
 	case outExplain:
-		b.writeExplain(out, s.batch, jll, n, rowOK, b.struc)
+		b.writeExplain(out, s.batch, n, rowOK, b.struc)
 	default:
 		b.writeMaps(out, jll, n, K, s)
 	}
@@ -592,8 +575,9 @@ func (b *bound) writeMaps(out mapping.Vector, jll []float64, n, K int, s *scratc
 		entries[i] = listEntry{offset: uint64(off), length: uint64(K)}
 		switch b.spec.out {
 		case outJLL:
+			shift := s.ws.ShiftOf(i)
 			for c := range K {
-				vals[off+c] = jll[c*n+i]
+				vals[off+c] = jll[c*n+i] + shift
 			}
 		case outProba:
 			sqlnb.Posterior(jll, n, K, i, vals[off:off+K])
@@ -617,14 +601,14 @@ func (b *bound) readAll(input mapping.DataChunk, structVec mapping.Vector, n int
 		} else {
 			vec = mapping.DataChunkGetVector(input, mapping.IdxT(r.arg))
 		}
-		r.read(vec, n, s.batch, s.num[r.feature])
+		r.read(vec, n, s.batch, s.num[r.in.Feature])
 	}
 }
 
 // writeExplain writes nb_explain's list of (feature, value, contribution) per row: the features by
 // |contribution|, then the prior term (feature NULL); a missing value is NULL.
-func (b *bound) writeExplain(out mapping.Vector, batch *sqlnb.Batch, jll []float64, n int, rowOK []bool, checkRows bool) {
-	m := len(b.scorer.Features) + 1
+func (b *bound) writeExplain(out mapping.Vector, batch *sqlnb.Batch, n int, rowOK []bool, checkRows bool) {
+	m := len(b.scorer.Inputs) + 1
 	base := int(mapping.ListVectorGetSize(out))
 	mapping.ListVectorReserve(out, mapping.IdxT(base+n*m))
 	entries := unsafe.Slice((*listEntry)(mapping.VectorGetData(out)), n)
@@ -638,7 +622,7 @@ func (b *bound) writeExplain(out mapping.Vector, batch *sqlnb.Batch, jll []float
 			entries[i].length = 0
 			continue
 		}
-		_, _, list := b.scorer.Explain(batch, i, jll)
+		_, _, list := b.scorer.Explain(batch, i)
 		for e, c := range list {
 			idx := off + e
 			if c.Feature == "" {
@@ -657,30 +641,22 @@ func (b *bound) writeExplain(out mapping.Vector, batch *sqlnb.Batch, jll []float
 	mapping.ListVectorSetSize(out, mapping.IdxT(base+n*m))
 }
 
-// read converts vec (n rows) into feature r.feature of batch; num is the feature's own buffer for
+// read converts vec (n rows) into feature r.in.Feature of batch; num is the feature's own buffer for
 // numbers that are not DOUBLE.
 func (r *reader) read(vec mapping.Vector, n int, batch *sqlnb.Batch, num []float64) {
-	j := r.feature
-	if r.kind.IsText() {
-		r.readText(vec, n, batch.Sparse[j])
+	j := r.in.Feature
+	switch r.in.Kind {
+	case sqlnb.TermsInput:
+		r.readTerms(vec, n, batch.Sparse[j])
 		return
-	}
-	if r.null {
-		if r.kind.Numeric() {
+	case sqlnb.NumberInput:
+		if r.null {
 			batch.Num[j] = num[:n]
 			batch.Valid[j] = make([]uint64, (n+63)/64) // all NULL
-		} else {
-			cat := batch.Cat[j][:n]
-			for i := range cat {
-				cat[i] = r.missing
-			}
+			return
 		}
-		return
-	}
-	data := mapping.VectorGetData(vec)
-	mask := validity(vec, n)
-	if r.kind.Numeric() {
-		batch.Valid[j] = mask
+		data := mapping.VectorGetData(vec)
+		batch.Valid[j] = validity(vec, n)
 		if r.typ == mapping.TypeDouble && !r.decimal {
 			batch.Num[j] = unsafe.Slice((*float64)(data), n)
 			return
@@ -696,22 +672,29 @@ func (r *reader) read(vec mapping.Vector, n int, batch *sqlnb.Batch, num []float
 		return
 	}
 	cat := batch.Cat[j][:n]
-	if r.kind == sqlnb.Bernoulli {
-		r.readBernoulli(data, mask, cat, num[:0:0])
+	if r.null {
+		for i := range cat {
+			cat[i] = r.in.Missing()
+		}
+		return
+	}
+	data, mask := mapping.VectorGetData(vec), validity(vec, n)
+	if r.in.Binary {
+		r.readBinary(data, mask, cat)
 		return
 	}
 	for i := range cat {
 		if !valid(mask, i) {
-			cat[i] = r.missing
+			cat[i] = r.in.Missing()
 			continue
 		}
 		cat[i] = r.category(data, i)
 	}
 }
 
-// readText fills the terms of a text feature: tokenized text, or the entries of a MAP of term counts;
-// NULL (or the NULL literal) adds nothing.
-func (r *reader) readText(vec mapping.Vector, n int, sp *sqlnb.Sparse) {
+// readTerms fills the terms of a document: tokenized text, or the entries of a MAP of term counts; NULL
+// (or the NULL literal) adds nothing.
+func (r *reader) readTerms(vec mapping.Vector, n int, sp *sqlnb.Sparse) {
 	sp.Reset()
 	if r.null {
 		for range n {
@@ -726,8 +709,7 @@ func (r *reader) readText(vec mapping.Vector, n int, sp *sqlnb.Sparse) {
 				sp.EndNullRow()
 				continue
 			}
-			r.sf.AddText(sp, stringAt(data, i))
-			sp.EndRow()
+			r.in.AddText(sp, stringAt(data, i))
 		}
 		return
 	}
@@ -749,19 +731,17 @@ func (r *reader) readText(vec mapping.Vector, n int, sp *sqlnb.Sparse) {
 		e := entries[i]
 		for k := int(e.offset); k < int(e.offset+e.length); k++ {
 			if valid(valMask, k) && !math.IsNaN(vals[k]) {
-				r.sf.AddTerm(sp, stringAt(keys, k), vals[k])
+				r.in.AddTerm(sp, stringAt(keys, k), vals[k])
 			}
 		}
-		r.sf.EndRow(sp)
+		r.in.EndRow(sp)
 	}
 }
 
 func (r *reader) category(data unsafe.Pointer, i int) int32 {
 	switch {
 	case r.typ == mapping.TypeVarchar:
-		if c, ok := r.strIdx[stringAt(data, i)]; ok {
-			return c
-		}
+		return r.in.Lookup(stringAt(data, i))
 	case r.typ == mapping.TypeBoolean:
 		if *(*bool)(unsafe.Add(data, i)) {
 			return r.boolIdx[1]
@@ -774,9 +754,7 @@ func (r *reader) category(data unsafe.Pointer, i int) int32 {
 		}
 	case r.decimal:
 		if v, ok := integerAt(r.typ, data, i); ok {
-			if c, ok := r.strIdx[decimalString(v, r.decScale)]; ok {
-				return c
-			}
+			return r.in.Lookup(decimalString(v, r.decScale))
 		}
 	case r.fltIdx != nil:
 		var x float64
@@ -795,11 +773,12 @@ func (r *reader) category(data unsafe.Pointer, i int) int32 {
 			}
 		}
 	}
-	return r.unseen
+	return r.in.Unseen()
 }
 
-// readBernoulli binarizes: true or a number > 0 is present (index 1); NaN and NULL are missing.
-func (r *reader) readBernoulli(data unsafe.Pointer, mask []uint64, cat []int32, _ []float64) {
+// readBinary reads a binary category input: true, or a number Present over the threshold, is code 1;
+// NaN and NULL are missing (Input.Code).
+func (r *reader) readBinary(data unsafe.Pointer, mask []uint64, cat []int32) {
 	n := len(cat)
 	if r.typ == mapping.TypeBoolean {
 		src := unsafe.Slice((*bool)(data), n)
@@ -809,7 +788,7 @@ func (r *reader) readBernoulli(data unsafe.Pointer, mask []uint64, cat []int32, 
 				cat[i] = 1
 			}
 			if !valid(mask, i) {
-				cat[i] = r.missing
+				cat[i] = r.in.Missing()
 			}
 		}
 		return
@@ -823,14 +802,11 @@ func (r *reader) readBernoulli(data unsafe.Pointer, mask []uint64, cat []int32, 
 	}
 	numbersAt(r.typ, data, vals)
 	for i, x := range vals {
-		switch {
-		case !valid(mask, i) || math.IsNaN(x):
-			cat[i] = r.missing
-		case x > r.threshold:
-			cat[i] = 1
-		default:
-			cat[i] = 0
+		if !valid(mask, i) {
+			cat[i] = r.in.Missing()
+			continue
 		}
+		cat[i] = r.in.Code(x)
 	}
 }
 

@@ -89,9 +89,12 @@ func TestNullsAndUnseen(t *testing.T) {
 	if withX == withUnseen {
 		t.Errorf("unseen categories with α = 1 should carry the smoothed mass α/(n+αJ)")
 	}
+	// α = 0 scores as α = 1e-10 (scikit-learn 1.2's rule): exactly as that model, never NaN.
+	mustExec(t, db, `CALL nb_set('m', alpha := 1e-10)`)
+	tiny := one(t, db, `SELECT nb_proba('m', {'x': 0.1, 'color': 'purple', 'n': 99, 'flag': NULL}, 'yes')`)
 	mustExec(t, db, `CALL nb_set('m', alpha := 0)`)
-	if got := one(t, db, `SELECT nb_proba('m', {'x': 0.1, 'color': 'purple', 'n': 99, 'flag': NULL}, 'yes')`); got != withX {
-		t.Errorf("α = 0: unseen categories should be skipped: %v vs %v", got, withX)
+	if got := one(t, db, `SELECT nb_proba('m', {'x': 0.1, 'color': 'purple', 'n': 99, 'flag': NULL}, 'yes')`); got != tiny || got == "NaN" {
+		t.Errorf("α = 0: %v, want the α = 1e-10 model's %v", got, tiny)
 	}
 	for _, q := range []string{`SELECT nb_predict('m', {'x': 'nan'::DOUBLE, 'color': 'red', 'n': 1, 'flag': false})`,
 		`SELECT nb_predict('m', {'x': 'inf'::DOUBLE, 'color': 'red', 'n': 1, 'flag': false})`} {
@@ -168,13 +171,10 @@ func TestSQLMatchesGoScorer(t *testing.T) {
 				b.Valid[j] = nil
 			}
 		}
-		f := &s.Features[5]
+		f := s.Inputs[5]
 		b.Cat[5][0] = f.Missing()
 		if k != nil {
-			b.Cat[5][0] = f.Unseen()
-			if i, ok := f.Index[*k]; ok {
-				b.Cat[5][0] = i
-			}
+			b.Cat[5][0] = f.Lookup(*k)
 		}
 		s.JointLogLikelihood(b, jll, nil)
 		got := parseMap(t, jllText)
@@ -270,7 +270,7 @@ func TestTableFunctions(t *testing.T) {
 	for _, c := range []struct{ q, want string }{
 		{`CALL nb_train('x', 't', 'nope')`, `label column "nope" is not in the source`},
 		{`CALL nb_train('x', 't', 'y', alpha := -1)`, `alpha -1`},
-		{`CALL nb_train('x', 't', 'y', kind := 'poisson')`, `kind "poisson"`},
+		{`CALL nb_train('x', 't', 'y', kind := 'gamma')`, `kind "gamma"`},
 		{`CALL nb_train('x', 't', 'y', bogus := 1)`, `bogus`},
 		{`CALL nb_train('x', 't', 'y', features := ['x', 'zz'])`, `feature column "zz"`},
 	} {

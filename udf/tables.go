@@ -16,7 +16,7 @@ import (
 // optionParams are the named parameters shared by nb_train and nb_set.
 var optionParams = []param{
 	{"alpha", tDouble}, {"var_smoothing", tDouble}, {"variance", tVarchar}, {"priors", tVarchar}, {"norm", tBoolean},
-	{"min_df", tBigint}, {"max_features", tBigint},
+	{"min_df", tBigint}, {"max_features", tBigint}, {"threshold", tDouble}, {"eps", tDouble},
 }
 
 func tableSpecs() []*tableSpec {
@@ -158,6 +158,7 @@ func options(args map[string]any) sqlnb.Options {
 	if v, ok := args["max_features"].(int64); ok {
 		o.MaxFeatures = &v
 	}
+	o.Threshold, o.Eps = optFloat(args, "threshold"), optFloat(args, "eps")
 	if f, ok := args["features"].([]string); ok {
 		o.Features = f
 	}

@@ -143,7 +143,7 @@ func newModelsCmd(e *env) *cobra.Command {
 	imp.Flags().StringVar(&importName, "name", "", "store under this name instead of the one in the file")
 	var sf modelFlags
 	set := &cobra.Command{
-		Use:   "set MODEL [--alpha A] [--var-smoothing V] [--variance class|pooled] [--priors P]",
+		Use:   "set MODEL [--alpha A] [--var-smoothing V] [--variance class|pooled|sample] [--priors P] [--threshold T --eps E]",
 		Short: "Change a model's hyperparameters without retraining", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			db, err := e.open()
@@ -162,13 +162,36 @@ func newModelsCmd(e *env) *cobra.Command {
 			if m, err = sqlnb.SetParams(cmd.Context(), db, args[0], p, given); err != nil {
 				return err
 			}
+			for _, w := range m.Params.Warnings() {
+				fmt.Fprintf(e.stderr, "warning: model %q: %s\n", m.Name, w)
+			}
 			fmt.Fprintf(e.stderr, "model %q: alpha %g, var_smoothing %g, variance %s, priors %s\n", m.Name,
 				m.Params.Alpha, m.Params.VarSmoothing, m.Params.Variance, strings.TrimSpace(m.Params.Priors))
 			return nil
 		},
 	}
 	sf.addParams(set)
-	cmd.AddCommand(list, show, drop, export, imp, set)
+	upgrade := &cobra.Command{
+		Use: "upgrade", Short: "Upgrade the model store of an earlier sqlnb to this version's format", Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			db, err := e.open()
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			from, err := sqlnb.Upgrade(cmd.Context(), db)
+			if err != nil {
+				return err
+			}
+			if from == sqlnb.FormatVersion {
+				fmt.Fprintf(e.stderr, "the model store is at format version %d: nothing to do\n", from)
+			} else {
+				fmt.Fprintf(e.stderr, "upgraded the model store from format version %d to %d\n", from, sqlnb.FormatVersion)
+			}
+			return nil
+		},
+	}
+	cmd.AddCommand(list, show, drop, export, imp, set, upgrade)
 	return cmd
 }
 

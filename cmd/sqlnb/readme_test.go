@@ -135,7 +135,7 @@ func TestExitCodes(t *testing.T) {
 		msg  string
 	}{
 		{[]string{"train", "--model", "m"}, exitUsage, `required flag(s) "from", "label" not set`},
-		{[]string{"train", "--model", "m", "--label", "y", "--from", "t", "--kind", "poisson"}, exitUsage, `kind "poisson"`},
+		{[]string{"train", "--model", "m", "--label", "y", "--from", "t", "--kind", "gamma"}, exitUsage, `kind "gamma"`},
 		{[]string{"train", "--model", "m", "--label", "y", "--from", "nosuch"}, exitError, `source "nosuch": no such table`},
 		{[]string{"predict", "--model", "nope", "--from", "x.csv"}, exitError, `unknown model "nope"`},
 		{[]string{"predict", "--model", "m", "--from", "x", "--output", "x.xlsx"}, exitUsage, `use a .parquet, .csv or .json file`},

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sqlnb/sqlnb/sqlnb"
 	"github.com/sqlnb/sqlnb/udf"
 )
 
@@ -59,9 +60,11 @@ func newRoot(e *env) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "sqlnb",
 		Short: "Naive Bayes classifiers trained and scored inside DuckDB",
-		Long: `sqlnb trains naive Bayes models (Gaussian, categorical, Bernoulli) with SQL aggregations inside DuckDB,
-stores them as tables (schema nb), and scores rows with the SQL functions nb_predict, nb_predict_proba, ...
+		Long: `sqlnb trains naive Bayes models with SQL aggregations inside DuckDB, stores them as tables (schema nb), and
+scores rows with the SQL functions nb_predict, nb_predict_proba, ...
 
+Feature kinds (--kind, --feature-kind):
+` + sqlnb.KindsHelp() + `
 Exit codes: 0 success, 1 the command failed, 2 bad flags or arguments.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,

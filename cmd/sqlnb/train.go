@@ -22,13 +22,17 @@ type modelFlags struct {
 	norm         bool
 	minDF        int64
 	maxFeatures  int64
+	threshold    float64
+	eps          float64
 }
 
 // addParams adds --alpha and --var-smoothing (single values) and the other hyperparameter flags.
 func (f *modelFlags) addParams(cmd *cobra.Command) {
 	d := sqlnb.DefaultParams()
-	cmd.Flags().Float64Var(&f.alpha, "alpha", d.Alpha, "additive smoothing α of categorical and Bernoulli features (≥ 0)")
+	cmd.Flags().Float64Var(&f.alpha, "alpha", d.Alpha, "additive smoothing α of categorical, Bernoulli and count features (≥ 0; below 1e-10 scored as 1e-10, as scikit-learn)")
 	cmd.Flags().Float64Var(&f.varSmoothing, "var-smoothing", d.VarSmoothing, "Gaussian variance floor as a fraction of the largest feature variance")
+	cmd.Flags().Float64Var(&f.threshold, "threshold", 0, "e1071's rule: a per-feature probability or density ≤ --eps counts as this (R's naiveBayes: 0.001; 0: off)")
+	cmd.Flags().Float64Var(&f.eps, "eps", 0, "e1071's rule: probabilities (and Gaussian standard deviations) ≤ this are replaced by --threshold")
 	f.addPriors(cmd)
 }
 
@@ -37,7 +41,7 @@ func (f *modelFlags) addPriors(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&f.norm, "norm", false, "complement models: normalise the weights (scikit-learn's ComplementNB norm)")
 	cmd.Flags().Int64Var(&f.minDF, "min-df", 0, "text features: keep terms found in at least this many training documents")
 	cmd.Flags().Int64Var(&f.maxFeatures, "max-features", 0, "text features: keep only the most frequent terms (0: all)")
-	cmd.Flags().StringVar(&f.variance, "variance", "", "Gaussian variance: class (one per class) or pooled (shared)")
+	cmd.Flags().StringVar(&f.variance, "variance", "", "Gaussian variance: class (one per class), pooled (shared) or sample (per class, n - 1 as R)")
 	cmd.Flags().StringVar(&f.priors, "priors", "", "class priors: fit, smoothed, uniform, or class=p,class=p")
 }
 
@@ -45,7 +49,7 @@ func (f *modelFlags) addPriors(cmd *cobra.Command) {
 // --weight.
 func (f *modelFlags) addFeatures(cmd *cobra.Command) {
 	cmd.Flags().StringSliceVar(&f.features, "features", nil, "feature columns, comma-separated (default: every column but label and weight)")
-	cmd.Flags().StringVar(&f.kind, "kind", "auto", "kind of every feature: auto, gaussian, categorical, bernoulli, multinomial or complement")
+	cmd.Flags().StringVar(&f.kind, "kind", "auto", "kind of every feature: auto (from the column type), "+strings.Join(sqlnb.KindNames(), ", "))
 	cmd.Flags().StringArrayVar(&f.featureKinds, "feature-kind", nil, "kind of one feature, column=kind (repeatable)")
 	cmd.Flags().StringVar(&f.weight, "weight", "", "sample-weight column")
 }
@@ -69,6 +73,12 @@ func (f *modelFlags) options(cmd *cobra.Command) sqlnb.Options {
 	if cmd.Flags().Changed("max-features") {
 		o.MaxFeatures = &f.maxFeatures
 	}
+	if cmd.Flags().Changed("threshold") {
+		o.Threshold = &f.threshold
+	}
+	if cmd.Flags().Changed("eps") {
+		o.Eps = &f.eps
+	}
 	return o
 }
 
@@ -90,7 +100,10 @@ func newTrainCmd(e *env) *cobra.Command {
 and store it as model NAME, replacing an existing model of that name atomically.
 
 Numeric columns are Gaussian, VARCHAR, ENUM and BOOLEAN columns categorical, unless --kind or --feature-kind
-says otherwise. NULL labels are skipped; NULL feature values are left out of that feature's statistics.`,
+says otherwise. NULL labels are skipped; NULL feature values are left out of that feature's statistics.
+
+Kinds:
+` + sqlnb.KindsHelp(),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runTrain(cmd, e, o) },
 	}
@@ -132,6 +145,9 @@ func runTrain(cmd *cobra.Command, e *env, o *trainOptions) error {
 		return err
 	}
 	m := res.Model
+	for _, w := range res.Warnings {
+		fmt.Fprintf(e.stderr, "warning: model %q: %s\n", m.Name, w)
+	}
 	fmt.Fprintf(e.stderr, "trained %q on %d rows (%d skipped: NULL label): %d classes, %d features (%s) in %.3fs\n",
 		m.Name, m.Rows, m.SkippedRows, len(m.Classes), len(m.Features), strings.Join(m.Kinds(), ", "), res.Duration.Seconds())
 	return nil

@@ -1,0 +1,11 @@
+{{- /*
+store_create_stats: the table nb.<name> of one kind of statistics rows (sqlnb.Table): the model name, then one
+column per field of the row type, named by its JSON name. Data: .Name, .Columns (.Name, .Type: VARCHAR,
+BIGINT or DOUBLE, fixed by the Go row type). No parameters.
+*/ -}}
+CREATE TABLE IF NOT EXISTS nb.{{ident .Name}} (
+    model VARCHAR NOT NULL
+    {{- range .Columns}},
+    {{ident .Name}} {{.Type}} NOT NULL
+    {{- end}}
+)

@@ -1,0 +1,4 @@
+-- The model store's format: 1 when nb.models lacks the columns format 2 added, else NULL (current).
+-- No parameters.
+SELECT CASE WHEN count(*) FILTER (WHERE column_name = 'eps') = 0 THEN 1 END
+FROM duckdb_columns() WHERE schema_name = 'nb' AND table_name = 'models'

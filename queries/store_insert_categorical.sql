@@ -1,5 +1,0 @@
--- Inserts categorical counts from parallel lists. Parameters: $1 model, $2 features, $3 classes,
--- $4 values, $5 counts, $6 weights.
-INSERT INTO nb.categorical
-SELECT $1, unnest($2::VARCHAR[]), unnest($3::VARCHAR[]), unnest($4::VARCHAR[]), unnest($5::BIGINT[]),
-       unnest($6::DOUBLE[])

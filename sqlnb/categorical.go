@@ -1,0 +1,326 @@
+package sqlnb
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// The kinds of the categorical family.
+const (
+	// Categorical: x | c ~ Categorical(θ_c) over the distinct training values (seed 000).
+	Categorical Kind = "categorical"
+	// Bernoulli: present (value > Feature.Binarize, or true) | c ~ Bernoulli(p_c); absence contributes
+	// log(1 - p_c) (scikit-learn's BernoulliNB).
+	Bernoulli Kind = "bernoulli"
+)
+
+// CategoryCount is the number (and weight) of training rows of one class with one value of a
+// categorical or Bernoulli feature. Bernoulli values are "false" and "true".
+type CategoryCount struct {
+	Feature string  `json:"feature"`
+	Class   string  `json:"class"`
+	Value   string  `json:"value"`
+	Count   int64   `json:"count"`
+	Weight  float64 `json:"weight"`
+}
+
+// CategoricalTable is the categorical and Bernoulli features' value counts: nb.categorical.
+var CategoricalTable = &Table[CategoryCount]{
+	Name:  "categorical",
+	Key:   func(n *CategoryCount) rowKey { return rowKey{n.Feature, n.Class, n.Value} },
+	Merge: func(x, n *CategoryCount) { x.Count += n.Count; x.Weight += n.Weight },
+	Check: func(n *CategoryCount) error {
+		if n.Count < 0 || !(n.Weight >= 0) || math.IsInf(n.Weight, 1) {
+			return fmt.Errorf("count %d, weight %v: must be ≥ 0 and finite", n.Count, n.Weight)
+		}
+		return nil
+	},
+}
+
+type categoricalFamily struct{}
+
+func (categoricalFamily) Kinds() []KindInfo {
+	return []KindInfo{
+		{Kind: Categorical, Doc: "a column of categories, one probability per value and class (CategoricalNB; the default for VARCHAR, ENUM, BOOLEAN)",
+			Default: func(t typeClass) bool { return t == typeText || t == typeBool },
+			Accepts: func(c Column) error {
+				up := strings.ToUpper(c.Type)
+				switch {
+				case classifyType(c.Type) != typeOther:
+					return nil
+				case strings.HasSuffix(c.Type, "]") || strings.HasPrefix(up, "STRUCT") || strings.HasPrefix(up, "MAP"):
+					return fmt.Errorf("%w: feature %q has nested type %s, which cannot be a category", ErrBadType, c.Name, c.Type)
+				}
+				return fmt.Errorf("%w: feature %q has type %s: a categorical feature must be VARCHAR, ENUM, BOOLEAN or numeric (cast it)", ErrBadType, c.Name, c.Type)
+			}},
+		{Kind: Bernoulli, Doc: "present or absent: a BOOLEAN, or a number > --binarize (BernoulliNB)", Binarize: true,
+			Accepts: func(c Column) error {
+				if t := classifyType(c.Type); !t.numeric() && t != typeBool {
+					return fmt.Errorf("%w: feature %q has type %s: a Bernoulli feature must be BOOLEAN or numeric (present = value > binarize)", ErrBadType, c.Name, c.Type)
+				}
+				return nil
+			}},
+	}
+}
+
+func (categoricalFamily) Tables() []table                    { return []table{CategoricalTable} }
+func (categoricalFamily) Check(_, _ []Feature, _ bool) error { return nil }
+
+type countFeature struct {
+	Name string
+	Expr string // the value: the column, or for Bernoulli over numbers presentSQL(column, $n)
+}
+
+// Train runs train_counts: value counts per (fold,) class from the (label, feature) grouping sets, and the
+// classes and skipped rows from the (label) set.
+func (categoricalFamily) Train(ctx context.Context, sc *scan, feats []Feature) error {
+	cf := make([]countFeature, len(feats))
+	var thresholds []any
+	for i, f := range feats {
+		cf[i] = countFeature{Name: f.Name, Expr: queriesIdent(f.Name)}
+		if f.Kind == Bernoulli && classifyType(f.Type) != typeBool {
+			thresholds = append(thresholds, f.Binarize)
+			cf[i].Expr = presentSQL(queriesIdent(f.Name), sc.param(len(thresholds)))
+		}
+	}
+	rows, err := sc.query(ctx, "train_counts.tmpl.sql", map[string]any{"Features": cf}, thresholds...)
+	if err != nil {
+		return fmt.Errorf("count categorical values: %w", err)
+	}
+	defer rows.Close()
+	var class sql.NullString
+	var fold int64
+	g := make([]int64, len(feats))
+	v := make([]sql.NullString, len(feats))
+	var n int64
+	var w, nWeight, minW sql.NullFloat64
+	var ptrs []any
+	if sc.fold != "" {
+		ptrs = append(ptrs, &fold)
+	}
+	ptrs = append(ptrs, &class)
+	for i := range feats {
+		ptrs = append(ptrs, &g[i], &v[i])
+	}
+	ptrs = append(ptrs, &n)
+	if sc.p.weight != "" {
+		ptrs = append(ptrs, &w, &nWeight, &minW)
+	}
+	counts := map[int64][]CategoryCount{}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return err
+		}
+		weight := float64(n)
+		if sc.p.weight != "" {
+			weight = w.Float64
+		}
+		feature := -1
+		for i := range g {
+			if g[i] == 0 {
+				feature = i
+			}
+		}
+		switch {
+		case feature < 0:
+			head := []sql.NullFloat64{{Float64: float64(n), Valid: true}, nWeight, minW, w}
+			if _, err := sc.addClass(fold, class, head); err != nil {
+				return err
+			}
+		case class.Valid && v[feature].Valid:
+			counts[fold] = append(counts[fold], CategoryCount{Feature: feats[feature].Name, Class: class.String,
+				Value: v[feature].String, Count: n, Weight: weight})
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("count categorical values: %w", err)
+	}
+	for fold, c := range counts {
+		sort.SliceStable(c, func(a, b int) bool {
+			if c[a].Feature != c[b].Feature {
+				return c[a].Feature < c[b].Feature
+			}
+			return c[a].Value < c[b].Value
+		})
+		addRows(sc.part(fold).stats, CategoricalTable, c...)
+	}
+	return nil
+}
+
+func (categoricalFamily) Validate(m *Model, feats []Feature) error {
+	bern := map[string]bool{}
+	for _, f := range feats {
+		bern[f.Name] = f.Kind == Bernoulli
+	}
+	for i, n := range rowsOf(m, CategoricalTable) {
+		if bern[n.Feature] && n.Value != "true" && n.Value != "false" {
+			return invalidRow(m, CategoricalTable.Name, i, "Bernoulli feature %q has value %q (only true and false)", n.Feature, n.Value)
+		}
+	}
+	return nil
+}
+
+// categoricalComponent scores the categorical and Bernoulli features of a model by table lookup: per
+// feature and class the J+2 log-probabilities of the J training values, an unseen value and NULL (0).
+type categoricalComponent struct {
+	in      []*Input
+	kinds   []Kind
+	logProb [][][]float64 // [feature][class][code]
+	weight  [][][]float64 // [feature][class][value]: the (weighted) counts behind each probability
+	unseen  []bool        // an unseen value has a probability of its own (categorical, α > 0)
+	K       int
+}
+
+// Compile: θ_jvc = (n_jvc + α)/(n_jc + αJ) over the J distinct training values (Bernoulli: J = 2, false
+// and true); an unseen value gets α/(n_jc + αJ); a class with n_jc + αJ = 0 is uniform (1/J). α is the
+// effective smoothing (compiler.alpha); e1071's rule replaces probabilities ≤ Eps by Threshold.
+func (categoricalFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
+	counts := map[string][]CategoryCount{}
+	for _, n := range rowsOf(cc.m, CategoricalTable) {
+		counts[n.Feature] = append(counts[n.Feature], n)
+	}
+	comp := &categoricalComponent{K: cc.K}
+	for _, f := range feats {
+		in := cc.input(f, CategoryInput)
+		if f.Kind == Bernoulli {
+			in.setValues([]string{"false", "true"})
+			in.Binary, in.Threshold = true, f.Binarize
+		} else {
+			set := map[string]bool{}
+			for _, n := range counts[f.Name] {
+				if n.Weight > 0 || n.Count > 0 {
+					set[n.Value] = true
+				}
+			}
+			in.setValues(sortedKeys(set))
+		}
+		J := len(in.Values)
+		w := make([][]float64, cc.K)
+		for c := range w {
+			w[c] = make([]float64, J)
+		}
+		for _, n := range counts[f.Name] {
+			if v, ok := in.Index[n.Value]; ok {
+				w[cc.class[n.Class]][v] += n.Weight
+			}
+		}
+		lp := make([][]float64, cc.K)
+		for c, wc := range w {
+			total := 0.0
+			for _, x := range wc {
+				total += x
+			}
+			denom := total + cc.alpha*float64(J)
+			lp[c] = make([]float64, J+2)
+			for v, x := range wc {
+				if denom > 0 {
+					lp[c][v] = math.Log((x + cc.alpha) / denom)
+				} else {
+					lp[c][v] = -math.Log(float64(J))
+				}
+			}
+			lp[c][J] = math.Inf(-1)
+			if denom > 0 {
+				lp[c][J] = math.Log(cc.alpha / denom)
+			}
+			if cc.rule.on {
+				for v := range J + 1 {
+					lp[c][v] = cc.rule.apply(lp[c][v])
+				}
+			}
+		}
+		comp.in = append(comp.in, in)
+		comp.kinds = append(comp.kinds, f.Kind)
+		comp.logProb = append(comp.logProb, lp)
+		comp.weight = append(comp.weight, w)
+		comp.unseen = append(comp.unseen, f.Kind == Categorical)
+	}
+	return []Component{comp}, nil
+}
+
+func (cat *categoricalComponent) Inputs() []*Input { return cat.in }
+func (cat *categoricalComponent) Base(int) float64 { return 0 }
+
+func (cat *categoricalComponent) Add(b *Batch, out []float64) {
+	n := b.N
+	for c := range cat.K {
+		o := out[c*n : c*n+n]
+		for k, in := range cat.in {
+			lp := cat.logProb[k][c]
+			idx := b.Cat[in.Feature][:n]
+			for i := range o {
+				o[i] += lp[idx[i]]
+			}
+		}
+	}
+}
+
+func (cat *categoricalComponent) Row(b *Batch, i, c int) XFloat {
+	var s XFloat
+	for k, in := range cat.in {
+		s = s.Add(X(cat.logProb[k][c][b.Cat[in.Feature][i]]))
+	}
+	return s
+}
+
+func (cat *categoricalComponent) Explain(b *Batch, i, a, c int, out []Contribution) []Contribution {
+	for k, in := range cat.in {
+		code := b.Cat[in.Feature][i]
+		out = append(out, Contribution{Feature: in.Name, input: in, LLR: cat.logProb[k][a][code] - cat.logProb[k][c][code]})
+	}
+	return out
+}
+
+func (cat *categoricalComponent) Parameters(labels []string) []Parameter {
+	var out []Parameter
+	for k, in := range cat.in {
+		for c, l := range labels {
+			for v, value := range in.Values {
+				out = append(out, Parameter{Feature: in.Name, Kind: cat.kinds[k], Class: l, Value: value, Parameter: "probability",
+					Estimate: math.Exp(cat.logProb[k][c][v]), Count: cat.weight[k][c][v]})
+			}
+			if cat.unseen[k] && !math.IsInf(cat.logProb[k][c][in.Unseen()], -1) {
+				out = append(out, Parameter{Feature: in.Name, Kind: cat.kinds[k], Class: l, Parameter: "unseen",
+					Estimate: math.Exp(cat.logProb[k][c][in.Unseen()]), Count: math.NaN()})
+			}
+		}
+	}
+	return out
+}
+
+func (cat *categoricalComponent) Informative(labels []string, c int) []Informative {
+	var out []Informative
+	for k, in := range cat.in {
+		for v, value := range in.Values {
+			at := func(d int) float64 { return cat.logProb[k][d][v] }
+			out = append(out, Informative{Class: labels[c], Feature: in.Name, Value: value, LLR: at(c) - bestOther(cat.K, c, at)})
+		}
+	}
+	return out
+}
+
+// SQL: a CASE over the training values (an unseen value gets its own probability, NULL adds 0); Bernoulli
+// features binarize numbers with presentSQL (booleans read as 1 and 0).
+func (cat *categoricalComponent) SQL(x *exporter, c int) (string, error) {
+	var terms []string
+	for k, in := range cat.in {
+		lp := cat.logProb[k][c]
+		if in.Binary {
+			v := x.binary(in.Name)
+			terms = append(terms, fmt.Sprintf("CASE WHEN %s IS NULL OR %s THEN 0 WHEN %s THEN %s ELSE %s END", v, x.isNaN(v),
+				presentSQL(v, x.num(in.Threshold)), x.num(lp[1]), x.num(lp[0])))
+			continue
+		}
+		v := x.text(in.Name)
+		var cases []string
+		for j, value := range in.Values {
+			cases = append(cases, fmt.Sprintf("WHEN %s THEN %s", x.literal(value), x.num(lp[j])))
+		}
+		terms = append(terms, fmt.Sprintf("CASE WHEN %s IS NULL THEN 0 ELSE CASE %s %s ELSE %s END END", v, v, strings.Join(cases, " "), x.num(lp[in.Unseen()])))
+	}
+	return strings.Join(terms, " + "), nil
+}

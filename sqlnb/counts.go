@@ -1,0 +1,282 @@
+package sqlnb
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math"
+	"strings"
+)
+
+// The kinds of the count-column family: a model's count columns form one bag of V "terms" (seed 001).
+const (
+	// Multinomial: θ_jc = (N_jc + α)/(N_c + αV) over the V count columns; b_c gains Σ_j x_j log θ_jc
+	// (scikit-learn's MultinomialNB).
+	Multinomial Kind = "multinomial"
+	// Complement: scikit-learn's ComplementNB (Rennie et al. 2003) over the count columns: weights from the
+	// other classes' counts, b_c = Σ_j x_j w_jc without priors; Params.Norm normalises the weights.
+	Complement Kind = "complement"
+)
+
+// CountStat is the (weighted) sum of one count column over the training rows of one class.
+type CountStat struct {
+	Feature string  `json:"feature"`
+	Class   string  `json:"class"`
+	Total   float64 `json:"total"`
+}
+
+// TotalsTable is the count columns' per-class sums: nb.totals.
+var TotalsTable = &Table[CountStat]{
+	Name:  "totals",
+	Key:   func(t *CountStat) rowKey { return rowKey{t.Feature, t.Class, ""} },
+	Merge: func(x, t *CountStat) { x.Total += t.Total },
+	Check: func(t *CountStat) error {
+		if !(t.Total >= 0) || math.IsInf(t.Total, 1) {
+			return fmt.Errorf("total %v: must be finite and ≥ 0", t.Total)
+		}
+		return nil
+	},
+}
+
+type countsFamily struct{}
+
+func countsAccept(kind Kind) func(Column) error {
+	return func(c Column) error {
+		if !classifyType(c.Type).numeric() {
+			return fmt.Errorf("%w: feature %q has type %s: a %s (count) feature must be numeric", ErrBadType, c.Name, c.Type, kind)
+		}
+		return nil
+	}
+}
+
+func (countsFamily) Kinds() []KindInfo {
+	return []KindInfo{
+		{Kind: Multinomial, Doc: "count columns, together one multinomial per class (MultinomialNB)", Accepts: countsAccept(Multinomial)},
+		{Kind: Complement, Doc: "count columns weighted by the other classes' counts (ComplementNB; count columns only)",
+			Accepts: countsAccept(Complement), Priorless: true},
+	}
+}
+
+func (countsFamily) Tables() []table { return []table{TotalsTable} }
+
+// Check: the count columns form one distribution, so they share one kind.
+func (countsFamily) Check(feats, _ []Feature, _ bool) error {
+	for _, f := range feats {
+		if f.Kind != feats[0].Kind {
+			return fmt.Errorf("%w: multinomial and complement columns cannot be mixed: the count columns form one distribution", ErrBadOption)
+		}
+	}
+	return nil
+}
+
+// Train runs train_sums: per (fold,) class the (weighted) sum of every count column, rejecting negative,
+// NaN and infinite counts by column.
+func (countsFamily) Train(ctx context.Context, sc *scan, feats []Feature) error {
+	rows, err := sc.query(ctx, "train_sums.tmpl.sql", map[string]any{"Features": feats})
+	if err != nil {
+		return fmt.Errorf("sum count columns: %w", err)
+	}
+	defer rows.Close()
+	totals := map[int64][]CountStat{}
+	err = sc.classRows(rows, 3*len(feats), func(fold int64, class string, vals []sql.NullFloat64) error {
+		for j, f := range feats {
+			v := vals[3*j:]
+			switch {
+			case v[2].Float64 > 0:
+				return fmt.Errorf("%w: count column %q holds NaN or infinite values (class %q): counts must be finite", ErrBadValue, f.Name, class)
+			case v[1].Valid && v[1].Float64 < 0:
+				return fmt.Errorf("%w: count column %q holds negative values (%v, class %q): %s counts must be ≥ 0",
+					ErrBadValue, f.Name, v[1].Float64, class, f.Kind)
+			}
+			totals[fold] = append(totals[fold], CountStat{Feature: f.Name, Class: class, Total: v[0].Float64})
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("sum count columns: %w", err)
+	}
+	for fold, t := range totals {
+		addRows(sc.part(fold).stats, TotalsTable, t...)
+	}
+	return nil
+}
+
+func (countsFamily) Validate(m *Model, feats []Feature) error {
+	return requirePerClass(m, feats, rowsOf(m, TotalsTable), TotalsTable.Key)
+}
+
+// countsComponent adds Σ_j x_j w_jc over the count columns; NULL, NaN and ±Inf counts add nothing.
+type countsComponent struct {
+	in         []*Input
+	kind       Kind
+	weight     [][]float64 // [column][class]
+	total      [][]float64 // [column][class]: N_jc
+	complement bool
+	K          int
+}
+
+// Compile sets the weights of the count columns, as scikit-learn's MultinomialNB and ComplementNB:
+//   - multinomial: w_jc = log θ_jc = log(N_jc + α) - log(Σ_j N_jc + αV), V = number of count columns;
+//   - complement: with C_jc = Σ_c' N_jc' - N_jc + α (the other classes' counts), l_jc = log(C_jc / Σ_j C_jc),
+//     w_jc = -l_jc, or with Params.Norm w_jc = l_jc / Σ_j l_jc; complement scores ignore the priors.
+func (countsFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
+	comp := &countsComponent{kind: feats[0].Kind, complement: feats[0].Kind == Complement, K: cc.K}
+	pos := map[string]int{}
+	for r, f := range feats {
+		comp.in = append(comp.in, cc.input(f, NumberInput))
+		pos[f.Name] = r
+	}
+	V := len(feats)
+	n := make([]float64, V*cc.K) // n[r*K + c], the bag layout shared with text features
+	for _, t := range rowsOf(cc.m, TotalsTable) {
+		n[pos[t.Feature]*cc.K+cc.class[t.Class]] += t.Total
+	}
+	var w []float64
+	if comp.complement {
+		w = complementTable(n, V, cc.K, cc.alpha, cc.m.Params.Norm)
+	} else {
+		w = multinomialTable(n, V, cc.K, cc.alpha)
+	}
+	for r := range V {
+		comp.weight = append(comp.weight, w[r*cc.K:(r+1)*cc.K])
+		comp.total = append(comp.total, n[r*cc.K:(r+1)*cc.K])
+	}
+	return []Component{comp}, nil
+}
+
+// multinomialTable returns log θ_tc = log(N_tc + α) - log(N_c + αV) per term (or column) and class, from
+// the counts n[t*K + c].
+func multinomialTable(n []float64, V, K int, alpha float64) []float64 {
+	out := make([]float64, V*K)
+	for c := range K {
+		total := 0.0
+		for i := range V {
+			total += n[i*K+c]
+		}
+		denom := math.Log(total + alpha*float64(V))
+		for i := range V {
+			out[i*K+c] = math.Log(n[i*K+c]+alpha) - denom
+		}
+	}
+	return out
+}
+
+// complementTable returns ComplementNB's weights per term (or column) and class: with C_tc = Σ_c' N_tc' -
+// N_tc + α, l_tc = log(C_tc / Σ_t C_tc), w = -l, or l / Σ_t l with norm.
+func complementTable(n []float64, V, K int, alpha float64, norm bool) []float64 {
+	w := make([]float64, V*K)
+	comp := make([]float64, V)
+	for c := range K {
+		total := 0.0
+		for i := range V {
+			all := 0.0
+			for d := range K {
+				all += n[i*K+d]
+			}
+			comp[i] = all + alpha - n[i*K+c]
+			total += comp[i]
+		}
+		sum := 0.0
+		for i := range V {
+			w[i*K+c] = math.Log(comp[i] / total)
+			sum += w[i*K+c]
+		}
+		for i := range V {
+			if norm {
+				w[i*K+c] /= sum
+			} else {
+				w[i*K+c] = -w[i*K+c]
+			}
+		}
+	}
+	return w
+}
+
+func (cs *countsComponent) Inputs() []*Input    { return cs.in }
+func (cs *countsComponent) Base(int) float64    { return 0 }
+func (cs *countsComponent) ignoresPriors() bool { return cs.complement }
+
+func (cs *countsComponent) Add(b *Batch, out []float64) {
+	n := b.N
+	for c := range cs.K {
+		o := out[c*n : c*n+n]
+		for r, in := range cs.in {
+			w := cs.weight[r][c]
+			x := b.Num[in.Feature][:n]
+			for i := range o {
+				o[i] += x[i] * w
+			}
+		}
+	}
+}
+
+func (cs *countsComponent) term(b *Batch, i, r, c int) XFloat {
+	in := cs.in[r]
+	x := b.Num[in.Feature][i]
+	if !isValid(b.Valid[in.Feature], i) || math.IsNaN(x) || math.IsInf(x, 0) {
+		return XFloat{}
+	}
+	return X(x).Mul(X(cs.weight[r][c]))
+}
+
+func (cs *countsComponent) Row(b *Batch, i, c int) XFloat {
+	var s XFloat
+	for r := range cs.in {
+		s = s.Add(cs.term(b, i, r, c))
+	}
+	return s
+}
+
+func (cs *countsComponent) Explain(b *Batch, i, a, c int, out []Contribution) []Contribution {
+	for r, in := range cs.in {
+		out = append(out, Contribution{Feature: in.Name, input: in, LLR: cs.term(b, i, r, a).Sub(cs.term(b, i, r, c)).Float()})
+	}
+	return out
+}
+
+func (cs *countsComponent) Parameters(labels []string) []Parameter {
+	name := "log_prob"
+	if cs.complement {
+		name = "weight"
+	}
+	var out []Parameter
+	for r, in := range cs.in {
+		for c, l := range labels {
+			out = append(out, Parameter{Feature: in.Name, Kind: cs.kind, Class: l, Parameter: name, Estimate: cs.weight[r][c], Count: cs.total[r][c]})
+		}
+	}
+	return out
+}
+
+func (cs *countsComponent) Informative(labels []string, c int) []Informative {
+	var out []Informative
+	for r, in := range cs.in {
+		at := func(d int) float64 { return cs.weight[r][d] }
+		out = append(out, Informative{Class: labels[c], Feature: in.Name, Value: "(one count)", LLR: at(c) - bestOther(cs.K, c, at)})
+	}
+	return out
+}
+
+// SQL: in DuckDB the row's count vector (NULL, NaN and ±Inf read as 0) is bound once per row and each class
+// takes one inner product with its weights; in PostgreSQL one CASE per column.
+func (cs *countsComponent) SQL(x *exporter, c int) (string, error) {
+	if x.pg {
+		var terms []string
+		for r, in := range cs.in {
+			v := x.number(in.Name)
+			terms = append(terms, fmt.Sprintf("CASE WHEN %s THEN 0 ELSE %s * %s END", x.isMissingNumber(v), v, x.num(cs.weight[r][c])))
+		}
+		return strings.Join(terms, " + "), nil
+	}
+	elems := make([]string, len(cs.in))
+	for r, in := range cs.in {
+		v := x.number(in.Name)
+		elems[r] = fmt.Sprintf("CASE WHEN isfinite(%s) THEN %s ELSE 0 END", v, v)
+	}
+	vec := x.bind("counts", "["+strings.Join(elems, ", ")+"]::DOUBLE[]")
+	w := make([]string, len(cs.in))
+	for r := range cs.in {
+		w[r] = x.num(cs.weight[r][c])
+	}
+	return "list_inner_product(" + vec + ", [" + strings.Join(w, ", ") + "])", nil
+}

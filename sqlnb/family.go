@@ -1,0 +1,272 @@
+package sqlnb
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// A Family is one way of modelling features given the class: its kinds (the names users give with --kind),
+// the statistics it keeps (plain rows in Tables, validated and merged exactly), the SQL scan that computes
+// them inside DuckDB, and the scoring Components it compiles them into. Each family lives in one file
+// (gaussian.go, categorical.go, counts.go, textfamily.go, poisson.go); families lists them. Nothing outside a
+// family's file switches on its kinds: the trainer, store, scorer, explainer, exporter and the udf layer go
+// through this interface and through what each Component declares it reads (Input).
+type Family interface {
+	// Kinds are the kinds the family implements.
+	Kinds() []KindInfo
+	// Tables are the statistics tables the family's features keep.
+	Tables() []table
+	// Check rejects a combination of features the family cannot model: feats are the family's features,
+	// all every feature of the model, weighted whether the model has a sample-weight column.
+	Check(feats, all []Feature, weighted bool) error
+	// Train runs the family's statistics scan(s) over the source, per fold when sc.fold is set, adding the
+	// statistics (and, if its scan yields them, the classes) to sc.
+	Train(ctx context.Context, sc *scan, feats []Feature) error
+	// Validate checks that m holds complete statistics for feats (one per class where the family needs one).
+	Validate(m *Model, feats []Feature) error
+	// Compile lays feats out for scoring with the model's hyperparameters.
+	Compile(cc *compiler, feats []Feature) ([]Component, error)
+}
+
+// KindInfo describes one kind.
+type KindInfo struct {
+	Kind Kind
+	// Doc is one line for help texts and the README.
+	Doc string
+	// Default reports whether a column of type class t is this kind when no kind is asked for.
+	Default func(t typeClass) bool
+	// Accepts returns nil if column c can be of this kind, else an error saying what to do.
+	Accepts func(c Column) error
+	// Binarize: the kind takes the --binarize threshold (Feature.Binarize).
+	Binarize bool
+	// Text: the kind takes the tokenizer settings (Feature.Text).
+	Text bool
+	// Priorless: the kind's scores are weights that replace the class priors (complement): a model with one
+	// has only such features.
+	Priorless bool
+}
+
+// families is the registry, in the order training scans run and components are compiled.
+var families = []Family{gaussianFamily{}, poissonFamily{}, categoricalFamily{}, countsFamily{}, textFamily{}}
+
+var kindInfo = func() map[Kind]*KindInfo {
+	out := map[Kind]*KindInfo{}
+	for _, f := range families {
+		for _, k := range f.Kinds() {
+			k := k
+			out[k.Kind] = &k
+		}
+	}
+	return out
+}()
+
+var familyOf = func() map[Kind]Family {
+	out := map[Kind]Family{}
+	for _, f := range families {
+		for _, k := range f.Kinds() {
+			out[k.Kind] = f
+		}
+	}
+	return out
+}()
+
+// Kinds lists every kind in registry order, with its one-line description.
+func Kinds() []KindInfo {
+	var out []KindInfo
+	for _, f := range families {
+		out = append(out, f.Kinds()...)
+	}
+	return out
+}
+
+// KindsHelp is one line per kind for help texts: "  name  description".
+func KindsHelp() string {
+	var b strings.Builder
+	for _, k := range Kinds() {
+		fmt.Fprintf(&b, "  %-16s %s\n", k.Kind, k.Doc)
+	}
+	return b.String()
+}
+
+// KindNames lists the kind names in registry order.
+func KindNames() []string {
+	var out []string
+	for _, k := range Kinds() {
+		out = append(out, string(k.Kind))
+	}
+	return out
+}
+
+// ParseKind reads a kind name; "auto" and "" give the empty Kind (chosen from the column type).
+func ParseKind(s string) (Kind, error) {
+	k := Kind(strings.ToLower(strings.TrimSpace(s)))
+	if k == "auto" || k == "" {
+		return "", nil
+	}
+	if _, ok := kindInfo[k]; !ok {
+		return "", fmt.Errorf("%w: kind %q: use auto, %s", ErrBadOption, s, strings.Join(KindNames(), ", "))
+	}
+	return k, nil
+}
+
+// chooseKind picks the kind of column c: asked (non-empty) if c's type allows it, else the first kind whose
+// Default rule takes c's type.
+func chooseKind(c Column, asked Kind) (Kind, error) {
+	if asked != "" {
+		info := kindInfo[asked]
+		if info == nil {
+			return "", fmt.Errorf("%w: unknown kind %q", ErrBadOption, asked)
+		}
+		if info.Accepts != nil {
+			if err := info.Accepts(c); err != nil {
+				return "", err
+			}
+		}
+		return asked, nil
+	}
+	t := classifyType(c.Type)
+	for _, k := range Kinds() {
+		if k.Default != nil && k.Default(t) {
+			return k.Kind, nil
+		}
+	}
+	return "", fmt.Errorf("%w: feature %q has type %s, which has no default distribution: "+
+		"leave it out with --features, mark it --feature-kind %s=categorical, or cast it", ErrBadType, c.Name, c.Type, c.Name)
+}
+
+// byFamily groups features by family, in registry order; each group keeps the model's feature order.
+func byFamily(feats []Feature) []familyGroup {
+	var out []familyGroup
+	for _, fam := range families {
+		var g []Feature
+		for _, f := range feats {
+			if familyOf[f.Kind] == fam {
+				g = append(g, f)
+			}
+		}
+		if len(g) > 0 {
+			out = append(out, familyGroup{fam, g})
+		}
+	}
+	return out
+}
+
+type familyGroup struct {
+	fam   Family
+	feats []Feature
+}
+
+// A Component is a compiled block of a model's features: it adds its term to every class score. A naive
+// Bayes family's term is its features' log-likelihood Σ_j log p(x_j | c) (seed 004: b_c = log p(c) +
+// Σ_j log p(x_j | c)). A component covers one column or a vector of them.
+type Component interface {
+	// Inputs are the features the component reads, and how the udf layer must decode them.
+	Inputs() []*Input
+	// Base is the part of class c's term that does not depend on the row (folded into the kernel's start).
+	Base(c int) float64
+	// Add is the vector kernel: it adds the row-dependent part of the term for every row of b and class to
+	// out (class-major: out[c*b.N + i]). Rows with a NULL number input may get any value: the scorer
+	// rescores them, and rows whose score is not finite, with Row.
+	Add(b *Batch, out []float64)
+	// Row is the row reference: the whole term (Base included) for row i and class c, exact for every
+	// input (missing values add nothing) and in extended range (it never overflows).
+	Row(b *Batch, i, c int) XFloat
+	// Explain appends, for row i, each feature's share of Row(a) - Row(c) (contributions sum to it).
+	Explain(b *Batch, i, a, c int, out []Contribution) []Contribution
+	// Parameters lists the compiled parameters for nb_show and `sqlnb models show`.
+	Parameters(labels []string) []Parameter
+	// Informative lists, for class c, candidate feature values with their log-likelihood ratio against the
+	// likeliest other class.
+	Informative(labels []string, c int) []Informative
+	// SQL writes class c's term as an SQL expression of the exporter's dialect, or returns an error wrapping
+	// ErrNotExportable.
+	SQL(x *exporter, c int) (string, error)
+}
+
+// priorless is implemented by components whose scores replace the class priors (complement weights).
+type priorless interface{ ignoresPriors() bool }
+
+// InputKind says how a feature is decoded for scoring.
+type InputKind int
+
+const (
+	// NumberInput: one float64 per row in Batch.Num, with Batch.Valid for NULLs.
+	NumberInput InputKind = iota
+	// CategoryInput: one category code per row in Batch.Cat: 0..J-1 a training value (Input.Values),
+	// Unseen() a value not seen in training, Missing() NULL.
+	CategoryInput
+	// TermsInput: the document's vocabulary terms in Batch.Sparse (text, or a MAP of term counts).
+	TermsInput
+)
+
+// Input is one feature as a component reads it.
+type Input struct {
+	// Feature is the feature's position in Model.Features; Name and Type are its column name and
+	// training type.
+	Feature    int
+	Name, Type string
+	Kind       InputKind
+	// Values and Index are a category input's training values, or a terms input's vocabulary.
+	Values []string
+	Index  map[string]int32
+	// Binary category inputs (Bernoulli features) take numbers and booleans: code 1 (present) when the value
+	// is > Threshold (true counts as 1), 0 otherwise, Missing for NULL and NaN. Presence terms inputs
+	// (text_bernoulli) keep each term once when its count in the document is > Threshold.
+	Binary, Presence bool
+	Threshold        float64
+	// Text are a terms input's tokenizer settings.
+	Text TextOptions
+}
+
+// Unseen is the category code of a value not seen in training.
+func (in *Input) Unseen() int32 { return int32(len(in.Values)) }
+
+// Missing is the category code of a NULL value.
+func (in *Input) Missing() int32 { return int32(len(in.Values)) + 1 }
+
+// Present is the one binarize rule of Bernoulli features and text_bernoulli counts: x > threshold. Its SQL
+// twin is presentSQL.
+func Present(x, threshold float64) bool { return x > threshold }
+
+// presentSQL is Present as SQL over the expressions x and threshold (training scans and the SQL export).
+func presentSQL(x, threshold string) string { return "(" + x + " > " + threshold + ")" }
+
+// Code returns the category code of a binary input's number x.
+func (in *Input) Code(x float64) int32 {
+	switch {
+	case x != x:
+		return in.Missing()
+	case Present(x, in.Threshold):
+		return 1
+	}
+	return 0
+}
+
+// Lookup returns the category code of value v (Unseen if v was not seen in training).
+func (in *Input) Lookup(v string) int32 {
+	if i, ok := in.Index[v]; ok {
+		return i
+	}
+	return in.Unseen()
+}
+
+// setValues sets a category or terms input's values (sorted by the caller) and their index.
+func (in *Input) setValues(values []string) {
+	in.Values = values
+	in.Index = make(map[string]int32, len(values))
+	for i, v := range values {
+		in.Index[v] = int32(i)
+	}
+}
+
+// sortedKeys returns the keys of set, sorted.
+func sortedKeys[V any](set map[string]V) []string {
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,476 @@
+package sqlnb
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/sqlnb/sqlnb/queries"
+)
+
+// Gaussian: x | c ~ N(mean_c, var_c) for a numeric column (seed 000; scikit-learn's GaussianNB).
+const Gaussian Kind = "gaussian"
+
+// minVariance keeps a Gaussian variance positive when var_smoothing is 0 and a class is constant.
+const minVariance = 1e-300
+
+// GaussianStat holds the sufficient statistics of one Gaussian feature in one class, over the rows
+// where the feature is not NULL: count, mean and M2 = Σ (x - mean)², and their weighted versions
+// (Weight = Σ w, WMean = Σ w x / Σ w, WM2 = Σ w (x - WMean)²; equal to the unweighted ones when the
+// model has no weight column).
+type GaussianStat struct {
+	Feature string  `json:"feature"`
+	Class   string  `json:"class"`
+	Count   int64   `json:"count"`
+	Mean    float64 `json:"mean"`
+	M2      float64 `json:"m2"`
+	Weight  float64 `json:"weight"`
+	WMean   float64 `json:"wmean"`
+	WM2     float64 `json:"wm2"`
+}
+
+// GaussianTable is the Gaussian features' statistics: nb.gaussian.
+var GaussianTable = &Table[GaussianStat]{
+	Name: "gaussian",
+	Key:  func(g *GaussianStat) rowKey { return rowKey{g.Feature, g.Class, ""} },
+	// Chan et al.'s pairwise rule: exact, no subtraction of sums of squares.
+	Merge: func(x, g *GaussianStat) {
+		var n float64
+		n, x.Mean, x.M2 = chanMerge(float64(x.Count), x.Mean, x.M2, float64(g.Count), g.Mean, g.M2)
+		x.Count = int64(n)
+		x.Weight, x.WMean, x.WM2 = chanMerge(x.Weight, x.WMean, x.WM2, g.Weight, g.WMean, g.WM2)
+	},
+	Check: func(g *GaussianStat) error {
+		for _, v := range []float64{g.Mean, g.M2, g.Weight, g.WMean, g.WM2} {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("a statistic is not finite")
+			}
+		}
+		if g.Count < 0 || g.M2 < 0 || g.Weight < 0 || g.WM2 < 0 {
+			return fmt.Errorf("a count, weight or M2 is negative")
+		}
+		if (g.Count == 0) != (g.Weight == 0) && g.Weight != 0 {
+			return fmt.Errorf("weight %v without rows", g.Weight)
+		}
+		return nil
+	},
+}
+
+// chanMerge merges (n, mean, M2) of two disjoint sets: n = na + nb, mean = ma + d nb/n, M2 = M2a + M2b +
+// d² na nb / n with d = mb - ma (Chan, Golub and LeVeque).
+func chanMerge(na, ma, m2a, nb, mb, m2b float64) (float64, float64, float64) {
+	switch {
+	case nb == 0:
+		return na, ma, m2a
+	case na == 0:
+		return nb, mb, m2b
+	}
+	n := na + nb
+	d := mb - ma
+	return n, ma + d*nb/n, m2a + m2b + d*d*na*nb/n
+}
+
+type gaussianFamily struct{}
+
+func (gaussianFamily) Kinds() []KindInfo {
+	return []KindInfo{{Kind: Gaussian, Doc: "a numeric column, normal per class (GaussianNB; the default for numbers)",
+		Default: func(t typeClass) bool { return t.numeric() },
+		Accepts: func(c Column) error {
+			if !classifyType(c.Type).numeric() {
+				return fmt.Errorf("%w: feature %q has type %s: a Gaussian feature must be numeric", ErrBadType, c.Name, c.Type)
+			}
+			return nil
+		}}}
+}
+
+func (gaussianFamily) Tables() []table                    { return []table{GaussianTable} }
+func (gaussianFamily) Check(_, _ []Feature, _ bool) error { return nil }
+
+type momentFeature struct {
+	Name      string
+	Cast      bool
+	NaNToNull bool
+}
+
+// Train runs train_moments: per (fold,) class the counts and weights, the rows with a NULL label and the
+// statistics of every Gaussian feature. var_pop rejects NaN and ±Inf and overflows: only then a diagnosis
+// query reports ±Inf by column, NaN is re-read as NULL, and values too large to square are named.
+func (gaussianFamily) Train(ctx context.Context, sc *scan, feats []Feature) error {
+	mf := make([]momentFeature, len(feats))
+	for i, f := range feats {
+		mf[i] = momentFeature{Name: f.Name, Cast: classifyType(f.Type) != typeFloat}
+	}
+	run := func() error {
+		rows, err := sc.query(ctx, "train_moments.tmpl.sql", map[string]any{"Features": mf})
+		if err != nil {
+			return fmt.Errorf("compute Gaussian statistics: %w", err)
+		}
+		defer rows.Close()
+		per := 3
+		if sc.p.weight != "" {
+			per = 6
+		}
+		stats := map[int64][]GaussianStat{}
+		err = sc.classRows(rows, per*len(feats), func(fold int64, class string, v []sql.NullFloat64) error {
+			for j, f := range feats {
+				stats[fold] = append(stats[fold], momentsOf(f.Name, class, v[per*j:], sc.p.weight != ""))
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("compute Gaussian statistics: %w", err)
+		}
+		for fold, s := range stats {
+			addRows(sc.part(fold).stats, GaussianTable, s...)
+		}
+		return nil
+	}
+	err := run()
+	if err == nil || !strings.Contains(err.Error(), "out of range") {
+		return err
+	}
+	return gaussianDiagnose(ctx, sc, mf, err, run)
+}
+
+// momentsOf reads one feature's columns of train_moments: count, favg, var_pop and, weighted, Σ w,
+// Σ w(x-s), Σ w(x-s)² about the unweighted class mean s.
+func momentsOf(feature, class string, v []sql.NullFloat64, weighted bool) GaussianStat {
+	g := GaussianStat{Feature: feature, Class: class, Count: int64(v[0].Float64)}
+	if g.Count > 0 {
+		g.Mean = v[1].Float64
+		g.M2 = v[2].Float64 * float64(g.Count)
+	}
+	g.Weight, g.WMean, g.WM2 = float64(g.Count), g.Mean, g.M2
+	if weighted {
+		g.Weight, g.WMean, g.WM2 = v[3].Float64, 0, 0
+		if g.Weight > 0 {
+			s1, s2 := v[4].Float64, v[5].Float64
+			g.WMean = g.Mean + s1/g.Weight
+			g.WM2 = math.Max(0, s2-s1*s1/g.Weight)
+		}
+	}
+	return g
+}
+
+// gaussianDiagnose runs after var_pop rejected a value: infinite values are an error naming their
+// columns, NaN is read as NULL (missing) and the scan reruns; values whose squares overflow are an error
+// naming their columns and saying to rescale.
+func gaussianDiagnose(ctx context.Context, sc *scan, mf []momentFeature, cause error, rerun func() error) error {
+	stmt, err := queries.Render("train_nonfinite.tmpl.sql", map[string]any{"From": sc.p.src.From, "Label": sc.p.label.Name, "Features": mf})
+	if err != nil {
+		return err
+	}
+	counts := make([]sql.NullFloat64, 3*len(mf))
+	ptrs := make([]any, len(counts))
+	for i := range counts {
+		ptrs[i] = &counts[i]
+	}
+	if err := sc.db.QueryRowContext(ctx, stmt, sc.p.src.Args...).Scan(ptrs...); err != nil {
+		return fmt.Errorf("%w (and checking for NaN and infinity failed: %v)", cause, err)
+	}
+	var infs, huge []string
+	nan := false
+	for i, f := range mf {
+		if counts[3*i].Float64 > 0 {
+			infs = append(infs, fmt.Sprintf("%q (%d rows)", f.Name, int64(counts[3*i].Float64)))
+		}
+		if counts[3*i+1].Float64 > 0 {
+			mf[i].NaNToNull, nan = true, true
+		}
+		if counts[3*i+2].Float64 >= 1e150 {
+			huge = append(huge, fmt.Sprintf("%q (|x| up to %.3g)", f.Name, counts[3*i+2].Float64))
+		}
+	}
+	switch {
+	case len(infs) > 0:
+		return fmt.Errorf("%w: Gaussian feature %s holds infinite values: filter them out or replace them with NULL (missing)",
+			ErrBadValue, strings.Join(infs, ", "))
+	case nan:
+		return rerun()
+	case len(huge) > 0:
+		return fmt.Errorf("%w: Gaussian feature %s: values this large make the variance overflow a DOUBLE: "+
+			"rescale the column (for example divide it by 1e150) and train again", ErrBadValue, strings.Join(huge, ", "))
+	}
+	return cause
+}
+
+func (gaussianFamily) Validate(m *Model, feats []Feature) error {
+	return requirePerClass(m, feats, rowsOf(m, GaussianTable), func(g *GaussianStat) rowKey { return GaussianTable.Key(g) })
+}
+
+// requirePerClass checks that every feature of feats has a row for every class of m.
+func requirePerClass[T any](m *Model, feats []Feature, rows []T, key func(*T) rowKey) error {
+	have := map[rowKey]bool{}
+	for i := range rows {
+		k := key(&rows[i])
+		have[rowKey{k.Feature, k.Class, ""}] = true
+	}
+	for _, f := range feats {
+		for _, c := range m.Classes {
+			if !have[rowKey{f.Name, c.Label, ""}] {
+				return fmt.Errorf("%w: model %q: no %s statistics for feature %q, class %q", ErrInvalidModel, m.Name, f.Kind, f.Name, c.Label)
+			}
+		}
+	}
+	return nil
+}
+
+// gaussianComponent scores every Gaussian feature of a model:
+// log p(x | c) = -½ log(2π var_c) - (x - mean_c)² / (2 var_c); NULL, NaN and ±Inf are missing (add nothing).
+type gaussianComponent struct {
+	in []*Input
+	// Per feature, per class: mean, 1/(2 var), -½ log(2π var), var.
+	mean, halfInv, logNorm, variance [][]float64
+	count                            [][]float64 // the (weighted) rows behind each estimate
+	rule                             e1071Rule
+	K                                int
+}
+
+// Compile applies the variance rules (documented in README "Scoring rules"):
+//   - var = WM2/W per class (Params.Variance class), Σ WM2 / Σ W over classes (pooled), or WM2/(W - 1)
+//     (sample, R's naiveBayes), plus ε = VarSmoothing × the largest whole-training-set variance of any
+//     Gaussian feature (unweighted, as scikit-learn), or VarSmoothing itself if every feature is constant;
+//     at least 1e-300;
+//   - a class without a non-NULL value of the feature uses the feature's statistics over all classes;
+//   - with e1071's rule (Params.Threshold > 0) a standard deviation ≤ Eps becomes Threshold.
+func (gaussianFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
+	m, K := cc.m, cc.K
+	byFeature := map[string][]GaussianStat{}
+	for _, g := range rowsOf(m, GaussianTable) {
+		byFeature[g.Feature] = append(byFeature[g.Feature], g)
+	}
+	maxVar := 0.0
+	for _, stats := range byFeature {
+		if n, _, m2 := mergedMoments(stats, false); n > 0 {
+			maxVar = math.Max(maxVar, m2/n)
+		}
+	}
+	if maxVar == 0 {
+		maxVar = 1
+	}
+	eps := m.Params.VarSmoothing * maxVar
+	g := &gaussianComponent{K: K, rule: cc.rule}
+	for _, f := range feats {
+		g.in = append(g.in, cc.input(f, NumberInput))
+		stats := byFeature[f.Name]
+		mean, half, ln, vr, cnt := make([]float64, K), make([]float64, K), make([]float64, K), make([]float64, K), make([]float64, K)
+		allN, allMean, allM2 := mergedMoments(stats, true)
+		allVar := 0.0
+		if allN > 0 {
+			allVar = allM2 / allN
+		}
+		pooledN, pooledM2 := 0.0, 0.0
+		for _, s := range stats {
+			pooledN += s.Weight
+			pooledM2 += s.WM2
+		}
+		for _, s := range stats {
+			c := cc.class[s.Class]
+			mu, v := allMean, allVar
+			if s.Weight > 0 {
+				mu = s.WMean
+				switch m.Params.Variance {
+				case VariancePooled:
+					v = pooledM2 / pooledN
+				case VarianceSample:
+					v = 0
+					if s.Weight > 1 {
+						v = s.WM2 / (s.Weight - 1)
+					}
+				default:
+					v = s.WM2 / s.Weight
+				}
+			}
+			v = math.Max(v+eps, minVariance)
+			if cc.rule.on && math.Sqrt(v) <= cc.rule.eps {
+				v = cc.rule.threshold * cc.rule.threshold
+			}
+			mean[c], vr[c], cnt[c] = mu, v, s.Weight
+			half[c] = 1 / (2 * v)
+			ln[c] = -0.5 * math.Log(2*math.Pi*v)
+		}
+		g.mean, g.halfInv, g.logNorm, g.variance, g.count = append(g.mean, mean), append(g.halfInv, half), append(g.logNorm, ln), append(g.variance, vr), append(g.count, cnt)
+	}
+	return []Component{g}, nil
+}
+
+// mergedMoments combines per-class statistics (Chan's rule): count, mean and M2 over all classes,
+// unweighted or weighted.
+func mergedMoments(stats []GaussianStat, weighted bool) (n, mean, m2 float64) {
+	for _, g := range stats {
+		if weighted {
+			n, mean, m2 = chanMerge(n, mean, m2, g.Weight, g.WMean, g.WM2)
+		} else {
+			n, mean, m2 = chanMerge(n, mean, m2, float64(g.Count), g.Mean, g.M2)
+		}
+	}
+	return n, mean, m2
+}
+
+func (g *gaussianComponent) Inputs() []*Input { return g.in }
+
+func (g *gaussianComponent) Base(c int) float64 {
+	if g.rule.on {
+		return 0
+	}
+	b := 0.0
+	for j := range g.in {
+		b += g.logNorm[j][c]
+	}
+	return b
+}
+
+// Add subtracts (x - mean)² / (2 var) of four features per pass over the rows of one class.
+func (g *gaussianComponent) Add(b *Batch, out []float64) {
+	n := b.N
+	if g.rule.on {
+		g.addRule(b, out)
+		return
+	}
+	for c := range g.K {
+		o := out[c*n : c*n+n]
+		js := g.in
+		k := 0
+		for ; len(js)-k >= 4; k += 4 {
+			x0, x1, x2, x3 := b.Num[js[k].Feature][:n], b.Num[js[k+1].Feature][:n], b.Num[js[k+2].Feature][:n], b.Num[js[k+3].Feature][:n]
+			m0, m1, m2, m3 := g.mean[k][c], g.mean[k+1][c], g.mean[k+2][c], g.mean[k+3][c]
+			h0, h1, h2, h3 := g.halfInv[k][c], g.halfInv[k+1][c], g.halfInv[k+2][c], g.halfInv[k+3][c]
+			for i := range o {
+				d0, d1, d2, d3 := x0[i]-m0, x1[i]-m1, x2[i]-m2, x3[i]-m3
+				o[i] -= d0*d0*h0 + d1*d1*h1 + d2*d2*h2 + d3*d3*h3
+			}
+		}
+		for ; k < len(js); k++ {
+			x := b.Num[js[k].Feature][:n]
+			m, h := g.mean[k][c], g.halfInv[k][c]
+			for i := range o {
+				d := x[i] - m
+				o[i] -= d * d * h
+			}
+		}
+	}
+}
+
+// addRule is Add with e1071's replacement of small densities (the whole log-density per value).
+func (g *gaussianComponent) addRule(b *Batch, out []float64) {
+	n := b.N
+	for c := range g.K {
+		o := out[c*n : c*n+n]
+		for k, in := range g.in {
+			x := b.Num[in.Feature][:n]
+			m, h, ln := g.mean[k][c], g.halfInv[k][c], g.logNorm[k][c]
+			for i := range o {
+				d := x[i] - m
+				o[i] += g.rule.apply(ln - d*d*h)
+			}
+		}
+	}
+}
+
+// term is feature k's log-density for row i and class c in extended range; ok is false when the value is
+// missing (NULL, NaN, ±Inf).
+func (g *gaussianComponent) term(b *Batch, i, k, c int) (XFloat, bool) {
+	in := g.in[k]
+	x := b.Num[in.Feature][i]
+	if !isValid(b.Valid[in.Feature], i) || math.IsNaN(x) || math.IsInf(x, 0) {
+		return XFloat{}, false
+	}
+	d := X(x).Sub(X(g.mean[k][c]))
+	t := X(g.logNorm[k][c]).Sub(d.Mul(d).Mul(X(g.halfInv[k][c])))
+	if g.rule.on {
+		return X(g.rule.apply(t.Float())), true
+	}
+	return t, true
+}
+
+func (g *gaussianComponent) Row(b *Batch, i, c int) XFloat {
+	var s XFloat
+	for k := range g.in {
+		t, _ := g.term(b, i, k, c)
+		s = s.Add(t)
+	}
+	return s
+}
+
+func (g *gaussianComponent) Explain(b *Batch, i, a, c int, out []Contribution) []Contribution {
+	for k, in := range g.in {
+		ta, _ := g.term(b, i, k, a)
+		tc, _ := g.term(b, i, k, c)
+		out = append(out, Contribution{Feature: in.Name, input: in, LLR: ta.Sub(tc).Float()})
+	}
+	return out
+}
+
+func (g *gaussianComponent) Parameters(labels []string) []Parameter {
+	var out []Parameter
+	for k, in := range g.in {
+		for c, l := range labels {
+			out = append(out,
+				Parameter{Feature: in.Name, Kind: Gaussian, Class: l, Parameter: "mean", Estimate: g.mean[k][c], Count: g.count[k][c]},
+				Parameter{Feature: in.Name, Kind: Gaussian, Class: l, Parameter: "variance", Estimate: g.variance[k][c], Count: g.count[k][c]})
+		}
+	}
+	return out
+}
+
+// Informative rates each feature at the class mean: log p(mean_c | c) - max over other classes d of
+// log p(mean_c | d).
+func (g *gaussianComponent) Informative(labels []string, c int) []Informative {
+	var out []Informative
+	for k, in := range g.in {
+		x := g.mean[k][c]
+		at := func(d int) float64 {
+			dx := x - g.mean[k][d]
+			return g.logNorm[k][d] - dx*dx*g.halfInv[k][d]
+		}
+		out = append(out, Informative{Class: labels[c], Feature: in.Name, Value: "mean " + strconv.FormatFloat(x, 'g', 6, 64),
+			LLR: at(c) - bestOther(g.K, c, at)})
+	}
+	return out
+}
+
+// SQL: ln - (x - mean)² h per feature, 0 when missing. In DuckDB a value so large that its square overflows
+// makes the term -inf (the exporter's limit rule then decides); PostgreSQL raises an error on overflow, so
+// there such a value (|x| ≥ 1e150) gives -Infinity directly.
+func (g *gaussianComponent) SQL(x *exporter, c int) (string, error) {
+	var terms []string
+	for k, in := range g.in {
+		v := x.number(in.Name)
+		t := fmt.Sprintf("%s - (%s - %s) * (%s - %s) * %s", x.num(g.logNorm[k][c]), v, x.num(g.mean[k][c]), v, x.num(g.mean[k][c]), x.num(g.halfInv[k][c]))
+		guard := ""
+		if x.pg {
+			guard = fmt.Sprintf(" WHEN abs(%s) >= 1e150 THEN %s", v, x.num(math.Inf(-1)))
+		}
+		terms = append(terms, fmt.Sprintf("CASE WHEN %s THEN 0%s ELSE %s END", x.isMissingNumber(v), guard, x.ruled(g.rule, t)))
+	}
+	return strings.Join(terms, " + "), nil
+}
+
+// limitSQL is class c's quadratic term scaled by 2^-1200, -((x - mean) 2^-600)² h, which does not overflow
+// (the exporter's limit rule); features with |x| < 1e150 add 0 (their share is below 2^-900).
+func (g *gaussianComponent) limitSQL(x *exporter, c int) string {
+	var terms []string
+	for k, in := range g.in {
+		v := x.number(in.Name)
+		h := g.halfInv[k][c]
+		if h < 1e-200 {
+			continue
+		}
+		terms = append(terms, fmt.Sprintf("CASE WHEN %s OR abs(%s) < 1e150 THEN 0 ELSE -((%s * %s - %s) * (%s * %s - %s)) * %s END",
+			x.isMissingNumber(v), v, v, x.num(limitScale), x.num(g.mean[k][c]*limitScale), v, x.num(limitScale), x.num(g.mean[k][c]*limitScale), x.num(h)))
+	}
+	return strings.Join(append(terms, "0"), " + ")
+}
+
+func bestOther(K, c int, at func(int) float64) float64 {
+	best := math.Inf(-1)
+	for d := range K {
+		if d != c {
+			best = math.Max(best, at(d))
+		}
+	}
+	return best
+}

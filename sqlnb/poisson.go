@@ -1,0 +1,276 @@
+package sqlnb
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+)
+
+// Poisson: a column of non-negative integer counts, x | c ~ Poisson(λ_c) (R's naivebayes with usepoisson):
+// λ_c is the class's (weighted) mean of x, log p(x | c) = x log λ_c - λ_c - log x!. A λ below 1e-10 (a class
+// that never saw the event) is raised to 1e-10. At scoring NULL, NaN, ±Inf, negative and non-integer
+// values are missing: they add nothing; at training they are an error (NULL is left out).
+const Poisson Kind = "poisson"
+
+// poissonFloor is the smallest rate λ: a class whose rows all had x = 0 still gives x > 0 a probability.
+const poissonFloor = 1e-10
+
+// PoissonStat holds the statistics of one Poisson feature in one class over its non-NULL values: the count
+// and mean, and their weighted versions (Weight = Σ w, WMean = Σ w x / Σ w; equal when unweighted).
+type PoissonStat struct {
+	Feature string  `json:"feature"`
+	Class   string  `json:"class"`
+	Count   int64   `json:"count"`
+	Mean    float64 `json:"mean"`
+	Weight  float64 `json:"weight"`
+	WMean   float64 `json:"wmean"`
+}
+
+// PoissonTable is the Poisson features' statistics: nb.poisson.
+var PoissonTable = &Table[PoissonStat]{
+	Name: "poisson",
+	Key:  func(p *PoissonStat) rowKey { return rowKey{p.Feature, p.Class, ""} },
+	Merge: func(x, p *PoissonStat) {
+		var n float64
+		n, x.Mean, _ = chanMerge(float64(x.Count), x.Mean, 0, float64(p.Count), p.Mean, 0)
+		x.Count = int64(n)
+		x.Weight, x.WMean, _ = chanMerge(x.Weight, x.WMean, 0, p.Weight, p.WMean, 0)
+	},
+	Check: func(p *PoissonStat) error {
+		if p.Count < 0 || !(p.Mean >= 0) || !(p.Weight >= 0) || !(p.WMean >= 0) || math.IsInf(p.Mean+p.Weight+p.WMean, 0) {
+			return fmt.Errorf("count %d, mean %v, weight %v, weighted mean %v: must be ≥ 0 and finite", p.Count, p.Mean, p.Weight, p.WMean)
+		}
+		return nil
+	},
+}
+
+type poissonFamily struct{}
+
+func (poissonFamily) Kinds() []KindInfo {
+	return []KindInfo{{Kind: Poisson, Doc: "a column of non-negative integer counts, Poisson per class (R naivebayes' usepoisson)",
+		Accepts: func(c Column) error {
+			if !classifyType(c.Type).numeric() {
+				return fmt.Errorf("%w: feature %q has type %s: a Poisson feature must hold non-negative integer counts", ErrBadType, c.Name, c.Type)
+			}
+			return nil
+		}}}
+}
+
+func (poissonFamily) Tables() []table                    { return []table{PoissonTable} }
+func (poissonFamily) Check(_, _ []Feature, _ bool) error { return nil }
+
+// Train runs train_poisson: per (fold,) class the count, mean and weighted mean of every Poisson feature,
+// with its minimum and number of non-integer values to reject bad counts by column.
+func (poissonFamily) Train(ctx context.Context, sc *scan, feats []Feature) error {
+	rows, err := sc.query(ctx, "train_poisson.tmpl.sql", map[string]any{"Features": feats})
+	if err != nil {
+		return fmt.Errorf("compute Poisson statistics: %w", err)
+	}
+	defer rows.Close()
+	per := 4
+	if sc.p.weight != "" {
+		per = 6
+	}
+	stats := map[int64][]PoissonStat{}
+	err = sc.classRows(rows, per*len(feats), func(fold int64, class string, v []sql.NullFloat64) error {
+		for j, f := range feats {
+			x := v[per*j:]
+			switch {
+			case x[3].Float64 > 0:
+				return fmt.Errorf("%w: Poisson feature %q holds %d non-integer, NaN or infinite values (class %q): counts must be whole numbers ≥ 0",
+					ErrBadValue, f.Name, int64(x[3].Float64), class)
+			case x[2].Valid && x[2].Float64 < 0:
+				return fmt.Errorf("%w: Poisson feature %q holds negative values (%v, class %q): counts must be ≥ 0", ErrBadValue, f.Name, x[2].Float64, class)
+			}
+			s := PoissonStat{Feature: f.Name, Class: class, Count: int64(x[0].Float64), Mean: x[1].Float64}
+			s.Weight, s.WMean = float64(s.Count), s.Mean
+			if sc.p.weight != "" {
+				s.Weight, s.WMean = x[4].Float64, 0
+				if s.Weight > 0 {
+					s.WMean = x[5].Float64 / s.Weight
+				}
+			}
+			stats[fold] = append(stats[fold], s)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("compute Poisson statistics: %w", err)
+	}
+	for fold, s := range stats {
+		addRows(sc.part(fold).stats, PoissonTable, s...)
+	}
+	return nil
+}
+
+func (poissonFamily) Validate(m *Model, feats []Feature) error {
+	return requirePerClass(m, feats, rowsOf(m, PoissonTable), PoissonTable.Key)
+}
+
+// poissonComponent scores the Poisson features of a model.
+type poissonComponent struct {
+	in             []*Input
+	lambda, logLam [][]float64 // [feature][class]
+	count          [][]float64
+	rule           e1071Rule
+	K              int
+	scratch        sync.Pool // *[]float64: per row Σ_j log x_j!
+}
+
+// Compile: λ_jc = the class's weighted mean (a class without a non-NULL value takes the feature's mean over
+// all classes), at least 1e-10.
+func (poissonFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
+	byFeature := map[string][]PoissonStat{}
+	for _, s := range rowsOf(cc.m, PoissonTable) {
+		byFeature[s.Feature] = append(byFeature[s.Feature], s)
+	}
+	p := &poissonComponent{K: cc.K, rule: cc.rule}
+	for _, f := range feats {
+		p.in = append(p.in, cc.input(f, NumberInput))
+		lam, logLam, cnt := make([]float64, cc.K), make([]float64, cc.K), make([]float64, cc.K)
+		allW, allMean := 0.0, 0.0
+		for _, s := range byFeature[f.Name] {
+			allW, allMean, _ = chanMerge(allW, allMean, 0, s.Weight, s.WMean, 0)
+		}
+		for _, s := range byFeature[f.Name] {
+			c := cc.class[s.Class]
+			l := allMean
+			if s.Weight > 0 {
+				l = s.WMean
+			}
+			l = math.Max(l, poissonFloor)
+			lam[c], logLam[c], cnt[c] = l, math.Log(l), s.Weight
+		}
+		p.lambda, p.logLam, p.count = append(p.lambda, lam), append(p.logLam, logLam), append(p.count, cnt)
+	}
+	return []Component{p}, nil
+}
+
+func (p *poissonComponent) Inputs() []*Input { return p.in }
+
+func (p *poissonComponent) Base(c int) float64 {
+	if p.rule.on {
+		return 0
+	}
+	b := 0.0
+	for k := range p.in {
+		b -= p.lambda[k][c]
+	}
+	return b
+}
+
+// validCount reports whether x is a count: a whole number ≥ 0.
+func validCount(x float64) bool { return x >= 0 && x == math.Floor(x) && !math.IsInf(x, 1) }
+
+// Add: per row Σ_j log x_j! once (NaN when a value is not a count, so the scorer rescores the row with Row),
+// then per class Σ_j x_j log λ_jc.
+func (p *poissonComponent) Add(b *Batch, out []float64) {
+	n := b.N
+	if p.rule.on {
+		for c := range p.K {
+			o := out[c*n : c*n+n]
+			for i := range o {
+				o[i] += p.Row(b, i, c).Float()
+			}
+		}
+		return
+	}
+	bufp, _ := p.scratch.Get().(*[]float64)
+	if bufp == nil || cap(*bufp) < n {
+		buf := make([]float64, n)
+		bufp = &buf
+	}
+	defer p.scratch.Put(bufp)
+	lf := (*bufp)[:n]
+	clear(lf)
+	for _, in := range p.in {
+		x := b.Num[in.Feature][:n]
+		for i, v := range x {
+			if !validCount(v) {
+				lf[i] = math.NaN()
+				continue
+			}
+			lg, _ := math.Lgamma(v + 1)
+			lf[i] += lg
+		}
+	}
+	for c := range p.K {
+		o := out[c*n : c*n+n]
+		for i := range o {
+			o[i] -= lf[i]
+		}
+		for k, in := range p.in {
+			x, ll := b.Num[in.Feature][:n], p.logLam[k][c]
+			for i := range o {
+				o[i] += x[i] * ll
+			}
+		}
+	}
+}
+
+// term is feature k's log p(x | c) for row i, 0 when the value is missing or not a count.
+func (p *poissonComponent) term(b *Batch, i, k, c int) XFloat {
+	in := p.in[k]
+	x := b.Num[in.Feature][i]
+	if !isValid(b.Valid[in.Feature], i) || !validCount(x) {
+		return XFloat{}
+	}
+	lg, _ := math.Lgamma(x + 1)
+	t := X(x).Mul(X(p.logLam[k][c])).Sub(X(p.lambda[k][c])).Sub(X(lg))
+	if p.rule.on {
+		return X(p.rule.apply(t.Float()))
+	}
+	return t
+}
+
+func (p *poissonComponent) Row(b *Batch, i, c int) XFloat {
+	var s XFloat
+	for k := range p.in {
+		s = s.Add(p.term(b, i, k, c))
+	}
+	return s
+}
+
+func (p *poissonComponent) Explain(b *Batch, i, a, c int, out []Contribution) []Contribution {
+	for k, in := range p.in {
+		out = append(out, Contribution{Feature: in.Name, input: in, LLR: p.term(b, i, k, a).Sub(p.term(b, i, k, c)).Float()})
+	}
+	return out
+}
+
+func (p *poissonComponent) Parameters(labels []string) []Parameter {
+	var out []Parameter
+	for k, in := range p.in {
+		for c, l := range labels {
+			out = append(out, Parameter{Feature: in.Name, Kind: Poisson, Class: l, Parameter: "lambda", Estimate: p.lambda[k][c], Count: p.count[k][c]})
+		}
+	}
+	return out
+}
+
+// Informative rates each feature at the class's rate rounded to a count: log p(x | c) - max over other
+// classes d of log p(x | d), x = round(λ_c).
+func (p *poissonComponent) Informative(labels []string, c int) []Informative {
+	var out []Informative
+	for k, in := range p.in {
+		x := math.Round(p.lambda[k][c])
+		at := func(d int) float64 { return x*p.logLam[k][d] - p.lambda[k][d] }
+		out = append(out, Informative{Class: labels[c], Feature: in.Name, Value: fmt.Sprintf("count %g", x), LLR: at(c) - bestOther(p.K, c, at)})
+	}
+	return out
+}
+
+// SQL: x log λ - λ - log x! per feature, 0 unless x is a whole number ≥ 0.
+func (p *poissonComponent) SQL(x *exporter, c int) (string, error) {
+	var terms []string
+	for k, in := range p.in {
+		v := x.number(in.Name)
+		t := fmt.Sprintf("%s * %s - %s - %s", v, x.num(p.logLam[k][c]), x.num(p.lambda[k][c]), x.logFactorial(v))
+		terms = append(terms, fmt.Sprintf("CASE WHEN %s OR %s < 0 OR %s <> floor(%s) THEN 0 ELSE %s END",
+			x.isMissingNumber(v), v, v, v, x.ruled(p.rule, t)))
+	}
+	return strings.Join(terms, " + "), nil
+}

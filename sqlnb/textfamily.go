@@ -1,0 +1,347 @@
+package sqlnb
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/sqlnb/sqlnb/queries"
+)
+
+// The kinds of the text family: a VARCHAR column tokenized (TextOptions) into terms; scoring also takes a
+// MAP(VARCHAR, number) of term counts. Unseen terms are ignored; a NULL document adds nothing.
+const (
+	// Text: a multinomial over the column's training vocabulary: θ_tc = (N_tc + α)/(N_c + αV); b_c gains
+	// Σ_t n_t log θ_tc over the document's terms (seed 001; MultinomialNB over CountVectorizer).
+	Text Kind = "text"
+	// TextBernoulli: presence/absence of each vocabulary term (a term present when its count in the document
+	// is > Feature.Binarize): p_tc = (d_tc + α)/(n_c + 2α), d_tc = class-c documents where t is present, n_c =
+	// class-c documents; b_c gains Σ_t log(1 - p_tc) plus, per present term, log p_tc - log(1 - p_tc):
+	// O(terms present). An empty document has every term absent. Unweighted only.
+	TextBernoulli Kind = "text_bernoulli"
+	// TextComplement: scikit-learn's ComplementNB over the term counts (as Complement over count columns):
+	// weights from the other classes' counts, Params.Norm, priors ignored.
+	TextComplement Kind = "text_complement"
+)
+
+// TermCount is the number (and weight) of occurrences of one term of a text feature in one class.
+type TermCount struct {
+	Feature string `json:"feature"`
+	Class   string `json:"class"`
+	Term    string `json:"term"`
+	Count   int64  `json:"count"`
+	// Docs is the number of training documents of the class that contain the term.
+	Docs int64 `json:"docs"`
+	// Present is the number of those documents where the term occurs more than the feature's Binarize
+	// times (text_bernoulli).
+	Present int64   `json:"present"`
+	Weight  float64 `json:"weight"`
+}
+
+// TermsTable is the text features' term counts: nb.terms.
+var TermsTable = &Table[TermCount]{
+	Name: "terms",
+	Key:  func(t *TermCount) rowKey { return rowKey{t.Feature, t.Class, t.Term} },
+	Merge: func(x, t *TermCount) {
+		x.Count, x.Docs, x.Present, x.Weight = x.Count+t.Count, x.Docs+t.Docs, x.Present+t.Present, x.Weight+t.Weight
+	},
+	Check: func(t *TermCount) error {
+		if t.Count < 0 || t.Docs < 0 || t.Present < 0 || t.Present > t.Docs || !(t.Weight >= 0) || math.IsInf(t.Weight, 1) {
+			return fmt.Errorf("count %d, docs %d, present %d, weight %v: must be ≥ 0 and finite, present ≤ docs", t.Count, t.Docs, t.Present, t.Weight)
+		}
+		return nil
+	},
+}
+
+type textFamily struct{}
+
+func textAccept(c Column) error {
+	if classifyType(c.Type) != typeText || strings.HasPrefix(strings.ToUpper(c.Type), "ENUM") {
+		return fmt.Errorf("%w: feature %q has type %s: a text feature must be VARCHAR", ErrBadType, c.Name, c.Type)
+	}
+	return nil
+}
+
+func (textFamily) Kinds() []KindInfo {
+	return []KindInfo{
+		{Kind: Text, Doc: "a VARCHAR column of documents, words counted (MultinomialNB over CountVectorizer)", Accepts: textAccept, Text: true},
+		{Kind: TextBernoulli, Doc: "documents as presence/absence of each word (BernoulliNB over words)", Accepts: textAccept, Text: true, Binarize: true},
+		{Kind: TextComplement, Doc: "documents, ComplementNB weights (with complement or other text_complement features only)",
+			Accepts: textAccept, Text: true, Priorless: true},
+	}
+}
+
+func (textFamily) Tables() []table { return []table{TermsTable} }
+
+func (textFamily) Check(feats, _ []Feature, weighted bool) error {
+	for _, f := range feats {
+		if f.Kind == TextBernoulli && weighted {
+			return fmt.Errorf("%w: feature %q is text_bernoulli, which does not take sample weights yet: use text, or drop --weight", ErrBadOption, f.Name)
+		}
+	}
+	return nil
+}
+
+// Train counts each text feature's terms per (fold,) class: train_terms tokenizes the column inside
+// DuckDB; the feature of a long term table joins it to the labelled source (train_long_terms).
+func (textFamily) Train(ctx context.Context, sc *scan, feats []Feature) error {
+	for _, f := range feats {
+		var err error
+		if sc.p.terms != nil && f.Name == sc.p.terms.feature {
+			err = trainLongTerms(ctx, sc, f)
+		} else {
+			err = trainTerms(ctx, sc, f)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// trainTerms runs train_terms for the text feature f: per (fold,) class and term its occurrences,
+// documents, documents where it is present, and weight.
+func trainTerms(ctx context.Context, sc *scan, f Feature) error {
+	rows, err := sc.query(ctx, "train_terms.tmpl.sql", map[string]any{"Tokens": f.Text.SQL(queries.Ident(f.Name)),
+		"Present": presentSQL("e.value", sc.param(1))}, f.Binarize)
+	if err != nil {
+		return fmt.Errorf("count the terms of %q: %w", f.Name, err)
+	}
+	defer rows.Close()
+	var t TermCount
+	var fold int64
+	var w sql.NullFloat64
+	ptrs := []any{&t.Class, &t.Term, &t.Count, &t.Docs, &t.Present}
+	if sc.fold != "" {
+		ptrs = append([]any{&fold}, ptrs...)
+	}
+	if sc.p.weight != "" {
+		ptrs = append(ptrs, &w)
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return err
+		}
+		t.Feature, t.Weight = f.Name, float64(t.Count)
+		if sc.p.weight != "" {
+			t.Weight = w.Float64
+		}
+		addRows(sc.part(fold).stats, TermsTable, t)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("count the terms of %q: %w", f.Name, err)
+	}
+	return nil
+}
+
+// trainLongTerms runs train_long_terms: the term table joined to the labelled source on the document id.
+func trainLongTerms(ctx context.Context, sc *scan, f Feature) error {
+	tp := sc.p.terms
+	args := append(append([]any{}, sc.p.src.Args...), tp.src.Args...)
+	stmt, err := queries.Render("train_long_terms.tmpl.sql", map[string]any{"From": sc.p.src.FromAt(1),
+		"TermsFrom": tp.src.FromAt(len(sc.p.src.Args) + 1), "Label": sc.p.label.Name, "Weight": sc.p.weight, "Fold": sc.fold,
+		"Doc": tp.doc, "Term": tp.term, "Count": tp.count, "Present": presentSQL("n", fmt.Sprintf("$%d", len(args)+1))})
+	if err != nil {
+		return err
+	}
+	rows, err := sc.db.QueryContext(ctx, stmt, append(args, f.Binarize)...)
+	if err != nil {
+		return fmt.Errorf("count the term table: %w", err)
+	}
+	defer rows.Close()
+	var t TermCount
+	var fold, bad int64
+	ptrs := []any{&t.Class, &t.Term, &t.Count, &t.Docs, &t.Present, &t.Weight, &bad}
+	if sc.fold != "" {
+		ptrs = append([]any{&fold}, ptrs...)
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return err
+		}
+		if bad > 0 {
+			return fmt.Errorf("%w: count column %q of the term table holds negative, NaN or infinite counts (term %q): counts must be ≥ 0",
+				ErrBadValue, tp.count, t.Term)
+		}
+		t.Feature = f.Name
+		addRows(sc.part(fold).stats, TermsTable, t)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("count the term table: %w", err)
+	}
+	return nil
+}
+
+func (textFamily) Validate(*Model, []Feature) error { return nil }
+
+// textComponent scores one text feature over its vocabulary: table[t*K + c] holds log θ_tc (text), the
+// complement weight (text_complement) or log p_tc - log(1 - p_tc) (text_bernoulli, with absent[c] =
+// Σ_t log(1 - p_tc) for a document where every term is absent).
+type textComponent struct {
+	in     *Input
+	kind   Kind
+	table  []float64
+	absent []float64
+	weight []float64 // [t*K + c]: the weight of the term's occurrences (documents present, text_bernoulli)
+	K      int
+}
+
+// Compile lays out a text feature: the vocabulary (terms with a positive count, in at least MinDF
+// documents, the MaxFeatures most frequent — scikit-learn's CountVectorizer rules), then the kind's table.
+func (textFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
+	terms := map[string][]TermCount{}
+	for _, t := range rowsOf(cc.m, TermsTable) {
+		terms[t.Feature] = append(terms[t.Feature], t)
+	}
+	var out []Component
+	p := cc.m.Params
+	for _, f := range feats {
+		in := cc.input(f, TermsInput)
+		in.Text = f.Text
+		in.Presence, in.Threshold = f.Kind == TextBernoulli, f.Binarize
+		total, docs := map[string]float64{}, map[string]int64{}
+		for _, t := range terms[f.Name] {
+			total[t.Term] += t.Weight
+			docs[t.Term] += t.Docs
+		}
+		var vocab []string
+		for t, w := range total {
+			if w > 0 && docs[t] >= p.MinDF {
+				vocab = append(vocab, t)
+			}
+		}
+		if p.MaxFeatures > 0 && int64(len(vocab)) > p.MaxFeatures {
+			sort.Slice(vocab, func(a, b int) bool {
+				ta, tb := total[vocab[a]], total[vocab[b]]
+				return ta > tb || (ta == tb && vocab[a] < vocab[b])
+			})
+			vocab = vocab[:p.MaxFeatures]
+		}
+		sort.Strings(vocab)
+		in.setValues(vocab)
+		K, V := cc.K, len(vocab)
+		n := make([]float64, V*K)
+		for _, t := range terms[f.Name] {
+			if i, ok := in.Index[t.Term]; ok {
+				if f.Kind == TextBernoulli {
+					n[int(i)*K+cc.class[t.Class]] += float64(t.Present)
+				} else {
+					n[int(i)*K+cc.class[t.Class]] += t.Weight
+				}
+			}
+		}
+		tc := &textComponent{in: in, kind: f.Kind, weight: n, K: K}
+		switch f.Kind {
+		case TextComplement:
+			tc.table = complementTable(n, V, K, cc.alpha, p.Norm)
+		case TextBernoulli:
+			tc.table, tc.absent = bernoulliTables(n, V, cc.m.Classes, cc.alpha)
+		default:
+			tc.table = multinomialTable(n, V, K, cc.alpha)
+		}
+		out = append(out, tc)
+	}
+	return out, nil
+}
+
+// bernoulliTables returns, per term and class, log p - log(1 - p) and, per class, Σ_t log(1 - p_tc), with
+// p_tc = (d_tc + α)/(n_c + 2α).
+func bernoulliTables(d []float64, V int, classes []Class, alpha float64) ([]float64, []float64) {
+	K := len(classes)
+	delta, absent := make([]float64, V*K), make([]float64, K)
+	for c, cl := range classes {
+		denom := float64(cl.Count) + 2*alpha
+		for i := range V {
+			p := (d[i*K+c] + alpha) / denom
+			if denom == 0 {
+				p = 0.5
+			}
+			l1 := math.Log1p(-p)
+			delta[i*K+c] = math.Log(p) - l1
+			absent[c] += l1
+		}
+	}
+	return delta, absent
+}
+
+func (tc *textComponent) Inputs() []*Input    { return []*Input{tc.in} }
+func (tc *textComponent) Base(int) float64    { return 0 }
+func (tc *textComponent) ignoresPriors() bool { return tc.kind == TextComplement }
+
+// term is row i's term for class c: Σ_t n_t table_tc, plus absent[c] for text_bernoulli; 0 for NULL text.
+func (tc *textComponent) term(s *Sparse, i, c int) float64 {
+	if s.Null[i] {
+		return 0
+	}
+	v := 0.0
+	if tc.absent != nil {
+		v = tc.absent[c]
+	}
+	for e := s.Off[i]; e < s.Off[i+1]; e++ {
+		v += s.Val[e] * tc.table[int(s.Idx[e])*tc.K+c]
+	}
+	return v
+}
+
+func (tc *textComponent) Add(b *Batch, out []float64) {
+	n, s := b.N, b.Sparse[tc.in.Feature]
+	for c := range tc.K {
+		o := out[c*n : c*n+n]
+		for i := range o {
+			o[i] += tc.term(s, i, c)
+		}
+	}
+}
+
+func (tc *textComponent) Row(b *Batch, i, c int) XFloat {
+	s := b.Sparse[tc.in.Feature]
+	if s.Null[i] {
+		return XFloat{}
+	}
+	var v XFloat
+	if tc.absent != nil {
+		v = X(tc.absent[c])
+	}
+	for e := s.Off[i]; e < s.Off[i+1]; e++ {
+		v = v.Add(X(s.Val[e]).Mul(X(tc.table[int(s.Idx[e])*tc.K+c])))
+	}
+	return v
+}
+
+func (tc *textComponent) Explain(b *Batch, i, a, c int, out []Contribution) []Contribution {
+	return append(out, Contribution{Feature: tc.in.Name, input: tc.in, LLR: tc.Row(b, i, a).Sub(tc.Row(b, i, c)).Float()})
+}
+
+func (tc *textComponent) Parameters(labels []string) []Parameter {
+	var out []Parameter
+	for c, l := range labels {
+		for v, term := range tc.in.Values {
+			p := Parameter{Feature: tc.in.Name, Kind: tc.kind, Class: l, Value: term, Parameter: "log_prob",
+				Estimate: tc.table[v*tc.K+c], Count: tc.weight[v*tc.K+c]}
+			switch tc.kind {
+			case TextBernoulli: // stored as log p - log(1 - p)
+				p.Parameter, p.Estimate = "probability", 1/(1+math.Exp(-p.Estimate))
+			case TextComplement:
+				p.Parameter = "weight"
+			}
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func (tc *textComponent) Informative(labels []string, c int) []Informative {
+	var out []Informative
+	for v, term := range tc.in.Values {
+		at := func(d int) float64 { return tc.table[v*tc.K+d] }
+		out = append(out, Informative{Class: labels[c], Feature: tc.in.Name, Value: term, LLR: at(c) - bestOther(tc.K, c, at)})
+	}
+	return out
+}
+
+func (tc *textComponent) SQL(*exporter, int) (string, error) {
+	return "", fmt.Errorf("%w: text feature %q (a vocabulary of %d terms per class would make a huge script)", ErrNotExportable, tc.in.Name, len(tc.in.Values))
+}
