@@ -177,7 +177,8 @@ type categoricalComponent struct {
 
 // Compile: θ_jvc = (n_jvc + α)/(n_jc + αJ) over the J distinct training values (Bernoulli: J = 2, false
 // and true); an unseen value gets α/(n_jc + αJ); a class with n_jc + αJ = 0 is uniform (1/J). α is the
-// effective smoothing (compiler.alpha); e1071's rule replaces probabilities ≤ Eps by Threshold.
+// effective smoothing (compiler.alpha). With e1071's rule, probabilities ≤ Eps count as Threshold and an
+// unseen value is skipped (e1071 re-codes it as NA).
 func (categoricalFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
 	counts := map[string][]CategoryCount{}
 	for _, n := range rowsOf(cc.m, CategoricalTable) {
@@ -228,9 +229,10 @@ func (categoricalFamily) Compile(cc *compiler, feats []Feature) ([]Component, er
 				lp[c][J] = math.Log(cc.alpha / denom)
 			}
 			if cc.rule.on {
-				for v := range J + 1 {
+				for v := range J {
 					lp[c][v] = cc.rule.apply(lp[c][v])
 				}
+				lp[c][J] = 0 // e1071 re-codes an unseen level as NA: skipped
 			}
 		}
 		comp.in = append(comp.in, in)

@@ -284,10 +284,11 @@ func (gaussianFamily) Compile(cc *compiler, feats []Feature) ([]Component, error
 					v = s.WM2 / s.Weight
 				}
 			}
-			v = math.Max(v+eps, minVariance)
+			v += eps
 			if cc.rule.on && math.Sqrt(v) <= cc.rule.eps {
 				v = cc.rule.threshold * cc.rule.threshold
 			}
+			v = math.Max(v, minVariance)
 			mean[c], vr[c], cnt[c] = mu, v, s.Weight
 			half[c] = 1 / (2 * v)
 			ln[c] = -0.5 * math.Log(2*math.Pi*v)
@@ -354,20 +355,40 @@ func (g *gaussianComponent) Add(b *Batch, out []float64) {
 	}
 }
 
-// addRule is Add with e1071's replacement of small densities (the whole log-density per value).
+// addRule is Add with e1071's rule: each density is computed as R's dnorm does (in linear space, so that it
+// is 0 exactly where R's is) and replaced by threshold when ≤ eps.
 func (g *gaussianComponent) addRule(b *Batch, out []float64) {
 	n := b.N
 	for c := range g.K {
 		o := out[c*n : c*n+n]
 		for k, in := range g.in {
 			x := b.Num[in.Feature][:n]
-			m, h, ln := g.mean[k][c], g.halfInv[k][c], g.logNorm[k][c]
+			m, sd := g.mean[k][c], math.Sqrt(g.variance[k][c])
 			for i := range o {
-				d := x[i] - m
-				o[i] += g.rule.apply(ln - d*d*h)
+				o[i] += g.rule.applyProb(dnormR(x[i], m, sd))
 			}
 		}
 	}
+}
+
+// dnormR is R's dnorm(x, mu, sigma) (nmath/dnorm.c, R 4.2): the normal density in linear space, exactly 0
+// where R's is, so that e1071's "density ≤ eps" rule sees the same zeros.
+func dnormR(x, mu, sigma float64) float64 {
+	const invSqrt2Pi = 0.398942280401432677939946059934
+	z := math.Abs((x - mu) / sigma)
+	if z >= 2*math.Sqrt(math.MaxFloat64) {
+		return 0
+	}
+	if z < 5 {
+		return invSqrt2Pi * math.Exp(-0.5*z*z) / sigma
+	}
+	// sqrt(-2 ln 2 (DBL_MIN_EXP + 1 - DBL_MANT_DIG)): beyond it the density underflows.
+	if z > math.Sqrt(-2*math.Ln2*float64(-1021+1-53)) {
+		return 0
+	}
+	x1 := math.Ldexp(math.RoundToEven(math.Ldexp(z, 16)), -16)
+	x2 := z - x1
+	return invSqrt2Pi / sigma * (math.Exp(-0.5*x1*x1) * math.Exp((-0.5*x2-x1)*x2))
 }
 
 // term is feature k's log-density for row i and class c in extended range; ok is false when the value is
@@ -378,12 +399,11 @@ func (g *gaussianComponent) term(b *Batch, i, k, c int) (XFloat, bool) {
 	if !isValid(b.Valid[in.Feature], i) || math.IsNaN(x) || math.IsInf(x, 0) {
 		return XFloat{}, false
 	}
-	d := X(x).Sub(X(g.mean[k][c]))
-	t := X(g.logNorm[k][c]).Sub(d.Mul(d).Mul(X(g.halfInv[k][c])))
 	if g.rule.on {
-		return X(g.rule.apply(t.Float())), true
+		return X(g.rule.applyProb(dnormR(x, g.mean[k][c], math.Sqrt(g.variance[k][c])))), true
 	}
-	return t, true
+	d := X(x).Sub(X(g.mean[k][c]))
+	return X(g.logNorm[k][c]).Sub(d.Mul(d).Mul(X(g.halfInv[k][c]))), true
 }
 
 func (g *gaussianComponent) Row(b *Batch, i, c int) XFloat {

@@ -56,6 +56,14 @@ func (r e1071Rule) apply(t float64) float64 {
 	return t
 }
 
+// applyProb takes a per-feature probability or density p and returns log(threshold) if p ≤ eps, else log p.
+func (r e1071Rule) applyProb(p float64) float64 {
+	if p <= r.eps {
+		return r.logThreshold
+	}
+	return math.Log(p)
+}
+
 // Compile applies m's Params and lays the model out for scoring: priors (fit n_c/n, smoothed
 // (n_c+α)/(n+αK), uniform 1/K, or given), then each family's Compile (see gaussian.go, categorical.go,
 // counts.go, textfamily.go, poisson.go for their rules).

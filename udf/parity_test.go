@@ -84,3 +84,48 @@ func TestParityE1071(t *testing.T) {
 	mustExec(t, db, `CREATE TABLE joined AS SELECT hv.*, ref.democrat AS p_democrat, ref.republican AS p_republican, ref.predicted FROM hv JOIN ref USING (id)`)
 	checkParity(t, db, "hv", "joined", "p_", []string{"democrat", "republican"})
 }
+
+// TestParityE1071Rules compares with R's e1071 1.7.13 naiveBayes and predict(type = "raw") on the cases of
+// testdata/fixtures/gen_e1071_cases.R (rules in testdata/fixtures/README.md): a Gaussian model on iris
+// (laplace 0) with far outliers whose densities underflow, under e1071's defaults (threshold 0.001, eps 0)
+// and threshold 0.01, eps 1e-6; MASS's survey data, categorical and Gaussian features with NAs in both
+// (laplace 1); BreastCancer's nine categorical features with zero table cells (laplace 0); a made-up edge
+// case (an sd of 0, a logical feature, unseen levels, three settings); HouseVotes84 with laplace 0. sqlnb's
+// settings: alpha = laplace, variance 'sample' (n - 1), var_smoothing 0, and e1071's threshold and eps.
+func TestParityE1071Rules(t *testing.T) {
+	db := mustOpenDB(t)
+	for _, c := range []struct {
+		name, kind string
+		classes    []string
+	}{
+		{"iris", "", []string{"setosa", "versicolor", "virginica"}},
+		{"survey", "", []string{"Freq", "None", "Some"}},
+		{"breastcancer", "categorical", []string{"benign", "malignant"}},
+		{"edge", "", []string{"A", "B", "C"}},
+	} {
+		tr, ex, exp := "e_"+c.name+"_train", "e_"+c.name+"_rows", "e_"+c.name+"_expected"
+		mustExec(t, db, fmt.Sprintf(`CREATE TABLE %s AS FROM read_csv(%s)`, tr, queries.Literal(fixture("e1071_"+c.name+"_train.csv"))))
+		mustExec(t, db, fmt.Sprintf(`CREATE TABLE %s AS SELECT * EXCLUDE (label) FROM %s UNION ALL BY NAME FROM read_csv(%s)`,
+			ex, tr, queries.Literal(fixture("e1071_"+c.name+"_extra.csv"))))
+		mustExec(t, db, fmt.Sprintf(`CREATE TABLE %s AS FROM read_csv(%s)`, exp, queries.Literal(fixture("e1071_"+c.name+"_expected.csv"))))
+		settings := queryStrings(t, db, fmt.Sprintf(`SELECT DISTINCT laplace, threshold, eps FROM %s ORDER BY ALL`, exp))
+		for i, s := range settings {
+			model := fmt.Sprintf("e_%s_%d", c.name, i)
+			kind := ""
+			if c.kind != "" {
+				kind = ", kind := " + queries.Literal(c.kind)
+			}
+			mustExec(t, db, fmt.Sprintf(`CALL nb_train(%s, 'SELECT * EXCLUDE (id) FROM %s', 'label', alpha := %s, variance := 'sample',
+				var_smoothing := 0, threshold := %s, eps := %s%s)`, queries.Literal(model), tr, s[0], s[1], s[2], kind))
+			joined := model + "_joined"
+			mustExec(t, db, fmt.Sprintf(`CREATE TABLE %s AS SELECT r.*, e.* EXCLUDE (id, laplace, threshold, eps) FROM %s r
+				JOIN %s e USING (id) WHERE e.laplace = %s AND e.threshold = %s AND e.eps = %s`, joined, ex, exp, s[0], s[1], s[2]))
+			checkParity(t, db, model, joined, "p_", c.classes)
+		}
+	}
+	mustExec(t, db, `CREATE TABLE hv0 AS FROM read_csv(`+queries.Literal(filepath.Join("..", "testdata", "housevotes84", "housevotes84.csv"))+`)`)
+	mustExec(t, db, `CALL nb_train('hv0', 'SELECT * EXCLUDE (id) FROM hv0', 'party', alpha := 0, threshold := 0.001)`)
+	mustExec(t, db, `CREATE TABLE hv0_joined AS SELECT hv0.*, ref.* EXCLUDE (id) FROM hv0 JOIN read_csv(`+
+		queries.Literal(fixture("e1071_housevotes84_laplace0.csv"))+`) ref USING (id)`)
+	checkParity(t, db, "hv0", "hv0_joined", "p_", []string{"democrat", "republican"})
+}
