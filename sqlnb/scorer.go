@@ -289,6 +289,17 @@ func (s *Scorer) fixup(b *Batch, out []float64, ws *Workspace) {
 	}
 }
 
+// RowScores writes row i's class scores computed by the row reference (each component's Row, in extended
+// range) into dst: what JointLogLikelihood's vector kernels must agree with (-Inf where the true score is
+// below float64's range).
+func (s *Scorer) RowScores(b *Batch, i int, dst []float64) {
+	x := make([]XFloat, len(s.Labels))
+	s.rowScores(b, i, x)
+	for c, v := range x {
+		dst[c] = v.Float()
+	}
+}
+
 // rowScores writes row i's class scores (the row reference) into dst.
 func (s *Scorer) rowScores(b *Batch, i int, dst []XFloat) {
 	for c := range dst {

@@ -1,0 +1,849 @@
+package componenttest_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sqlnb/sqlnb/queries"
+	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/udf"
+)
+
+// kindCase makes data for one feature of a kind: training values per class (nil is NULL) and the edge
+// values every scoring path must handle, and a plain-Go reference of the statistics SQL training computes.
+type kindCase struct {
+	colType string
+	train   func(r *rand.Rand, c int) any
+	edges   []any
+	// noWeights: the kind does not take sample weights.
+	noWeights bool
+	// binarize, when set, is the threshold given at training (Bernoulli kinds).
+	binarize float64
+	// ref adds the kind's statistics for feature f over rows (plain Go) to stats.
+	ref func(stats sqlnb.Stats, f string, rows []row, bin float64)
+}
+
+// row is one training or scoring row: class index (-1 when scoring), weight, feature values by name.
+type row struct {
+	class int
+	w     float64
+	vals  map[string]any
+}
+
+var classes = []string{"a", "b", "c"}
+
+var words = [][]string{{"free", "money", "offer", "now", "win"}, {"meeting", "lunch", "report", "now", "team"}, {"ball", "goal", "win", "team", "match"}}
+
+func doc(r *rand.Rand, c int) any {
+	if r.IntN(12) == 0 {
+		return nil
+	}
+	n := r.IntN(6)
+	var w []string
+	for range n {
+		if r.IntN(5) == 0 {
+			w = append(w, words[r.IntN(3)][r.IntN(5)])
+		} else {
+			w = append(w, words[c][r.IntN(5)])
+		}
+	}
+	return strings.Join(w, " ")
+}
+
+func counts(r *rand.Rand, c int) any {
+	if r.IntN(15) == 0 {
+		return nil
+	}
+	return float64(r.IntN(3 + 2*c))
+}
+
+var numberEdges = []any{nil, math.NaN(), math.Inf(1), math.Inf(-1), 0.0, 1e200, -1e300, 1e300}
+
+var cases = map[sqlnb.Kind]kindCase{
+	sqlnb.Gaussian: {colType: "DOUBLE", edges: numberEdges,
+		train: func(r *rand.Rand, c int) any {
+			if r.IntN(15) == 0 {
+				return nil
+			}
+			return float64(3*c) + r.NormFloat64()*float64(1+c)
+		}, ref: refGaussian},
+	sqlnb.Poisson: {colType: "DOUBLE", edges: []any{nil, math.NaN(), math.Inf(1), -1.0, 2.5, 0.0, 1e300, 1000.0},
+		train: counts, ref: refPoisson},
+	sqlnb.Categorical: {colType: "VARCHAR", edges: []any{nil, "unseen value", "u", ""},
+		train: func(r *rand.Rand, c int) any {
+			if r.IntN(15) == 0 {
+				return nil
+			}
+			return []string{"u", "v", "w", "x"}[(c+r.IntN(2+c))%4]
+		}, ref: refCategorical},
+	sqlnb.Bernoulli: {colType: "DOUBLE", edges: []any{nil, math.NaN(), 0.0, 5.0, -1.0, math.Inf(1), 1e300}, binarize: 1,
+		train: counts, ref: refCategorical},
+	sqlnb.Multinomial: {colType: "DOUBLE", edges: []any{nil, math.NaN(), math.Inf(1), 0.0, 7.0, 1e300}, train: counts, ref: refTotals},
+	sqlnb.Complement:  {colType: "DOUBLE", edges: []any{nil, math.NaN(), math.Inf(-1), 0.0, 7.0, 1e300}, train: counts, ref: refTotals},
+	sqlnb.Text: {colType: "VARCHAR", edges: []any{nil, "", "zzzz qqqq", "free free free money", "Team! MEETING, now…"},
+		train: doc, ref: refTerms},
+	sqlnb.TextBernoulli: {colType: "VARCHAR", edges: []any{nil, "", "zzzz", "free free win", "team lunch"}, noWeights: true, binarize: 1,
+		train: doc, ref: refTerms},
+	sqlnb.TextComplement: {colType: "VARCHAR", edges: []any{nil, "", "zzzz", "goal goal match"}, train: doc, ref: refTerms},
+}
+
+// TestEveryKindHasACase: a family added to the registry without a case here fails.
+func TestEveryKindHasACase(t *testing.T) {
+	for _, k := range sqlnb.KindNames() {
+		if _, ok := cases[sqlnb.Kind(k)]; !ok {
+			t.Errorf("kind %q has no conformance case: add one to cases", k)
+		}
+	}
+}
+
+// spec is one model of the suite: features (name → kind, in order).
+type spec struct {
+	name  string
+	feats [][2]string
+}
+
+func specs() []spec {
+	var out []spec
+	var mixed, priorless [][2]string
+	for _, k := range sqlnb.Kinds() {
+		kind := string(k.Kind)
+		feats := [][2]string{{kind + "_1", kind}, {kind + "_2", kind}}
+		out = append(out, spec{name: kind, feats: feats})
+		if k.Priorless {
+			priorless = append(priorless, feats[0])
+		} else {
+			mixed = append(mixed, feats[0])
+		}
+	}
+	return append(out, spec{name: "mixed", feats: mixed}, spec{name: "priorless", feats: priorless})
+}
+
+// TestConformance runs every check on every model: each kind alone, every kind that keeps priors together,
+// and the priorless (complement) kinds together; unweighted and weighted (where the kinds take weights).
+func TestConformance(t *testing.T) {
+	db, err := udf.Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, sp := range specs() {
+		for _, weighted := range []bool{false, true} {
+			name := sp.name
+			if weighted {
+				name += "/weighted"
+				skip := false
+				for _, f := range sp.feats {
+					skip = skip || cases[sqlnb.Kind(f[1])].noWeights
+				}
+				if skip {
+					continue
+				}
+			}
+			t.Run(name, func(t *testing.T) { conformance(t, db, sp, weighted) })
+		}
+	}
+}
+
+func conformance(t *testing.T, db *udf.DB, sp spec, weighted bool) {
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(uint64(len(sp.name)), 7))
+	id := strings.ReplaceAll(sp.name, "/", "_")
+	if weighted {
+		id += "_w"
+	}
+	train, score := "train_"+id, "score_"+id
+	// Training rows: classes of 120, 80 and 6 rows (a rare class), weights in [0.1, 3).
+	var rows []row
+	for c, n := range []int{120, 80, 6} {
+		for range n {
+			rw := row{class: c, w: 1, vals: map[string]any{}}
+			if weighted {
+				rw.w = 0.1 + r.Float64()*2.9
+			}
+			for _, f := range sp.feats {
+				rw.vals[f[0]] = cases[sqlnb.Kind(f[1])].train(r, c)
+			}
+			rows = append(rows, rw)
+		}
+	}
+	r.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+	load(t, db, train, sp, rows, true)
+	// Scoring rows: training-like rows, each edge value of each feature among ordinary values, all NULL.
+	var srows []row
+	for i := range 40 {
+		rw := row{class: -1, vals: map[string]any{}}
+		for _, f := range sp.feats {
+			rw.vals[f[0]] = cases[sqlnb.Kind(f[1])].train(r, i%3)
+		}
+		srows = append(srows, rw)
+	}
+	for _, f := range sp.feats {
+		for _, e := range cases[sqlnb.Kind(f[1])].edges {
+			rw := row{class: -1, vals: map[string]any{}}
+			for _, g := range sp.feats {
+				rw.vals[g[0]] = cases[sqlnb.Kind(g[1])].train(r, 0)
+			}
+			rw.vals[f[0]] = e
+			srows = append(srows, rw)
+		}
+	}
+	srows = append(srows, row{class: -1, vals: map[string]any{}})
+	load(t, db, score, sp, srows, false)
+
+	opts := trainOptions(sp, weighted)
+	model := "m_" + id
+	src := "SELECT * EXCLUDE (id, w) FROM " + train
+	if weighted {
+		src = "SELECT * EXCLUDE (id) FROM " + train
+	}
+	mustExec(t, db, fmt.Sprintf(`CALL nb_train(%s, %s, 'y'%s)`, queries.Literal(model), queries.Literal(src), opts))
+	m, err := sqlnb.Load(ctx, db.DB, model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("reference statistics", func(t *testing.T) { checkReference(t, m, sp, rows, weighted) })
+	t.Run("merge", func(t *testing.T) { checkMerge(t, db, m, src, opts) })
+	t.Run("folds", func(t *testing.T) { checkFolds(t, db, sp, src, weighted) })
+	for _, alpha := range []string{"1", "0"} {
+		mustExec(t, db, fmt.Sprintf(`CALL nb_set(%s, alpha := %s)`, queries.Literal(model), alpha))
+		m, err := sqlnb.Load(ctx, db.DB, model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := sqlnb.Compile(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run("alpha "+alpha, func(t *testing.T) {
+			jll := checkKernel(t, s, sp, srows)
+			checkSQL(t, db, s, score, jll, len(srows))
+			checkExport(t, db, s, score)
+		})
+	}
+}
+
+// load creates table name with columns id, y (training), w (training), and the features, and inserts rows.
+func load(t *testing.T, db *udf.DB, name string, sp spec, rows []row, training bool) {
+	t.Helper()
+	cols := []string{"id INTEGER"}
+	if training {
+		cols = append(cols, "y VARCHAR", "w DOUBLE")
+	}
+	for _, f := range sp.feats {
+		cols = append(cols, queries.Ident(f[0])+" "+cases[sqlnb.Kind(f[1])].colType)
+	}
+	mustExec(t, db, fmt.Sprintf("CREATE TABLE %s (%s)", name, strings.Join(cols, ", ")))
+	tx, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	marks := strings.TrimSuffix(strings.Repeat("?, ", len(cols)), ", ")
+	stmt, err := tx.Prepare(fmt.Sprintf("INSERT INTO %s VALUES (%s)", name, marks))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, rw := range rows {
+		args := []any{i}
+		if training {
+			args = append(args, classes[rw.class], rw.w)
+		}
+		for _, f := range sp.feats {
+			args = append(args, rw.vals[f[0]])
+		}
+		if _, err := stmt.Exec(args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stmt.Close()
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func trainOptions(sp spec, weighted bool) string {
+	var kinds []string
+	bin := 0.0
+	for _, f := range sp.feats {
+		kinds = append(kinds, f[0]+"="+f[1])
+		bin = max(bin, cases[sqlnb.Kind(f[1])].binarize)
+	}
+	o := ", feature_kinds := " + queries.Literal(strings.Join(kinds, ","))
+	if bin > 0 {
+		o += fmt.Sprintf(", binarize := %g", bin)
+	}
+	if weighted {
+		o += ", weight := 'w'"
+	}
+	return o
+}
+
+// batch decodes rows as the scorer's inputs declare: numbers (NULL invalid), category codes, terms.
+func batch(s *sqlnb.Scorer, rows []row) *sqlnb.Batch {
+	n := len(rows)
+	b := s.NewBatch(n)
+	for j, in := range s.Inputs {
+		switch in.Kind {
+		case sqlnb.NumberInput:
+			mask := make([]uint64, (n+63)/64)
+			for i, rw := range rows {
+				if v, ok := rw.vals[in.Name].(float64); ok {
+					b.Num[j][i] = v
+					mask[i/64] |= 1 << (i % 64)
+				}
+			}
+			b.Valid[j] = mask
+		case sqlnb.CategoryInput:
+			for i, rw := range rows {
+				switch v := rw.vals[in.Name].(type) {
+				case nil:
+					b.Cat[j][i] = in.Missing()
+				case float64:
+					b.Cat[j][i] = in.Code(v)
+				case string:
+					b.Cat[j][i] = in.Lookup(v)
+				}
+			}
+		case sqlnb.TermsInput:
+			sp := b.Sparse[j]
+			sp.Reset()
+			for _, rw := range rows {
+				if v, ok := rw.vals[in.Name].(string); ok {
+					in.AddText(sp, v)
+				} else {
+					sp.EndNullRow()
+				}
+			}
+		}
+	}
+	return b
+}
+
+// checkKernel: the vector kernel equals the row reference on every row, explain's contributions add up to
+// the log-odds, and the posteriors are finite and sum to 1. It returns the joint log-likelihoods (true
+// values: shifted rows with their shift added back).
+func checkKernel(t *testing.T, s *sqlnb.Scorer, sp spec, rows []row) [][]float64 {
+	errorf := errs(t)
+	n, K := len(rows), len(s.Labels)
+	b := batch(s, rows)
+	out := make([]float64, n*K)
+	var ws sqlnb.Workspace
+	s.JointLogLikelihood(b, out, &ws)
+	ref := make([]float64, K)
+	post := make([]float64, K)
+	jll := make([][]float64, n)
+	for i := range n {
+		s.RowScores(b, i, ref)
+		jll[i] = make([]float64, K)
+		for c := range K {
+			v := out[c*n+i] + ws.ShiftOf(i)
+			jll[i][c] = v
+			if !same(v, ref[c], 1e-12) {
+				errorf("row %d (%v) class %s: vector kernel %v, row reference %v", i, rows[i].vals, s.Labels[c], v, ref[c])
+			}
+		}
+		sqlnb.Posterior(out, n, K, i, post)
+		sum := 0.0
+		for _, p := range post {
+			sum += p
+			if math.IsNaN(p) || p < 0 || p > 1 {
+				errorf("row %d (%v): posterior %v", i, rows[i].vals, post)
+			}
+		}
+		if math.Abs(sum-1) > 1e-12 {
+			errorf("row %d (%v): posteriors sum to %v", i, rows[i].vals, sum)
+		}
+		a, c, contrib := s.Explain(b, i)
+		total, scale := 0.0, 1.0
+		for _, x := range contrib {
+			total += x.LLR
+			scale = max(scale, math.Abs(x.LLR))
+		}
+		if odds := ref[a] - ref[c]; !(total == odds || math.Abs(total-odds) <= 1e-12*scale) && !(math.IsNaN(odds) && math.IsInf(total, 0)) {
+			errorf("row %d (%v): explain adds up to %v, log-odds %v", i, rows[i].vals, total, odds)
+		}
+		if len(contrib) != len(sp.feats)+1 {
+			errorf("row %d: %d contributions for %d features", i, len(contrib), len(sp.feats))
+		}
+	}
+	return jll
+}
+
+// errs reports at most 8 errors per test (a broken rule fails every row).
+func errs(t *testing.T) func(format string, args ...any) {
+	n := 0
+	return func(format string, args ...any) {
+		t.Helper()
+		if n++; n <= 8 {
+			t.Errorf(format, args...)
+		} else if n == 9 {
+			t.Errorf("... more errors")
+		}
+	}
+}
+
+// same compares with a relative tolerance; equal infinities are the same.
+func same(a, b, tol float64) bool {
+	if math.IsInf(a, 0) || math.IsInf(b, 0) || math.IsNaN(a) || math.IsNaN(b) {
+		return a == b
+	}
+	return math.Abs(a-b) <= tol*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
+}
+
+// checkSQL: the SQL scoring functions (DuckDB's vectors decoded by the udf layer) give the Go kernel's joint
+// log-likelihoods; the log-evidence is their log-sum-exp; predict_proba is finite and sums to 1 and
+// nb_predict is its argmax.
+func checkSQL(t *testing.T, db *udf.DB, s *sqlnb.Scorer, table string, jll [][]float64, n int) {
+	errorf := errs(t)
+	lit := queries.Literal(s.Model.Name)
+	got := query(t, db, fmt.Sprintf(`SELECT id, nb_joint_log_likelihood(%[1]s, t)::VARCHAR, nb_log_evidence(%[1]s, t),
+		list_sum(map_values(nb_predict_proba(%[1]s, t))), nb_predict(%[1]s, t), nb_predict_proba(%[1]s, t)::VARCHAR FROM %[2]s t ORDER BY id`, lit, table))
+	if len(got) != n {
+		t.Fatalf("%d rows scored, want %d", len(got), n)
+	}
+	for i, r := range got {
+		m := parseMap(t, r[1])
+		best := 0
+		for c, l := range s.Labels {
+			if !same(m[l], jll[i][c], 1e-12) {
+				errorf("row %d class %s: nb_joint_log_likelihood %v, Go kernel %v", i, l, m[l], jll[i][c])
+			}
+			if jll[i][c] > jll[i][best] {
+				best = c
+			}
+		}
+		ev, _ := strconv.ParseFloat(r[2], 64)
+		if want := logSumExp(jll[i]); !same(ev, want, 1e-12) {
+			errorf("row %d: nb_log_evidence %v, log-sum-exp of the joint log-likelihoods %v", i, ev, want)
+		}
+		if sum, _ := strconv.ParseFloat(r[3], 64); math.Abs(sum-1) > 1e-12 || math.IsNaN(sum) {
+			errorf("row %d: nb_predict_proba sums to %v: %s", i, r[3], r[5])
+		}
+		if allNegInf(jll[i]) {
+			continue // the limit: checked by the kernel test
+		}
+		if r[4] != s.Labels[best] {
+			errorf("row %d: nb_predict %s, argmax %s", i, r[4], s.Labels[best])
+		}
+	}
+}
+
+func allNegInf(v []float64) bool {
+	for _, x := range v {
+		if !math.IsInf(x, -1) {
+			return false
+		}
+	}
+	return true
+}
+
+func logSumExp(v []float64) float64 {
+	mx := math.Inf(-1)
+	for _, x := range v {
+		mx = max(mx, x)
+	}
+	if math.IsInf(mx, -1) {
+		return mx
+	}
+	sum := 0.0
+	for _, x := range v {
+		sum += math.Exp(x - mx)
+	}
+	return mx + math.Log(sum)
+}
+
+// checkExport: the DuckDB macros of ExportSQL give nb_joint_log_likelihood's scores, nb_predict_proba's
+// posteriors (1e-12) and nb_predict's labels, also where every score overflows (the limit rule); a family
+// that cannot be exported says so.
+func checkExport(t *testing.T, db *udf.DB, s *sqlnb.Scorer, table string) {
+	errorf := errs(t)
+	var b strings.Builder
+	err := sqlnb.ExportSQL(&b, s, sqlnb.DialectDuckDB)
+	if errors.Is(err, sqlnb.ErrNotExportable) {
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, db, b.String())
+	name, lit := s.Model.Name, queries.Literal(s.Model.Name)
+	got := query(t, db, fmt.Sprintf(`SELECT id, %[1]s(t)::VARCHAR, nb_joint_log_likelihood(%[2]s, t)::VARCHAR, %[3]s(t)::VARCHAR,
+		nb_predict_proba(%[2]s, t)::VARCHAR, %[4]s(t), nb_predict(%[2]s, t) FROM %[5]s t ORDER BY id`,
+		queries.Ident(name+"_joint_log_likelihood"), lit, queries.Ident(name+"_predict_proba"), queries.Ident(name+"_predict"), table))
+	for i, r := range got {
+		sj, nj := parseList(t, r[1]), parseMap(t, r[2])
+		sp, np := parseMap(t, r[3]), parseMap(t, r[4])
+		for c, l := range s.Labels {
+			if !same(sj[c], nj[l], 1e-12) {
+				errorf("row %d class %s: exported score %v, nb_joint_log_likelihood %v", i, l, sj[c], nj[l])
+			}
+			if math.Abs(sp[l]-np[l]) > 1e-12 || math.IsNaN(sp[l]) {
+				errorf("row %d class %s: exported posterior %v, nb_predict_proba %v", i, l, sp[l], np[l])
+			}
+		}
+		if r[5] != r[6] {
+			errorf("row %d: exported label %s, nb_predict %s", i, r[5], r[6])
+		}
+	}
+}
+
+// checkMerge: models trained on two halves merge into the model of the whole (statistics 1e-12).
+func checkMerge(t *testing.T, db *udf.DB, whole *sqlnb.Model, src, opts string) {
+	ctx := context.Background()
+	var parts []*sqlnb.Model
+	for h := range 2 {
+		name := fmt.Sprintf("%s_half%d", whole.Name, h)
+		mustExec(t, db, fmt.Sprintf(`CALL nb_train(%s, %s, 'y'%s)`, queries.Literal(name),
+			queries.Literal(fmt.Sprintf("%s WHERE id %% 2 = %d", src, h)), opts))
+		m, err := sqlnb.Load(ctx, db.DB, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, m)
+	}
+	merged := sqlnb.Merge(whole, classes, parts...)
+	compareModels(t, "merge", merged, whole)
+}
+
+// checkFolds: every fold model of FoldModels (one scan, merged folds) equals training on the other folds.
+func checkFolds(t *testing.T, db *udf.DB, sp spec, src string, weighted bool) {
+	ctx := context.Background()
+	ts := sqlnb.TrainSpec{Model: "cv", Source: src, Label: "y", FeatureKinds: map[string]sqlnb.Kind{}}
+	for _, f := range sp.feats {
+		ts.FeatureKinds[f[0]] = sqlnb.Kind(f[1])
+		ts.Binarize = max(ts.Binarize, cases[sqlnb.Kind(f[1])].binarize)
+	}
+	if weighted {
+		ts.Weight = "w"
+	}
+	models, fold, err := sqlnb.FoldModels(ctx, db.DB, sqlnb.CVSpec{Folds: 3, Seed: 11, Train: ts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for f, m := range models {
+		d := ts
+		d.Model = fmt.Sprintf("direct_%d", f)
+		d.Source = fmt.Sprintf("SELECT * EXCLUDE (__f) FROM (SELECT *, %s AS __f FROM (%s) t) WHERE __f <> %d", fold, src, f)
+		res, err := sqlnb.Train(ctx, conn, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		compareModels(t, fmt.Sprint("fold ", f), m, res.Model)
+	}
+}
+
+// compareModels compares classes and every statistics row (numbers relative 1e-12).
+func compareModels(t *testing.T, what string, got, want *sqlnb.Model) {
+	t.Helper()
+	if len(got.Classes) != len(want.Classes) {
+		t.Fatalf("%s: classes %+v, want %+v", what, got.Classes, want.Classes)
+	}
+	for i := range got.Classes {
+		g, w := got.Classes[i], want.Classes[i]
+		if g.Label != w.Label || g.Count != w.Count || !same(g.Weight, w.Weight, 1e-12) {
+			t.Errorf("%s: class %+v, want %+v", what, g, w)
+		}
+	}
+	compareStats(t, what, got.Stats, want.Stats)
+}
+
+func compareStats(t *testing.T, what string, got, want sqlnb.Stats) {
+	errorf := errs(t)
+	t.Helper()
+	names := map[string]bool{}
+	for k := range got {
+		names[k] = true
+	}
+	for k := range want {
+		names[k] = true
+	}
+	for name := range names {
+		g, w := keyed(got[name]), keyed(want[name])
+		if len(g) != len(w) {
+			errorf("%s: %d %s rows, want %d", what, len(g), name, len(w))
+		}
+		for k, wr := range w {
+			gr, ok := g[k]
+			if !ok {
+				errorf("%s: no %s row %s", what, name, k)
+				continue
+			}
+			for f := range wr.NumField() {
+				a, b := gr.Field(f), wr.Field(f)
+				var x, y float64
+				switch a.Kind() {
+				case reflect.Float64:
+					x, y = a.Float(), b.Float()
+				case reflect.Int64:
+					x, y = float64(a.Int()), float64(b.Int())
+				default:
+					continue
+				}
+				if !same(x, y, 1e-12) {
+					errorf("%s: %s row %s field %s = %v, want %v", what, name, k, wr.Type().Field(f).Name, x, y)
+				}
+			}
+		}
+	}
+}
+
+// keyed indexes a slice of statistics rows by their string fields (feature, class, value or term).
+func keyed(rows any) map[string]reflect.Value {
+	out := map[string]reflect.Value{}
+	if rows == nil {
+		return out
+	}
+	v := reflect.ValueOf(rows)
+	for i := range v.Len() {
+		r := v.Index(i)
+		var key []string
+		for f := range r.NumField() {
+			if r.Field(f).Kind() == reflect.String {
+				key = append(key, r.Field(f).String())
+			}
+		}
+		out[strings.Join(key, "|")] = r
+	}
+	return out
+}
+
+// checkReference: the statistics SQL training computed equal the plain-Go reference's.
+func checkReference(t *testing.T, m *sqlnb.Model, sp spec, rows []row, weighted bool) {
+	want := sqlnb.Stats{}
+	for _, f := range sp.feats {
+		k := cases[sqlnb.Kind(f[1])]
+		for i := range rows {
+			if !weighted {
+				rows[i].w = 1
+			}
+		}
+		k.ref(want, f[0], rows, k.binarize)
+	}
+	compareStats(t, "reference", m.Stats, want)
+}
+
+func refGaussian(stats sqlnb.Stats, f string, rows []row, _ float64) {
+	for c, cl := range classes {
+		var xs, ws []float64
+		for _, r := range rows {
+			if x, ok := r.vals[f].(float64); ok && r.class == c {
+				xs, ws = append(xs, x), append(ws, r.w)
+			}
+		}
+		g := sqlnb.GaussianStat{Feature: f, Class: cl, Count: int64(len(xs))}
+		var sw, swx float64
+		for i, x := range xs {
+			g.Mean += x / float64(len(xs))
+			sw += ws[i]
+			swx += ws[i] * x
+		}
+		g.Weight = sw
+		if sw > 0 {
+			g.WMean = swx / sw
+		}
+		for i, x := range xs {
+			g.M2 += (x - g.Mean) * (x - g.Mean)
+			g.WM2 += ws[i] * (x - g.WMean) * (x - g.WMean)
+		}
+		stats["gaussian"] = append(asRows[sqlnb.GaussianStat](stats["gaussian"]), g)
+	}
+}
+
+func refPoisson(stats sqlnb.Stats, f string, rows []row, _ float64) {
+	for c, cl := range classes {
+		p := sqlnb.PoissonStat{Feature: f, Class: cl}
+		var sum, swx float64
+		for _, r := range rows {
+			if x, ok := r.vals[f].(float64); ok && r.class == c {
+				p.Count++
+				sum += x
+				p.Weight += r.w
+				swx += r.w * x
+			}
+		}
+		if p.Count > 0 {
+			p.Mean = sum / float64(p.Count)
+		}
+		if p.Weight > 0 {
+			p.WMean = swx / p.Weight
+		}
+		stats["poisson"] = append(asRows[sqlnb.PoissonStat](stats["poisson"]), p)
+	}
+}
+
+// refCategorical counts values as DuckDB casts them to text; a number of a Bernoulli feature is "true"
+// when > the threshold.
+func refCategorical(stats sqlnb.Stats, f string, rows []row, bin float64) {
+	type key struct{ c, v string }
+	n, w := map[key]int64{}, map[key]float64{}
+	var order []key
+	for _, r := range rows {
+		var v string
+		switch x := r.vals[f].(type) {
+		case nil:
+			continue
+		case string:
+			v = x
+		case float64:
+			v = strconv.FormatBool(x > bin)
+		}
+		k := key{classes[r.class], v}
+		if n[k] == 0 {
+			order = append(order, k)
+		}
+		n[k]++
+		w[k] += r.w
+	}
+	for _, k := range order {
+		stats["categorical"] = append(asRows[sqlnb.CategoryCount](stats["categorical"]), sqlnb.CategoryCount{Feature: f, Class: k.c, Value: k.v, Count: n[k], Weight: w[k]})
+	}
+}
+
+func refTotals(stats sqlnb.Stats, f string, rows []row, _ float64) {
+	for c, cl := range classes {
+		total := 0.0
+		for _, r := range rows {
+			if x, ok := r.vals[f].(float64); ok && r.class == c {
+				total += r.w * x
+			}
+		}
+		stats["totals"] = append(asRows[sqlnb.CountStat](stats["totals"]), sqlnb.CountStat{Feature: f, Class: cl, Total: total})
+	}
+}
+
+// refTerms counts each document's terms (sqlnb's Go tokenizer, held equal to the training SQL by
+// TestTextOptionsAgreeWithSQL): occurrences, documents, documents with more than bin occurrences, weight.
+func refTerms(stats sqlnb.Stats, f string, rows []row, bin float64) {
+	type key struct{ c, t string }
+	agg := map[key]*sqlnb.TermCount{}
+	var order []key
+	for _, r := range rows {
+		d, ok := r.vals[f].(string)
+		if !ok {
+			continue
+		}
+		hist := map[string]int64{}
+		for _, term := range (sqlnb.TextOptions{}).Terms(d) {
+			hist[term]++
+		}
+		for term, n := range hist {
+			k := key{classes[r.class], term}
+			if agg[k] == nil {
+				agg[k] = &sqlnb.TermCount{Feature: f, Class: k.c, Term: term}
+				order = append(order, k)
+			}
+			a := agg[k]
+			a.Count += n
+			a.Docs++
+			if float64(n) > bin {
+				a.Present++
+			}
+			a.Weight += r.w * float64(n)
+		}
+	}
+	sort.Slice(order, func(i, j int) bool { return order[i].c+order[i].t < order[j].c+order[j].t })
+	for _, k := range order {
+		stats["terms"] = append(asRows[sqlnb.TermCount](stats["terms"]), *agg[k])
+	}
+}
+
+func asRows[T any](v any) []T {
+	r, _ := v.([]T)
+	return r
+}
+
+func mustExec(t *testing.T, db *udf.DB, stmt string) {
+	t.Helper()
+	if _, err := db.Exec(stmt); err != nil {
+		t.Fatalf("%.300s: %v", stmt, err)
+	}
+}
+
+func query(t *testing.T, db *udf.DB, stmt string) [][]string {
+	t.Helper()
+	rows, err := db.Query(stmt)
+	if err != nil {
+		t.Fatalf("%.300s: %v", stmt, err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var out [][]string
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		r := make([]string, len(cols))
+		for i, v := range vals {
+			switch x := v.(type) {
+			case nil:
+				r[i] = "NULL"
+			case float64:
+				r[i] = strconv.FormatFloat(x, 'g', -1, 64)
+			default:
+				r[i] = fmt.Sprint(x)
+			}
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// parseMap reads DuckDB's text form of a MAP(VARCHAR, DOUBLE): {a=1.5, b=-inf}.
+func parseMap(t *testing.T, s string) map[string]float64 {
+	t.Helper()
+	out := map[string]float64{}
+	s = strings.TrimSuffix(strings.TrimPrefix(s, "{"), "}")
+	for _, kv := range strings.Split(s, ", ") {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			t.Fatalf("bad map %q", s)
+		}
+		out[k] = parseFloat(t, v)
+	}
+	return out
+}
+
+// parseList reads DuckDB's text form of a DOUBLE list: [1.5, -inf].
+func parseList(t *testing.T, s string) []float64 {
+	t.Helper()
+	var out []float64
+	for _, v := range strings.Split(strings.TrimSuffix(strings.TrimPrefix(s, "["), "]"), ", ") {
+		out = append(out, parseFloat(t, v))
+	}
+	return out
+}
+
+func parseFloat(t *testing.T, v string) float64 {
+	t.Helper()
+	switch strings.ToLower(v) {
+	case "-inf", "-infinity":
+		return math.Inf(-1)
+	case "inf", "+inf", "infinity":
+		return math.Inf(1)
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		t.Fatalf("bad number %q", v)
+	}
+	return f
+}
