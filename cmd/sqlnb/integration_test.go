@@ -177,11 +177,18 @@ func TestExportPostgres(t *testing.T) {
 	compare(t, "PostgreSQL", want, got)
 }
 
-// TestShellTmux drives `sqlnb shell` in tmux as a person would: a query, a multi-line statement, .mode csv,
-// an error that does not end the session, and Ctrl-C on a long query (with its progress bar).
+// TestShellTmux drives `sqlnb shell` in tmux as a person would: a query, a multi-line statement, .import,
+// Tab completion (a table, a keyword, a model name, a table of a database opened with .open), .maxrows,
+// .mode csv, an error that does not end the session, a long query whose progress spinner must not draw
+// after it ends, Ctrl-C on a long query, and a multi-line statement recalled from the history after a
+// restart.
 func TestShellTmux(t *testing.T) {
 	bin := mustEnv(t, "SQLNB_BIN")
 	dir := t.TempDir()
+	csvPath := filepath.Join(dir, "rows.csv")
+	if err := os.WriteFile(csvPath, []byte("label,x\na,1.0\nb,2.0\na,1.5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	session := "sqlnb_test_" + strconv.Itoa(os.Getpid())
 	tmux := func(args ...string) string {
 		out, err := exec.Command("tmux", args...).CombinedOutput()
@@ -190,8 +197,11 @@ func TestShellTmux(t *testing.T) {
 		}
 		return string(out)
 	}
-	tmux("new-session", "-d", "-s", session, "-x", "150", "-y", "60",
-		"env SQLNB_HISTORY="+filepath.Join(dir, "history")+" "+bin+" shell "+filepath.Join(dir, "shell.duckdb"))
+	start := func() {
+		tmux("new-session", "-d", "-s", session, "-x", "150", "-y", "60",
+			"env SQLNB_HISTORY="+filepath.Join(dir, "history")+" "+bin+" shell "+filepath.Join(dir, "shell.duckdb"))
+	}
+	start()
 	defer exec.Command("tmux", "kill-session", "-t", session).Run()
 	screen := func() string { return tmux("capture-pane", "-p", "-t", session, "-S", "-300") }
 	waitFor := func(text string) string {
@@ -223,6 +233,29 @@ func TestShellTmux(t *testing.T) {
 			tmux(append([]string{"send-keys", "-t", session}, keys...)...)
 		}
 	}
+	// clear empties the screen and its scrollback, so that waitFor sees only what comes next.
+	clear := func() {
+		send("", "C-l")
+		time.Sleep(200 * time.Millisecond)
+		tmux("clear-history", "-t", session)
+	}
+	// lastLine is the last line with text on the screen.
+	lastLine := func(s string) string {
+		lines := strings.Split(strings.TrimRight(s, " \n"), "\n")
+		return strings.TrimSpace(lines[len(lines)-1])
+	}
+	// settled checks that nothing draws on the screen any more and that the prompt is the last line: a
+	// progress spinner that outlives its query redraws over the prompt.
+	settled := func(what string) {
+		t.Helper()
+		time.Sleep(time.Second)
+		a := screen()
+		time.Sleep(time.Second)
+		b := screen()
+		if a != b || lastLine(b) != "sqlnb>" || strings.Contains(b, "running") {
+			t.Errorf("%s: the screen still changes or does not end at the prompt:\n%s\n--- a second later:\n%s", what, a, b)
+		}
+	}
 	waitFor("sqlnb shell on")
 
 	send("SELECT 42 AS answer, NULL AS nothing;", "Enter")
@@ -237,33 +270,109 @@ func TestShellTmux(t *testing.T) {
 	send("  'line' AS second_col;", "Enter")
 	waitFor("second_col")
 
+	// .import creates the table, then appends to it.
+	send(".import "+csvPath+" imported_rows", "Enter")
+	waitFor("created imported_rows: 3 rows")
+	send(".import "+csvPath+" imported_rows", "Enter")
+	waitFor("appended to imported_rows: 3 rows")
+
+	// Tab completes a table created a moment ago, a keyword, and a model name inside nb_*('.
+	clear()
+	send("SELECT count(*) AS n_imported FROM imported_r", "Tab")
+	waitFor("FROM imported_rows")
+	send(";", "Enter")
+	waitFor("│ 6 ")
+	send("sel", "Tab")
+	waitFor("sqlnb> select")
+	send(" 'keyword' AS kw;", "Enter")
+	waitFor("keyword")
+	send("CALL nb_train('tmux_model', 'imported_rows', 'label');", "Enter")
+	waitFor("tmux_model │")
+	clear()
+	send("SELECT nb_predict('tmux_m", "Tab")
+	waitFor("nb_predict('tmux_model'")
+	send(", {'x': 2.0}) AS predicted;", "Enter")
+	waitFor("│ b ")
+
+	// .maxrows limits a table.
+	send(".maxrows 3", "Enter")
+	send("SELECT * FROM range(10);", "Enter")
+	waitFor("… 7 more rows")
+	send(".maxrows 40", "Enter")
+
+	// A long query: the spinner shows while it runs and is gone, for good, when the result is printed.
+	clear()
+	send("SELECT count(*) AS multiples FROM range(400000000) WHERE range % 7 = 0;", "Enter")
+	waitFor("running")
+	waitFor("57142858")
+	settled("after a long query")
+
 	send(".mode csv", "Enter")
 	send("SELECT 7 AS x, 'csv' AS y;", "Enter")
 	waitFor("7,csv")
+	send(".mode table", "Enter")
 
 	send("SELEC 1;", "Enter")
 	waitFor("Error: Parser Error")
 	send("SELECT 'still alive' AS s;", "Enter")
 	waitFor("still alive")
 
+	clear()
 	send("SELECT count(*) FROM range(100000000000000) r(i) WHERE i % 7 = 3;", "Enter")
-	s = waitFor("running") // the progress bar
+	waitFor("running") // the progress bar
 	time.Sleep(300 * time.Millisecond)
 	send("", "C-c")
 	waitFor("Error: query interrupted (Ctrl-C)")
+	settled("after Ctrl-C")
 	send("SELECT 'after ctrl-c' AS z;", "Enter")
 	waitFor("after ctrl-c")
 
-	send(".quit", "Enter")
-	deadline := time.Now().Add(10 * time.Second)
-	for exec.Command("tmux", "has-session", "-t", session).Run() == nil {
-		if time.Now().After(deadline) {
-			t.Fatalf("the shell did not end on .quit:\n%s", screen())
-		}
-		time.Sleep(100 * time.Millisecond)
+	// .open switches to another database file; Tab sees its tables.
+	other := filepath.Join(dir, "other.duckdb")
+	send(".open "+other, "Enter")
+	send("CREATE TABLE only_in_other AS SELECT 1 AS one;", "Enter")
+	clear()
+	send("SELECT count(*) AS tables_here FROM only_in_o", "Tab")
+	waitFor("FROM only_in_other")
+	send(";", "Enter")
+	waitFor("tables_here")
+	send("FROM imported_rows;", "Enter")
+	waitFor("Table with name imported_rows does not exist")
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf(".open did not create %s: %v", other, err)
 	}
+
+	// The last statement spans two lines, with a ';' inside a -- comment.
+	send("SELECT 'restored' AS r, -- a comment; not the end", "Enter")
+	waitFor("...>")
+	send("  2 AS s;", "Enter")
+	waitFor("restored")
+	quit := func() {
+		t.Helper()
+		send(".quit", "Enter")
+		deadline := time.Now().Add(10 * time.Second)
+		for exec.Command("tmux", "has-session", "-t", session).Run() == nil {
+			if time.Now().After(deadline) {
+				t.Fatalf("the shell did not end on .quit:\n%s", screen())
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	quit()
 	hist, err := os.ReadFile(filepath.Join(dir, "history"))
 	if err != nil || !strings.Contains(string(hist), "SELECT 42 AS answer") {
 		t.Errorf("history file: %v %q", err, hist)
 	}
+
+	// After a restart the two-line statement comes back whole from the history (Up: .quit, Up: it).
+	start()
+	waitFor("sqlnb shell on")
+	send("", "Up", "Up")
+	waitFor("  2 AS s;")
+	send("", "Enter")
+	s = waitFor("│ restored │")
+	if !strings.Contains(s, "sqlnb> SELECT 'restored' AS r, -- a comment; not the end\n  2 AS s;") {
+		t.Errorf("the recalled statement is not whole:\n%s", s)
+	}
+	quit()
 }

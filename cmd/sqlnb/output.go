@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"database/sql"
 	"encoding/csv"
@@ -10,6 +11,7 @@ import (
 	"math"
 	"math/big"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,20 +24,76 @@ import (
 
 func mkdirAll(dir string) error { return os.MkdirAll(dir, 0o755) }
 
-// query runs stmt and writes its result to w in format (table, csv, json, line or markdown).
+// maxRows is the global --max-rows flag: the most rows a table shows (0: all of them). Other formats
+// write every row.
+var maxRows = defaultMaxRows
+
+// defaultMaxRows is the DuckDB CLI's default.
+const defaultMaxRows = 40
+
+// formats are the result formats; the shell's .mode takes the same names.
+var formats = []string{"table", "csv", "json", "line", "markdown"}
+
+func checkFormat(format string) error {
+	if format == "" || slices.Contains(formats, format) {
+		return nil
+	}
+	return usageError{fmt.Errorf("--format %q: use table, csv, json, line or markdown", format)}
+}
+
+// query runs stmt and writes its result to w in format (table, csv, json, line or markdown), row by row.
 func query(ctx context.Context, db *sql.DB, w io.Writer, format, stmt string, args ...any) error {
+	if err := checkFormat(format); err != nil {
+		return err
+	}
 	rows, err := db.QueryContext(ctx, stmt, args...)
 	if err != nil {
 		return err
 	}
-	names, types, data, err := readRows(rows)
+	return writeRows(w, format, maxRows, rows)
+}
+
+// writeRows writes the result of rows (and closes it) in format, one row at a time: only a table keeps
+// rows in memory, at most limit of them (0: all), and counts the rest.
+func writeRows(w io.Writer, format string, limit int, rows *sql.Rows) error {
+	defer rows.Close()
+	cols, err := rows.ColumnTypes()
 	if err != nil {
 		return err
 	}
-	return writeResult(w, format, names, types, data)
+	names, types := make([]string, len(cols)), make([]string, len(cols))
+	for i, c := range cols {
+		names[i], types[i] = c.Name(), c.DatabaseTypeName()
+	}
+	rw, err := newResultWriter(w, format, limit, names, types)
+	if err != nil {
+		return err
+	}
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rows.Next() {
+		if !rw.wants() {
+			rw.skip()
+			continue
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return err
+		}
+		if err := rw.row(vals); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	return rw.close()
 }
 
-// readRows reads every row of rows (and closes it): column names, DuckDB type names and values.
+// readRows reads every row of rows (and closes it): column names, DuckDB type names and values. For
+// small results that the caller needs whole (the shell's .schema).
 func readRows(rows *sql.Rows) (names, types []string, data [][]any, err error) {
 	defer rows.Close()
 	cols, err := rows.ColumnTypes()
@@ -60,92 +118,171 @@ func readRows(rows *sql.Rows) (names, types []string, data [][]any, err error) {
 	return names, types, data, rows.Err()
 }
 
+// writeResult writes rows held in memory in format; a table shows at most --max-rows of them.
 func writeResult(w io.Writer, format string, names, types []string, data [][]any) error {
-	switch format {
-	case "csv":
-		cw := csv.NewWriter(w)
-		_ = cw.Write(names)
-		for _, row := range data {
-			rec := make([]string, len(row))
-			for i, v := range row {
-				if v != nil {
-					rec[i] = formatValue(v)
-				}
-			}
-			_ = cw.Write(rec)
-		}
-		cw.Flush()
-		return cw.Error()
-	case "json":
-		out := make([]map[string]any, len(data))
-		for r, row := range data {
-			obj := make(map[string]any, len(row))
-			for i, v := range row {
-				obj[names[i]] = jsonValue(v)
-			}
-			out[r] = obj
-		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
-	case "line":
-		width := 0
-		for _, n := range names {
-			width = max(width, len(n))
-		}
-		for r, row := range data {
-			if r > 0 {
-				fmt.Fprintln(w)
-			}
-			for i, v := range row {
-				fmt.Fprintf(w, "%*s = %s\n", width, names[i], formatValue(v))
-			}
-		}
-		return nil
-	case "markdown":
-		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(names, " | "), strings.Repeat("---|", len(names)))
-		for _, row := range data {
-			cells := make([]string, len(row))
-			for i, v := range row {
-				cells[i] = strings.ReplaceAll(formatValue(v), "|", "\\|")
-			}
-			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
-		}
-		return nil
-	case "table", "":
-		t := table.NewWriter()
-		t.SetOutputMirror(w)
-		t.SetStyle(table.StyleLight)
-		t.Style().Format.Header = text.FormatDefault
-		header := table.Row{}
-		for i, n := range names {
-			header = append(header, n+"\n"+strings.ToLower(types[i]))
-		}
-		t.AppendHeader(header, table.RowConfig{AutoMerge: false})
-		align := make([]table.ColumnConfig, len(names))
-		for i := range names {
-			align[i] = table.ColumnConfig{Number: i + 1, AlignHeader: text.AlignLeft}
-		}
-		t.SetColumnConfigs(align)
-		for _, row := range data {
-			r := table.Row{}
-			for _, v := range row {
-				if v == nil {
-					r = append(r, "NULL")
-				} else {
-					r = append(r, formatValue(v))
-				}
-			}
-			t.AppendRow(r)
-		}
-		t.Render()
-		fmt.Fprintf(w, "(%d row%s)\n", len(data), plural(len(data)))
-		return nil
+	rw, err := newResultWriter(w, format, maxRows, names, types)
+	if err != nil {
+		return err
 	}
-	return usageError{fmt.Errorf("--format %q: use table, csv, json, line or markdown", format)}
+	for _, row := range data {
+		if !rw.wants() {
+			rw.skip()
+			continue
+		}
+		if err := rw.row(row); err != nil {
+			return err
+		}
+	}
+	return rw.close()
 }
 
-func plural(n int) string {
+// resultWriter writes one result in a format as its rows arrive. csv, json, line and markdown write each
+// row at once; a table is aligned, so it keeps its first limit rows, counts the others, and draws itself
+// at close with a "… N more rows" line when rows were left out.
+type resultWriter struct {
+	w            *bufio.Writer
+	format       string
+	limit        int
+	names, types []string
+	n            int64 // rows seen
+	kept         [][]any
+	csv          *csv.Writer
+	width        int // line mode: the widest column name
+}
+
+func newResultWriter(w io.Writer, format string, limit int, names, types []string) (*resultWriter, error) {
+	if err := checkFormat(format); err != nil {
+		return nil, err
+	}
+	rw := &resultWriter{w: bufio.NewWriterSize(w, 64<<10), format: format, limit: limit, names: names, types: types}
+	switch format {
+	case "csv":
+		rw.csv = csv.NewWriter(rw.w)
+		if err := rw.csv.Write(names); err != nil {
+			return nil, err
+		}
+	case "json":
+		rw.w.WriteString("[")
+	case "line":
+		for _, n := range names {
+			rw.width = max(rw.width, len(n))
+		}
+	case "markdown":
+		fmt.Fprintf(rw.w, "| %s |\n|%s\n", strings.Join(names, " | "), strings.Repeat("---|", len(names)))
+	}
+	return rw, nil
+}
+
+// wants reports whether the next row is written (or kept); when not, the caller only counts it (skip).
+func (rw *resultWriter) wants() bool {
+	return !rw.isTable() || rw.limit <= 0 || rw.n < int64(rw.limit)
+}
+
+func (rw *resultWriter) skip() { rw.n++ }
+
+func (rw *resultWriter) isTable() bool { return rw.format == "table" || rw.format == "" }
+
+// row writes (or, for a table, keeps a copy of) one row.
+func (rw *resultWriter) row(vals []any) error {
+	rw.n++
+	switch rw.format {
+	case "csv":
+		rec := make([]string, len(vals))
+		for i, v := range vals {
+			if v != nil {
+				rec[i] = formatValue(v)
+			}
+		}
+		return rw.csv.Write(rec)
+	case "json":
+		if rw.n > 1 {
+			rw.w.WriteString(",")
+		}
+		rw.w.WriteString("\n  {")
+		for i, v := range vals {
+			if i > 0 {
+				rw.w.WriteString(",")
+			}
+			key, _ := json.Marshal(rw.names[i])
+			val, err := json.MarshalIndent(jsonValue(v), "    ", "  ")
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(rw.w, "\n    %s: %s", key, val)
+		}
+		if len(vals) > 0 {
+			rw.w.WriteString("\n  ")
+		}
+		rw.w.WriteString("}")
+	case "line":
+		if rw.n > 1 {
+			rw.w.WriteString("\n")
+		}
+		for i, v := range vals {
+			fmt.Fprintf(rw.w, "%*s = %s\n", rw.width, rw.names[i], formatValue(v))
+		}
+	case "markdown":
+		cells := make([]string, len(vals))
+		for i, v := range vals {
+			cells[i] = strings.ReplaceAll(formatValue(v), "|", "\\|")
+		}
+		fmt.Fprintf(rw.w, "| %s |\n", strings.Join(cells, " | "))
+	default:
+		rw.kept = append(rw.kept, slices.Clone(vals))
+	}
+	return nil
+}
+
+// close ends the result (a table is drawn now) and flushes it.
+func (rw *resultWriter) close() error {
+	switch rw.format {
+	case "csv":
+		rw.csv.Flush()
+		if err := rw.csv.Error(); err != nil {
+			return err
+		}
+	case "json":
+		if rw.n > 0 {
+			rw.w.WriteString("\n")
+		}
+		rw.w.WriteString("]\n")
+	case "line", "markdown":
+	default:
+		rw.drawTable()
+	}
+	return rw.w.Flush()
+}
+
+func (rw *resultWriter) drawTable() {
+	t := table.NewWriter()
+	t.SetOutputMirror(rw.w)
+	t.SetStyle(table.StyleLight)
+	t.Style().Format.Header = text.FormatDefault
+	header := table.Row{}
+	for i, n := range rw.names {
+		header = append(header, n+"\n"+strings.ToLower(rw.types[i]))
+	}
+	t.AppendHeader(header, table.RowConfig{AutoMerge: false})
+	align := make([]table.ColumnConfig, len(rw.names))
+	for i := range rw.names {
+		align[i] = table.ColumnConfig{Number: i + 1, AlignHeader: text.AlignLeft}
+	}
+	t.SetColumnConfigs(align)
+	for _, row := range rw.kept {
+		r := table.Row{}
+		for _, v := range row {
+			r = append(r, formatValue(v))
+		}
+		t.AppendRow(r)
+	}
+	t.Render()
+	if more := rw.n - int64(len(rw.kept)); more > 0 {
+		fmt.Fprintf(rw.w, "… %d more row%s\n", more, plural(more))
+	}
+	fmt.Fprintf(rw.w, "(%d row%s)\n", rw.n, plural(rw.n))
+}
+
+func plural[N int | int64](n N) string {
 	if n == 1 {
 		return ""
 	}

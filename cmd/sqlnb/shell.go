@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"database/sql"
 	"errors"
@@ -9,6 +10,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -18,32 +21,24 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sqlnb/sqlnb/queries"
+	"github.com/sqlnb/sqlnb/sqlnb"
 	"github.com/sqlnb/sqlnb/udf"
 )
 
-const shellHelp = `Statements end with ';' and may span lines. Ctrl-C cancels a running query (or clears the
-current input); Ctrl-D or .quit leaves.
-.help                 this text
-.tables               list tables and views
-.schema [NAME]        CREATE statements (of one table or view)
-.models               list the nb models (FROM nb_models())
-.mode MODE            result format: table, csv, json, line or markdown
-.read FILE            run the statements in FILE
-.output [FILE]        write results to FILE (no FILE: back to the terminal)
-.timer on|off         print how long each statement took
-.quit                 leave (also .exit)
-`
-
+// shell is `sqlnb shell`: one connection of the database it has open, and the settings its dot commands change.
 type shell struct {
 	e           *env
 	db          *udf.DB
 	conn        *sql.Conn
+	parser      sqlParser
 	mode        string
+	maxRows     int
 	out         io.Writer
 	outFile     *os.File
 	timer       bool
 	interactive bool
 	progress    func() float64
+	cache       *catalogCache
 }
 
 func newShellCmd(e *env) *cobra.Command {
@@ -51,8 +46,10 @@ func newShellCmd(e *env) *cobra.Command {
 		Use:   "shell [DB]",
 		Short: "Interactive SQL shell with every nb_* function (runs a script when stdin is not a terminal)",
 		Long: `An interactive DuckDB SQL shell on DB (default --db) with nb_train, nb_predict and every other nb_* function:
-line editing, persistent history (~/.sqlnb_history, or $SQLNB_HISTORY), multi-line statements ending at ';',
-aligned results with column types and row counts, dot commands (.help). Ctrl-C cancels the running query.
+line editing, Tab completion (keywords, functions, tables, columns, models, files, dot commands), persistent
+history (~/.sqlnb_history, or $SQLNB_HISTORY; a multi-line statement stays one entry), multi-line statements
+ending at ';' (cut by DuckDB's own parser), aligned results with column types and row counts (at most
+--max-rows, .maxrows), dot commands (.help: .open, .import, ...). Ctrl-C cancels the running query.
 With stdin not a terminal (sqlnb shell db < script.sql) it runs the script, prints the results and exits
 with status 1 at the first error.`,
 		Args: cobra.MaximumNArgs(1),
@@ -66,27 +63,55 @@ with status 1 at the first error.`,
 }
 
 func runShell(e *env) error {
-	db, err := e.open()
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	conn, err := db.Conn(context.Background())
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	sh := &shell{e: e, db: db, conn: conn, mode: "table", out: e.stdout}
-	defer sh.closeOutput()
 	f, isFile := e.stdin.(*os.File)
+	sh := &shell{e: e, mode: "table", maxRows: maxRows, out: e.stdout, cache: &catalogCache{}}
 	sh.interactive = isFile && readline.IsTerminal(int(f.Fd()))
+	if err := sh.open(e.db); err != nil {
+		return err
+	}
+	defer sh.close()
+	defer sh.closeOutput()
 	if !sh.interactive {
 		return sh.runScript(e.stdin, true)
 	}
-	if _, err := conn.ExecContext(context.Background(), "SET enable_progress_bar = true; SET enable_progress_bar_print = false"); err == nil {
-		sh.progress, _ = udf.Progress(conn)
-	}
 	return sh.repl()
+}
+
+// open opens the database dsn with the nb_* functions and makes it the shell's (.open); the database open
+// until then is closed. On an error the shell stays on the database it had.
+func (sh *shell) open(dsn string) error {
+	ctx := context.Background()
+	db, err := udf.Open(dsn)
+	if err != nil {
+		return err
+	}
+	conn, err := db.Conn(ctx)
+	if err == nil {
+		var parse func(string) (int, error)
+		if parse, err = udf.Parser(conn); err == nil {
+			sh.close()
+			sh.db, sh.conn, sh.parser, sh.e.db = db, conn, sqlParser{count: parse}, dsn
+			sh.progress = nil
+			if sh.interactive {
+				if _, err := conn.ExecContext(ctx, "SET enable_progress_bar = true; SET enable_progress_bar_print = false"); err == nil {
+					sh.progress, _ = udf.Progress(conn)
+				}
+			}
+			sh.cache.setLoader(func() *catalog { return loadCatalog(ctx, conn) })
+			return nil
+		}
+		conn.Close()
+	}
+	db.Close()
+	return err
+}
+
+func (sh *shell) close() {
+	if sh.conn != nil {
+		sh.conn.Close()
+		sh.db.Close()
+		sh.conn, sh.db = nil, nil
+	}
 }
 
 func historyPath() string {
@@ -100,155 +125,240 @@ func historyPath() string {
 	return filepath.Join(home, ".sqlnb_history")
 }
 
+const (
+	prompt     = "sqlnb> "
+	contPrompt = "   ...> "
+)
+
 func (sh *shell) repl() error {
+	hist := loadHistory(historyPath())
+	// readline keeps the history in memory only: its own file would split an entry at its line breaks.
 	rl, err := readline.NewEx(&readline.Config{
-		Prompt: "sqlnb> ", HistoryFile: historyPath(), DisableAutoSaveHistory: true,
-		InterruptPrompt: "^C", EOFPrompt: ".quit", Stdout: sh.e.stdout, Stderr: sh.e.stderr,
+		Prompt: prompt, HistoryLimit: historyLimit, DisableAutoSaveHistory: true,
+		AutoComplete: shellCompleter{sh.cache}, InterruptPrompt: "^C", EOFPrompt: ".quit",
+		Stdout: sh.e.stdout, Stderr: sh.e.stderr,
 	})
 	if err != nil {
 		return err
 	}
 	defer rl.Close()
+	for _, entry := range hist.entries {
+		_ = rl.SaveHistory(entry)
+	}
 	fmt.Fprintf(sh.e.stdout, "sqlnb shell on %s — .help for commands, statements end with ';'\n", sh.e.db)
 	var buf strings.Builder
 	for {
+		sh.cache.setInStatement(buf.Len() > 0)
 		line, err := rl.Readline()
 		if errors.Is(err, readline.ErrInterrupt) {
 			buf.Reset()
-			rl.SetPrompt("sqlnb> ")
+			rl.SetPrompt(prompt)
 			continue
 		}
 		if err != nil { // io.EOF: Ctrl-D
 			return nil
 		}
-		if buf.Len() == 0 && strings.HasPrefix(strings.TrimSpace(line), ".") {
-			_ = rl.SaveHistory(line)
-			quit, err := sh.dot(strings.TrimSpace(line))
-			if err != nil {
-				fmt.Fprintln(sh.e.stderr, "Error:", err)
-			}
-			if quit {
-				return nil
-			}
-			continue
+		st := sh.feed(&buf, line)
+		if st.entry != "" {
+			hist.add(st.entry)
+			_ = rl.SaveHistory(st.entry)
 		}
-		buf.WriteString(line)
-		buf.WriteString("\n")
-		stmts, rest := splitStatements(buf.String())
-		for _, s := range stmts {
-			_ = rl.SaveHistory(s)
-			if err := sh.exec(s); err != nil {
-				fmt.Fprintln(sh.e.stderr, "Error:", err)
-			}
+		if quit, _ := sh.do(st, false); quit {
+			return nil
 		}
-		buf.Reset()
-		if !onlyComments(rest) {
-			buf.WriteString(rest)
-			rl.SetPrompt("   ...> ")
+		if st.pending {
+			rl.SetPrompt(contPrompt)
 		} else {
-			rl.SetPrompt("sqlnb> ")
+			rl.SetPrompt(prompt)
 		}
 	}
 }
 
-// runScript runs the statements and dot commands of r; stopOnError makes the first error fatal.
+// step is what one line of input makes the shell do.
+type step struct {
+	dot     string   // a dot command to run
+	stmts   []string // statements to run, in order
+	err     error    // the input is complete but DuckDB cannot parse it
+	entry   string   // the history entry: a dot command, or the whole input of its statements
+	pending bool     // the input goes on on the next line
+}
+
+// feed adds line to the input in buf. A line starting with '.' outside a statement is a dot command;
+// empty and -- comment lines outside a statement are skipped; other lines collect in buf until DuckDB's
+// parser says the input is complete (sqlParser.split).
+func (sh *shell) feed(buf *strings.Builder, line string) step {
+	if buf.Len() == 0 {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, ".") {
+			return step{dot: t, entry: t}
+		}
+		if t == "" || strings.HasPrefix(t, "--") && !strings.ContainsAny(t, "\n\r") {
+			return step{}
+		}
+	}
+	buf.WriteString(line)
+	buf.WriteString("\n")
+	if !mayComplete(line) {
+		return step{pending: true}
+	}
+	stmts, complete, err := sh.parser.split(buf.String())
+	if !complete {
+		return step{pending: true}
+	}
+	st := step{stmts: stmts, err: err}
+	if len(stmts) > 0 || err != nil {
+		st.entry = strings.TrimSpace(buf.String())
+	}
+	buf.Reset()
+	return st
+}
+
+// do runs a step: its dot command or its statements. An error ends a script that stops on errors (it is
+// returned); otherwise it is printed and the shell goes on.
+func (sh *shell) do(st step, stopOnError bool) (quit bool, err error) {
+	report := func(err error) error {
+		if stopOnError {
+			return err
+		}
+		fmt.Fprintln(sh.e.stderr, "Error:", err)
+		return nil
+	}
+	switch {
+	case st.dot != "":
+		quit, err := sh.dot(st.dot)
+		if err != nil {
+			return quit, report(err)
+		}
+		return quit, nil
+	case st.err != nil:
+		return false, report(st.err)
+	}
+	for _, s := range st.stmts {
+		if err := sh.exec(s); err != nil {
+			if err := report(err); err != nil {
+				return false, err
+			}
+		}
+	}
+	return false, nil
+}
+
+// runScript runs the statements and dot commands of r as they complete, line by line; stopOnError makes
+// the first error fatal. A last statement may lack its ';'.
 func (sh *shell) runScript(r io.Reader, stopOnError bool) error {
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return err
-	}
+	br := bufio.NewReader(r)
 	var buf strings.Builder
-	for _, line := range strings.SplitAfter(string(b), "\n") {
-		if onlyComments(buf.String()) && strings.HasPrefix(strings.TrimSpace(line), ".") {
-			buf.Reset()
-			quit, err := sh.dot(strings.TrimSpace(line))
-			if err != nil {
-				if stopOnError {
-					return err
-				}
-				fmt.Fprintln(sh.e.stderr, "Error:", err)
-			}
-			if quit {
-				return nil
-			}
-			continue
+	for {
+		line, readErr := br.ReadString('\n')
+		if line == "" && readErr != nil {
+			break
 		}
-		buf.WriteString(line)
-		stmts, rest := splitStatements(buf.String())
-		for _, s := range stmts {
-			if err := sh.exec(s); err != nil {
-				if stopOnError {
-					return err
-				}
-				fmt.Fprintln(sh.e.stderr, "Error:", err)
-			}
+		st := sh.feed(&buf, strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r"))
+		if quit, err := sh.do(st, stopOnError); quit || err != nil {
+			return err
 		}
-		buf.Reset()
-		buf.WriteString(rest)
+		if readErr != nil {
+			break
+		}
 	}
-	if rest := buf.String(); !onlyComments(rest) {
-		return sh.exec(rest)
+	if buf.Len() == 0 {
+		return nil
 	}
-	return nil
+	rest := buf.String()
+	st := sh.feed(&buf, ";")
+	if st.pending { // ends inside a string or comment: DuckDB's parse error says where
+		st = step{err: errors.New("incomplete statement at the end of the input")}
+		if _, err := sh.parser.count(rest); err != nil {
+			st.err = err
+		}
+	}
+	_, err := sh.do(st, stopOnError)
+	return err
 }
 
-// exec runs one statement and prints its result. Ctrl-C interrupts it (DuckDB's interrupt, through the
-// context); on a terminal a progress bar shows once it has run for half a second.
+// exec runs one statement and prints its result, row by row. Ctrl-C interrupts it (DuckDB's interrupt,
+// through the context).
 func (sh *shell) exec(stmt string) error {
+	if changesCatalog(stmt) {
+		defer sh.cache.invalidate()
+	}
+	start := time.Now()
+	err := sh.interruptible(func(ctx context.Context, queryDone func()) error {
+		rows, err := sh.conn.QueryContext(ctx, stmt)
+		queryDone()
+		if err != nil {
+			return err
+		}
+		if cols, err := rows.Columns(); err != nil || len(cols) == 0 {
+			rows.Close()
+			return err
+		}
+		return writeRows(sh.out, sh.mode, sh.maxRows, rows)
+	})
+	if err == nil && sh.timer {
+		fmt.Fprintf(sh.e.stderr, "Run Time: %.3fs\n", time.Since(start).Seconds())
+	}
+	return err
+}
+
+// interruptible runs f with a context that Ctrl-C cancels. On a terminal a progress bar shows once f has
+// run for half a second, until f calls queryDone (DuckDB has the result; printing it is not shown) or
+// returns.
+func (sh *shell) interruptible(f func(ctx context.Context, queryDone func()) error) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt)
 	defer signal.Stop(sigs)
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
+	finished := make(chan struct{})
+	defer close(finished)
 	go func() {
-		defer wg.Done()
-		sh.watch(done, sigs, cancel)
-	}()
-	start := time.Now()
-	names, types, data, err := sh.query(ctx, stmt)
-	close(done)
-	wg.Wait()
-	if err != nil {
-		if ctx.Err() != nil {
-			return errors.New("query interrupted (Ctrl-C)")
-		}
-		return err
-	}
-	if len(names) > 0 {
-		if err := writeResult(sh.out, sh.mode, names, types, data); err != nil {
-			return err
-		}
-	}
-	if sh.timer {
-		fmt.Fprintf(sh.e.stderr, "Run Time: %.3fs\n", time.Since(start).Seconds())
-	}
-	return nil
-}
-
-// watch cancels on Ctrl-C and, on a terminal, draws a progress bar once the query has run for half a
-// second: a percentage when DuckDB knows it (table scans), else a spinner with the elapsed time.
-func (sh *shell) watch(done <-chan struct{}, sigs <-chan os.Signal, cancel func()) {
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
-	started := time.Now()
-	var bar *progressbar.ProgressBar
-	defer func() {
-		if bar != nil {
-			_ = bar.Exit() // stops the spinner's own redraws
-			_ = bar.Clear()
-		}
-	}()
-	for {
 		select {
-		case <-done:
-			return
 		case <-sigs:
 			cancel()
-		case <-tick.C:
-			if !sh.interactive || time.Since(started) < 500*time.Millisecond {
+		case <-finished:
+		}
+	}()
+	var once sync.Once
+	stop := sh.startProgress()
+	queryDone := func() { once.Do(stop) }
+	err := f(ctx, queryDone)
+	queryDone()
+	if err != nil && ctx.Err() != nil {
+		return errors.New("query interrupted (Ctrl-C)")
+	}
+	return err
+}
+
+// startProgress draws a progress bar on stderr (a terminal only) from half a second on: a percentage
+// when DuckDB knows it (table scans), else a spinner with the elapsed time. stop ends the drawing
+// goroutine, waits for it and erases the bar: nothing draws after stop returns. progressbar's own
+// spinner goroutine (spinnerChangeInterval) is turned off: it stops only when the bar reaches its end,
+// which a spinner never does, so it went on drawing over the prompt after the query.
+func (sh *shell) startProgress() (stop func()) {
+	if !sh.interactive {
+		return func() {}
+	}
+	quit, ended := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(ended)
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		started := time.Now()
+		var bar *progressbar.ProgressBar
+		defer func() {
+			if bar != nil {
+				_ = bar.Exit()
+				_ = bar.Clear()
+			}
+		}()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-tick.C:
+			}
+			if time.Since(started) < 500*time.Millisecond {
 				continue
 			}
 			p := -1.0
@@ -261,8 +371,8 @@ func (sh *shell) watch(done <-chan struct{}, sigs <-chan os.Signal, cancel func(
 					max = -1 // DuckDB reports nothing (-1) or 0 for sources it cannot measure: a spinner
 				}
 				bar = progressbar.NewOptions64(max, progressbar.OptionSetWriter(sh.e.stderr), progressbar.OptionSetWidth(40),
-					progressbar.OptionSetDescription("running"), progressbar.OptionShowElapsedTimeOnFinish(),
-					progressbar.OptionSetElapsedTime(true), progressbar.OptionSpinnerType(14), progressbar.OptionThrottle(0))
+					progressbar.OptionSetDescription("running"), progressbar.OptionSetElapsedTime(true),
+					progressbar.OptionSpinnerType(14), progressbar.OptionThrottle(0), progressbar.OptionSetSpinnerChangeInterval(0))
 				_ = bar.RenderBlank()
 			}
 			if p >= 0 && bar.GetMax64() > 0 {
@@ -271,15 +381,32 @@ func (sh *shell) watch(done <-chan struct{}, sigs <-chan os.Signal, cancel func(
 				_ = bar.Add(1)
 			}
 		}
+	}()
+	return func() {
+		close(quit)
+		<-ended
 	}
 }
 
-func (sh *shell) query(ctx context.Context, stmt string) ([]string, []string, [][]any, error) {
-	rows, err := sh.conn.QueryContext(ctx, stmt)
+// queryAll runs stmt and returns its rows (for dot commands with small results).
+func (sh *shell) queryAll(ctx context.Context, stmt string, args ...any) ([][]any, error) {
+	rows, err := sh.conn.QueryContext(ctx, stmt, args...)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, err
 	}
-	return readRows(rows)
+	_, _, data, err := readRows(rows)
+	return data, err
+}
+
+func shellHelp() string {
+	var b strings.Builder
+	b.WriteString(`Statements end with ';' and may span lines; Tab completes keywords, names, models and files.
+Ctrl-C cancels a running query (or clears the current input); Ctrl-D or .quit leaves.
+`)
+	for _, d := range dotCommands {
+		fmt.Fprintf(&b, "%-22s%s\n", strings.TrimSpace(d.name+" "+d.args), d.help)
+	}
+	return b.String()
 }
 
 // dot runs a dot command; quit asks the shell to end.
@@ -290,18 +417,19 @@ func (sh *shell) dot(line string) (quit bool, err error) {
 	case ".quit", ".exit", ".q":
 		return true, nil
 	case ".help":
-		fmt.Fprint(sh.out, shellHelp)
+		fmt.Fprint(sh.out, shellHelp())
 	case ".tables":
 		return false, sh.exec(`SELECT schema_name AS schema, table_name AS name, 'table' AS type FROM duckdb_tables() WHERE NOT internal
 			UNION ALL SELECT schema_name, view_name, 'view' FROM duckdb_views() WHERE NOT internal ORDER BY ALL`)
 	case ".schema":
 		filter := ""
+		var args []any
 		if arg != "" {
-			filter = " WHERE name = " + queries.Literal(arg)
+			filter, args = " WHERE name = $1", []any{arg}
 		}
-		_, _, data, err := sh.query(context.Background(), `SELECT sql FROM (
+		data, err := sh.queryAll(context.Background(), `SELECT sql FROM (
 			SELECT table_name AS name, sql FROM duckdb_tables() WHERE NOT internal
-			UNION ALL SELECT view_name, sql FROM duckdb_views() WHERE NOT internal)`+filter+` ORDER BY name`)
+			UNION ALL SELECT view_name, sql FROM duckdb_views() WHERE NOT internal)`+filter+` ORDER BY name`, args...)
 		if err != nil {
 			return false, err
 		}
@@ -311,23 +439,44 @@ func (sh *shell) dot(line string) (quit bool, err error) {
 	case ".models":
 		return false, sh.exec("SELECT name, label, n_rows, classes, features, kinds, alpha, var_smoothing, variance, priors FROM nb_models()")
 	case ".mode":
-		switch arg {
-		case "table", "csv", "json", "line", "markdown":
-			sh.mode = arg
-		default:
+		if !slices.Contains(formats, arg) {
 			return false, fmt.Errorf(".mode %q: use table, csv, json, line or markdown", arg)
 		}
+		sh.mode = arg
+	case ".maxrows":
+		if arg == "" {
+			fmt.Fprintln(sh.out, sh.maxRows)
+			return false, nil
+		}
+		n, err := strconv.Atoi(arg)
+		if err != nil || n < 0 {
+			return false, fmt.Errorf(".maxrows %q: give a number of rows (0: all)", arg)
+		}
+		sh.maxRows = n
+	case ".open":
+		if arg == "" {
+			arg = ":memory:"
+		}
+		return false, sh.open(unquoteArg(arg))
+	case ".import":
+		if len(fields) < 3 {
+			return false, errors.New(".import FILE TABLE: give a file and a table")
+		}
+		table := fields[len(fields)-1]
+		file := unquoteArg(strings.TrimSpace(strings.TrimSuffix(arg, table)))
+		return false, sh.importFile(file, table)
 	case ".read":
-		f, err := os.Open(arg)
+		f, err := os.Open(unquoteArg(arg))
 		if err != nil {
 			return false, err
 		}
 		defer f.Close()
+		defer sh.cache.invalidate()
 		return false, sh.runScript(f, !sh.interactive)
 	case ".output":
 		sh.closeOutput()
 		if arg != "" {
-			f, err := os.Create(arg)
+			f, err := os.Create(unquoteArg(arg))
 			if err != nil {
 				return false, err
 			}
@@ -346,6 +495,60 @@ func (sh *shell) dot(line string) (quit bool, err error) {
 		return false, fmt.Errorf("unknown dot command %s: .help lists the commands", fields[0])
 	}
 	return false, nil
+}
+
+// unquoteArg strips one pair of quotes ('...' or "...") from a dot command's file argument.
+func unquoteArg(s string) string {
+	if len(s) >= 2 && (s[0] == '\'' || s[0] == '"') && s[len(s)-1] == s[0] {
+		return s[1 : len(s)-1]
+	}
+	return s
+}
+
+// importFile loads file into table with DuckDB's reader for its extension (.csv, .tsv, .parquet, .json,
+// ...; see sqlnb.ResolveSource): the rows are appended when the table exists (by column position, as the
+// DuckDB CLI's .import does), else the table is created from the file.
+func (sh *shell) importFile(file, table string) error {
+	ctx := context.Background()
+	src, err := sqlnb.ResolveSource(ctx, sh.conn, file)
+	if err != nil || !strings.HasPrefix(src.From, "read_") {
+		return fmt.Errorf(".import %q: not a file DuckDB reads: use .csv, .tsv, .parquet, .json, .jsonl or .ndjson (also .gz or .zst)", file)
+	}
+	schema, name := "", table
+	if i := strings.IndexByte(table, '.'); i > 0 {
+		schema, name = table[:i], table[i+1:]
+	}
+	target := queries.Ident(name)
+	if schema != "" {
+		target = queries.Ident(schema) + "." + target
+	}
+	data, err := sh.queryAll(ctx, `SELECT count(*) FROM duckdb_tables() WHERE NOT internal
+		AND lower(table_name) = lower($1) AND ($2 = '' OR lower(schema_name) = lower($2))`, name, schema)
+	if err != nil {
+		return err
+	}
+	exists := data[0][0].(int64) > 0
+	stmt := "CREATE TABLE " + target + " AS SELECT * FROM " + src.From
+	if exists {
+		stmt = "INSERT INTO " + target + " SELECT * FROM " + src.From
+	}
+	defer sh.cache.invalidate()
+	return sh.interruptible(func(ctx context.Context, _ func()) error {
+		res, err := sh.conn.ExecContext(ctx, stmt, src.Args...)
+		if err != nil {
+			return fmt.Errorf(".import %q into %s: %w", file, table, err)
+		}
+		n, _ := res.RowsAffected()
+		verb := "appended to"
+		if !exists { // CREATE TABLE AS reports no row count
+			verb = "created"
+			if err := sh.conn.QueryRowContext(ctx, "SELECT count(*) FROM "+target).Scan(&n); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintf(sh.e.stderr, "%s %s: %d row%s from %s\n", verb, table, n, plural(n), file)
+		return nil
+	})
 }
 
 func (sh *shell) closeOutput() {

@@ -2,10 +2,14 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestShellScript runs `sqlnb shell` with a script on stdin (not a terminal): statements across lines,
@@ -68,5 +72,151 @@ SELECT 'timed' AS z;
 	code := run([]string{"shell", ":memory:"}, strings.NewReader("SELECT 1 AS ok;\n.bogus\nSELECT 2 AS never;\n"), &stdout, &stderr)
 	if code != 1 || !strings.Contains(stderr.String(), "unknown dot command .bogus") || strings.Contains(stdout.String(), "never") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+}
+
+// syncBuffer is a bytes.Buffer that the progress bar's goroutine and the test may use at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestProgressStops: the progress spinner of a long query draws while the query runs and never after it
+// ends or is interrupted (it used to go on drawing over the prompt: progressbar's own spinner goroutine
+// ignored Exit).
+func TestProgressStops(t *testing.T) {
+	var stderr syncBuffer
+	sh := &shell{e: &env{stdout: io.Discard, stderr: &stderr}, interactive: true, mode: "table", maxRows: 40, out: io.Discard, cache: &catalogCache{}}
+	if err := sh.open(":memory:"); err != nil {
+		t.Fatal(err)
+	}
+	defer sh.close()
+	quiet := func(what string) {
+		t.Helper()
+		before := stderr.String()
+		if !strings.Contains(before, "running") {
+			t.Fatalf("%s: no progress bar drawn: %q", what, before)
+		}
+		time.Sleep(600 * time.Millisecond)
+		if after := stderr.String(); after != before {
+			t.Errorf("%s: the progress bar drew after the query ended: %q", what, after[len(before):])
+		}
+	}
+	if err := sh.exec("SELECT count(*) FROM range(400000000) WHERE range % 7 = 0"); err != nil {
+		t.Fatal(err)
+	}
+	quiet("finished query")
+
+	// Ctrl-C once the bar shows: the query stops with an error, the bar with it.
+	done := make(chan error)
+	go func() { done <- sh.exec("SELECT count(*) FROM range(100000000000000) WHERE range % 7 = 3") }()
+	deadline := time.Now().Add(20 * time.Second)
+	for n := strings.Count(stderr.String(), "running"); strings.Count(stderr.String(), "running") <= n; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no progress bar for the second query")
+		}
+	}
+	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "interrupted") {
+			t.Errorf("after Ctrl-C: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Ctrl-C did not stop the query")
+	}
+	quiet("interrupted query")
+}
+
+// TestShellDotCommands: .open switches the database, .maxrows limits a table, .import reads csv, tsv,
+// parquet and json files (creating the table, then appending to it), and statements that only DuckDB's own
+// parser splits right run as in `sqlnb sql -c`.
+func TestShellDotCommands(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	files := map[string]string{"a.csv": "id,name\n1,x\n2,y\n", "b.tsv": "id\tname\n3\tz\n", "c.json": `[{"id": 4, "name": "w"}]`}
+	for f, text := range files {
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	script := `COPY (SELECT 5 AS id, 'v' AS name) TO 'd.parquet';
+.import a.csv people
+.import b.tsv people
+.import c.json people
+.import d.parquet people
+.import a.csv other
+SELECT count(*) AS n, string_agg(name, '' ORDER BY id) AS names FROM people;
+.maxrows 2
+SELECT * FROM people ORDER BY id;
+.maxrows
+.maxrows 0
+SELECT $tag$a;b$tag$ AS dollar;
+SELECT E'a\';b' AS escaped;
+SELECT 1 AS x -- a comment; with a semicolon
+, 2 AS y;
+.open second.duckdb
+CREATE TABLE only_here AS SELECT 42 AS v;
+.tables
+.open
+SELECT count(*) AS tables FROM duckdb_tables();
+.open second.duckdb
+SELECT v FROM only_here;
+SELECT 'no semicolon at the end' AS last
+`
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"shell", filepath.Join(dir, "first.duckdb")}, strings.NewReader(script), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, stderr.String(), stdout.String())
+	}
+	out := stdout.String()
+	for _, want := range []string{
+		"│ 5      │ xyzwv ", // 2 + 1 + 1 + 1 rows, appended in order
+		"│ 1      │ x       │\n│ 2      │ y       │\n└────────┴─────────┘\n… 3 more rows\n(5 rows)",
+		"\n2\n", // .maxrows without a number prints it
+		"a;b", "a';b", "│ x       │ y       │",
+		"only_here", "│ 0      │", // a new in-memory database has no tables
+		"│ 42 ", "no semicolon at the end",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, want := range []string{"created people: 2 rows from a.csv", "appended to people: 1 row from b.tsv",
+		"appended to people: 1 row from d.parquet", "created other: 2 rows"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "second.duckdb")); err != nil {
+		t.Errorf(".open did not create the file: %v", err)
+	}
+
+	// Errors: each names what to do.
+	for _, c := range []struct{ line, want string }{
+		{".import nosuch.xlsx t", "not a file DuckDB reads"},
+		{".import a.csv", "give a file and a table"},
+		{".maxrows many", "give a number of rows"},
+		{".open /nonexistent/dir/x.duckdb", "x.duckdb"},
+		{"SELECT 'open string", "unterminated quoted string"},
+	} {
+		stdout.Reset()
+		stderr.Reset()
+		if code := run([]string{"shell", ":memory:"}, strings.NewReader(c.line+"\n"), &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want 1 and %q", c.line, code, stderr.String(), c.want)
+		}
 	}
 }

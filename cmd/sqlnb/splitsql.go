@@ -1,66 +1,74 @@
 package main
 
-import "strings"
+import (
+	"strings"
+)
 
-// splitStatements splits SQL text into statements at semicolons outside quotes ('...', "..."), dollar
-// strings ($$...$$) and comments (-- and /* */). rest is the trailing text after the last semicolon
-// (an unfinished statement, possibly only whitespace and comments).
-func splitStatements(text string) (stmts []string, rest string) {
-	start := 0
-	for i := 0; i < len(text); i++ {
-		switch c := text[i]; {
-		case c == '\'' || c == '"':
-			i = skipQuoted(text, i, c)
-		case c == '$' && strings.HasPrefix(text[i:], "$$"):
-			if j := strings.Index(text[i+2:], "$$"); j >= 0 {
-				i += j + 3
-			} else {
-				i = len(text)
-			}
-		case c == '-' && strings.HasPrefix(text[i:], "--"):
-			if j := strings.IndexByte(text[i:], '\n'); j >= 0 {
-				i += j
-			} else {
-				i = len(text)
-			}
-		case c == '/' && strings.HasPrefix(text[i:], "/*"):
-			if j := strings.Index(text[i+2:], "*/"); j >= 0 {
-				i += j + 3
-			} else {
-				i = len(text)
-			}
-		case c == ';':
-			if s := strings.TrimSpace(text[start : i+1]); s != ";" {
-				stmts = append(stmts, s)
-			}
-			start = i + 1
-		}
-	}
-	return stmts, text[min(start, len(text)):]
+// sqlParser cuts SQL text into statements with DuckDB's own parser (duckdb_extract_statements, through
+// udf.Parser), so the shell accepts exactly what DuckDB accepts: dollar-quoted strings ($tag$a;b$tag$),
+// escape strings (E'a\';b'), nested /* */ comments, and whatever DuckDB's lexer learns next.
+type sqlParser struct {
+	// count returns how many statements DuckDB finds in text (0 for whitespace and comments), or its
+	// parse error.
+	count func(text string) (int, error)
 }
 
-// skipQuoted returns the index of the quote closing the one at i (a doubled quote is an escape), or the
-// end of text.
-func skipQuoted(text string, i int, q byte) int {
-	for j := i + 1; j < len(text); j++ {
-		if text[j] == q {
-			if j+1 < len(text) && text[j+1] == q {
-				j++
-				continue
-			}
-			return j
-		}
+// sentinel is a statement appended to text to learn whether text ends between statements: if text ends
+// with a ';' outside strings and comments (then only whitespace and comments), text+sentinel parses as one
+// statement more; if text ends inside a -- comment, a string, or an unfinished statement, it does not.
+const sentinel = "\nSELECT 1"
+
+// ends returns the number of statements in text and whether text ends between two statements.
+func (p sqlParser) ends(text string) (n int, end bool, err error) {
+	if n, err = p.count(text); err != nil {
+		return 0, false, err
 	}
-	return len(text)
+	m, err := p.count(text + sentinel)
+	return n, err == nil && m == n+1, nil
 }
 
-// onlyComments reports whether s holds nothing but whitespace and comments.
-func onlyComments(s string) bool {
-	for _, line := range strings.Split(s, "\n") {
-		t := strings.TrimSpace(line)
-		if t != "" && !strings.HasPrefix(t, "--") {
-			return false
+// split decides what the shell does with the text typed so far. complete is false while the text needs
+// more lines: it does not yet end with a ';' that ends a statement, or it ends inside a string, quoted
+// identifier or comment (the one error text read here: DuckDB's lexer says "unterminated ..."). A complete
+// text is either cut into its statements (a comment goes with the statement after it; a text of only
+// comments has none), or, when DuckDB cannot parse it, returned with the parse error, and then none of its
+// statements runs (as with DuckDB itself and `sqlnb sql -c`).
+func (p sqlParser) split(text string) (stmts []string, complete bool, err error) {
+	n, end, err := p.ends(text)
+	switch {
+	case err != nil:
+		if strings.Contains(err.Error(), "unterminated") || !strings.HasSuffix(strings.TrimSpace(text), ";") {
+			return nil, false, nil
 		}
+		return nil, true, err
+	case !end:
+		return nil, false, nil
 	}
-	return true
+	// The whole text parses, so each statement parses alone: cut at every ';' after which the text so far
+	// ends between statements.
+	start, found := 0, 0
+	for i := 0; i < len(text) && found < n; i++ {
+		if text[i] != ';' {
+			continue
+		}
+		k, end, err := p.ends(text[start : i+1])
+		if err != nil || !end {
+			continue // a ';' inside a string, identifier or comment
+		}
+		if k > 0 {
+			stmts = append(stmts, strings.TrimSpace(text[start:i+1]))
+		}
+		start, found = i+1, found+k
+	}
+	if found < n { // not expected: DuckDB runs what is left as one text
+		stmts = append(stmts, strings.TrimSpace(text[start:]))
+	}
+	return stmts, true, nil
+}
+
+// mayComplete reports whether adding line to unfinished text can complete it: a statement ends at a
+// ';', and text that ends after one inside a /* comment is completed by the */. Lines without either are
+// not worth a parse (a long statement is not parsed again at each of its lines).
+func mayComplete(line string) bool {
+	return strings.Contains(line, ";") || strings.Contains(line, "*/")
 }

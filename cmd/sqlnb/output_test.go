@@ -1,0 +1,106 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestMaxRows: a table shows at most --max-rows rows (40 by default, as the DuckDB CLI) and says how many
+// it left out; csv and json write every row.
+func TestMaxRows(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		args []string
+		want []string // in this order
+		not  []string
+	}{
+		{"default 40", []string{"sql", "-c", "SELECT i FROM range(100) r(i)"},
+			[]string{"│ 39 ", "… 60 more rows\n(100 rows)\n"}, []string{"│ 40 "}},
+		{"--max-rows 3", []string{"--max-rows", "3", "sql", "-c", "SELECT i FROM range(10) r(i)"},
+			[]string{"│ 0 ", "│ 2 ", "└", "… 7 more rows\n(10 rows)\n"}, []string{"│ 3 "}},
+		{"one more row", []string{"--max-rows", "3", "sql", "-c", "SELECT i FROM range(4) r(i)"},
+			[]string{"… 1 more row\n(4 rows)\n"}, nil},
+		{"all rows fit", []string{"--max-rows", "3", "sql", "-c", "SELECT i FROM range(3) r(i)"},
+			[]string{"│ 2 ", "(3 rows)\n"}, []string{"more row"}},
+		{"0 shows all", []string{"--max-rows", "0", "sql", "-c", "SELECT i FROM range(100) r(i)"},
+			[]string{"│ 99 ", "(100 rows)\n"}, []string{"more row"}},
+		{"csv writes all", []string{"--max-rows", "3", "sql", "--format", "csv", "-c", "SELECT i FROM range(100) r(i)"},
+			[]string{"i\n0\n", "\n99\n"}, []string{"more row"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			if code := run(append([]string{"--db", ":memory:"}, c.args...), strings.NewReader(""), &out, &errOut); code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut.String())
+			}
+			s, at := out.String(), 0
+			for _, w := range c.want {
+				i := strings.Index(s[at:], w)
+				if i < 0 {
+					t.Fatalf("output lacks %q after byte %d:\n%s", w, at, s)
+				}
+				at += i + len(w)
+			}
+			for _, w := range c.not {
+				if strings.Contains(s, w) {
+					t.Errorf("output has %q:\n%s", w, s)
+				}
+			}
+		})
+	}
+}
+
+// TestStreamedFormats: csv, json, line and markdown are written row by row; json keeps the columns'
+// order and the layout of encoding/json's indented array.
+func TestStreamedFormats(t *testing.T) {
+	conn := mustOpenConn(t)
+	stmt := `SELECT * FROM (VALUES (2, 'b', NULL::DOUBLE, [1, 2], {'k': 'v'}), (1, 'a<', 0.5, [], NULL)) v(z, a, x, l, s)`
+	for _, c := range []struct{ format, want string }{
+		{"csv", "z,a,x,l,s\n2,b,,\"[1, 2]\",{'k': v}\n1,a<,0.5,[],\n"},
+		{"line", "z = 2\na = b\nx = NULL\nl = [1, 2]\ns = {'k': v}\n\nz = 1\na = a<\nx = 0.5\nl = []\ns = NULL\n"},
+		{"markdown", "| z | a | x | l | s |\n|---|---|---|---|---|\n| 2 | b | NULL | [1, 2] | {'k': v} |\n| 1 | a< | 0.5 | [] | NULL |\n"},
+		{"json", `[
+  {
+    "z": 2,
+    "a": "b",
+    "x": null,
+    "l": [
+      1,
+      2
+    ],
+    "s": "{'k': v}"
+  },
+  {
+    "z": 1,
+    "a": "a\u003c",
+    "x": 0.5,
+    "l": [],
+    "s": null
+  }
+]
+`},
+	} {
+		rows, err := conn.QueryContext(context.Background(), stmt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := writeRows(&b, c.format, 1, rows); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != c.want {
+			t.Errorf("%s:\n got %q\nwant %q", c.format, b.String(), c.want)
+		}
+		if c.format == "json" && !json.Valid(b.Bytes()) {
+			t.Errorf("invalid json")
+		}
+	}
+	// An empty result.
+	rows, _ := conn.QueryContext(context.Background(), "SELECT 1 AS a WHERE false")
+	var b bytes.Buffer
+	if err := writeRows(&b, "json", 0, rows); err != nil || b.String() != "[]\n" {
+		t.Errorf("empty json: %q, %v", b.String(), err)
+	}
+}
