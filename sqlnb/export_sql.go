@@ -157,15 +157,17 @@ func (e *exporter) ruled(r e1071Rule, t string) string {
 }
 
 // logFactorial is log x! for a whole number x ≥ 0: DuckDB's lgamma; in PostgreSQL (no lgamma before 18) the
-// exact sum below 21 and Stirling's series (error < 1e-15) above.
+// exact sum below 21 and Stirling's series above (error < 1e-15; its first term alone beyond 1e5, where the
+// rest is below 3e-18 and would overflow PostgreSQL's float8 for x near 1e300).
 func (e *exporter) logFactorial(x string) string {
 	if !e.pg {
 		return "lgamma(" + x + " + 1)"
 	}
 	z := "(" + x + " + 1)"
 	return fmt.Sprintf("(CASE WHEN %s < 21 THEN (SELECT coalesce(sum(ln(k)), 0) FROM generate_series(1, (%s)::int) k) "+
-		"ELSE (%s - 0.5) * ln(%s) - %s + 0.918938533204672741780329736406 + 1 / (12 * %s) - 1 / (360 * %s ^ 3) + 1 / (1260 * %s ^ 5) - 1 / (1680 * %s ^ 7) END)",
-		x, x, z, z, z, z, z, z, z)
+		"WHEN %s < 1e5 THEN (%s - 0.5) * ln(%s) - %s + 0.918938533204672741780329736406 + 1 / (12 * %s) - 1 / (360 * %s ^ 3) + 1 / (1260 * %s ^ 5) - 1 / (1680 * %s ^ 7) "+
+		"ELSE (%s - 0.5) * ln(%s) - %s + 0.918938533204672741780329736406 + 1 / (12 * %s) END)",
+		x, x, x, z, z, z, z, z, z, z, z, z, z, z)
 }
 
 // bind registers a per-row binding (DuckDB): expr is evaluated once per row and named by the result.

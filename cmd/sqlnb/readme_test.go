@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sqlnb/sqlnb/sqlnb"
 )
 
 // splitWords splits a command line like a shell: spaces separate words, '...' and "..." quote.
@@ -153,6 +155,39 @@ func TestExitCodes(t *testing.T) {
 		}
 		if n := strings.Count(stderr.String(), "sqlnb:"); code != 0 && n != 1 {
 			t.Errorf("sqlnb %v: error printed %d times", c.args, n)
+		}
+	}
+}
+
+// TestREADMEListsEveryKind: the README's kind table and `train --help` name every kind of the registry.
+func TestREADMEListsEveryKind(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "| `") {
+			name := strings.TrimPrefix(line, "| `")
+			name = name[:strings.IndexByte(name, '`')]
+			listed[name] = true
+		}
+	}
+	for _, k := range sqlnb.KindNames() {
+		if !listed[k] {
+			t.Errorf("README's kind table lacks %q", k)
+		}
+	}
+	var help bytes.Buffer
+	root := newRoot(&env{stdout: &help, stderr: &help})
+	root.SetArgs([]string{"train", "--help"})
+	root.SetOut(&help)
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range sqlnb.KindNames() {
+		if !strings.Contains(help.String(), k) {
+			t.Errorf("train --help lacks kind %q", k)
 		}
 	}
 }

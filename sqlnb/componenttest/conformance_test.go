@@ -2,6 +2,10 @@ package componenttest_test
 
 import (
 	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"errors"
 	"fmt"
 	"math"
@@ -226,6 +230,9 @@ func conformance(t *testing.T, db *udf.DB, sp spec, weighted bool) {
 			jll := checkKernel(t, s, sp, srows)
 			checkSQL(t, db, s, score, jll, len(srows))
 			checkExport(t, db, s, score)
+			if os.Getenv("PGHOST") != "" {
+				checkPostgres(t, db, s, sp, srows, score)
+			}
 		})
 	}
 }
@@ -847,3 +854,95 @@ func parseFloat(t *testing.T, v string) float64 {
 	}
 	return f
 }
+
+// checkPostgres (when PGHOST names a PostgreSQL server, as in make test-integration): the PostgreSQL functions
+// of ExportSQL give nb_joint_log_likelihood's scores and nb_predict_proba's posteriors (1e-12) and
+// nb_predict's labels on the same rows, given as jsonb (NaN and ±Inf as the strings PostgreSQL's float8
+// reads).
+func checkPostgres(t *testing.T, db *udf.DB, s *sqlnb.Scorer, sp spec, rows []row, table string) {
+	var b strings.Builder
+	err := sqlnb.ExportSQL(&b, s, sqlnb.DialectPostgres)
+	if errors.Is(err, sqlnb.ErrNotExportable) {
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	script, data := filepath.Join(dir, "export.sql"), filepath.Join(dir, "rows.txt")
+	if err := os.WriteFile(script, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for i, rw := range rows {
+		obj := map[string]any{}
+		for _, f := range sp.feats {
+			switch v := rw.vals[f[0]].(type) {
+			case float64:
+				switch {
+				case math.IsNaN(v):
+					obj[f[0]] = "NaN"
+				case math.IsInf(v, 1):
+					obj[f[0]] = "Infinity"
+				case math.IsInf(v, -1):
+					obj[f[0]] = "-Infinity"
+				default:
+					obj[f[0]] = json.Number(strconv.FormatFloat(v, 'g', -1, 64))
+				}
+			default:
+				obj[f[0]] = v
+			}
+		}
+		j, err := json.Marshal(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// COPY text format: backslashes escaped.
+		lines = append(lines, fmt.Sprintf("%d\t%s", i, strings.ReplaceAll(string(j), `\`, `\\`)))
+	}
+	if err := os.WriteFile(data, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	psql := func(args ...string) string {
+		out, err := exec.Command("psql", append([]string{"-X", "-v", "ON_ERROR_STOP=1", "-q"}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("psql %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	psql("-c", `DROP TABLE IF EXISTS conf; CREATE TABLE conf (id integer, f jsonb)`)
+	psql("-c", `\copy conf FROM '`+data+`'`)
+	psql("-f", script)
+	name := s.Model.Name
+	out := psql("-At", "-F", "|", "-c", fmt.Sprintf(`SELECT id, array_to_string(%s(f), ','), %s(f)::text, %s(f) FROM conf ORDER BY id`,
+		pgIdent(name+"_joint_log_likelihood"), pgIdent(name+"_predict_proba"), pgIdent(name+"_predict")))
+	want := query(t, db, fmt.Sprintf(`SELECT id, nb_joint_log_likelihood(%[1]s, t)::VARCHAR, nb_predict_proba(%[1]s, t)::VARCHAR,
+		nb_predict(%[1]s, t) FROM %[2]s t ORDER BY id`, queries.Literal(name), table))
+	errorf := errs(t)
+	got := strings.Split(strings.TrimSpace(out), "\n")
+	if len(got) != len(want) {
+		t.Fatalf("PostgreSQL scored %d rows, want %d", len(got), len(want))
+	}
+	for i, line := range got {
+		f := strings.SplitN(line, "|", 4)
+		jll := parseList(t, "["+strings.ReplaceAll(f[1], ",", ", ")+"]")
+		var proba map[string]float64
+		if err := json.Unmarshal([]byte(f[2]), &proba); err != nil {
+			t.Fatalf("row %d: %v in %q", i, err, f[2])
+		}
+		nj, np := parseMap(t, want[i][1]), parseMap(t, want[i][2])
+		for c, l := range s.Labels {
+			if !same(jll[c], nj[l], 1e-12) {
+				errorf("row %d class %s: PostgreSQL score %v, nb_joint_log_likelihood %v", i, l, jll[c], nj[l])
+			}
+			if math.Abs(proba[l]-np[l]) > 1e-12 {
+				errorf("row %d class %s: PostgreSQL posterior %v, nb_predict_proba %v", i, l, proba[l], np[l])
+			}
+		}
+		if f[3] != want[i][3] {
+			errorf("row %d: PostgreSQL label %s, nb_predict %s", i, f[3], want[i][3])
+		}
+	}
+}
+
+func pgIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
