@@ -20,6 +20,8 @@ var (
 	ErrBadOption = errors.New("bad option")
 	// ErrInvalidModel: stored or imported model data is inconsistent.
 	ErrInvalidModel = errors.New("invalid model")
+	// ErrConflict: another writer kept changing the same model at the same time.
+	ErrConflict = errors.New("write conflict")
 	// ErrNotExportable: a model's family cannot be written as plain SQL.
 	ErrNotExportable = errors.New("not exportable to SQL")
 )

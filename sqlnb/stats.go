@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -41,6 +42,7 @@ type table interface {
 	validate(m *Model, rows any, known map[string]bool) error
 	merge(parts []any) any
 	insertArgs(rows any) []any
+	source(rows any) func(dst []driver.Value) bool
 	load(rows *sql.Rows, model string) (any, error)
 	size(rows any) int
 }
@@ -198,6 +200,32 @@ func (t *Table[T]) insertArgs(rows any) []any {
 	return args
 }
 
+// source returns a function that writes the next row's values (column order) into dst, false when done.
+func (t *Table[T]) source(rows any) func(dst []driver.Value) bool {
+	rs := rows.([]T)
+	cols := t.columns()
+	i := 0
+	return func(dst []driver.Value) bool {
+		if i == len(rs) {
+			return false
+		}
+		v := reflect.ValueOf(&rs[i]).Elem()
+		for c, col := range cols {
+			f := v.Field(col.field)
+			switch col.Type {
+			case "VARCHAR":
+				dst[c] = f.String()
+			case "BIGINT":
+				dst[c] = f.Int()
+			default:
+				dst[c] = f.Float()
+			}
+		}
+		i++
+		return true
+	}
+}
+
 // load scans the rows of a store query over the table's columns; a NULL is an invalid model.
 func (t *Table[T]) load(rows *sql.Rows, model string) (any, error) {
 	cols := t.columns()
@@ -296,18 +324,44 @@ func validateStats(m *Model) error {
 	return nil
 }
 
-// saveStats inserts m's statistics rows, one statement per table.
-func saveStats(ctx context.Context, tx Querier, m *Model) error {
+// RowAppender appends rows to schema.table on conn, inside the transaction open on it: next writes the next
+// row's values (in the order of columns) into dst and returns false when there are no more. Package udf sets
+// it to DuckDB's appender (SetRowAppender); without one, statistics are inserted from bound lists.
+type RowAppender func(ctx context.Context, conn *sql.Conn, schema, table string, columns []string, next func(dst []driver.Value) bool) error
+
+var rowAppender RowAppender
+
+// SetRowAppender installs the fast path for storing statistics rows.
+func SetRowAppender(f RowAppender) { rowAppender = f }
+
+// saveStats inserts m's statistics rows, table by table: through the row appender when conn is set and one is
+// installed (millions of rows per second), else one INSERT from bound lists per table.
+func saveStats(ctx context.Context, q Querier, conn *sql.Conn, m *Model) error {
 	for _, t := range allTables {
 		rows, ok := m.Stats[t.tableName()]
 		if !ok || t.size(rows) == 0 {
+			continue
+		}
+		if conn != nil && rowAppender != nil {
+			cols := []string{"model"}
+			for _, c := range t.columns() {
+				cols = append(cols, c.Name)
+			}
+			next := t.source(rows)
+			err := rowAppender(ctx, conn, "nb", t.tableName(), cols, func(dst []driver.Value) bool {
+				dst[0] = m.Name
+				return next(dst[1:])
+			})
+			if err != nil {
+				return fmt.Errorf("store %s statistics: %w", t.tableName(), err)
+			}
 			continue
 		}
 		stmt, err := queries.Render("store_insert_stats.tmpl.sql", tableData(t))
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, stmt, append([]any{m.Name}, t.insertArgs(rows)...)...); err != nil {
+		if _, err := q.ExecContext(ctx, stmt, append([]any{m.Name}, t.insertArgs(rows)...)...); err != nil {
 			return fmt.Errorf("store %s statistics: %w", t.tableName(), err)
 		}
 	}

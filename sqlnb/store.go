@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"time"
 
@@ -70,6 +71,26 @@ func Upgrade(ctx context.Context, db DB) (from int, err error) {
 	if _, err := tx.ExecContext(ctx, queries.SQL("store_set_format_version.sql"), FormatVersion); err != nil {
 		return from, fmt.Errorf("upgrade model store: %w", err)
 	}
+	// Format 1 had no version markers.
+	gens, err := tx.QueryContext(ctx, queries.SQL("store_generations.sql"))
+	if err != nil {
+		return from, fmt.Errorf("upgrade model store: %w", err)
+	}
+	var all []string
+	for gens.Next() {
+		var g string
+		if err := gens.Scan(&g); err != nil {
+			gens.Close()
+			return from, err
+		}
+		all = append(all, g)
+	}
+	gens.Close()
+	for _, g := range all {
+		if err := createMarker(ctx, tx, g); err != nil {
+			return from, fmt.Errorf("upgrade model store: %w", err)
+		}
+	}
 	return from, tx.Commit()
 }
 
@@ -91,7 +112,9 @@ func storeExists(ctx context.Context, q Querier) (bool, error) {
 	return ok, err
 }
 
-// Save stores m (validated), replacing a model of the same name, in one transaction.
+// Save stores m (validated), replacing a model of the same name, in one transaction: readers see the old
+// model or the new one, never a mixture. A write conflict with a concurrent writer of the same model is
+// retried; one that persists is an error naming the model.
 func Save(ctx context.Context, db DB, m *Model) error {
 	if err := m.Validate(); err != nil {
 		return err
@@ -100,22 +123,87 @@ func Save(ctx context.Context, db DB, m *Model) error {
 	if err := EnsureStore(ctx, db); err != nil {
 		return err
 	}
-	tx, err := db.BeginTx(ctx, nil)
+	err := retryConflicts(ctx, m.Name, func() error {
+		return inTransaction(ctx, db, func(q Querier, conn *sql.Conn) error { return saveTx(ctx, q, conn, m) })
+	})
 	if err != nil {
-		return fmt.Errorf("store model: %w", err)
-	}
-	if err := saveTx(ctx, tx, m); err != nil {
-		_ = tx.Rollback()
-		return fmt.Errorf("store model %q: %w", m.Name, err)
-	}
-	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("store model %q: %w", m.Name, err)
 	}
 	return nil
 }
 
-func saveTx(ctx context.Context, tx *sql.Tx, m *Model) error {
-	if err := deleteTx(ctx, tx, m.Name); err != nil {
+// inTransaction runs fn in one transaction. When db can hand out a connection (*sql.DB, *sql.Conn), the
+// transaction is opened on it with BEGIN, so that the row appender can write into it; else db.BeginTx.
+func inTransaction(ctx context.Context, db DB, fn func(q Querier, conn *sql.Conn) error) error {
+	var conn *sql.Conn
+	switch d := db.(type) {
+	case *sql.Conn:
+		conn = d
+	case interface {
+		Conn(context.Context) (*sql.Conn, error)
+	}:
+		c, err := d.Conn(ctx)
+		if err != nil {
+			return err
+		}
+		defer c.Close()
+		conn = c
+	}
+	if conn == nil {
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if err := fn(tx, nil); err != nil {
+			_ = tx.Rollback()
+			return err
+		}
+		return tx.Commit()
+	}
+	if _, err := conn.ExecContext(ctx, queries.SQL("store_begin.sql")); err != nil {
+		return err
+	}
+	if err := fn(conn, conn); err != nil {
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), queries.SQL("store_rollback.sql"))
+		return err
+	}
+	if _, err := conn.ExecContext(ctx, queries.SQL("store_commit.sql")); err != nil {
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), queries.SQL("store_rollback.sql"))
+		return err
+	}
+	return nil
+}
+
+// retryConflicts runs fn again (up to 6 times, backing off) while it fails with a DuckDB write-write
+// conflict: two writers of the same model at once. A conflict that remains is an error naming the model.
+func retryConflicts(ctx context.Context, model string, fn func() error) error {
+	var err error
+	for attempt := range 6 {
+		if err = fn(); err == nil || !isConflict(err) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Duration(attempt+1) * 15 * time.Millisecond):
+		}
+	}
+	return fmt.Errorf("%w: model %q was written by another writer at the same time, %d times in a row: try again (%v)", ErrConflict, model, 6, err)
+}
+
+// isConflict reports whether err is DuckDB's write-write conflict between transactions.
+func isConflict(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "Conflict on") || strings.Contains(msg, "write-write conflict")
+}
+
+func saveTx(ctx context.Context, q Querier, conn *sql.Conn, m *Model) error {
+	var old sql.NullString
+	if err := q.QueryRowContext(ctx, queries.SQL("store_model_generation.sql"), m.Name).Scan(&old); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	beforeReplace(ctx, q, m.Name, old.String)
+	if err := deleteTx(ctx, q, m.Name, old.String); err != nil {
 		return err
 	}
 	var weight any
@@ -123,7 +211,7 @@ func saveTx(ctx context.Context, tx *sql.Tx, m *Model) error {
 		weight = m.Weight
 	}
 	p := m.Params
-	if _, err := tx.ExecContext(ctx, queries.SQL("store_insert_model.sql"), m.Name, m.Label, m.LabelType, weight,
+	if _, err := q.ExecContext(ctx, queries.SQL("store_insert_model.sql"), m.Name, m.Label, m.LabelType, weight,
 		m.Source, p.Alpha, p.VarSmoothing, p.Variance, p.Priors, p.Norm, p.MinDF, p.MaxFeatures, m.Rows, m.SkippedRows,
 		m.Created, m.Version, m.Generation, p.Threshold, p.Eps); err != nil {
 		return err
@@ -134,7 +222,7 @@ func saveTx(ctx context.Context, tx *sql.Tx, m *Model) error {
 	for i, f := range m.Features {
 		names[i], kinds[i], types[i], ngrams[i], stops[i], thresholds[i] = f.Name, string(f.Kind), f.Type, int32(f.Text.Ngrams), f.Text.StopWords, f.Binarize
 	}
-	if _, err := tx.ExecContext(ctx, queries.SQL("store_insert_features.sql"), m.Name, names, kinds, types, ngrams, stops, thresholds); err != nil {
+	if _, err := q.ExecContext(ctx, queries.SQL("store_insert_features.sql"), m.Name, names, kinds, types, ngrams, stops, thresholds); err != nil {
 		return err
 	}
 	labels, counts, weights, priors := make([]string, len(m.Classes)), make([]int64, len(m.Classes)),
@@ -145,13 +233,60 @@ func saveTx(ctx context.Context, tx *sql.Tx, m *Model) error {
 			priors[i] = c.Prior
 		}
 	}
-	if _, err := tx.ExecContext(ctx, queries.SQL("store_insert_classes.sql"), m.Name, labels, counts, weights, priors); err != nil {
+	if _, err := q.ExecContext(ctx, queries.SQL("store_insert_classes.sql"), m.Name, labels, counts, weights, priors); err != nil {
 		return err
 	}
-	return saveStats(ctx, tx, m)
+	if err := saveStats(ctx, q, conn, m); err != nil {
+		return err
+	}
+	return createMarker(ctx, q, m.Generation)
 }
 
-func deleteTx(ctx context.Context, q Querier, name string) error {
+// ReplaceHook, when set (package udf sets one), is called inside the transaction that replaces or drops version
+// generation of model name, before it is gone: a process that is scoring the model keeps that version
+// compiled for statements whose snapshot still sees it.
+type ReplaceHook func(ctx context.Context, q Querier, name, generation string)
+
+var replaceHook ReplaceHook
+
+// SetReplaceHook installs the hook called before a model version is replaced or dropped.
+func SetReplaceHook(f ReplaceHook) { replaceHook = f }
+
+func beforeReplace(ctx context.Context, q Querier, name, generation string) {
+	if replaceHook != nil && generation != "" {
+		replaceHook(ctx, q, name, generation)
+	}
+}
+
+// VersionMarker is the name of the catalog object (a sequence in schema nb) that marks a model version: it
+// is created and dropped in the transactions that store and replace the version, so whether a connection's
+// transaction sees it says which version that transaction sees (DuckDB's catalog is versioned like its
+// tables). Scoring functions bind the version their caller's snapshot sees.
+func VersionMarker(generation string) string { return "v_" + generation }
+
+func createMarker(ctx context.Context, q Querier, generation string) error {
+	stmt, err := queries.Render("store_create_marker.tmpl.sql", map[string]any{"Name": VersionMarker(generation)})
+	if err != nil {
+		return err
+	}
+	_, err = q.ExecContext(ctx, stmt)
+	return err
+}
+
+func dropMarker(ctx context.Context, q Querier, generation string) error {
+	if generation == "" {
+		return nil
+	}
+	stmt, err := queries.Render("store_drop_marker.tmpl.sql", map[string]any{"Name": VersionMarker(generation)})
+	if err != nil {
+		return err
+	}
+	_, err = q.ExecContext(ctx, stmt)
+	return err
+}
+
+// deleteTx deletes model name, whose generation (version marker) is generation ("" if none), from every table.
+func deleteTx(ctx context.Context, q Querier, name, generation string) error {
 	for _, t := range []string{"models", "features", "classes"} {
 		if _, err := q.ExecContext(ctx, queries.SQL("store_delete_"+t+".sql"), name); err != nil {
 			return err
@@ -166,7 +301,7 @@ func deleteTx(ctx context.Context, q Querier, name string) error {
 			return err
 		}
 	}
-	return nil
+	return dropMarker(ctx, q, generation)
 }
 
 // ModelNames lists the stored models, sorted (none if the store does not exist).
@@ -221,6 +356,11 @@ func Load(ctx context.Context, q Querier, name string) (*Model, error) {
 		defer tx.Rollback()
 		q = tx
 	}
+	return LoadTx(ctx, q, name)
+}
+
+// LoadTx reads the model name with q as it is (q's own transaction, if any).
+func LoadTx(ctx context.Context, q Querier, name string) (*Model, error) {
 	if ok, err := storeExists(ctx, q); err != nil {
 		return nil, err
 	} else if !ok {
@@ -306,42 +446,91 @@ func CurrentParams(ctx context.Context, q Querier, name string) (generation stri
 
 // Drop deletes the model name; ErrUnknownModel if there is none.
 func Drop(ctx context.Context, db DB, name string) error {
-	if _, err := Load(ctx, db, name); err != nil {
-		return err
-	}
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	if err := deleteTx(ctx, tx, name); err != nil {
-		_ = tx.Rollback()
+	err := retryConflicts(ctx, name, func() error {
+		return inTransaction(ctx, db, func(q Querier, _ *sql.Conn) error {
+			var gen string
+			err := q.QueryRowContext(ctx, queries.SQL("store_model_generation.sql"), name).Scan(&gen)
+			if errors.Is(err, sql.ErrNoRows) {
+				return UnknownModelError(ctx, q, name)
+			}
+			if err != nil {
+				if ok, serr := storeExists(ctx, q); serr == nil && !ok {
+					return UnknownModelError(ctx, q, name)
+				}
+				return err
+			}
+			beforeReplace(ctx, q, name, gen)
+			return deleteTx(ctx, q, name, gen)
+		})
+	})
+	if err != nil && !errors.Is(err, ErrUnknownModel) {
 		return fmt.Errorf("drop model %q: %w", name, err)
 	}
-	return tx.Commit()
+	return err
 }
 
-// SetParams changes the hyperparameters of a stored model without retraining (given priors by class).
+// SetParams changes the hyperparameters of a stored model without retraining (given priors by class). The
+// statistics are not rewritten: the model row's parameters and generation change in one transaction, on
+// the condition that the statistics are still the version the parameters were checked against (a
+// concurrent retrain makes it start again), so no update is lost.
 func SetParams(ctx context.Context, db DB, name string, p Params, given map[string]float64) (*Model, error) {
-	m, err := Load(ctx, db, name)
-	if err != nil {
-		return nil, err
-	}
-	m.Params = p
-	m.Generation = newGeneration()
-	if p.Priors == PriorsGiven {
-		if err := applyGivenPriors(m, given); err != nil {
-			return nil, fmt.Errorf("model %q: %w", name, err)
+	var out *Model
+	err := retryConflicts(ctx, name, func() error {
+		m, err := Load(ctx, db, name)
+		if err != nil {
+			return err
 		}
-	} else {
-		for i := range m.Classes {
-			m.Classes[i].Prior = 0
+		m.Params = p
+		old := m.Generation
+		m.Generation = newGeneration()
+		if p.Priors == PriorsGiven {
+			if err := applyGivenPriors(m, given); err != nil {
+				return fmt.Errorf("model %q: %w", name, err)
+			}
+		} else {
+			for i := range m.Classes {
+				m.Classes[i].Prior = 0
+			}
 		}
-	}
-	if err := Save(ctx, db, m); err != nil {
-		return nil, err
-	}
-	return m, nil
+		if err := m.Validate(); err != nil {
+			return err
+		}
+		err = inTransaction(ctx, db, func(q Querier, _ *sql.Conn) error {
+			beforeReplace(ctx, q, name, old)
+			res, err := q.ExecContext(ctx, queries.SQL("store_update_params.sql"), p.Alpha, p.VarSmoothing, p.Variance, p.Priors,
+				p.Norm, p.MinDF, p.MaxFeatures, p.Threshold, p.Eps, m.Generation, name, old)
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil || n != 1 {
+				return errChanged
+			}
+			labels, priors := make([]string, len(m.Classes)), make([]float64, len(m.Classes))
+			for i, c := range m.Classes {
+				labels[i], priors[i] = c.Label, math.NaN()
+				if p.Priors == PriorsGiven {
+					priors[i] = c.Prior
+				}
+			}
+			if _, err := q.ExecContext(ctx, queries.SQL("store_update_priors.sql"), name, labels, priors); err != nil {
+				return err
+			}
+			if err := dropMarker(ctx, q, old); err != nil {
+				return err
+			}
+			return createMarker(ctx, q, m.Generation)
+		})
+		if errors.Is(err, errChanged) {
+			return errors.New("Conflict on update: the model was retrained meanwhile")
+		}
+		out = m
+		return err
+	})
+	return out, err
 }
+
+// errChanged: the stored model is no longer the version read.
+var errChanged = errors.New("model changed")
 
 // Export writes m as indented JSON.
 func Export(w io.Writer, m *Model) error {

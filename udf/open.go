@@ -33,17 +33,64 @@ type registry struct {
 	connector *duckdb.Connector
 	internal  *sql.DB
 
+	// catalog is the database's name in DuckDB's catalog (where the version markers live).
+	catalog string
+
 	mu         sync.Mutex
 	refs       int
 	registered bool
-	cache      map[string]*sqlnb.Scorer
+	cache      map[string][]*sqlnb.Scorer // per model its recently bound versions, newest last
 	folds      map[string][]*sqlnb.Scorer // fold sets of running cross-validations
 }
+
+// versionsKept is how many versions of one model the cache keeps, for statements whose snapshot predates
+// the newest.
+const versionsKept = 4
 
 var (
 	registriesMu sync.Mutex
 	registries   = map[string]*registry{}
+	// live lists every open registry (in-memory ones too), for the replace hook.
+	live = map[*registry]bool{}
 )
+
+func init() { sqlnb.SetReplaceHook(keepOutgoing) }
+
+// keepOutgoing is sqlnb's replace hook: before version generation of model name is replaced or dropped, each
+// open database that is scoring the model (it has versions of it cached) but lacks this one compiles it from
+// the replacing transaction, so statements whose snapshot still sees it bind it (scorerFor). A database
+// that does not hold the version simply never finds its marker.
+func keepOutgoing(ctx context.Context, q sqlnb.Querier, name, generation string) {
+	registriesMu.Lock()
+	var regs []*registry
+	for r := range live {
+		regs = append(regs, r)
+	}
+	registriesMu.Unlock()
+	var compiled *sqlnb.Scorer
+	for _, r := range regs {
+		r.mu.Lock()
+		versions := r.cache[name]
+		hot, have := len(versions) > 0, false
+		for _, s := range versions {
+			have = have || s.Model.Generation == generation
+		}
+		r.mu.Unlock()
+		if !hot || have {
+			continue
+		}
+		if compiled == nil {
+			m, err := sqlnb.LoadTx(ctx, q, name)
+			if err != nil || m.Generation != generation {
+				return
+			}
+			if compiled, err = sqlnb.Compile(m); err != nil {
+				return
+			}
+		}
+		r.remember(name, compiled)
+	}
+}
 
 // Open opens the DuckDB database dsn ("" or ":memory:" for a new in-memory database, else a file path
 // with optional ?key=value settings) and registers sqlnb's functions on it.
@@ -73,7 +120,7 @@ func Open(dsn string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %q: %w", dsn, err)
 	}
-	reg := &registry{key: key, connector: c, refs: 1, cache: map[string]*sqlnb.Scorer{}}
+	reg := &registry{key: key, connector: c, refs: 1, cache: map[string][]*sqlnb.Scorer{}}
 	reg.internal = sql.OpenDB(connector{reg})
 	reg.internal.SetMaxIdleConns(2)
 	// The first connection registers the functions for the whole database.
@@ -82,6 +129,12 @@ func Open(dsn string) (*DB, error) {
 		c.Close()
 		return nil, fmt.Errorf("open %q: %w", dsn, err)
 	}
+	if err := reg.internal.QueryRowContext(context.Background(), "SELECT current_database()").Scan(&reg.catalog); err != nil {
+		reg.internal.Close()
+		c.Close()
+		return nil, fmt.Errorf("open %q: %w", dsn, err)
+	}
+	live[reg] = true
 	if key != "" {
 		registries[key] = reg
 		// A model store of an earlier format is upgraded on open; if the database is read-only this fails and
@@ -104,6 +157,7 @@ func (db *DB) Close() error {
 		last := r.refs == 0
 		r.mu.Unlock()
 		if last {
+			delete(live, r)
 			if r.key != "" {
 				delete(registries, r.key)
 			}
@@ -162,28 +216,71 @@ func rawConnection(c driver.Conn) (mapping.Connection, error) {
 	return *(*mapping.Connection)(unsafe.Pointer(f.UnsafeAddr())), nil
 }
 
-// scorer returns the compiled model name, from the cache while its generation and hyperparameters
-// are unchanged in the store.
+// scorer returns the newest committed version of model name, compiled (from the cache while its generation
+// and hyperparameters are unchanged in the store).
 func (r *registry) scorer(ctx context.Context, name string) (*sqlnb.Scorer, error) {
+	return r.scorerFor(ctx, name, mapping.ClientContext{})
+}
+
+// scorerFor returns the version of model name that the transaction of the client context cctx sees: each
+// stored version is marked by a catalog object (sqlnb.VersionMarker) created and dropped with it, and
+// DuckDB's catalog is versioned per transaction, so a statement whose snapshot predates a retrain (or a
+// second call of the same statement bound after it) gets the version it sees — one whole committed version,
+// the same for every call of the statement — if it is still cached; otherwise the newest. Without a client
+// context (cctx.Ptr nil), the newest.
+func (r *registry) scorerFor(ctx context.Context, name string, cctx mapping.ClientContext) (*sqlnb.Scorer, error) {
 	gen, params, err := sqlnb.CurrentParams(ctx, r.internal, name)
 	if err != nil {
+		if s := r.visibleVersion(name, cctx); s != nil && errors.Is(err, sqlnb.ErrUnknownModel) {
+			return s, nil // dropped after the caller's snapshot
+		}
 		return nil, err
 	}
-	r.mu.Lock()
-	s := r.cache[name]
-	r.mu.Unlock()
-	if s != nil && s.Model.Generation == gen && s.Model.Params == params {
-		return s, nil
+	if found, ok := seesEntry(cctx, r.catalog, entrySequence, "nb", sqlnb.VersionMarker(gen)); ok && !found {
+		if s := r.visibleVersion(name, cctx); s != nil {
+			return s, nil
+		}
 	}
+	r.mu.Lock()
+	for _, s := range r.cache[name] {
+		if s.Model.Generation == gen && s.Model.Params == params {
+			r.mu.Unlock()
+			return s, nil
+		}
+	}
+	r.mu.Unlock()
 	m, err := sqlnb.Load(ctx, r.internal, name)
 	if err != nil {
 		return nil, err
 	}
-	if s, err = sqlnb.Compile(m); err != nil {
+	s, err := sqlnb.Compile(m)
+	if err != nil {
 		return nil, err
 	}
-	r.mu.Lock()
-	r.cache[name] = s
-	r.mu.Unlock()
+	r.remember(name, s)
 	return s, nil
+}
+
+// remember adds version s of model name to the cache (the newest versionsKept are kept).
+func (r *registry) remember(name string, s *sqlnb.Scorer) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	versions := append(r.cache[name], s)
+	if len(versions) > versionsKept {
+		versions = versions[len(versions)-versionsKept:]
+	}
+	r.cache[name] = versions
+}
+
+// visibleVersion returns the newest cached version of name whose marker the transaction of cctx sees.
+func (r *registry) visibleVersion(name string, cctx mapping.ClientContext) *sqlnb.Scorer {
+	r.mu.Lock()
+	versions := append([]*sqlnb.Scorer(nil), r.cache[name]...)
+	r.mu.Unlock()
+	for i := len(versions) - 1; i >= 0; i-- {
+		if found, ok := seesEntry(cctx, r.catalog, entrySequence, "nb", sqlnb.VersionMarker(versions[i].Model.Generation)); ok && found {
+			return versions[i]
+		}
+	}
+	return nil
 }

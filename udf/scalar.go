@@ -214,7 +214,7 @@ func bindScalar(info mapping.BindInfo, spec *scalarSpec) (*bound, error) {
 	if err != nil || name == "" {
 		return nil, fmt.Errorf("the first argument must be a constant model name, as in %s", usage)
 	}
-	scorer, err := spec.reg.scorer(context.Background(), name)
+	scorer, err := spec.reg.scorerFor(context.Background(), name, cctx)
 	if err != nil {
 		return nil, err
 	}

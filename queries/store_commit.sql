@@ -1,0 +1,2 @@
+-- Commits the transaction that stores a model. No parameters.
+COMMIT

@@ -1,0 +1,2 @@
+{{- /* store_drop_marker: drops a model version's marker. Data: .Name. No parameters. */ -}}
+DROP SEQUENCE IF EXISTS nb.{{ident .Name}}

@@ -1,0 +1,2 @@
+-- The generation of every stored model. No parameters.
+SELECT generation FROM nb.models ORDER BY name

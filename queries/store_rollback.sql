@@ -1,0 +1,2 @@
+-- Rolls back the transaction that stores a model. No parameters.
+ROLLBACK

@@ -1,0 +1,169 @@
+package udf_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/udf"
+)
+
+// TestConcurrentScoringSeesWholeModels: four connections score while one retrains the model alternately on
+// two datasets with opposite predictions (and different row counts) and another alternates α with nb_set.
+// Every query's two calls (nb_predict_proba and nb_joint_log_likelihood) must equal one whole model's
+// results — one training, one α, the same for both calls; the statistics are never reverted by nb_set (no
+// lost update); no DuckDB conflict error reaches anyone.
+func TestConcurrentScoringSeesWholeModels(t *testing.T) {
+	db, err := openFile(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	// d1: x small and c = 'u' mean a; d2: the opposite. d2 has one row more.
+	mustExec(t, db, `CREATE TABLE d1 AS SELECT CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END AS y,
+		CASE WHEN i % 2 = 0 THEN 1.0 ELSE 5.0 END + sin(i) AS x, CASE WHEN (i % 2 = 0) = (i % 5 <> 0) THEN 'u' ELSE 'v' END AS c FROM range(300) r(i)`)
+	mustExec(t, db, `CREATE TABLE d2 AS SELECT CASE WHEN i % 2 = 0 THEN 'b' ELSE 'a' END AS y,
+		CASE WHEN i % 2 = 0 THEN 1.5 ELSE 4.0 END + cos(i) AS x, CASE WHEN (i % 2 = 0) = (i % 3 <> 0) THEN 'v' ELSE 'u' END AS c FROM range(301) r(i)`)
+	probe := `{'x': 2.0, 'c': 'u'}`
+	type result struct{ proba, jll string }
+	var want []result
+	for _, d := range []string{"d1", "d2"} {
+		for _, alpha := range []string{"1", "2"} {
+			name := "ref_" + d + "_" + alpha
+			mustExec(t, db, fmt.Sprintf(`CALL nb_train('%s', '%s', 'y', alpha := %s)`, name, d, alpha))
+			r := queryStrings(t, db, fmt.Sprintf(`SELECT nb_predict_proba('%s', %s)::VARCHAR, nb_joint_log_likelihood('%s', %s)::VARCHAR`, name, probe, name, probe))
+			want = append(want, result{r[0][0], r[0][1]})
+		}
+	}
+	mustExec(t, db, `CALL nb_train('m', 'd1', 'y')`)
+	matches := func(got result) bool {
+		for _, w := range want {
+			if sameMaps(got.proba, w.proba) && sameMaps(got.jll, w.jll) {
+				return true
+			}
+		}
+		return false
+	}
+	deadline := time.Now().Add(3 * time.Second)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var failures []string
+	fail := func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(failures) < 10 {
+			failures = append(failures, fmt.Sprintf(format, args...))
+		}
+	}
+	queries := make([]int, 4)
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			conn, err := db.Conn(ctx)
+			if err != nil {
+				fail("conn: %v", err)
+				return
+			}
+			defer conn.Close()
+			for time.Now().Before(deadline) {
+				var got result
+				err := conn.QueryRowContext(ctx, `SELECT nb_predict_proba('m', `+probe+`)::VARCHAR, nb_joint_log_likelihood('m', `+probe+`)::VARCHAR`).Scan(&got.proba, &got.jll)
+				if err != nil {
+					fail("query: %v", err)
+					return
+				}
+				if !matches(got) {
+					fail("a mixture of models: proba %s, jll %s", got.proba, got.jll)
+				}
+				queries[g]++
+			}
+		}()
+	}
+	wg.Add(2)
+	trains, sets := 0, 0
+	go func() {
+		defer wg.Done()
+		for i := 0; time.Now().Before(deadline); i++ {
+			d, rows := "d1", int64(300)
+			if i%2 == 1 {
+				d, rows = "d2", 301
+			}
+			if _, err := sqlnb.Train(ctx, db.DB, sqlnb.TrainSpec{Model: "m", Source: d, Label: "y"}); err != nil {
+				fail("retrain: %v", err)
+				return
+			}
+			trains++
+			time.Sleep(20 * time.Millisecond) // nb_set runs meanwhile
+			m, err := sqlnb.Load(ctx, db.DB, "m")
+			if err != nil {
+				fail("load: %v", err)
+				return
+			}
+			if m.Rows != rows {
+				fail("lost update: after training on %s (%d rows) the model has %d rows", d, rows, m.Rows)
+			}
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		for i := 0; time.Now().Before(deadline); i++ {
+			m, err := sqlnb.Load(ctx, db.DB, "m")
+			if err != nil {
+				fail("load: %v", err)
+				return
+			}
+			p := m.Params
+			p.Alpha = float64(1 + i%2)
+			if _, err := sqlnb.SetParams(ctx, db.DB, "m", p, nil); err != nil {
+				fail("nb_set: %v", err)
+				return
+			}
+			sets++
+		}
+	}()
+	wg.Wait()
+	for _, f := range failures {
+		t.Error(f)
+	}
+	total := 0
+	for _, q := range queries {
+		total += q
+	}
+	t.Logf("%d queries on 4 connections, %d retrains, %d parameter changes", total, trains, sets)
+	if total < 100 || trains < 5 || sets < 5 {
+		t.Errorf("too little concurrency: %d queries, %d retrains, %d sets", total, trains, sets)
+	}
+}
+
+// sameMaps compares two MAP texts {k=v, ...} number by number (relative 1e-12).
+func sameMaps(a, b string) bool {
+	pa, pb := strings.Split(strings.Trim(a, "{}"), ", "), strings.Split(strings.Trim(b, "{}"), ", ")
+	if len(pa) != len(pb) {
+		return false
+	}
+	for i := range pa {
+		ka, va, _ := strings.Cut(pa[i], "=")
+		kb, vb, _ := strings.Cut(pb[i], "=")
+		x, _ := strconv.ParseFloat(va, 64)
+		y, _ := strconv.ParseFloat(vb, 64)
+		if ka != kb || math.Abs(x-y) > 1e-12*math.Max(1, math.Abs(y)) {
+			return false
+		}
+	}
+	return true
+}
+
+// openFile opens a database file in a temporary directory (several connections share one database).
+func openFile(t *testing.T) (*udf.DB, error) {
+	t.Helper()
+	return udf.Open(filepath.Join(t.TempDir(), "c.duckdb"))
+}
