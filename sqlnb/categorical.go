@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 )
 
@@ -111,6 +110,9 @@ func (categoricalFamily) Train(ctx context.Context, sc *scan, feats []Feature) e
 		ptrs = append(ptrs, &w, &nWeight, &minW)
 	}
 	counts := map[int64][]CategoryCount{}
+	if l, ok := rows.(interface{ Len() int }); ok && sc.fold == "" {
+		counts[0] = make([]CategoryCount, 0, l.Len())
+	}
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
 			return err
@@ -140,12 +142,6 @@ func (categoricalFamily) Train(ctx context.Context, sc *scan, feats []Feature) e
 		return fmt.Errorf("count categorical values: %w", err)
 	}
 	for fold, c := range counts {
-		sort.SliceStable(c, func(a, b int) bool {
-			if c[a].Feature != c[b].Feature {
-				return c[a].Feature < c[b].Feature
-			}
-			return c[a].Value < c[b].Value
-		})
 		addRows(sc.part(fold).stats, CategoricalTable, c...)
 	}
 	return nil
@@ -180,10 +176,7 @@ type categoricalComponent struct {
 // effective smoothing (compiler.alpha). With e1071's rule, probabilities ≤ Eps count as Threshold and an
 // unseen value is skipped (e1071 re-codes it as NA).
 func (categoricalFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
-	counts := map[string][]CategoryCount{}
-	for _, n := range rowsOf(cc.m, CategoricalTable) {
-		counts[n.Feature] = append(counts[n.Feature], n)
-	}
+	counts := rowsByFeature(cc.m, CategoricalTable)
 	comp := &categoricalComponent{K: cc.K}
 	for _, f := range feats {
 		in := cc.input(f, CategoryInput)
@@ -191,13 +184,7 @@ func (categoricalFamily) Compile(cc *compiler, feats []Feature) ([]Component, er
 			in.setValues([]string{"false", "true"})
 			in.Binary, in.Threshold = true, f.Binarize
 		} else {
-			set := map[string]bool{}
-			for _, n := range counts[f.Name] {
-				if n.Weight > 0 || n.Count > 0 {
-					set[n.Value] = true
-				}
-			}
-			in.setValues(sortedKeys(set))
+			in.setValues(distinctValues(counts[f.Name]))
 		}
 		J := len(in.Values)
 		w := make([][]float64, cc.K)
@@ -242,6 +229,32 @@ func (categoricalFamily) Compile(cc *compiler, feats []Feature) ([]Component, er
 		comp.unseen = append(comp.unseen, f.Kind == Categorical)
 	}
 	return []Component{comp}, nil
+}
+
+// distinctValues returns the sorted values with a count or weight: in one pass when the rows are sorted by
+// value (as training and the store give them), else through a set.
+func distinctValues(rows []CategoryCount) []string {
+	var out []string
+	sorted := true
+	for i, n := range rows {
+		if i > 0 && n.Value < rows[i-1].Value {
+			sorted = false
+			break
+		}
+		if (n.Weight > 0 || n.Count > 0) && (len(out) == 0 || out[len(out)-1] != n.Value) {
+			out = append(out, n.Value)
+		}
+	}
+	if sorted {
+		return out
+	}
+	set := map[string]bool{}
+	for _, n := range rows {
+		if n.Weight > 0 || n.Count > 0 {
+			set[n.Value] = true
+		}
+	}
+	return sortedKeys(set)
 }
 
 func (cat *categoricalComponent) Inputs() []*Input { return cat.in }

@@ -238,10 +238,7 @@ type gaussianComponent struct {
 //   - with e1071's rule (Params.Threshold > 0) a standard deviation ≤ Eps becomes Threshold.
 func (gaussianFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
 	m, K := cc.m, cc.K
-	byFeature := map[string][]GaussianStat{}
-	for _, g := range rowsOf(m, GaussianTable) {
-		byFeature[g.Feature] = append(byFeature[g.Feature], g)
-	}
+	byFeature := rowsByFeature(m, GaussianTable)
 	maxVar := 0.0
 	for _, stats := range byFeature {
 		if n, _, m2 := mergedMoments(stats, false); n > 0 {

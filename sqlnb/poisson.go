@@ -123,10 +123,7 @@ type poissonComponent struct {
 // Compile: λ_jc = the class's weighted mean (a class without a non-NULL value takes the feature's mean over
 // all classes), at least 1e-10.
 func (poissonFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
-	byFeature := map[string][]PoissonStat{}
-	for _, s := range rowsOf(cc.m, PoissonTable) {
-		byFeature[s.Feature] = append(byFeature[s.Feature], s)
-	}
+	byFeature := rowsByFeature(cc.m, PoissonTable)
 	p := &poissonComponent{K: cc.K, rule: cc.rule}
 	for _, f := range feats {
 		p.in = append(p.in, cc.input(f, NumberInput))

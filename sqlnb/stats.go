@@ -6,9 +6,11 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"sort"
+	"strings"
 
 	"github.com/sqlnb/sqlnb/queries"
 )
@@ -43,7 +45,7 @@ type table interface {
 	merge(parts []any) any
 	insertArgs(rows any) []any
 	source(rows any) func(dst []driver.Value) bool
-	load(rows *sql.Rows, model string) (any, error)
+	load(rows Rows, model string) (any, error)
 	size(rows any) int
 }
 
@@ -62,6 +64,33 @@ func rowsOf[T any](m *Model, t *Table[T]) []T {
 	}
 	rows, _ := m.Stats[t.Name].([]T)
 	return rows
+}
+
+// rowsByFeature groups m's rows of table t by feature: subslices of the stored rows when each feature's rows
+// are contiguous (as training and the store give them, so millions of rows are not copied), else copies.
+func rowsByFeature[T any](m *Model, t *Table[T]) map[string][]T {
+	rows := rowsOf(m, t)
+	out := map[string][]T{}
+	start := 0
+	for i := 1; i <= len(rows); i++ {
+		if i < len(rows) && t.Key(&rows[i]).Feature == t.Key(&rows[start]).Feature {
+			continue
+		}
+		f := t.Key(&rows[start]).Feature
+		if _, again := out[f]; again {
+			goto copyAll
+		}
+		out[f] = rows[start:i:i]
+		start = i
+	}
+	return out
+copyAll:
+	out = map[string][]T{}
+	for _, r := range rows {
+		f := t.Key(&r).Feature
+		out[f] = append(out[f], r)
+	}
+	return out
 }
 
 // addRows appends rows to s's rows of table t.
@@ -119,25 +148,61 @@ func (t *Table[T]) validate(m *Model, rows any, known map[string]bool) error {
 	for _, c := range m.Classes {
 		classes[c.Label] = true
 	}
-	seen := map[rowKey]bool{}
-	for i, r := range rows.([]T) {
-		k := t.Key(&r)
-		switch {
-		case !known[k.Feature]:
-			return invalidRow(m, t.Name, i, "feature %q has no %s statistics", k.Feature, t.Name)
-		case !classes[k.Class]:
-			return invalidRow(m, t.Name, i, "unknown class %q", k.Class)
-		case seen[k]:
-			return invalidRow(m, t.Name, i, "a second row for feature %q, class %q%s", k.Feature, k.Class, valueSuffix(k.Value))
+	rs := rows.([]T)
+	sorted := keysAscending(rs, t.Key)
+	var seen map[rowKey]struct{}
+	if !sorted {
+		seen = make(map[rowKey]struct{}, len(rs))
+	}
+	lastFeature, lastClass := "\x00", "\x00" // rows come grouped: look a name up once per run
+	for i := range rs {
+		k := t.Key(&rs[i])
+		if k.Feature != lastFeature {
+			if !known[k.Feature] {
+				return invalidRow(m, t.Name, i, "feature %q has no %s statistics", k.Feature, t.Name)
+			}
+			lastFeature = k.Feature
 		}
-		seen[k] = true
+		if k.Class != lastClass {
+			if !classes[k.Class] {
+				return invalidRow(m, t.Name, i, "unknown class %q", k.Class)
+			}
+			lastClass = k.Class
+		}
+		if !sorted {
+			if _, dup := seen[k]; dup {
+				return invalidRow(m, t.Name, i, "a second row for feature %q, class %q%s", k.Feature, k.Class, valueSuffix(k.Value))
+			}
+			seen[k] = struct{}{}
+		}
 		if t.Check != nil {
-			if err := t.Check(&r); err != nil {
+			if err := t.Check(&rs[i]); err != nil {
 				return invalidRow(m, t.Name, i, "feature %q, class %q%s: %v", k.Feature, k.Class, valueSuffix(k.Value), err)
 			}
 		}
 	}
 	return nil
+}
+
+// keysAscending reports whether rows come in runs of one feature each (in any order of features) with
+// (value, class) strictly ascending within a run — as training scans and the store give them: then keys are
+// unique without a map.
+func keysAscending[T any](rows []T, key func(*T) rowKey) bool {
+	done := map[string]bool{}
+	for i := 1; i < len(rows); i++ {
+		a, b := key(&rows[i-1]), key(&rows[i])
+		if a.Feature != b.Feature {
+			done[a.Feature] = true
+			if done[b.Feature] {
+				return false
+			}
+			continue
+		}
+		if c := strings.Compare(a.Value, b.Value); c > 0 || (c == 0 && a.Class >= b.Class) {
+			return false
+		}
+	}
+	return true
 }
 
 func valueSuffix(v string) string {
@@ -227,7 +292,7 @@ func (t *Table[T]) source(rows any) func(dst []driver.Value) bool {
 }
 
 // load scans the rows of a store query over the table's columns; a NULL is an invalid model.
-func (t *Table[T]) load(rows *sql.Rows, model string) (any, error) {
+func (t *Table[T]) load(rows Rows, model string) (any, error) {
 	cols := t.columns()
 	vals := make([]any, len(cols))
 	ptrs := make([]any, len(cols))
@@ -235,6 +300,9 @@ func (t *Table[T]) load(rows *sql.Rows, model string) (any, error) {
 		ptrs[i] = &vals[i]
 	}
 	var out []T
+	if l, ok := rows.(interface{ Len() int }); ok {
+		out = make([]T, 0, l.Len())
+	}
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
 			return nil, err
@@ -324,6 +392,41 @@ func validateStats(m *Model) error {
 	return nil
 }
 
+// Rows is a query result read row by row: *sql.Rows, or the materialised result of a RowReader.
+type Rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+	Close() error
+}
+
+// RowReader runs a query on a connection of q and returns its whole result; package udf sets one that reads
+// DuckDB's result chunks directly (SetRowReader). It returns an error that is not a query error when it
+// cannot read the query, and sqlnb then uses database/sql.
+type RowReader func(ctx context.Context, q Querier, query string, args ...any) (Rows, error)
+
+var rowReader RowReader
+
+// SetRowReader installs the fast path for reading large statistics results.
+func SetRowReader(f RowReader) { rowReader = f }
+
+// queryRows runs query through the row reader when one is installed and q is not inside a transaction,
+// else through database/sql.
+func queryRows(ctx context.Context, q Querier, query string, args ...any) (Rows, error) {
+	if rowReader != nil {
+		if _, inTx := q.(*sql.Tx); !inTx {
+			rows, err := rowReader(ctx, q, query, args...)
+			if err == nil || !errors.Is(err, ErrFallback) {
+				return rows, err
+			}
+		}
+	}
+	return q.QueryContext(ctx, query, args...)
+}
+
+// ErrFallback is what a RowReader returns for a query it cannot read: sqlnb uses database/sql instead.
+var ErrFallback = errors.New("use database/sql")
+
 // RowAppender appends rows to schema.table on conn, inside the transaction open on it: next writes the next
 // row's values (in the order of columns) into dst and returns false when there are no more. Package udf sets
 // it to DuckDB's appender (SetRowAppender); without one, statistics are inserted from bound lists.
@@ -376,7 +479,7 @@ func loadStats(ctx context.Context, q Querier, name string) (Stats, error) {
 		if err != nil {
 			return nil, err
 		}
-		rows, err := q.QueryContext(ctx, stmt, name)
+		rows, err := queryRows(ctx, q, stmt, name)
 		if err != nil {
 			return nil, fmt.Errorf("load model %q: %w", name, err)
 		}

@@ -119,6 +119,11 @@ func Save(ctx context.Context, db DB, m *Model) error {
 	if err := m.Validate(); err != nil {
 		return err
 	}
+	return save(ctx, db, m)
+}
+
+// save stores m, which the caller validated.
+func save(ctx context.Context, db DB, m *Model) error {
 	m.Version = FormatVersion
 	if err := EnsureStore(ctx, db); err != nil {
 		return err
@@ -348,15 +353,20 @@ func errOldStore(version int) error {
 // Load reads the model name from the store, in one transaction when q can start one (db.BeginTx), so that
 // every table is read from the same committed version of the model.
 func Load(ctx context.Context, q Querier, name string) (*Model, error) {
-	if db, ok := q.(DB); ok {
-		tx, err := db.BeginTx(ctx, nil)
-		if err != nil {
-			return nil, fmt.Errorf("load model %q: %w", name, err)
-		}
-		defer tx.Rollback()
-		q = tx
+	db, ok := q.(DB)
+	if !ok {
+		return LoadTx(ctx, q, name)
 	}
-	return LoadTx(ctx, q, name)
+	var m *Model
+	err := inTransaction(ctx, db, func(q Querier, conn *sql.Conn) error {
+		var err error
+		if conn != nil {
+			q = conn // the row reader reads through the connection, inside its transaction
+		}
+		m, err = LoadTx(ctx, q, name)
+		return err
+	})
+	return m, err
 }
 
 // LoadTx reads the model name with q as it is (q's own transaction, if any).

@@ -147,7 +147,7 @@ func trainLongTerms(ctx context.Context, sc *scan, f Feature) error {
 	if err != nil {
 		return err
 	}
-	rows, err := sc.db.QueryContext(ctx, stmt, append(args, f.Binarize)...)
+	rows, err := queryRows(ctx, sc.db, stmt, append(args, f.Binarize)...)
 	if err != nil {
 		return fmt.Errorf("count the term table: %w", err)
 	}
@@ -192,10 +192,7 @@ type textComponent struct {
 // Compile lays out a text feature: the vocabulary (terms with a positive count, in at least MinDF
 // documents, the MaxFeatures most frequent — scikit-learn's CountVectorizer rules), then the kind's table.
 func (textFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
-	terms := map[string][]TermCount{}
-	for _, t := range rowsOf(cc.m, TermsTable) {
-		terms[t.Feature] = append(terms[t.Feature], t)
-	}
+	terms := rowsByFeature(cc.m, TermsTable)
 	var out []Component
 	p := cc.m.Params
 	for _, f := range feats {

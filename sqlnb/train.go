@@ -93,7 +93,7 @@ func Train(ctx context.Context, db DB, spec TrainSpec) (*TrainResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("train %q: %w", spec.Model, err)
 	}
-	if err := Save(ctx, db, m); err != nil {
+	if err := save(ctx, db, m); err != nil { // trainModel validated m
 		return nil, fmt.Errorf("train %q: %w", spec.Model, err)
 	}
 	return &TrainResult{Model: m, Duration: time.Since(start), Warnings: m.Params.Warnings()}, nil
@@ -390,7 +390,7 @@ func (sc *scan) param(k int) string { return fmt.Sprintf("$%d", len(sc.p.src.Arg
 
 // query renders the training template tmpl with the plan's source, label, weight and fold plus data, and
 // runs it with the source's arguments then args.
-func (sc *scan) query(ctx context.Context, tmpl string, data map[string]any, args ...any) (*sql.Rows, error) {
+func (sc *scan) query(ctx context.Context, tmpl string, data map[string]any, args ...any) (Rows, error) {
 	d := map[string]any{"From": sc.p.src.From, "Label": sc.p.label.Name, "Weight": sc.p.weight, "Fold": sc.fold}
 	for k, v := range data {
 		d[k] = v
@@ -399,13 +399,13 @@ func (sc *scan) query(ctx context.Context, tmpl string, data map[string]any, arg
 	if err != nil {
 		return nil, err
 	}
-	return sc.db.QueryContext(ctx, stmt, append(append([]any{}, sc.p.src.Args...), args...)...)
+	return queryRows(ctx, sc.db, stmt, append(append([]any{}, sc.p.src.Args...), args...)...)
 }
 
 // classRows reads a per-class scan: each row is (fold,) class, then the class head — n and, with a weight
 // column, n_weight, min_weight and the weight sum — then width values for the family, handed to fn (not
 // for the NULL-label group). The classes are recorded unless an earlier family did.
-func (sc *scan) classRows(rows *sql.Rows, width int, fn func(fold int64, class string, vals []sql.NullFloat64) error) error {
+func (sc *scan) classRows(rows Rows, width int, fn func(fold int64, class string, vals []sql.NullFloat64) error) error {
 	head := 1
 	if sc.p.weight != "" {
 		head = 4
