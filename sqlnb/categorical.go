@@ -38,6 +38,7 @@ var CategoricalTable = &Table[CategoryCount]{
 		}
 		return nil
 	},
+	Rows: func(n *CategoryCount) (int64, float64) { return n.Count, n.Weight },
 }
 
 type categoricalFamily struct{}

@@ -220,6 +220,26 @@ type Input struct {
 	Text TextOptions
 }
 
+// The value classes of a category input (Input.ValueClass): what a scoring argument must be.
+const (
+	ValuesText    = "text"    // VARCHAR or ENUM
+	ValuesBoolean = "boolean" // BOOLEAN
+	ValuesNumber  = "number"  // integers, floats, DECIMAL, HUGEINT
+)
+
+// ValueClass says what the input's training column held: ValuesText, ValuesBoolean or ValuesNumber. A
+// categorical feature is scored from arguments of the same class only (DuckDB casts none of them to another
+// implicitly), so a BOOLEAN-trained feature given 0/1 or 'yes' is an error, not a silently unseen value.
+func (in *Input) ValueClass() string {
+	switch t := classifyType(in.Type); {
+	case t == typeBool:
+		return ValuesBoolean
+	case t.numeric():
+		return ValuesNumber
+	}
+	return ValuesText
+}
+
 // Unseen is the category code of a value not seen in training.
 func (in *Input) Unseen() int32 { return int32(len(in.Values)) }
 

@@ -57,6 +57,7 @@ var GaussianTable = &Table[GaussianStat]{
 		}
 		return nil
 	},
+	Rows: func(g *GaussianStat) (int64, float64) { return g.Count, g.Weight },
 }
 
 // chanMerge merges (n, mean, M2) of two disjoint sets: n = na + nb, mean = ma + d nb/n, M2 = M2a + M2b +

@@ -320,11 +320,11 @@ func (m *Model) Validate() error {
 			return bad("class %q appears twice", c.Label)
 		}
 		classes[c.Label] = true
-		if c.Count < 0 || !(c.Weight >= 0) || math.IsInf(c.Weight, 1) {
-			return bad("class %q: count %d, weight %v: must be ≥ 0 and finite", c.Label, c.Count, c.Weight)
+		if c.Count <= 0 || !(c.Weight > 0) || math.IsInf(c.Weight, 1) {
+			return bad("table nb.classes, class %q: count %d, weight %v: must be > 0 and finite (a class of weight 0 could never be predicted)", c.Label, c.Count, c.Weight)
 		}
 		if m.Weight == "" && c.Weight != float64(c.Count) {
-			return bad("class %q: weight %v but %d rows, in a model without a weight column", c.Label, c.Weight, c.Count)
+			return bad("table nb.classes, class %q: weight %v but %d rows, in a model without a weight column", c.Label, c.Weight, c.Count)
 		}
 		if m.Params.Priors == PriorsGiven && !(c.Prior > 0 && c.Prior <= 1) {
 			return bad("class %q: given prior %v: must be in (0, 1]", c.Label, c.Prior)

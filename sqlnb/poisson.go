@@ -45,6 +45,7 @@ var PoissonTable = &Table[PoissonStat]{
 		}
 		return nil
 	},
+	Rows: func(p *PoissonStat) (int64, float64) { return p.Count, p.Weight },
 }
 
 type poissonFamily struct{}

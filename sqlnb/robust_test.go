@@ -396,3 +396,45 @@ func FuzzImport(f *testing.F) {
 		}
 	})
 }
+
+// TestCorruptedStoreRejected: hand-edited model tables that no training could produce are an invalid model
+// error naming the table and what is wrong, never silently accepted.
+func TestCorruptedStoreRejected(t *testing.T) {
+	db := mustOpenDB(t)
+	ctx := context.Background()
+	mustExec(t, db, `CREATE TABLE d AS SELECT * FROM (VALUES ('a', 1.0, 'u'), ('a', 2.0, 'v'), ('b', 5.0, 'u'), ('b', 6.0, 'v')) v(y, x, c)`)
+	for _, c := range []struct{ edit, mention string }{
+		{`UPDATE nb.classes SET weight = 0 WHERE label = 'a'`, "nb.classes"},
+		{`UPDATE nb.classes SET weight = 3 WHERE label = 'a'`, "nb.classes"},
+		{`UPDATE nb.gaussian SET weight = 0 WHERE class = 'a'`, "nb.gaussian"},
+		{`UPDATE nb.gaussian SET weight = 1e300 WHERE class = 'a'`, "nb.gaussian"},
+		{`ALTER TABLE nb.gaussian ALTER mean DROP NOT NULL; UPDATE nb.gaussian SET mean = NULL WHERE class = 'a'`, "nb.gaussian"},
+		{`UPDATE nb.categorical SET count = 99 WHERE class = 'a' AND value = 'u'`, "nb.categorical"},
+		{`UPDATE nb.models SET format_version = 999`, "format version 999"},
+		{`UPDATE nb.models SET format_version = -1`, "format version -1"},
+	} {
+		train(t, db, sqlnb.TrainSpec{Model: "m", Source: "d", Label: "y"})
+		mustExec(t, db, c.edit)
+		_, err := sqlnb.Load(ctx, db, "m")
+		if !errors.Is(err, sqlnb.ErrInvalidModel) || !strings.Contains(err.Error(), c.mention) || !strings.Contains(err.Error(), `"m"`) {
+			t.Errorf("%s: %v, want an invalid model error naming %q and the model", c.edit, err, c.mention)
+		}
+		mustExec(t, db, `DROP SCHEMA nb CASCADE`)
+	}
+	m := train(t, db, sqlnb.TrainSpec{Model: "m", Source: "d", Label: "y"})
+	var buf strings.Builder
+	if err := sqlnb.Export(&buf, m); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{strings.Replace(buf.String(), `"value": "u"`, `"value": null`, 1),
+		strings.Replace(buf.String(), `"mean": 1.5`, `"mean": null`, 1), strings.Replace(buf.String(), `"weight": 2,
+      "wmean"`, `"weight": 0,
+      "wmean"`, 1)} {
+		if bad == buf.String() {
+			t.Fatalf("the edit did not apply to %s", buf.String())
+		}
+		if _, err := sqlnb.Import(strings.NewReader(bad), ""); !errors.Is(err, sqlnb.ErrInvalidModel) {
+			t.Errorf("import of an edited model: %v, want ErrInvalidModel", err)
+		}
+	}
+}

@@ -34,6 +34,9 @@ type Table[T any] struct {
 	Merge func(dst, src *T)
 	// Check returns why a row is invalid (negative counts, non-finite sums...), or nil.
 	Check func(*T) error
+	// Rows, if set, says how many training rows (and their weight) a row counts: at most its class's, and
+	// equal to each other in a model without a weight column.
+	Rows func(*T) (count int64, weight float64)
 }
 
 // table is the untyped view of a Table the store, JSON codec, validation and merge use.
@@ -127,6 +130,18 @@ func (t *Table[T]) columns() []tableColumn {
 }
 
 func (t *Table[T]) decode(raw json.RawMessage) (any, error) {
+	// A null would decode as the zero value (an empty category, a mean of 0): refuse it.
+	var generic []map[string]any
+	if err := json.Unmarshal(raw, &generic); err != nil {
+		return nil, err
+	}
+	for i, r := range generic {
+		for k, v := range r {
+			if v == nil {
+				return nil, fmt.Errorf("row %d: %s is null", i+1, k)
+			}
+		}
+	}
 	var rows []T
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
@@ -145,8 +160,10 @@ func (t *Table[T]) size(rows any) int {
 // is a class of m, its key is unique and Check accepts it.
 func (t *Table[T]) validate(m *Model, rows any, known map[string]bool) error {
 	classes := map[string]bool{}
+	class := map[string]Class{}
 	for _, c := range m.Classes {
 		classes[c.Label] = true
+		class[c.Label] = c
 	}
 	rs := rows.([]T)
 	sorted := keysAscending(rs, t.Key)
@@ -178,6 +195,18 @@ func (t *Table[T]) validate(m *Model, rows any, known map[string]bool) error {
 		if t.Check != nil {
 			if err := t.Check(&rs[i]); err != nil {
 				return invalidRow(m, t.Name, i, "feature %q, class %q%s: %v", k.Feature, k.Class, valueSuffix(k.Value), err)
+			}
+		}
+		if t.Rows != nil {
+			n, w := t.Rows(&rs[i])
+			c := class[k.Class]
+			switch {
+			case n > c.Count || w > c.Weight*(1+1e-9):
+				return invalidRow(m, t.Name, i, "feature %q, class %q%s counts %d rows of weight %v, more than the class's %d and %v",
+					k.Feature, k.Class, valueSuffix(k.Value), n, w, c.Count, c.Weight)
+			case m.Weight == "" && w != float64(n):
+				return invalidRow(m, t.Name, i, "feature %q, class %q%s: weight %v but %d rows, in a model without a weight column",
+					k.Feature, k.Class, valueSuffix(k.Value), w, n)
 			}
 		}
 	}

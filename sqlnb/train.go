@@ -150,6 +150,10 @@ func trainModel(ctx context.Context, db DB, spec TrainSpec) (*Model, error) {
 		total := 0.0
 		for _, c := range classes {
 			total += c.Weight
+			if c.Weight == 0 {
+				return nil, fmt.Errorf("%w: class %q has total weight 0 in weight column %q: it could never be predicted; give its rows positive weights or filter them out",
+					ErrBadValue, c.Label, p.weight)
+			}
 		}
 		if !(total > 0) {
 			return nil, fmt.Errorf("%w: weight column %q sums to 0: give some rows a positive weight", ErrBadValue, p.weight)

@@ -29,6 +29,7 @@ static int nb_has_entry(nb_client_context ctx, const char *catalog, int type, co
 import "C"
 
 import (
+	"strings"
 	"unsafe"
 
 	"github.com/duckdb/duckdb-go/v2/mapping"
@@ -58,4 +59,19 @@ func seesEntry(cctx mapping.ClientContext, catalog string, typ int, schema, name
 		return false, true
 	}
 	return false, false
+}
+
+// callerTemporary reports whether name (as a source argument) is a temporary table or view of the caller's
+// connection: sqlnb's own connection cannot see it.
+func callerTemporary(cctx mapping.ClientContext, name string) bool {
+	name = strings.TrimSpace(name)
+	if name == "" || strings.ContainsAny(name, " ().'") {
+		return false
+	}
+	for _, typ := range []int{entryTable, entryView} {
+		if found, ok := seesEntry(cctx, "temp", typ, "main", name); ok && found {
+			return true
+		}
+	}
+	return false
 }

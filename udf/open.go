@@ -40,6 +40,7 @@ type registry struct {
 	refs       int
 	registered bool
 	cache      map[string][]*sqlnb.Scorer // per model its recently bound versions, newest last
+	conns      map[uint64]*connState      // the connections Open handed out, by DuckDB connection id
 	folds      map[string][]*sqlnb.Scorer // fold sets of running cross-validations
 }
 
@@ -120,7 +121,7 @@ func Open(dsn string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %q: %w", dsn, err)
 	}
-	reg := &registry{key: key, connector: c, refs: 1, cache: map[string][]*sqlnb.Scorer{}}
+	reg := &registry{key: key, connector: c, refs: 1, cache: map[string][]*sqlnb.Scorer{}, conns: map[uint64]*connState{}}
 	reg.internal = sql.OpenDB(connector{reg})
 	reg.internal.SetMaxIdleConns(2)
 	// The first connection registers the functions for the whole database.
@@ -181,30 +182,56 @@ type connector struct{ reg *registry }
 func (c connector) Driver() driver.Driver { return duckdb.Driver{} }
 
 func (c connector) Connect(ctx context.Context) (driver.Conn, error) {
-	conn, err := c.reg.connector.Connect(ctx)
+	dc, err := c.reg.connector.Connect(ctx)
 	if err != nil {
 		return nil, err
 	}
+	raw, err := rawConnection(dc)
+	if err != nil {
+		dc.Close()
+		return nil, err
+	}
+	w := &conn{Conn: dc.(*duckdb.Conn), state: &connState{}}
+	id := connID(raw)
 	c.reg.mu.Lock()
 	defer c.reg.mu.Unlock()
+	c.reg.conns[id] = w.state
+	w.closed = func() {
+		c.reg.mu.Lock()
+		delete(c.reg.conns, id)
+		c.reg.mu.Unlock()
+	}
 	if c.reg.registered {
-		return conn, nil
+		return w, nil
 	}
-	raw, err := rawConnection(conn)
-	if err == nil {
-		err = registerAll(raw, c.reg)
-	}
-	if err != nil {
-		conn.Close()
+	if err := registerAll(raw, c.reg); err != nil {
+		dc.Close()
 		return nil, fmt.Errorf("register sqlnb functions: %w", err)
 	}
 	c.reg.registered = true
-	return conn, nil
+	return w, nil
+}
+
+// inExplicitTx reports whether the connection with DuckDB id id, handed out by Open, has an explicit
+// transaction open.
+func (r *registry) inExplicitTx(id uint64) bool {
+	r.mu.Lock()
+	st := r.conns[id]
+	r.mu.Unlock()
+	if st == nil {
+		return false
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.tx
 }
 
 // rawConnection returns the C connection inside a duckdb-go connection. duckdb-go keeps it unexported;
 // the field is read by reflection, checked by name and type (duckdb-go is pinned in go.mod).
 func rawConnection(c driver.Conn) (mapping.Connection, error) {
+	if w, ok := c.(interface{ Unwrap() driver.Conn }); ok {
+		c = w.Unwrap()
+	}
 	dc, ok := c.(*duckdb.Conn)
 	if !ok {
 		return mapping.Connection{}, fmt.Errorf("connection is a %T, not a duckdb-go connection", c)

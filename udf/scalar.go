@@ -135,6 +135,8 @@ type bound struct {
 	classArg int
 	classes  map[string]int
 	pool     sync.Pool
+	// unknownArg is the 1-based position of an argument whose type DuckDB did not know at bind (0: none).
+	unknownArg int
 }
 
 type scratch struct {
@@ -210,6 +212,14 @@ func bindScalar(info mapping.BindInfo, spec *scalarSpec) (*bound, error) {
 	defer release()
 	argc := len(args)
 	usage := usageOf(spec)
+	for i, a := range args {
+		if a.id == mapping.TypeInvalid {
+			// DuckDB binds a macro's body, and a prepared statement, before it knows the types of their
+			// parameters. Bind nothing yet: DuckDB binds again with the types; if it ever executes this
+			// binding, the parameter's type stayed unknown and the error says what to do.
+			return &bound{spec: spec, unknownArg: i + 1}, nil
+		}
+	}
 	name, err := foldString(cctx, info, 0, args[0])
 	if err != nil || name == "" {
 		return nil, fmt.Errorf("the first argument must be a constant model name, as in %s", usage)
@@ -436,6 +446,18 @@ func (b *bound) newReader(j, arg, child int, t mapping.LogicalType) (reader, err
 		}
 		return r, nil
 	}
+	class := sqlnb.ValuesText
+	switch {
+	case r.typ == mapping.TypeBoolean:
+		class = sqlnb.ValuesBoolean
+	case isNumberType(r.typ) || r.decimal:
+		class = sqlnb.ValuesNumber
+	}
+	if want := in.ValueClass(); class != want || (r.typ != mapping.TypeVarchar && r.typ != mapping.TypeEnum && class == sqlnb.ValuesText) {
+		what := map[string]string{sqlnb.ValuesText: "cast it to VARCHAR", sqlnb.ValuesBoolean: "give a BOOLEAN (true or false), e.g. x = 1 or x::BOOLEAN",
+			sqlnb.ValuesNumber: "give a number (cast it)"}[want]
+		return r, wrong(what)
+	}
 	switch {
 	case r.typ == mapping.TypeVarchar:
 	case r.typ == mapping.TypeBoolean:
@@ -473,6 +495,12 @@ func nbScalarExec(infoPtr, inputPtr, outputPtr unsafe.Pointer) {
 	info := mapping.FunctionInfo{Ptr: infoPtr}
 	b := handleValue[*bound](mapping.ScalarFunctionGetBindData(info))
 	defer recovered(b.spec.name, func(msg string) { mapping.ScalarFunctionSetError(info, msg) })
+	if b.unknownArg > 0 {
+		mapping.ScalarFunctionSetError(info, fmt.Sprintf("%s: the type of argument %d was not known when the query was bound "+
+			"(a prepared-statement parameter, or a macro parameter): cast it, as in $%d::DOUBLE, or pass the row as a struct (%s)",
+			b.spec.name, b.unknownArg, b.unknownArg, usageOf(b.spec)))
+		return
+	}
 	input := mapping.DataChunk{Ptr: inputPtr}
 	out := mapping.Vector{Ptr: outputPtr}
 	n := int(mapping.DataChunkGetSize(input))

@@ -53,7 +53,7 @@ func TestBindingForms(t *testing.T) {
 		`SELECT nb_predict_proba('m', {'flag': true, 'extra': [1,2], 'n': 2, 'COLOR': 'red', 'x': 1.6})::VARCHAR`,
 		`SELECT nb_predict_proba('m', struct_pack(x := 1.6::FLOAT, color := 'red', n := 2::BIGINT, flag := 1))::VARCHAR`,
 		`SELECT nb_predict_proba('m', 1.6, 'red', 2, true)::VARCHAR`,
-		`SELECT nb_predict_proba('m', 1.6::DECIMAL(5,2), 'red'::ENUM('red','blue'), '2', 3.5)::VARCHAR`,
+		`SELECT nb_predict_proba('m', 1.6::DECIMAL(5,2), 'red'::ENUM('red','blue'), 2.0::DOUBLE, 3.5)::VARCHAR`,
 		`SELECT nb_predict_proba('m', 16::TINYINT / 10, 'red', 2::HUGEINT, 0.5::DOUBLE)::VARCHAR`,
 	} {
 		if got := one(t, db, q); got != want && !strings.Contains(q, "FLOAT") {
@@ -67,6 +67,31 @@ func TestBindingForms(t *testing.T) {
 	b, _ := strconv.ParseFloat(p2, 64)
 	if math.Abs(a-b) > 1e-5 {
 		t.Errorf("FLOAT input: %v vs %v", a, b)
+	}
+}
+
+// TestCategoryArgumentTypes: a categorical feature takes arguments of the class of values it was trained on
+// (text, booleans or numbers; DuckDB casts none of them to another implicitly) — anything else is an error
+// naming the feature and what to do, as for a Gaussian feature given text, never a silently unseen value.
+func TestCategoryArgumentTypes(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE t AS SELECT CASE WHEN i % 3 = 0 THEN 'a' ELSE 'b' END AS y, i % 2 = 0 AS b,
+		(i % 4)::INTEGER AS n, ['u', 'v'][1 + i % 2] AS s FROM range(100) r(i)`)
+	mustExec(t, db, `CALL nb_train('m', 't', 'y', feature_kinds := 'n=categorical')`)
+	for _, c := range []struct{ args, want string }{
+		{`{'b': 1, 'n': 2, 's': 'u'}`, "give a BOOLEAN"},
+		{`{'b': 'yes', 'n': 2, 's': 'u'}`, "give a BOOLEAN"},
+		{`{'b': true, 'n': '2', 's': 'u'}`, "give a number"},
+		{`{'b': true, 'n': 2, 's': 3}`, "cast it to VARCHAR"},
+		{`{'b': true, 'n': 2, 's': true}`, "cast it to VARCHAR"},
+	} {
+		err := queryErr(db, `SELECT nb_predict('m', `+c.args+`)`)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "feature") {
+			t.Errorf("%s: %v, want an error saying %q", c.args, err, c.want)
+		}
+	}
+	if got := one(t, db, `SELECT nb_predict('m', {'b': false, 'n': 2::BIGINT, 's': 'u'::ENUM('u', 'v')}) IS NOT NULL`); got != "true" {
+		t.Errorf("same classes of values in other types: %v", got)
 	}
 }
 

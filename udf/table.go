@@ -61,6 +61,9 @@ type tableSpec struct {
 	columns    []column
 	run        func(ctx context.Context, reg *registry, args map[string]any) ([][]any, error)
 	reg        *registry
+	// writes: the function changes the model store on sqlnb's own connection, so it refuses to run inside
+	// the caller's explicit transaction (ROLLBACK could not undo it).
+	writes bool
 }
 
 type tableBind struct {
@@ -130,6 +133,17 @@ func nbTableBind(infoPtr unsafe.Pointer) {
 	info := mapping.BindInfo{Ptr: infoPtr}
 	spec := handleValue[*tableSpec](mapping.BindGetExtraInfo(info))
 	defer recovered(spec.name, func(msg string) { mapping.BindSetError(info, msg) })
+	if spec.writes {
+		var cctx mapping.ClientContext
+		mapping.TableFunctionGetClientContext(info, &cctx)
+		inTx := spec.reg.inExplicitTx(uint64(mapping.ClientContextGetConnectionId(cctx)))
+		mapping.DestroyClientContext(&cctx)
+		if inTx {
+			mapping.BindSetError(info, fmt.Sprintf("%s cannot run inside an explicit transaction: it works on sqlnb's own "+
+				"connection and commits at once, so ROLLBACK could not undo it; run it after COMMIT (or before BEGIN)", spec.name))
+			return
+		}
+	}
 	args := map[string]any{}
 	for i, p := range spec.positional {
 		v := mapping.BindGetParameter(info, mapping.IdxT(i))
@@ -146,6 +160,17 @@ func nbTableBind(infoPtr unsafe.Pointer) {
 			args[p.name] = x
 		}
 		mapping.DestroyValue(&v)
+	}
+	if src, ok := args["source"].(string); ok {
+		var cctx mapping.ClientContext
+		mapping.TableFunctionGetClientContext(info, &cctx)
+		temp := callerTemporary(cctx, src)
+		mapping.DestroyClientContext(&cctx)
+		if temp {
+			mapping.BindSetError(info, fmt.Sprintf("%s: %q is a temporary table or view of your connection, which %s cannot see: it reads "+
+				"the source on sqlnb's own connection; create a regular table (CREATE TABLE … AS …) and pass its name", spec.name, src, spec.name))
+			return
+		}
 	}
 	for _, c := range spec.columns {
 		t := c.typ.logical()

@@ -23,6 +23,7 @@ func tableSpecs() []*tableSpec {
 	return []*tableSpec{
 		{
 			name:       "nb_train",
+			writes:     true,
 			positional: []param{{"model", tVarchar}, {"source", tVarchar}, {"label", tVarchar}},
 			named: append([]param{{"features", tVarcharList}, {"kind", tVarchar}, {"feature_kinds", tVarchar},
 				{"weight", tVarchar}, {"terms", tVarchar}, {"doc", tVarchar}, {"term", tVarchar}, {"count", tVarchar},
@@ -82,6 +83,7 @@ func tableSpecs() []*tableSpec {
 		},
 		{
 			name:       "nb_drop",
+			writes:     true,
 			positional: []param{{"model", tVarchar}},
 			columns:    []column{{"model", tVarchar}, {"dropped", tBoolean}},
 			run: func(ctx context.Context, reg *registry, args map[string]any) ([][]any, error) {
@@ -94,6 +96,7 @@ func tableSpecs() []*tableSpec {
 		},
 		{
 			name:       "nb_set",
+			writes:     true,
 			positional: []param{{"model", tVarchar}},
 			named:      optionParams,
 			columns: []column{{"model", tVarchar}, {"alpha", tDouble}, {"var_smoothing", tDouble},
@@ -108,6 +111,7 @@ func tableSpecs() []*tableSpec {
 		},
 		{
 			name:       "nb_import",
+			writes:     true,
 			positional: []param{{"path", tVarchar}},
 			named:      []param{{"name", tVarchar}},
 			columns:    []column{{"model", tVarchar}, {"classes", tBigint}, {"features", tBigint}},

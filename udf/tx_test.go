@@ -1,0 +1,127 @@
+package udf_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestWritersRefuseExplicitTransactions: nb_train, nb_drop, nb_set and nb_import work on sqlnb's own
+// connection and commit at once, so inside the caller's BEGIN … they refuse (as SQL text, in one statement
+// list, and through database/sql's BeginTx) and nothing is stored; after COMMIT or ROLLBACK they work.
+func TestWritersRefuseExplicitTransactions(t *testing.T) {
+	db := mustOpenDB(t)
+	ctx := context.Background()
+	mustExec(t, db, `CREATE TABLE t AS SELECT * FROM (VALUES ('a', 1.0), ('b', 2.0), ('a', 1.5)) v(y, x)`)
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	exec := func(q string) error { _, err := conn.ExecContext(ctx, q); return err }
+	refused := func(err error) bool { return err != nil && strings.Contains(err.Error(), "cannot run inside an explicit transaction") }
+	if err := exec(`BEGIN`); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{`CALL nb_train('rb', 't', 'y')`, `CALL nb_drop('x')`, `CALL nb_set('x', alpha := 2)`, `CALL nb_import('x.json')`} {
+		if err := exec(q); !refused(err) {
+			t.Errorf("%s inside BEGIN: %v", q, err)
+		}
+		_ = exec(`ROLLBACK`)
+		_ = exec(`BEGIN`)
+	}
+	if err := exec(`ROLLBACK`); err != nil {
+		t.Fatal(err)
+	}
+	if err := exec(`BEGIN; CALL nb_train('rb', 't', 'y'); ROLLBACK;`); !refused(err) {
+		t.Errorf("BEGIN; CALL nb_train(...); ROLLBACK; → %v", err)
+	}
+	// Refused before anything ran: no transaction is left open.
+	if err := exec(`SELECT 1`); err != nil {
+		t.Errorf("after the refused list: %v", err)
+	}
+	if got := queryStrings(t, db, `SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'nb'`); got[0][0] != "0" {
+		t.Errorf("a refused training stored something: %v", got)
+	}
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.ExecContext(ctx, `CALL nb_train('rb', 't', 'y')`); !refused(err) {
+		t.Errorf("nb_train in a database/sql transaction: %v", err)
+	}
+	_ = tx.Rollback()
+	if err := exec(`CALL nb_train('rb', 't', 'y')`); err != nil {
+		t.Errorf("after ROLLBACK: %v", err)
+	}
+	if err := exec(`BEGIN; SELECT 1; COMMIT; CALL nb_set('rb', alpha := 2)`); err != nil {
+		t.Errorf("after COMMIT in the same list: %v", err)
+	}
+	if err := exec(`SELECT 'BEGIN; not a statement'; CALL nb_drop('rb')`); err != nil {
+		t.Errorf("BEGIN inside a string: %v", err)
+	}
+}
+
+// TestNamedArgumentsRejected: DuckDB passes arguments by position, so nb_predict_proba('m', x := 5.0, z :=
+// 0.0) and ('m', z := 0.0, x := 5.0) would bind differently; they are refused with what to write instead.
+func TestNamedArgumentsRejected(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE t AS SELECT * FROM (VALUES ('a', 1.0, 2.0), ('b', 3.0, 1.0), ('a', 1.5, 2.5), ('b', 3.5, 0.5)) v(y, x, z)`)
+	mustExec(t, db, `CALL nb_train('m', 't', 'y')`)
+	for _, q := range []string{`SELECT nb_predict_proba('m', x := 5.0, z := 0.0)`, `SELECT nb_predict('m', z := 0.0, x := 5.0) FROM t`} {
+		_, err := db.Exec(q)
+		if err == nil || !strings.Contains(err.Error(), "named argument") || !strings.Contains(err.Error(), "struct") {
+			t.Errorf("%s: %v", q, err)
+		}
+	}
+	if got := queryStrings(t, db, `SELECT nb_predict('m', {'z': 0.0, 'x': 5.0}) = nb_predict('m', struct_pack(x := 5.0, z := 0.0))`); got[0][0] != "true" {
+		t.Errorf("struct arguments: %v", got)
+	}
+}
+
+// TestTemporarySourceExplained: nb_train reads its source on sqlnb's own connection, which cannot see the
+// caller's temporary tables: the error says so and what to do.
+func TestTemporarySourceExplained(t *testing.T) {
+	db := mustOpenDB(t)
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `CREATE TEMP TABLE tt AS SELECT * FROM (VALUES ('a', 1.0), ('b', 2.0)) v(y, x)`); err != nil {
+		t.Fatal(err)
+	}
+	_, err = conn.ExecContext(ctx, `CALL nb_train('m', 'tt', 'y')`)
+	if err == nil || !strings.Contains(err.Error(), "temporary table") || !strings.Contains(err.Error(), "CREATE TABLE") {
+		t.Errorf("training on a temporary table: %v", err)
+	}
+}
+
+// TestMacrosAndPreparedParameters: DuckDB binds a macro's body and a prepared statement before it knows the
+// types of their parameters; the scoring functions wait for the real types, so wrapping one in a macro, or
+// preparing it with untyped parameters, works.
+func TestMacrosAndPreparedParameters(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE t AS SELECT * FROM (VALUES ('a', 1.0, 2.0), ('b', 3.0, 1.0), ('a', 1.5, 2.5), ('b', 3.5, 0.5)) v(y, x, z)`)
+	mustExec(t, db, `CALL nb_train('m', 't', 'y')`)
+	mustExec(t, db, `CREATE MACRO by_row(r) AS nb_predict('m', r)`)
+	mustExec(t, db, `CREATE MACRO by_values(a, b) AS nb_predict('m', a, b)`)
+	mustExec(t, db, `CREATE MACRO by_model(m, r) AS nb_predict(m, r)`)
+	want := one(t, db, `SELECT string_agg(nb_predict('m', t), ',' ORDER BY x) FROM t`)
+	for _, q := range []string{`SELECT string_agg(by_row(t), ',' ORDER BY x) FROM t`, `SELECT string_agg(by_values(x, z), ',' ORDER BY x) FROM t`,
+		`SELECT string_agg(by_model('m', t), ',' ORDER BY x) FROM t`} {
+		if got := one(t, db, q); got != want {
+			t.Errorf("%s: %s, want %s", q, got, want)
+		}
+	}
+	stmt, err := db.Prepare(`SELECT nb_predict('m', $1, $2)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stmt.Close()
+	var got string
+	if err := stmt.QueryRow(1.0, 2.0).Scan(&got); err != nil || got != "a" {
+		t.Errorf("prepared with untyped parameters: %q, %v", got, err)
+	}
+}
