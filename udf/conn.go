@@ -104,7 +104,9 @@ func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, e
 }
 
 // Prepare prepares query after the named-argument check.
-func (c *conn) Prepare(query string) (driver.Stmt, error) { return c.PrepareContext(context.Background(), query) }
+func (c *conn) Prepare(query string) (driver.Stmt, error) {
+	return c.PrepareContext(context.Background(), query)
+}
 
 // writers are the nb_* functions that change the model store on sqlnb's own connection.
 var writers = regexp.MustCompile(`(?i)\bnb_(train|drop|set|import)\s*\(`)
@@ -164,7 +166,7 @@ type statement struct {
 	writer  bool
 }
 
-// statementStarts splits text into statements at semicolons outside quotes ('…' with '' and E'…' with \'
+// statementStarts splits text into statements at semicolons outside quotes ('…' with ” and E'…' with \'
 // escapes, "…", $tag$…$tag$) and comments (-- and /* */), for classification only: DuckDB itself parses
 // and runs the text.
 func statementStarts(text string) []statement {

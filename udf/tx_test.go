@@ -19,7 +19,9 @@ func TestWritersRefuseExplicitTransactions(t *testing.T) {
 	}
 	defer conn.Close()
 	exec := func(q string) error { _, err := conn.ExecContext(ctx, q); return err }
-	refused := func(err error) bool { return err != nil && strings.Contains(err.Error(), "cannot run inside an explicit transaction") }
+	refused := func(err error) bool {
+		return err != nil && strings.Contains(err.Error(), "cannot run inside an explicit transaction")
+	}
 	if err := exec(`BEGIN`); err != nil {
 		t.Fatal(err)
 	}
