@@ -129,6 +129,7 @@ type bound struct {
 	struc     bool // features come as one STRUCT argument (input column structArg)
 	structArg int
 	labels    []label
+	typed     *typedLabels // nb_predict of a model whose labels keep their type (else nil: VARCHAR)
 	// nb_proba: the class, a constant index or (classArg ≥ 0) a VARCHAR argument read per row and
 	// looked up in classes.
 	classIdx int
@@ -228,6 +229,9 @@ func bindScalar(info mapping.BindInfo, spec *scalarSpec) (*bound, error) {
 			return nil, err
 		}
 		feats = feats[:len(feats)-1]
+	}
+	if spec.out == outLabel {
+		b.bindLabelType(info, cctx)
 	}
 	return b, b.bindFeatures(feats, 1, usage)
 }
@@ -507,6 +511,10 @@ func (b *bound) execute(input mapping.DataChunk, out mapping.Vector, n int, s *s
 	switch b.spec.out {
 	case outLabel:
 		sqlnb.Argmax(jll, n, K, s.best, s.top)
+		if b.typed != nil {
+			b.typed.writeLabels(out, s.best[:n])
+			break
+		}
 		var w stringWriter
 		w.reset(out, s.first)
 		for i := range n {
