@@ -52,6 +52,8 @@ type CVResult struct {
 	Settings []CVSetting
 	Best     int
 	Duration time.Duration
+	// Warnings are the warnings about the columns, as TrainResult.Warnings.
+	Warnings []string
 }
 
 // higherIsBetter lists the metrics to maximise.
@@ -74,14 +76,21 @@ func FoldExpr(k int, seed int64, key, label string, stratified bool) string {
 
 // FoldModels computes the statistics of every fold in one GROUP BY (fold, class) scan per distribution
 // family and returns, for each fold f, the model trained on all other folds (an exact merge), and the
-// fold expression.
+// fold expression. The columns are checked as Train checks them (a label with more than MaxClasses classes
+// is refused unless spec.Train.Force).
 func FoldModels(ctx context.Context, db Querier, spec CVSpec) ([]*Model, string, error) {
+	models, fold, _, err := foldModels(ctx, db, spec)
+	return models, fold, err
+}
+
+// foldModels is FoldModels, also returning the warnings about the columns (see TrainResult.Warnings).
+func foldModels(ctx context.Context, db Querier, spec CVSpec) ([]*Model, string, []string, error) {
 	if spec.Folds < 2 {
-		return nil, "", fmt.Errorf("%w: --folds %d: use at least 2", ErrBadOption, spec.Folds)
+		return nil, "", nil, fmt.Errorf("%w: --folds %d: use at least 2", ErrBadOption, spec.Folds)
 	}
 	t := spec.Train
 	if t.Terms != nil {
-		return nil, "", fmt.Errorf("%w: cross-validation of a model with a term table is not supported yet: its rows carry no term MAP to score", ErrBadOption)
+		return nil, "", nil, fmt.Errorf("%w: cross-validation of a model with a term table is not supported yet: its rows carry no term MAP to score", ErrBadOption)
 	}
 	params := DefaultParams()
 	if t.Params != nil {
@@ -89,21 +98,36 @@ func FoldModels(ctx context.Context, db Querier, spec CVSpec) ([]*Model, string,
 	}
 	p, err := makePlan(ctx, db, t)
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, err
+	}
+	warnings, err := profile(ctx, db, p, len(t.Features) == 0, t.Force)
+	if err != nil {
+		return nil, "", nil, err
 	}
 	if spec.Key != "" {
 		c, ok := findColumn(append([]Column{}, p.allColumns...), spec.Key)
 		if !ok {
-			return nil, "", fmt.Errorf("%w: key column %q is not in the source", ErrUnknownColumn, spec.Key)
+			return nil, "", nil, fmt.Errorf("%w: key column %q is not in the source", ErrUnknownColumn, spec.Key)
 		}
 		spec.Key = c.Name
 	}
 	fold := FoldExpr(spec.Folds, spec.Seed, spec.Key, p.label.Name, spec.Stratified)
 	sc, err := trainStats(ctx, db, p, fold)
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
 	order := sc.order
+	var rows int64
+	for _, part := range sc.parts {
+		for _, c := range part.classes {
+			rows += c.Count
+		}
+	}
+	more, err := checkClasses(p.label.Name, len(order), rows, t.Force)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	warnings = append(warnings, more...)
 	base := &Model{Name: t.Model, Label: p.label.Name, LabelType: p.label.Type, Weight: p.weight, Source: t.Source,
 		Params: params, Created: time.Now().UTC(), Version: FormatVersion, Features: p.features}
 	per := make([]*Model, spec.Folds)
@@ -130,14 +154,14 @@ func FoldModels(ctx context.Context, db Querier, spec CVSpec) ([]*Model, string,
 		out[f].Generation = newGeneration()
 		if t.Params != nil && params.Priors == PriorsGiven {
 			if err := applyGivenPriors(out[f], t.GivenPriors); err != nil {
-				return nil, "", err
+				return nil, "", nil, err
 			}
 		}
 		if len(out[f].Classes) < 2 {
-			return nil, "", fmt.Errorf("%w: the training folds of fold %d hold %d class(es): use fewer folds or --stratified", ErrOneClass, f, len(out[f].Classes))
+			return nil, "", nil, fmt.Errorf("%w: the training folds of fold %d hold %d class(es): use fewer folds or --stratified", ErrOneClass, f, len(out[f].Classes))
 		}
 	}
-	return out, fold, nil
+	return out, fold, warnings, nil
 }
 
 // CrossValidate runs k-fold cross-validation: one statistics scan for every fold (FoldModels), then, per
@@ -151,7 +175,7 @@ func CrossValidate(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, spec 
 	if _, ok := higherIsBetter[spec.Metric]; !ok && spec.Metric != "log_loss" && spec.Metric != "brier" {
 		return nil, fmt.Errorf("%w: --metric %q: use accuracy, f1_macro, log_loss, brier, roc_auc or average_precision", ErrBadOption, spec.Metric)
 	}
-	models, fold, err := FoldModels(ctx, conn, spec)
+	models, fold, warnings, err := foldModels(ctx, conn, spec)
 	if err != nil {
 		return nil, fmt.Errorf("cv %q: %w", spec.Train.Model, err)
 	}
@@ -167,7 +191,7 @@ func CrossValidate(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, spec 
 	if len(vss) == 0 {
 		vss = []float64{base.VarSmoothing}
 	}
-	res := &CVResult{Metric: spec.Metric}
+	res := &CVResult{Metric: spec.Metric, Warnings: warnings}
 	for _, a := range alphas {
 		for _, v := range vss {
 			p := base

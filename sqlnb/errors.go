@@ -12,6 +12,8 @@ var (
 	ErrNoRows = errors.New("no training rows")
 	// ErrOneClass: the training source has a single class.
 	ErrOneClass = errors.New("only one class")
+	// ErrTooManyClasses: the label has more than MaxClasses classes and training was not forced.
+	ErrTooManyClasses = errors.New("too many classes")
 	// ErrBadValue: the training data holds a value the model cannot use (infinite, negative weight...).
 	ErrBadValue = errors.New("bad value")
 	// ErrBadType: a column's type does not fit the distribution asked for.

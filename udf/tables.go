@@ -24,11 +24,11 @@ func tableSpecs() []*tableSpec {
 		{
 			name:       "nb_train",
 			positional: []param{{"model", tVarchar}, {"source", tVarchar}, {"label", tVarchar}},
-			named: append([]param{{"features", tVarcharList}, {"kind", tVarchar}, {"feature_kinds", tVarchar},
+			named: append([]param{{"features", tVarcharList}, {"exclude", tVarcharList}, {"force", tBoolean}, {"kind", tVarchar}, {"feature_kinds", tVarchar},
 				{"weight", tVarchar}, {"terms", tVarchar}, {"doc", tVarchar}, {"term", tVarchar}, {"count", tVarchar},
 				{"terms_feature", tVarchar}, {"ngrams", tBigint}, {"stop_words", tVarchar}, {"binarize", tDouble}}, optionParams...),
 			columns: []column{{"model", tVarchar}, {"n_rows", tBigint}, {"skipped_rows", tBigint}, {"classes", tBigint},
-				{"features", tBigint}, {"kinds", tVarchar}, {"seconds", tDouble}},
+				{"features", tBigint}, {"kinds", tVarchar}, {"seconds", tDouble}, {"warnings", tVarcharList}},
 			run: runTrain,
 		},
 		{
@@ -162,6 +162,8 @@ func options(args map[string]any) sqlnb.Options {
 	if f, ok := args["features"].([]string); ok {
 		o.Features = f
 	}
+	o.Exclude, _ = args["exclude"].([]string)
+	o.Force, _ = args["force"].(bool)
 	if fk := str(args, "feature_kinds"); fk != "" {
 		o.FeatureKinds = strings.Split(fk, ",")
 	}
@@ -179,7 +181,7 @@ func runTrain(ctx context.Context, reg *registry, args map[string]any) ([][]any,
 	}
 	m := res.Model
 	return [][]any{{m.Name, m.Rows, m.SkippedRows, int64(len(m.Classes)), int64(len(m.Features)),
-		strings.Join(m.Kinds(), ","), res.Duration.Seconds()}}, nil
+		strings.Join(m.Kinds(), ","), res.Duration.Seconds(), append([]string{}, res.Warnings...)}}, nil
 }
 
 func runModels(ctx context.Context, reg *registry, _ map[string]any) ([][]any, error) {

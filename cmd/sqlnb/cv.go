@@ -42,6 +42,8 @@ Reports per-fold metrics, mean ± sd per setting, and the best setting by --metr
 	f.StringVar(&o.label, "label", "", "label (class) column (required)")
 	f.StringVar(&o.from, "from", "", "training source: table, query or file glob (required)")
 	o.flags.addFeatures(cmd)
+	o.flags.addTraining(cmd)
+	o.flags.addRule(cmd)
 	o.flags.addPriors(cmd)
 	f.Float64SliceVar(&o.alphas, "alpha", nil, "α values to sweep (default 1)")
 	f.Float64SliceVar(&o.vss, "var-smoothing", nil, "var_smoothing values to sweep (default 1e-9)")
@@ -78,6 +80,7 @@ func runCV(cmd *cobra.Command, e *env, o *cvOptions) error {
 	if err != nil {
 		return err
 	}
+	printWarnings(e, o.model, res.Warnings)
 	names := map[string]bool{}
 	for _, s := range res.Settings {
 		for k := range s.Mean {
