@@ -6,6 +6,8 @@ import "errors"
 var (
 	// ErrUnknownModel: no model of that name is stored.
 	ErrUnknownModel = errors.New("unknown model")
+	// ErrModelExists: a model of that name is stored and replacing it was not asked for.
+	ErrModelExists = errors.New("model exists")
 	// ErrUnknownColumn: a named column is not in the source.
 	ErrUnknownColumn = errors.New("unknown column")
 	// ErrNoRows: the training source has no row with a non-NULL label.

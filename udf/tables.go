@@ -109,7 +109,7 @@ func tableSpecs() []*tableSpec {
 		{
 			name:       "nb_import",
 			positional: []param{{"path", tVarchar}},
-			named:      []param{{"name", tVarchar}},
+			named:      []param{{"name", tVarchar}, {"replace", tBoolean}},
 			columns:    []column{{"model", tVarchar}, {"classes", tBigint}, {"features", tBigint}},
 			run:        runImport,
 		},
@@ -270,7 +270,8 @@ func runImport(ctx context.Context, reg *registry, args map[string]any) ([][]any
 	if err != nil {
 		return nil, err
 	}
-	if err := sqlnb.Save(ctx, reg.internal, m); err != nil {
+	replace, _ := args["replace"].(bool)
+	if err := sqlnb.SaveImported(ctx, reg.internal, m, replace); err != nil {
 		return nil, err
 	}
 	return [][]any{{m.Name, int64(len(m.Classes)), int64(len(m.Features))}}, nil

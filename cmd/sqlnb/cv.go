@@ -70,7 +70,12 @@ func runCV(cmd *cobra.Command, e *env, o *cvOptions) error {
 		o.auc = true
 	}
 	ctx := cmd.Context()
-	db, conn, closeAll, err := e.openConn(ctx)
+	// cv stores nothing: without a database file it runs in memory rather than create one.
+	de := *e
+	if !dbExists(e.db) {
+		de.db = ":memory:"
+	}
+	db, conn, closeAll, err := de.openConn(ctx)
 	if err != nil {
 		return err
 	}

@@ -54,7 +54,7 @@ func runPredict(cmd *cobra.Command, e *env, o *predictOptions) error {
 		return usageError{err}
 	}
 	ctx := cmd.Context()
-	db, err := e.open()
+	db, err := e.openExisting()
 	if err != nil {
 		return err
 	}
