@@ -5,7 +5,9 @@ import (
 	"database/sql"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/sqlnb/sqlnb/queries"
@@ -29,6 +31,9 @@ type CVSpec struct {
 	Metric string
 	// AUC also computes ROC-AUC and average precision per fold (sorts every score: slower).
 	AUC bool
+	// PosLabel is the positive class of a two-class label for the Brier score, ROC-AUC and average
+	// precision (EvalSpec.PosLabel); empty: the second class.
+	PosLabel string
 }
 
 // FoldRegistrar makes a set of fold scorers callable from SQL as nb_cv_proba(name, fold, features):
@@ -54,6 +59,12 @@ type CVResult struct {
 	Duration time.Duration
 	// Warnings are the warnings about the columns, as TrainResult.Warnings.
 	Warnings []string
+}
+
+// CVMetrics lists the metrics that pick the best setting (CVSpec.Metric); roc_auc and average_precision
+// need CVSpec.AUC.
+func CVMetrics() []string {
+	return []string{"accuracy", "f1_macro", "log_loss", "brier", "roc_auc", "average_precision"}
 }
 
 // higherIsBetter lists the metrics to maximise.
@@ -172,11 +183,15 @@ func CrossValidate(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, spec 
 	if spec.Metric == "" {
 		spec.Metric = "accuracy"
 	}
-	if _, ok := higherIsBetter[spec.Metric]; !ok && spec.Metric != "log_loss" && spec.Metric != "brier" {
-		return nil, fmt.Errorf("%w: --metric %q: use accuracy, f1_macro, log_loss, brier, roc_auc or average_precision", ErrBadOption, spec.Metric)
+	if !slices.Contains(CVMetrics(), spec.Metric) {
+		return nil, fmt.Errorf("%w: --metric %q: use %s", ErrBadOption, spec.Metric, strings.Join(CVMetrics(), ", "))
 	}
 	models, fold, warnings, err := foldModels(ctx, conn, spec)
 	if err != nil {
+		return nil, fmt.Errorf("cv %q: %w", spec.Train.Model, err)
+	}
+	all := &Model{Name: spec.Train.Model, Classes: models[0].Classes}
+	if spec.PosLabel, err = PositiveClass(all, spec.PosLabel); err != nil {
 		return nil, fmt.Errorf("cv %q: %w", spec.Train.Model, err)
 	}
 	src, err := ResolveSource(ctx, conn, spec.Train.Source)
@@ -236,10 +251,15 @@ func cvSetting(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, models []
 		if err := scoreInto(ctx, conn, src, models[0].Label, fold, proba); err != nil {
 			return nil, err
 		}
-		metrics, err = readMetrics(ctx, conn)
+		metrics, err = readMetrics(ctx, conn, spec.PosLabel)
 		conn.ExecContext(context.WithoutCancel(ctx), queries.SQL("eval_drop.sql"))
 	} else {
-		terms := "nb_cv_terms(" + queries.Literal(name) + ", " + fold + ", CAST(" + queries.Ident(models[0].Label) + " AS VARCHAR), t)"
+		// The positive class is a constant of the query, as nb_cv_terms must see it when it is bound.
+		pos := "NULL"
+		if spec.PosLabel != "" {
+			pos = queries.Literal(spec.PosLabel)
+		}
+		terms := "nb_cv_terms(" + queries.Literal(name) + ", " + fold + ", CAST(" + queries.Ident(models[0].Label) + " AS VARCHAR), " + pos + ", t)"
 		metrics, err = cvMetrics(ctx, conn, src, models[0].Label, fold, terms)
 	}
 	if err != nil {

@@ -22,6 +22,8 @@ var (
 	ErrBadType = errors.New("bad type")
 	// ErrBadOption: an option (kind, priors, alpha...) is malformed or out of range.
 	ErrBadOption = errors.New("bad option")
+	// ErrPosLabel: the positive class asked for is not a class of a two-class model.
+	ErrPosLabel = errors.New("bad positive class")
 	// ErrInvalidModel: stored or imported model data is inconsistent.
 	ErrInvalidModel = errors.New("invalid model")
 	// ErrNotExportable: a model's family cannot be written as plain SQL.

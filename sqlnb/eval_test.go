@@ -49,7 +49,7 @@ func TestMetricsMatchScikitLearn(t *testing.T) {
 				keys[i], vals[i] = queries.Literal(c), queries.Ident("p_"+c)
 			}
 			proba := fmt.Sprintf("MAP([%s], [%s])", strings.Join(keys, ", "), strings.Join(vals, ", "))
-			e, err := sqlnb.EvaluateScores(ctx, conn, file, "y", proba, false)
+			e, err := sqlnb.EvaluateScores(ctx, conn, file, "y", proba, "", false)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -48,7 +48,7 @@ func tableSpecs() []*tableSpec {
 		{
 			name:       "nb_eval",
 			positional: []param{{"model", tVarchar}, {"source", tVarchar}},
-			named:      []param{{"label", tVarchar}},
+			named:      []param{{"label", tVarchar}, {"pos_label", tVarchar}},
 			columns:    []column{{"metric", tVarchar}, {"class", tVarchar}, {"value", tDouble}},
 			run:        runEval,
 		},
@@ -283,7 +283,8 @@ func evaluate(ctx context.Context, reg *registry, args map[string]any) (*sqlnb.E
 		return nil, err
 	}
 	defer conn.Close()
-	return sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Model: str(args, "model"), Source: str(args, "source"), Label: str(args, "label")})
+	return sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Model: str(args, "model"), Source: str(args, "source"), Label: str(args, "label"),
+		PosLabel: str(args, "pos_label")})
 }
 
 func runEval(ctx context.Context, reg *registry, args map[string]any) ([][]any, error) {

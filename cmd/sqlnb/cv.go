@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -18,6 +19,7 @@ type cvOptions struct {
 	stratified         bool
 	seed               int64
 	key, metric, plot  string
+	posLabel           string
 	format             string
 	alphas, vss        []float64
 	auc                bool
@@ -52,6 +54,7 @@ Reports per-fold metrics, mean ± sd per setting, and the best setting by --metr
 	f.Int64Var(&o.seed, "seed", 0, "seed of the fold assignment")
 	f.StringVar(&o.key, "key", "", "column whose hash assigns folds (default: the whole row)")
 	f.StringVar(&o.metric, "metric", "accuracy", "metric that picks the best setting: accuracy, f1_macro, log_loss, brier, roc_auc")
+	f.StringVar(&o.posLabel, "pos-label", "", "positive class of a two-class label for Brier, ROC-AUC and average precision (default: the second class)")
 	f.BoolVar(&o.auc, "auc", false, "also compute ROC-AUC and average precision per fold (sorts every score)")
 	f.StringVar(&o.format, "format", "table", "output format: table, csv or json")
 	f.StringVar(&o.plot, "plot", "", "directory for the metric-versus-smoothing picture (PNG and SVG)")
@@ -81,7 +84,10 @@ func runCV(cmd *cobra.Command, e *env, o *cvOptions) error {
 	}
 	defer closeAll()
 	res, err := sqlnb.CrossValidate(ctx, conn, db, sqlnb.CVSpec{Train: spec, Folds: o.folds, Stratified: o.stratified,
-		Seed: o.seed, Key: o.key, Alphas: o.alphas, VarSmoothings: o.vss, Metric: metric, AUC: o.auc})
+		Seed: o.seed, Key: o.key, Alphas: o.alphas, VarSmoothings: o.vss, Metric: metric, AUC: o.auc, PosLabel: o.posLabel})
+	if errors.Is(err, sqlnb.ErrPosLabel) {
+		return usageError{err}
+	}
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 
@@ -12,7 +13,7 @@ import (
 )
 
 type evalOptions struct {
-	model, from, label, format, plot string
+	model, from, label, format, plot, posLabel string
 }
 
 func newEvalCmd(e *env) *cobra.Command {
@@ -34,6 +35,7 @@ and confusion pictures (PNG and SVG).`,
 	f.StringVar(&o.label, "label", "", "true-class column (default: the model's label column)")
 	f.StringVar(&o.format, "format", "table", "output format: table, csv or json")
 	f.StringVar(&o.plot, "plot", "", "directory for PNG and SVG pictures")
+	f.StringVar(&o.posLabel, "pos-label", "", "positive class of a two-class model for Brier, ROC-AUC, average precision and the plots (default: the second class)")
 	_ = cmd.MarkFlagRequired("model")
 	_ = cmd.MarkFlagRequired("from")
 	return cmd
@@ -49,7 +51,10 @@ func runEval(cmd *cobra.Command, e *env, o *evalOptions) error {
 		return err
 	}
 	defer closeAll()
-	ev, err := sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Model: o.model, Source: o.from, Label: o.label, Curves: o.plot != ""})
+	ev, err := sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Model: o.model, Source: o.from, Label: o.label, Curves: o.plot != "", PosLabel: o.posLabel})
+	if errors.Is(err, sqlnb.ErrPosLabel) {
+		return usageError{err}
+	}
 	if err != nil {
 		return err
 	}

@@ -82,13 +82,13 @@ func Evaluation(e *sqlnb.Evaluation, dir string) ([]string, error) {
 		prs[pt.Class] = append(prs[pt.Class], plotter.XY{X: pt.TPR, Y: pt.Precision})
 	}
 	sort.Strings(names)
-	binary := e.Model != nil && len(e.Model.Classes) == 2
+	binary := e.Positive != ""
 	var files []string
 	roc := newPlot("ROC curves (one class against the rest)", "false positive rate", "true positive rate")
 	pr := newPlot("Precision-recall curves", "recall", "precision")
 	diagonal(roc, 0, 0, 1, 1)
 	for i, c := range names {
-		if binary && c != e.Model.Classes[1].Label {
+		if binary && c != e.Positive {
 			continue
 		}
 		auc, _ := e.Get("roc_auc", c)

@@ -13,7 +13,7 @@ import (
 )
 
 func evaluation() *sqlnb.Evaluation {
-	e := &sqlnb.Evaluation{Model: &sqlnb.Model{Classes: []sqlnb.Class{{Label: "no"}, {Label: "yes"}}},
+	e := &sqlnb.Evaluation{Model: &sqlnb.Model{Classes: []sqlnb.Class{{Label: "no"}, {Label: "yes"}}}, Positive: "yes",
 		Metrics: []sqlnb.Metric{{Metric: "roc_auc", Class: "yes", Value: 0.9}, {Metric: "average_precision", Class: "yes", Value: 0.8}}}
 	for i := 0; i <= 10; i++ {
 		x := float64(i) / 10
