@@ -67,6 +67,44 @@ func CVMetrics() []string {
 	return []string{"accuracy", "f1_macro", "log_loss", "brier", "roc_auc", "average_precision"}
 }
 
+// CVRow is one metric of one setting of a cross-validation: its mean and sample standard deviation over the
+// folds and its value on each fold (NaN where undefined, as ROC-AUC of a fold without positives).
+type CVRow struct {
+	Alpha, VarSmoothing float64
+	Metric              string
+	Mean, SD            float64
+	Folds               []float64
+	// Best marks the rows of the setting chosen by CVResult.Metric.
+	Best bool
+}
+
+// Rows lists, setting by setting, every metric (by name; the row count n left out) with its per-fold values.
+func (r *CVResult) Rows() []CVRow {
+	var out []CVRow
+	for i, s := range r.Settings {
+		names := make([]string, 0, len(s.Mean))
+		for k := range s.Mean {
+			if k != "n" {
+				names = append(names, k)
+			}
+		}
+		slices.Sort(names)
+		for _, k := range names {
+			row := CVRow{Alpha: s.Params.Alpha, VarSmoothing: s.Params.VarSmoothing, Metric: k, Mean: s.Mean[k], SD: s.SD[k],
+				Folds: make([]float64, len(s.Folds)), Best: i == r.Best}
+			for f, m := range s.Folds {
+				v, ok := m[k]
+				if !ok {
+					v = math.NaN()
+				}
+				row.Folds[f] = v
+			}
+			out = append(out, row)
+		}
+	}
+	return out
+}
+
 // higherIsBetter lists the metrics to maximise.
 var higherIsBetter = map[string]bool{"accuracy": true, "f1_macro": true, "roc_auc": true, "roc_auc_macro": true,
 	"average_precision": true, "average_precision_macro": true}
@@ -182,6 +220,9 @@ func CrossValidate(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, spec 
 	start := time.Now()
 	if spec.Metric == "" {
 		spec.Metric = "accuracy"
+	}
+	if spec.Metric == "roc_auc" || spec.Metric == "average_precision" {
+		spec.AUC = true
 	}
 	if !slices.Contains(CVMetrics(), spec.Metric) {
 		return nil, fmt.Errorf("%w: --metric %q: use %s", ErrBadOption, spec.Metric, strings.Join(CVMetrics(), ", "))

@@ -23,8 +23,12 @@ var foldSetSeq atomic.Int64
 // RegisterFolds makes scorers (one per fold) callable as nb_cv_proba(name, fold, features) until release
 // is called. It implements sqlnb.FoldRegistrar.
 func (db *DB) RegisterFolds(scorers []*sqlnb.Scorer) (string, func()) {
+	return db.reg.RegisterFolds(scorers)
+}
+
+// RegisterFolds is DB.RegisterFolds for the functions of one database (nb_cv runs on it).
+func (r *registry) RegisterFolds(scorers []*sqlnb.Scorer) (string, func()) {
 	name := fmt.Sprintf("cv%d", foldSetSeq.Add(1))
-	r := db.reg
 	r.mu.Lock()
 	if r.folds == nil {
 		r.folds = map[string][]*sqlnb.Scorer{}

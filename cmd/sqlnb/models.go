@@ -18,7 +18,7 @@ func newModelsCmd(e *env) *cobra.Command {
 		Short: "List, show, drop, export, import or change stored models",
 	}
 	var format string
-	cmd.PersistentFlags().StringVar(&format, "format", "table", "output format: table, csv or json")
+	cmd.PersistentFlags().StringVar(&format, "format", "table", formatHelp)
 
 	list := &cobra.Command{
 		Use: "list", Short: "List the stored models", Args: cobra.NoArgs,
