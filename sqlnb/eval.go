@@ -46,8 +46,12 @@ type CurvePoint struct {
 	FPR, TPR, Precision float64
 }
 
-// CalibrationBin is one bin of a reliability diagram.
+// CalibrationBin is one bin of a class's reliability diagram (one-vs-rest): the bins are quantile bins of the
+// class's posteriors, as scikit-learn's calibration_curve(strategy='quantile', n_bins=10) makes them
+// (eval_calibration.sql); Predicted is the bin's mean posterior, Observed the share of its rows of that
+// class.
 type CalibrationBin struct {
+	Class               string
 	Bin                 int
 	Predicted, Observed float64
 	N                   int64
@@ -237,7 +241,7 @@ func readCurves(ctx context.Context, conn *sql.Conn, e *Evaluation) error {
 	defer rows.Close()
 	for rows.Next() {
 		var b CalibrationBin
-		if err := rows.Scan(&b.Bin, &b.Predicted, &b.Observed, &b.N); err != nil {
+		if err := rows.Scan(&b.Class, &b.Bin, &b.Predicted, &b.Observed, &b.N); err != nil {
 			return err
 		}
 		e.Calibration = append(e.Calibration, b)
