@@ -1,9 +1,10 @@
 -- Classification metrics per group g of nb_eval_scored, as scikit-learn 1.2 defines them, in long form
--- (g, metric, class, value); class is NULL for overall metrics. No parameters.
+-- (g, metric, class, value); class is NULL for overall metrics. Parameter $1: the positive class of a
+-- two-class model (NULL: the second class).
 --   accuracy; per class precision, recall, f1 (2PR/(P+R), 0 when undefined), support; their macro and
 --   support-weighted averages over the labels present in y or the predictions;
 --   log_loss: posteriors clipped to [ε, 1-ε] (ε = 2^-52) and renormalised, then -mean log p(y);
---   brier: two classes: mean (p(positive) - [y = positive])², positive = the second class;
+--   brier: two classes: mean (p(positive) - [y = positive])², positive = $1 or the second class;
 --          more classes: mean Σ_c (p_c - [y = c])² (Brier 1950);
 --   roc_auc per class (one-vs-rest, tied scores count 1/2: average ranks, Mann-Whitney), average_precision
 --   per class (Σ over distinct thresholds, descending, of ΔRecall × Precision); two classes: roc_auc and
@@ -11,7 +12,7 @@
 --   classes that have positives and negatives.
 WITH long AS MATERIALIZED (
     SELECT g, rid, y, pred, unnest(map_keys(p)) AS c, unnest(map_values(p)) AS pc, cardinality(p) AS k,
-           map_keys(p)[2] AS positive
+           coalesce($1::VARCHAR, map_keys(p)[2]) AS positive
     FROM nb_eval_scored
 ),
 rowloss AS (

@@ -5,7 +5,9 @@ import (
 	"database/sql"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/sqlnb/sqlnb/queries"
@@ -29,6 +31,9 @@ type CVSpec struct {
 	Metric string
 	// AUC also computes ROC-AUC and average precision per fold (sorts every score: slower).
 	AUC bool
+	// PosLabel is the positive class of a two-class label for the Brier score, ROC-AUC and average
+	// precision (EvalSpec.PosLabel); empty: the second class.
+	PosLabel string
 }
 
 // FoldRegistrar makes a set of fold scorers callable from SQL as nb_cv_proba(name, fold, features):
@@ -52,6 +57,52 @@ type CVResult struct {
 	Settings []CVSetting
 	Best     int
 	Duration time.Duration
+	// Warnings are the warnings about the columns, as TrainResult.Warnings.
+	Warnings []string
+}
+
+// CVMetrics lists the metrics that pick the best setting (CVSpec.Metric); roc_auc and average_precision
+// need CVSpec.AUC.
+func CVMetrics() []string {
+	return []string{"accuracy", "f1_macro", "log_loss", "brier", "roc_auc", "average_precision"}
+}
+
+// CVRow is one metric of one setting of a cross-validation: its mean and sample standard deviation over the
+// folds and its value on each fold (NaN where undefined, as ROC-AUC of a fold without positives).
+type CVRow struct {
+	Alpha, VarSmoothing float64
+	Metric              string
+	Mean, SD            float64
+	Folds               []float64
+	// Best marks the rows of the setting chosen by CVResult.Metric.
+	Best bool
+}
+
+// Rows lists, setting by setting, every metric (by name; the row count n left out) with its per-fold values.
+func (r *CVResult) Rows() []CVRow {
+	var out []CVRow
+	for i, s := range r.Settings {
+		names := make([]string, 0, len(s.Mean))
+		for k := range s.Mean {
+			if k != "n" {
+				names = append(names, k)
+			}
+		}
+		slices.Sort(names)
+		for _, k := range names {
+			row := CVRow{Alpha: s.Params.Alpha, VarSmoothing: s.Params.VarSmoothing, Metric: k, Mean: s.Mean[k], SD: s.SD[k],
+				Folds: make([]float64, len(s.Folds)), Best: i == r.Best}
+			for f, m := range s.Folds {
+				v, ok := m[k]
+				if !ok {
+					v = math.NaN()
+				}
+				row.Folds[f] = v
+			}
+			out = append(out, row)
+		}
+	}
+	return out
 }
 
 // higherIsBetter lists the metrics to maximise.
@@ -74,14 +125,21 @@ func FoldExpr(k int, seed int64, key, label string, stratified bool) string {
 
 // FoldModels computes the statistics of every fold in one GROUP BY (fold, class) scan per distribution
 // family and returns, for each fold f, the model trained on all other folds (an exact merge), and the
-// fold expression.
+// fold expression. The columns are checked as Train checks them (a label with more than MaxClasses classes
+// is refused unless spec.Train.Force).
 func FoldModels(ctx context.Context, db Querier, spec CVSpec) ([]*Model, string, error) {
+	models, fold, _, err := foldModels(ctx, db, spec)
+	return models, fold, err
+}
+
+// foldModels is FoldModels, also returning the warnings about the columns (see TrainResult.Warnings).
+func foldModels(ctx context.Context, db Querier, spec CVSpec) ([]*Model, string, []string, error) {
 	if spec.Folds < 2 {
-		return nil, "", fmt.Errorf("%w: --folds %d: use at least 2", ErrBadOption, spec.Folds)
+		return nil, "", nil, fmt.Errorf("%w: --folds %d: use at least 2", ErrBadOption, spec.Folds)
 	}
 	t := spec.Train
 	if t.Terms != nil {
-		return nil, "", fmt.Errorf("%w: cross-validation of a model with a term table is not supported yet: its rows carry no term MAP to score", ErrBadOption)
+		return nil, "", nil, fmt.Errorf("%w: cross-validation of a model with a term table is not supported yet: its rows carry no term MAP to score", ErrBadOption)
 	}
 	params := DefaultParams()
 	if t.Params != nil {
@@ -89,21 +147,36 @@ func FoldModels(ctx context.Context, db Querier, spec CVSpec) ([]*Model, string,
 	}
 	p, err := makePlan(ctx, db, t)
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, err
+	}
+	warnings, err := profile(ctx, db, p, len(t.Features) == 0, t.Force)
+	if err != nil {
+		return nil, "", nil, err
 	}
 	if spec.Key != "" {
 		c, ok := findColumn(append([]Column{}, p.allColumns...), spec.Key)
 		if !ok {
-			return nil, "", fmt.Errorf("%w: key column %q is not in the source", ErrUnknownColumn, spec.Key)
+			return nil, "", nil, fmt.Errorf("%w: key column %q is not in the source", ErrUnknownColumn, spec.Key)
 		}
 		spec.Key = c.Name
 	}
 	fold := FoldExpr(spec.Folds, spec.Seed, spec.Key, p.label.Name, spec.Stratified)
 	sc, err := trainStats(ctx, db, p, fold)
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
 	order := sc.order
+	var rows int64
+	for _, part := range sc.parts {
+		for _, c := range part.classes {
+			rows += c.Count
+		}
+	}
+	more, err := checkClasses(p.label.Name, len(order), rows, t.Force)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	warnings = append(warnings, more...)
 	base := &Model{Name: t.Model, Label: p.label.Name, LabelType: p.label.Type, Weight: p.weight, Source: t.Source,
 		Params: params, Created: time.Now().UTC(), Version: FormatVersion, Features: p.features}
 	per := make([]*Model, spec.Folds)
@@ -130,14 +203,14 @@ func FoldModels(ctx context.Context, db Querier, spec CVSpec) ([]*Model, string,
 		out[f].Generation = newGeneration()
 		if t.Params != nil && params.Priors == PriorsGiven {
 			if err := applyGivenPriors(out[f], t.GivenPriors); err != nil {
-				return nil, "", err
+				return nil, "", nil, err
 			}
 		}
 		if len(out[f].Classes) < 2 {
-			return nil, "", fmt.Errorf("%w: the training folds of fold %d hold %d class(es): use fewer folds or --stratified", ErrOneClass, f, len(out[f].Classes))
+			return nil, "", nil, fmt.Errorf("%w: the training folds of fold %d hold %d class(es): use fewer folds or --stratified", ErrOneClass, f, len(out[f].Classes))
 		}
 	}
-	return out, fold, nil
+	return out, fold, warnings, nil
 }
 
 // CrossValidate runs k-fold cross-validation: one statistics scan for every fold (FoldModels), then, per
@@ -148,11 +221,18 @@ func CrossValidate(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, spec 
 	if spec.Metric == "" {
 		spec.Metric = "accuracy"
 	}
-	if _, ok := higherIsBetter[spec.Metric]; !ok && spec.Metric != "log_loss" && spec.Metric != "brier" {
-		return nil, fmt.Errorf("%w: --metric %q: use accuracy, f1_macro, log_loss, brier, roc_auc or average_precision", ErrBadOption, spec.Metric)
+	if spec.Metric == "roc_auc" || spec.Metric == "average_precision" {
+		spec.AUC = true
 	}
-	models, fold, err := FoldModels(ctx, conn, spec)
+	if !slices.Contains(CVMetrics(), spec.Metric) {
+		return nil, fmt.Errorf("%w: --metric %q: use %s", ErrBadOption, spec.Metric, strings.Join(CVMetrics(), ", "))
+	}
+	models, fold, warnings, err := foldModels(ctx, conn, spec)
 	if err != nil {
+		return nil, fmt.Errorf("cv %q: %w", spec.Train.Model, err)
+	}
+	all := &Model{Name: spec.Train.Model, Classes: models[0].Classes}
+	if spec.PosLabel, err = PositiveClass(all, spec.PosLabel); err != nil {
 		return nil, fmt.Errorf("cv %q: %w", spec.Train.Model, err)
 	}
 	src, err := ResolveSource(ctx, conn, spec.Train.Source)
@@ -167,7 +247,7 @@ func CrossValidate(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, spec 
 	if len(vss) == 0 {
 		vss = []float64{base.VarSmoothing}
 	}
-	res := &CVResult{Metric: spec.Metric}
+	res := &CVResult{Metric: spec.Metric, Warnings: warnings}
 	for _, a := range alphas {
 		for _, v := range vss {
 			p := base
@@ -212,10 +292,15 @@ func cvSetting(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, models []
 		if err := scoreInto(ctx, conn, src, models[0].Label, fold, proba); err != nil {
 			return nil, err
 		}
-		metrics, err = readMetrics(ctx, conn)
+		metrics, err = readMetrics(ctx, conn, spec.PosLabel)
 		conn.ExecContext(context.WithoutCancel(ctx), queries.SQL("eval_drop.sql"))
 	} else {
-		terms := "nb_cv_terms(" + queries.Literal(name) + ", " + fold + ", CAST(" + queries.Ident(models[0].Label) + " AS VARCHAR), t)"
+		// The positive class is a constant of the query, as nb_cv_terms must see it when it is bound.
+		pos := "NULL"
+		if spec.PosLabel != "" {
+			pos = queries.Literal(spec.PosLabel)
+		}
+		terms := "nb_cv_terms(" + queries.Literal(name) + ", " + fold + ", CAST(" + queries.Ident(models[0].Label) + " AS VARCHAR), " + pos + ", t)"
 		metrics, err = cvMetrics(ctx, conn, src, models[0].Label, fold, terms)
 	}
 	if err != nil {

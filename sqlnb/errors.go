@@ -6,18 +6,24 @@ import "errors"
 var (
 	// ErrUnknownModel: no model of that name is stored.
 	ErrUnknownModel = errors.New("unknown model")
+	// ErrModelExists: a model of that name is stored and replacing it was not asked for.
+	ErrModelExists = errors.New("model exists")
 	// ErrUnknownColumn: a named column is not in the source.
 	ErrUnknownColumn = errors.New("unknown column")
 	// ErrNoRows: the training source has no row with a non-NULL label.
 	ErrNoRows = errors.New("no training rows")
 	// ErrOneClass: the training source has a single class.
 	ErrOneClass = errors.New("only one class")
+	// ErrTooManyClasses: the label has more than MaxClasses classes and training was not forced.
+	ErrTooManyClasses = errors.New("too many classes")
 	// ErrBadValue: the training data holds a value the model cannot use (infinite, negative weight...).
 	ErrBadValue = errors.New("bad value")
 	// ErrBadType: a column's type does not fit the distribution asked for.
 	ErrBadType = errors.New("bad type")
 	// ErrBadOption: an option (kind, priors, alpha...) is malformed or out of range.
 	ErrBadOption = errors.New("bad option")
+	// ErrPosLabel: the positive class asked for is not a class of a two-class model.
+	ErrPosLabel = errors.New("bad positive class")
 	// ErrInvalidModel: stored or imported model data is inconsistent.
 	ErrInvalidModel = errors.New("invalid model")
 	// ErrConflict: another writer kept changing the same model at the same time.

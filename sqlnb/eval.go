@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/sqlnb/sqlnb/queries"
 )
@@ -17,6 +18,10 @@ type EvalSpec struct {
 	Label string
 	// Curves also reads the ROC, precision-recall and calibration data (for plots).
 	Curves bool
+	// PosLabel is the positive class of a two-class model for the binary metrics (Brier score, ROC-AUC and
+	// average precision without a class, the binary plots); empty: the second class. Like scikit-learn's
+	// pos_label.
+	PosLabel string
 }
 
 // Metric is one value of an evaluation; Class is empty for overall metrics. NaN when undefined (for
@@ -41,8 +46,12 @@ type CurvePoint struct {
 	FPR, TPR, Precision float64
 }
 
-// CalibrationBin is one bin of a reliability diagram.
+// CalibrationBin is one bin of a class's reliability diagram (one-vs-rest): the bins are quantile bins of the
+// class's posteriors, as scikit-learn's calibration_curve(strategy='quantile', n_bins=10) makes them
+// (eval_calibration.sql); Predicted is the bin's mean posterior, Observed the share of its rows of that
+// class.
 type CalibrationBin struct {
+	Class               string
 	Bin                 int
 	Predicted, Observed float64
 	N                   int64
@@ -50,7 +59,10 @@ type CalibrationBin struct {
 
 // Evaluation holds metrics, the confusion matrix and, if asked, curve data.
 type Evaluation struct {
-	Model       *Model
+	Model *Model
+	// Positive is the positive class of a two-class evaluation (EvalSpec.PosLabel or the second class), else
+	// empty.
+	Positive    string
 	Metrics     []Metric
 	Confusion   []Cell
 	Curves      []CurvePoint
@@ -79,7 +91,11 @@ func Evaluate(ctx context.Context, conn *sql.Conn, spec EvalSpec) (*Evaluation, 
 	if label == "" {
 		label = m.Label
 	}
-	e, err := EvaluateScores(ctx, conn, spec.Source, label, "nb_predict_proba("+queries.Literal(m.Name)+", t)", spec.Curves)
+	pos, err := PositiveClass(m, spec.PosLabel)
+	if err != nil {
+		return nil, err
+	}
+	e, err := EvaluateScores(ctx, conn, spec.Source, label, "nb_predict_proba("+queries.Literal(m.Name)+", t)", pos, spec.Curves)
 	if err != nil {
 		return nil, fmt.Errorf("evaluate %q: %w", m.Name, err)
 	}
@@ -87,10 +103,32 @@ func Evaluate(ctx context.Context, conn *sql.Conn, spec EvalSpec) (*Evaluation, 
 	return e, nil
 }
 
+// PositiveClass returns the positive class of model m for the binary metrics: pos if it is one of m's
+// classes, the second class if pos is empty, and "" for a model of more than two classes (where pos must be
+// empty).
+func PositiveClass(m *Model, pos string) (string, error) {
+	if len(m.Classes) != 2 {
+		if pos != "" {
+			return "", fmt.Errorf("%w: model %q has %d classes: a positive class (--pos-label, pos_label :=) applies to two-class models; "+
+				"the other metrics are per class and averaged", ErrPosLabel, m.Name, len(m.Classes))
+		}
+		return "", nil
+	}
+	if pos == "" {
+		return m.Classes[1].Label, nil
+	}
+	if _, ok := m.ClassIndex()[pos]; !ok {
+		return "", fmt.Errorf("%w: model %q has no class %q to count as positive (classes: %s)", ErrPosLabel, m.Name, pos,
+			strings.Join(classLabels(m), ", "))
+	}
+	return pos, nil
+}
+
 // EvaluateScores evaluates posteriors given by proba, an SQL expression over the source row t that
 // yields MAP(VARCHAR, DOUBLE) in class order (Evaluate passes nb_predict_proba(model, t)), against the
-// true labels in column label of source.
-func EvaluateScores(ctx context.Context, conn *sql.Conn, source, label, proba string, curves bool) (*Evaluation, error) {
+// true labels in column label of source. pos is the positive class of two-class scores (empty: the second
+// class).
+func EvaluateScores(ctx context.Context, conn *sql.Conn, source, label, proba, pos string, curves bool) (*Evaluation, error) {
 	src, err := ResolveSource(ctx, conn, source)
 	if err != nil {
 		return nil, err
@@ -99,8 +137,8 @@ func EvaluateScores(ctx context.Context, conn *sql.Conn, source, label, proba st
 		return nil, err
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), queries.SQL("eval_drop.sql"))
-	e := &Evaluation{}
-	if e.Metrics, err = readMetrics(ctx, conn); err != nil {
+	e := &Evaluation{Positive: pos}
+	if e.Metrics, err = readMetrics(ctx, conn, pos); err != nil {
 		return nil, err
 	}
 	if e.Confusion, err = readConfusion(ctx, conn); err != nil {
@@ -124,8 +162,14 @@ func scoreInto(ctx context.Context, conn *sql.Conn, src Source, label, group, pr
 	return err
 }
 
-func readMetrics(ctx context.Context, conn *sql.Conn) ([]Metric, error) {
-	return scanMetrics(ctx, conn, true, queries.SQL("eval_metrics.sql"))
+// readMetrics computes the metrics of nb_eval_scored with pos as the positive class of two-class scores
+// (empty: the second class).
+func readMetrics(ctx context.Context, conn *sql.Conn, pos string) ([]Metric, error) {
+	var positive any
+	if pos != "" {
+		positive = pos
+	}
+	return scanMetrics(ctx, conn, true, queries.SQL("eval_metrics.sql"), positive)
 }
 
 // scanMetrics reads rows (group, metric, [class,] value) of stmt; a NULL value is NaN.
@@ -197,7 +241,7 @@ func readCurves(ctx context.Context, conn *sql.Conn, e *Evaluation) error {
 	defer rows.Close()
 	for rows.Next() {
 		var b CalibrationBin
-		if err := rows.Scan(&b.Bin, &b.Predicted, &b.Observed, &b.N); err != nil {
+		if err := rows.Scan(&b.Class, &b.Bin, &b.Predicted, &b.Observed, &b.N); err != nil {
 			return err
 		}
 		e.Calibration = append(e.Calibration, b)

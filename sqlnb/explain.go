@@ -18,13 +18,15 @@ type Contribution struct {
 	input *Input
 }
 
-// Explain returns, for row i of b, the classes compared (two classes: the second against the first;
-// more: the most probable against the runner-up) and each feature's log-likelihood ratio between them,
-// sorted by magnitude, followed by the prior term. They add up to the log-odds b_a - b_b: the components'
-// row references (Component.Explain) split exactly what the scorer adds.
-func (s *Scorer) Explain(b *Batch, i int) (a, bb int, out []Contribution) {
+// Explain returns, for row i of b, the classes compared, a against bb, and each feature's log-likelihood
+// ratio between them, sorted by magnitude, followed by the prior term. With versus < 0 the classes are, for
+// two classes, the second against the first, and for more, the most probable against the runner-up; with
+// versus ≥ 0 they are the most probable class (ties: the first in model order, as nb_predict) against class
+// versus (every ratio is 0 when that is the most probable class). The ratios add up to the log-odds
+// b_a - b_bb: the components' row references (Component.Explain) split exactly what the scorer adds.
+func (s *Scorer) Explain(b *Batch, i, versus int) (a, bb int, out []Contribution) {
 	K := len(s.Labels)
-	if K == 2 {
+	if K == 2 && versus < 0 {
 		a, bb = 1, 0
 	} else {
 		scores := make([]XFloat, K)
@@ -37,6 +39,9 @@ func (s *Scorer) Explain(b *Batch, i int) (a, bb int, out []Contribution) {
 			case bb < 0 || scores[c].Greater(scores[bb]):
 				bb = c
 			}
+		}
+		if versus >= 0 {
+			bb = versus
 		}
 	}
 	for _, comp := range s.Components {

@@ -25,6 +25,10 @@ type TrainSpec struct {
 	Label string
 	// Features are the feature columns; empty means every column but Label and Weight.
 	Features []string
+	// Exclude are columns left out of the features (each must be a column of the source).
+	Exclude []string
+	// Force trains even when the label has more than MaxClasses classes.
+	Force bool
 	// Kind, if set, is the kind of every feature; FeatureKinds overrides it per column.
 	Kind         Kind
 	FeatureKinds map[string]Kind
@@ -75,7 +79,9 @@ func ParseFeatureKinds(specs []string) (map[string]Kind, error) {
 type TrainResult struct {
 	Model    *Model
 	Duration time.Duration
-	// Warnings say where scoring will differ from the options given (Params.Warnings).
+	// Warnings say where scoring will differ from the options given (Params.Warnings), and which columns look
+	// wrong: a feature unique per row or named like an identifier, a label with more distinct values than
+	// LabelWarnShare of the rows.
 	Warnings []string
 }
 
@@ -87,16 +93,17 @@ type TrainResult struct {
 //   - NULL feature value: left out of that feature's statistics (seed 004: 103/157, not 103/182).
 //   - NaN in a Gaussian feature: read as NULL; ±Inf: an error naming the column.
 //   - no labelled rows: ErrNoRows; one class: ErrOneClass; NULL or negative weight: ErrBadValue.
+//   - more than MaxClasses classes: ErrTooManyClasses, unless spec.Force.
 func Train(ctx context.Context, db DB, spec TrainSpec) (*TrainResult, error) {
 	start := time.Now()
-	m, err := trainModel(ctx, db, spec)
+	m, warnings, err := trainModel(ctx, db, spec)
 	if err != nil {
 		return nil, fmt.Errorf("train %q: %w", spec.Model, err)
 	}
 	if err := save(ctx, db, m); err != nil { // trainModel validated m
 		return nil, fmt.Errorf("train %q: %w", spec.Model, err)
 	}
-	return &TrainResult{Model: m, Duration: time.Since(start), Warnings: m.Params.Warnings()}, nil
+	return &TrainResult{Model: m, Duration: time.Since(start), Warnings: append(warnings, m.Params.Warnings()...)}, nil
 }
 
 // plan is a resolved training request.
@@ -109,21 +116,38 @@ type plan struct {
 	features   []Feature
 }
 
-func trainModel(ctx context.Context, db DB, spec TrainSpec) (*Model, error) {
+// trainModel resolves spec, checks its columns (profile), computes the model and checks its classes.
+func trainModel(ctx context.Context, db DB, spec TrainSpec) (m *Model, warnings []string, err error) {
 	if err := ValidateName(spec.Model); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	params := DefaultParams()
 	if spec.Params != nil {
 		params = *spec.Params
 	}
 	if err := params.Validate(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	p, err := makePlan(ctx, db, spec)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	if warnings, err = profile(ctx, db, p, len(spec.Features) == 0, spec.Force); err != nil {
+		return nil, nil, err
+	}
+	m, err = trainPlanned(ctx, db, spec, p, params)
+	if err != nil {
+		return nil, nil, err
+	}
+	more, err := checkClasses(p.label.Name, len(m.Classes), m.Rows, spec.Force)
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, append(warnings, more...), nil
+}
+
+// trainPlanned computes and validates the model of a resolved plan.
+func trainPlanned(ctx context.Context, db DB, spec TrainSpec, p *plan, params Params) (*Model, error) {
 	m := &Model{
 		Name: spec.Model, Label: p.label.Name, LabelType: p.label.Type, Weight: p.weight, Source: spec.Source,
 		Params: params, Created: time.Now().UTC().Truncate(time.Microsecond), Version: FormatVersion,
@@ -261,8 +285,11 @@ func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*plan, error) {
 			}
 		}
 	}
+	if chosen, err = exclude(chosen, cols, spec.Exclude); err != nil {
+		return nil, err
+	}
 	if len(chosen) == 0 && p.terms == nil {
-		return nil, fmt.Errorf("%w: no feature columns: the source has only the label (and weight)", ErrBadOption)
+		return nil, fmt.Errorf("%w: no feature columns: the source has only the label (and weight) and the excluded columns", ErrBadOption)
 	}
 	kinds := map[string]Kind{}
 	for name, k := range spec.FeatureKinds {
@@ -305,6 +332,25 @@ func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*plan, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// exclude removes the columns named in names from chosen; each must be a column of the source (cols).
+func exclude(chosen, cols []Column, names []string) ([]Column, error) {
+	drop := map[string]bool{}
+	for _, name := range names {
+		c, ok := findColumn(cols, name)
+		if !ok {
+			return nil, fmt.Errorf("%w: excluded column %q is not in the source (columns: %s)", ErrUnknownColumn, name, columnNames(cols))
+		}
+		drop[c.Name] = true
+	}
+	kept := chosen[:0:0]
+	for _, c := range chosen {
+		if !drop[c.Name] {
+			kept = append(kept, c)
+		}
+	}
+	return kept, nil
 }
 
 // termsPlan is a resolved long term table.

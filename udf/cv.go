@@ -23,8 +23,12 @@ var foldSetSeq atomic.Int64
 // RegisterFolds makes scorers (one per fold) callable as nb_cv_proba(name, fold, features) until release
 // is called. It implements sqlnb.FoldRegistrar.
 func (db *DB) RegisterFolds(scorers []*sqlnb.Scorer) (string, func()) {
+	return db.reg.RegisterFolds(scorers)
+}
+
+// RegisterFolds is DB.RegisterFolds for the functions of one database (nb_cv runs on it).
+func (r *registry) RegisterFolds(scorers []*sqlnb.Scorer) (string, func()) {
 	name := fmt.Sprintf("cv%d", foldSetSeq.Add(1))
-	r := db.reg
 	r.mu.Lock()
 	if r.folds == nil {
 		r.folds = map[string][]*sqlnb.Scorer{}
@@ -44,6 +48,7 @@ type cvBound struct {
 	folds   []*bound
 	terms   bool
 	classes []map[string]int // nb_cv_terms: per fold, label → class index
+	pos     []int            // nb_cv_terms: per fold, the positive class of a two-class model (-1: none)
 	bufs    sync.Pool        // *cvBufs
 }
 
@@ -100,15 +105,22 @@ func nbCVBind(infoPtr unsafe.Pointer) {
 	name, err := foldString(cctx, info, 0, args[0])
 	first := 2 // first feature argument
 	if cf.terms {
-		first = 3
+		first = 4
 	}
 	if err != nil || argc <= first {
-		fail(fmt.Errorf("use nb_cv_proba('set', fold, features) or nb_cv_terms('set', fold, label, features) with a fold set registered by sqlnb cv"))
+		fail(fmt.Errorf("use nb_cv_proba('set', fold, features) or nb_cv_terms('set', fold, label, positive class, features) with a fold set registered by sqlnb cv"))
 		return
 	}
 	if cf.terms && args[2].id != mapping.TypeVarchar {
 		fail(fmt.Errorf("the label must be VARCHAR"))
 		return
+	}
+	positive := ""
+	if cf.terms && args[3].id != mapping.TypeSQLNull {
+		if positive, err = foldString(cctx, info, 3, args[3]); err != nil {
+			fail(fmt.Errorf("the positive class must be a constant string or NULL: %v", err))
+			return
+		}
 	}
 	reg.mu.Lock()
 	scorers := reg.folds[name]
@@ -130,7 +142,16 @@ func nbCVBind(infoPtr unsafe.Pointer) {
 			return
 		}
 		cb.folds = append(cb.folds, b)
-		cb.classes = append(cb.classes, s.Model.ClassIndex())
+		idx := s.Model.ClassIndex()
+		cb.classes = append(cb.classes, idx)
+		pos := -1
+		if len(s.Labels) == 2 {
+			pos = 1
+			if c, ok := idx[positive]; ok {
+				pos = c
+			}
+		}
+		cb.pos = append(cb.pos, pos)
 	}
 	mapping.ScalarFunctionSetBindData(info, newHandle(cb), deleteHandlePt)
 	mapping.ScalarFunctionSetBindDataCopy(info, copyHandlePtr)
@@ -221,8 +242,9 @@ func nbCVExec(infoPtr, inputPtr, outputPtr unsafe.Pointer) {
 const eps = 2.220446049250313e-16
 
 // writeTerms writes nb_cv_terms: per row the predicted class, the log-loss term (posteriors clipped to
-// [ε, 1-ε] and renormalised, as scikit-learn) and the Brier term (two classes: (p(second) - [y =
-// second])²; more: Σ_c (p_c - [y = c])²), from each fold's scorer.
+// [ε, 1-ε] and renormalised, as scikit-learn) and the Brier term (two classes: (p(positive) - [y =
+// positive])², the positive class given or the second; more: Σ_c (p_c - [y = c])²), from each fold's
+// scorer.
 func (cb *cvBound) writeTerms(input mapping.DataChunk, out mapping.Vector, structVec mapping.Vector, rows [][]int, nulls []int, n int) {
 	labelVec := mapping.DataChunkGetVector(input, 2)
 	labels, labelMask := mapping.VectorGetData(labelVec), validity(labelVec, n)
@@ -281,7 +303,7 @@ func (cb *cvBound) writeTerms(input mapping.DataChunk, out mapping.Vector, struc
 			}
 			br := 0.0
 			for c, p := range post {
-				if K == 2 && c == 0 {
+				if K == 2 && c != cb.pos[f] {
 					continue
 				}
 				d := p

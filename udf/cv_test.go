@@ -2,8 +2,10 @@ package udf_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/sqlnb/sqlnb/sqlnb"
@@ -60,5 +62,82 @@ func TestCrossValidationMatchesDirectEvaluation(t *testing.T) {
 		if s.Mean["log_loss"] < best {
 			t.Errorf("best setting has log_loss %v, another %v", best, s.Mean["log_loss"])
 		}
+	}
+}
+
+// TestPosLabel: the positive class of a two-class model decides the binary metrics: with either class,
+// the overall average precision is that class's own (which TestMetricsMatchScikitLearn checks against
+// scikit-learn), and each cross-validation fold's Brier score, ROC-AUC and average precision — through
+// nb_cv_terms and through nb_cv_proba — equal Evaluate's of a model trained on the other folds with the same
+// positive class. A class the model lacks, or a positive class of a three-class model, is ErrPosLabel.
+func TestPosLabel(t *testing.T) {
+	db := mustOpenDB(t)
+	ctx := context.Background()
+	mustExec(t, db, `CREATE TABLE d AS SELECT CASE WHEN hash(i) % 5 = 0 THEN 'rare' ELSE 'common' END AS y,
+		sin(i) * 2 + (hash(i) % 5 = 0)::INT AS x, ['u', 'v', 'w'][1 + (i % 3)::INTEGER] AS c FROM range(2000) r(i)`)
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	mustExec(t, db, `CALL nb_train('m', 'd', 'y')`)
+	for _, pos := range []string{"", "common", "rare"} {
+		e, err := sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Model: "m", Source: "d", PosLabel: pos})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := pos
+		if pos == "" {
+			want = "rare" // the second class in label order
+		}
+		overall, _ := e.Get("average_precision", "")
+		own, _ := e.Get("average_precision", want)
+		if e.Positive != want || overall != own {
+			t.Errorf("pos %q: positive %q, average precision %v, of class %s %v", pos, e.Positive, overall, want, own)
+		}
+	}
+	fold := sqlnb.FoldExpr(4, 1, "", "y", true)
+	for _, auc := range []bool{false, true} {
+		for _, pos := range []string{"common", "rare"} {
+			res, err := sqlnb.CrossValidate(ctx, conn, db, sqlnb.CVSpec{Folds: 4, Seed: 1, Stratified: true, AUC: auc, PosLabel: pos,
+				Train: sqlnb.TrainSpec{Model: "cv", Source: "d", Label: "y"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for f := range 4 {
+				if _, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "direct", Label: "y",
+					Source: fmt.Sprintf("SELECT * EXCLUDE (__f) FROM (SELECT *, %s AS __f FROM d t) WHERE __f <> %d", fold, f)}); err != nil {
+					t.Fatal(err)
+				}
+				e, err := sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Model: "direct", PosLabel: pos,
+					Source: fmt.Sprintf("SELECT * EXCLUDE (__f) FROM (SELECT *, %s AS __f FROM d t) WHERE __f = %d", fold, f)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				metrics := []string{"brier"}
+				if auc {
+					metrics = append(metrics, "roc_auc", "average_precision")
+				}
+				for _, m := range metrics {
+					want, _ := e.Get(m, "")
+					if got := res.Settings[0].Folds[f][m]; math.Abs(got-want) > 1e-12 {
+						t.Errorf("auc %v, positive %s, fold %d %s: cv %.17g, direct %.17g", auc, pos, f, m, got, want)
+					}
+				}
+			}
+		}
+	}
+	if _, err := sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Model: "m", Source: "d", PosLabel: "Rare"}); !errors.Is(err, sqlnb.ErrPosLabel) ||
+		!strings.Contains(err.Error(), `model "m" has no class "Rare" to count as positive (classes: common, rare)`) {
+		t.Errorf("unknown positive class: %v", err)
+	}
+	mustExec(t, db, `CALL nb_train('three', 'SELECT (i % 3)::VARCHAR AS y, sin(i) AS x FROM range(90) r(i)', 'y')`)
+	if _, err := sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Model: "three", Source: "SELECT (i % 3)::VARCHAR AS y, sin(i) AS x FROM range(90) r(i)", PosLabel: "1"}); !errors.Is(err, sqlnb.ErrPosLabel) ||
+		!strings.Contains(err.Error(), "has 3 classes") {
+		t.Errorf("three classes: %v", err)
+	}
+	if got := one(t, db, `SELECT value FROM nb_eval('m', 'd', pos_label := 'common') WHERE metric = 'average_precision' AND class IS NULL`); got != one(t, db,
+		`SELECT value FROM nb_eval('m', 'd') WHERE metric = 'average_precision' AND class = 'common'`) {
+		t.Errorf("nb_eval pos_label: %s", got)
 	}
 }

@@ -3,6 +3,7 @@ package udf_test
 import (
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -76,5 +77,57 @@ func TestExplainOrder(t *testing.T) {
 		if r[0] == "color" && (r[1] != "NULL" || c != 0) {
 			t.Errorf("missing color: %v", r)
 		}
+	}
+}
+
+// TestExplainVersus: every element names the classes compared (two classes by default: the second against
+// the first; more: the predicted class against the runner-up); a third argument explains the predicted
+// class against the given one (a constant, a column, or after positional features), and the contributions
+// add up to that log-odds; an unknown constant class is an error naming the classes, an unknown or NULL
+// class in a column gives NULL.
+func TestExplainVersus(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT 'c' || (i % 3) AS y, sin(i) + (i % 3) AS x,
+		['u', 'v', 'w'][1 + (i * i) % 3] AS cat FROM range(300) r(i)`)
+	mustExec(t, db, `CALL nb_train('three', 'd', 'y')`)
+	mustExec(t, db, `CALL nb_train('two', 'SELECT * FROM d WHERE y <> ''c2''', 'y')`)
+	got := queryStrings(t, db, `SELECT DISTINCT e.class, e.versus FROM (SELECT unnest(nb_explain('two', t)) AS e FROM d t)`)
+	if len(got) != 1 || got[0][0] != "c1" || got[0][1] != "c0" {
+		t.Errorf("two classes: compared %v, want c1 against c0 in every element", got)
+	}
+	for _, q := range []string{
+		`nb_explain('three', t, 'c0')`, `nb_explain('three', t, y)`, `nb_explain('three', x, cat, 'c2')`,
+		`nb_explain('three', t)`, `nb_explain('two', t, 'c1')`,
+	} {
+		rows := queryStrings(t, db, `SELECT list_sum([e.contribution FOR e IN `+q+`]), `+q+`[1].class, `+q+`[1].versus,
+			nb_joint_log_likelihood('`+strings.Split(q, "'")[1]+`', t)::VARCHAR, nb_predict('`+strings.Split(q, "'")[1]+`', t),
+			len(list_distinct([e.class || '/' || e.versus FOR e IN `+q+`])), y
+			FROM d t`)
+		for _, r := range rows {
+			jll := parseMap(t, r[3])
+			class, versus := r[1], r[2]
+			if class != r[4] {
+				t.Fatalf("%s: explains %s, nb_predict says %s", q, class, r[4])
+			}
+			switch {
+			case strings.Contains(q, "'c0'") && versus != "c0", strings.Contains(q, "'c2'") && versus != "c2",
+				strings.Contains(q, ", y)") && versus != r[6], strings.Contains(q, "'c1'") && versus != "c1":
+				t.Fatalf("%s: against %s (row label %s)", q, versus, r[6])
+			}
+			sum, _ := strconv.ParseFloat(r[0], 64)
+			if want := jll[class] - jll[versus]; math.Abs(sum-want) > 1e-12*math.Max(1, math.Abs(want)) {
+				t.Fatalf("%s: contributions of %s against %s sum to %v, log-odds %v", q, class, versus, sum, want)
+			}
+			if r[5] != "1" {
+				t.Fatalf("%s: %s pairs of classes in one row", q, r[5])
+			}
+		}
+	}
+	if err := queryErr(db, `SELECT nb_explain('three', t, 'c9') FROM d t`); err == nil || !strings.Contains(err.Error(), `has no class "c9" (classes: c0, c1, c2)`) {
+		t.Errorf("unknown class: %v", err)
+	}
+	if got := one(t, db, `SELECT count(*) FILTER (WHERE nb_explain('three', t, CASE WHEN x > 1 THEN y WHEN x > 0 THEN 'c9' END) IS NULL)
+		= count(*) FILTER (WHERE x <= 1) FROM d t`); got != "true" {
+		t.Errorf("rows whose class is NULL or unknown are not exactly the NULL explanations")
 	}
 }

@@ -25,7 +25,7 @@ const (
 	outLogProba                 // MAP(VARCHAR, DOUBLE): log posteriors
 	outJLL                      // MAP(VARCHAR, DOUBLE): joint log-likelihoods b_c
 	outClassProba               // DOUBLE: the posterior of one class (last argument)
-	outExplain                  // LIST(STRUCT(feature, value, contribution)): per-feature log-likelihood ratios
+	outExplain                  // LIST(STRUCT(class, versus, feature, value, contribution)): per-feature log-likelihood ratios
 	outEvidence                 // DOUBLE: log p(x)
 )
 
@@ -88,7 +88,7 @@ func returnType(o output) mapping.LogicalType {
 		d := mapping.CreateLogicalType(mapping.TypeDouble)
 		defer mapping.DestroyLogicalType(&v)
 		defer mapping.DestroyLogicalType(&d)
-		st := mapping.CreateStructType([]mapping.LogicalType{v, v, d}, []string{"feature", "value", "contribution"})
+		st := mapping.CreateStructType([]mapping.LogicalType{v, v, v, v, d}, explainFields)
 		defer mapping.DestroyLogicalType(&st)
 		return mapping.CreateListType(st)
 	}
@@ -129,8 +129,10 @@ type bound struct {
 	struc     bool // features come as one STRUCT argument (input column structArg)
 	structArg int
 	labels    []label
-	// nb_proba: the class, a constant index or (classArg ≥ 0) a VARCHAR argument read per row and
-	// looked up in classes.
+	typed     *typedLabels // nb_predict of a model whose labels keep their type (else nil: VARCHAR)
+	// nb_proba, and nb_explain with versus: the class, a constant index or (classArg ≥ 0) a VARCHAR
+	// argument read per row and looked up in classes.
+	versus   bool
 	classIdx int
 	classArg int
 	classes  map[string]int
@@ -239,6 +241,16 @@ func bindScalar(info mapping.BindInfo, spec *scalarSpec) (*bound, error) {
 		}
 		feats = feats[:len(feats)-1]
 	}
+	if spec.out == outExplain && explainsVersus(feats, len(scorer.Model.Features)) {
+		if err := b.bindClass(cctx, info, argc-1, args[argc-1]); err != nil {
+			return nil, err
+		}
+		b.versus = true
+		feats = feats[:len(feats)-1]
+	}
+	if spec.out == outLabel {
+		b.bindLabelType(info, cctx)
+	}
 	return b, b.bindFeatures(feats, 1, usage)
 }
 
@@ -273,8 +285,11 @@ func (b *bound) bindFeatures(feats []argument, first int, usage string) error {
 }
 
 func usageOf(spec *scalarSpec) string {
-	if spec.out == outClassProba {
+	switch spec.out {
+	case outClassProba:
 		return spec.name + "('model', t, 'class') ... FROM tbl t"
+	case outExplain:
+		return spec.name + "('model', t [, 'class to explain against']) ... FROM tbl t"
 	}
 	return spec.name + "('model', t) ... FROM tbl t"
 }
@@ -526,6 +541,10 @@ func (b *bound) execute(input mapping.DataChunk, out mapping.Vector, n int, s *s
 			rowOK[i] = valid(mask, i)
 			anyNull = anyNull || !rowOK[i]
 		}
+	} else {
+		for i := range rowOK {
+			rowOK[i] = true
+		}
 	}
 	b.readAll(input, structVec, n, s)
 	sc := b.scorer
@@ -535,6 +554,10 @@ func (b *bound) execute(input mapping.DataChunk, out mapping.Vector, n int, s *s
 	switch b.spec.out {
 	case outLabel:
 		sqlnb.Argmax(jll, n, K, s.best, s.top)
+		if b.typed != nil {
+			b.typed.writeLabels(out, s.best[:n])
+			break
+		}
 		var w stringWriter
 		w.reset(out, s.first)
 		for i := range n {
@@ -572,7 +595,7 @@ func (b *bound) execute(input mapping.DataChunk, out mapping.Vector, n int, s *s
 			data[i] = sqlnb.LogEvidence(jll, n, K, i) + s.ws.ShiftOf(i)
 		}
 	case outExplain:
-		b.writeExplain(out, s.batch, n, rowOK, b.struc)
+		anyNull = b.writeExplain(input, out, s, n, rowOK) || anyNull
 	default:
 		b.writeMaps(out, jll, n, K, s)
 	}
@@ -631,42 +654,6 @@ func (b *bound) readAll(input mapping.DataChunk, structVec mapping.Vector, n int
 		}
 		r.read(vec, n, s.batch, s.num[r.in.Feature])
 	}
-}
-
-// writeExplain writes nb_explain's list of (feature, value, contribution) per row: the features by
-// |contribution|, then the prior term (feature NULL); a missing value is NULL.
-func (b *bound) writeExplain(out mapping.Vector, batch *sqlnb.Batch, n int, rowOK []bool, checkRows bool) {
-	m := len(b.scorer.Inputs) + 1
-	base := int(mapping.ListVectorGetSize(out))
-	mapping.ListVectorReserve(out, mapping.IdxT(base+n*m))
-	entries := unsafe.Slice((*listEntry)(mapping.VectorGetData(out)), n)
-	child := mapping.ListVectorGetChild(out)
-	fv, vv, cv := mapping.StructVectorGetChild(child, 0), mapping.StructVectorGetChild(child, 1), mapping.StructVectorGetChild(child, 2)
-	contrib := unsafe.Slice((*float64)(mapping.VectorGetData(cv)), base+n*m)
-	for i := range n {
-		off := base + i*m
-		entries[i] = listEntry{offset: uint64(off), length: uint64(m)}
-		if checkRows && !rowOK[i] {
-			entries[i].length = 0
-			continue
-		}
-		_, _, list := b.scorer.Explain(batch, i)
-		for e, c := range list {
-			idx := off + e
-			if c.Feature == "" {
-				setNull(fv, idx)
-			} else {
-				mapping.VectorAssignStringElement(fv, mapping.IdxT(idx), c.Feature)
-			}
-			if c.Value == "" {
-				setNull(vv, idx)
-			} else {
-				mapping.VectorAssignStringElement(vv, mapping.IdxT(idx), c.Value)
-			}
-			contrib[idx] = c.LLR
-		}
-	}
-	mapping.ListVectorSetSize(out, mapping.IdxT(base+n*m))
 }
 
 // read converts vec (n rows) into feature r.in.Feature of batch; num is the feature's own buffer for

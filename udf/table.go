@@ -22,6 +22,7 @@ const (
 	tBoolean
 	tVarcharList
 	tTimestamp
+	tDoubleList
 )
 
 func (t colType) logical() mapping.LogicalType {
@@ -36,6 +37,10 @@ func (t colType) logical() mapping.LogicalType {
 		return mapping.CreateLogicalType(mapping.TypeTimestamp)
 	case tVarcharList:
 		v := mapping.CreateLogicalType(mapping.TypeVarchar)
+		defer mapping.DestroyLogicalType(&v)
+		return mapping.CreateListType(v)
+	case tDoubleList:
+		v := mapping.CreateLogicalType(mapping.TypeDouble)
 		defer mapping.DestroyLogicalType(&v)
 		return mapping.CreateListType(v)
 	}
@@ -120,6 +125,17 @@ func goValue(v mapping.Value, t colType) any {
 			c := mapping.GetListChild(v, mapping.IdxT(i))
 			if !mapping.IsNullValue(c) {
 				out = append(out, mapping.GetVarchar(c))
+			}
+			mapping.DestroyValue(&c)
+		}
+		return out
+	case tDoubleList:
+		n := int(mapping.GetListSize(v))
+		out := make([]float64, 0, n)
+		for i := range n {
+			c := mapping.GetListChild(v, mapping.IdxT(i))
+			if !mapping.IsNullValue(c) {
+				out = append(out, mapping.GetDouble(c))
 			}
 			mapping.DestroyValue(&c)
 		}
@@ -243,6 +259,8 @@ func writeValue(vec mapping.Vector, i int, t colType, v any) {
 	case tTimestamp:
 		x, _ := v.(time.Time)
 		*(*int64)(unsafe.Add(data, 8*i)) = x.UnixMicro()
+	case tVarcharList, tDoubleList:
+		writeList(vec, i, v)
 	default:
 		var s string
 		switch y := v.(type) {
@@ -255,4 +273,29 @@ func writeValue(vec mapping.Vector, i int, t colType, v any) {
 		}
 		mapping.VectorAssignStringElement(vec, mapping.IdxT(i), s)
 	}
+}
+
+// writeList writes row i of a LIST(VARCHAR) or LIST(DOUBLE) vector from a []string or []float64 (a NaN
+// element is NULL).
+func writeList(vec mapping.Vector, i int, v any) {
+	strs, _ := v.([]string)
+	nums, _ := v.([]float64)
+	n := len(strs) + len(nums)
+	off := int(mapping.ListVectorGetSize(vec))
+	mapping.ListVectorReserve(vec, mapping.IdxT(off+n))
+	child := mapping.ListVectorGetChild(vec)
+	for k, x := range strs {
+		mapping.VectorAssignStringElement(child, mapping.IdxT(off+k), x)
+	}
+	if len(nums) > 0 {
+		data := unsafe.Slice((*float64)(mapping.VectorGetData(child)), off+n)
+		for k, x := range nums {
+			data[off+k] = x
+			if math.IsNaN(x) {
+				setNull(child, off+k)
+			}
+		}
+	}
+	mapping.ListVectorSetSize(vec, mapping.IdxT(off+n))
+	*(*listEntry)(unsafe.Add(mapping.VectorGetData(vec), 16*i)) = listEntry{offset: uint64(off), length: uint64(n)}
 }

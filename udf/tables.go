@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/duckdb/duckdb-go/v2/mapping"
@@ -19,18 +20,44 @@ var optionParams = []param{
 	{"min_df", tBigint}, {"max_features", tBigint}, {"threshold", tDouble}, {"eps", tDouble},
 }
 
+// trainParams are nb_train's named parameters besides the hyperparameters: the columns and how they are
+// read. nb_cv takes them too.
+var trainParams = []param{{"features", tVarcharList}, {"exclude", tVarcharList}, {"force", tBoolean}, {"kind", tVarchar},
+	{"feature_kinds", tVarchar}, {"weight", tVarchar}, {"terms", tVarchar}, {"doc", tVarchar}, {"term", tVarchar}, {"count", tVarchar},
+	{"terms_feature", tVarchar}, {"ngrams", tBigint}, {"stop_words", tVarchar}, {"binarize", tDouble}}
+
+// cvParams are nb_cv's named parameters: nb_train's, with alpha and var_smoothing as lists of values to
+// sweep, and the cross-validation's own.
+func cvParams() []param {
+	out := slices.Clone(trainParams)
+	for _, p := range optionParams {
+		if p.name != "alpha" && p.name != "var_smoothing" {
+			out = append(out, p)
+		}
+	}
+	return append(out, param{"alpha", tDoubleList}, param{"var_smoothing", tDoubleList}, param{"folds", tBigint},
+		param{"stratified", tBoolean}, param{"seed", tBigint}, param{"key", tVarchar}, param{"metric", tVarchar},
+		param{"auc", tBoolean}, param{"pos_label", tVarchar})
+}
+
 func tableSpecs() []*tableSpec {
 	return []*tableSpec{
 		{
 			name:       "nb_train",
 			writes:     true,
 			positional: []param{{"model", tVarchar}, {"source", tVarchar}, {"label", tVarchar}},
-			named: append([]param{{"features", tVarcharList}, {"kind", tVarchar}, {"feature_kinds", tVarchar},
-				{"weight", tVarchar}, {"terms", tVarchar}, {"doc", tVarchar}, {"term", tVarchar}, {"count", tVarchar},
-				{"terms_feature", tVarchar}, {"ngrams", tBigint}, {"stop_words", tVarchar}, {"binarize", tDouble}}, optionParams...),
+			named:      append(slices.Clone(trainParams), optionParams...),
 			columns: []column{{"model", tVarchar}, {"n_rows", tBigint}, {"skipped_rows", tBigint}, {"classes", tBigint},
-				{"features", tBigint}, {"kinds", tVarchar}, {"seconds", tDouble}},
+				{"features", tBigint}, {"kinds", tVarchar}, {"seconds", tDouble}, {"warnings", tVarcharList}},
 			run: runTrain,
+		},
+		{
+			name:       "nb_cv",
+			positional: []param{{"source", tVarchar}, {"label", tVarchar}},
+			named:      cvParams(),
+			columns: []column{{"alpha", tDouble}, {"var_smoothing", tDouble}, {"metric", tVarchar}, {"mean", tDouble},
+				{"sd", tDouble}, {"folds", tDoubleList}, {"best", tBoolean}},
+			run: runCV,
 		},
 		{
 			name: "nb_models",
@@ -49,7 +76,7 @@ func tableSpecs() []*tableSpec {
 		{
 			name:       "nb_eval",
 			positional: []param{{"model", tVarchar}, {"source", tVarchar}},
-			named:      []param{{"label", tVarchar}},
+			named:      []param{{"label", tVarchar}, {"pos_label", tVarchar}},
 			columns:    []column{{"metric", tVarchar}, {"class", tVarchar}, {"value", tDouble}},
 			run:        runEval,
 		},
@@ -113,7 +140,7 @@ func tableSpecs() []*tableSpec {
 			name:       "nb_import",
 			writes:     true,
 			positional: []param{{"path", tVarchar}},
-			named:      []param{{"name", tVarchar}},
+			named:      []param{{"name", tVarchar}, {"replace", tBoolean}},
 			columns:    []column{{"model", tVarchar}, {"classes", tBigint}, {"features", tBigint}},
 			run:        runImport,
 		},
@@ -166,6 +193,8 @@ func options(args map[string]any) sqlnb.Options {
 	if f, ok := args["features"].([]string); ok {
 		o.Features = f
 	}
+	o.Exclude, _ = args["exclude"].([]string)
+	o.Force, _ = args["force"].(bool)
 	if fk := str(args, "feature_kinds"); fk != "" {
 		o.FeatureKinds = strings.Split(fk, ",")
 	}
@@ -183,7 +212,7 @@ func runTrain(ctx context.Context, reg *registry, args map[string]any) ([][]any,
 	}
 	m := res.Model
 	return [][]any{{m.Name, m.Rows, m.SkippedRows, int64(len(m.Classes)), int64(len(m.Features)),
-		strings.Join(m.Kinds(), ","), res.Duration.Seconds()}}, nil
+		strings.Join(m.Kinds(), ","), res.Duration.Seconds(), append([]string{}, res.Warnings...)}}, nil
 }
 
 func runModels(ctx context.Context, reg *registry, _ map[string]any) ([][]any, error) {
@@ -272,7 +301,8 @@ func runImport(ctx context.Context, reg *registry, args map[string]any) ([][]any
 	if err != nil {
 		return nil, err
 	}
-	if err := sqlnb.Save(ctx, reg.internal, m); err != nil {
+	replace, _ := args["replace"].(bool)
+	if err := sqlnb.SaveImported(ctx, reg.internal, m, replace); err != nil {
 		return nil, err
 	}
 	return [][]any{{m.Name, int64(len(m.Classes)), int64(len(m.Features))}}, nil
@@ -284,7 +314,8 @@ func evaluate(ctx context.Context, reg *registry, args map[string]any) (*sqlnb.E
 		return nil, err
 	}
 	defer conn.Close()
-	return sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Model: str(args, "model"), Source: str(args, "source"), Label: str(args, "label")})
+	return sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Model: str(args, "model"), Source: str(args, "source"), Label: str(args, "label"),
+		PosLabel: str(args, "pos_label")})
 }
 
 func runEval(ctx context.Context, reg *registry, args map[string]any) ([][]any, error) {
@@ -311,6 +342,40 @@ func runConfusion(ctx context.Context, reg *registry, args map[string]any) ([][]
 	rows := make([][]any, len(e.Confusion))
 	for i, c := range e.Confusion {
 		rows[i] = []any{c.Actual, c.Predicted, c.N}
+	}
+	return rows, nil
+}
+
+// runCV cross-validates as `sqlnb cv` does (sqlnb.CrossValidate) on a connection of the internal pool: one
+// row per setting and metric, with the per-fold values as a list and the best setting by metric marked.
+func runCV(ctx context.Context, reg *registry, args map[string]any) ([][]any, error) {
+	spec, err := options(args).Spec("nb_cv", str(args, "source"), str(args, "label"))
+	if err != nil {
+		return nil, err
+	}
+	cv := sqlnb.CVSpec{Train: spec, Folds: 5, Key: str(args, "key"), Metric: str(args, "metric"), PosLabel: str(args, "pos_label")}
+	if v, ok := args["folds"].(int64); ok {
+		cv.Folds = int(v)
+	}
+	if v, ok := args["seed"].(int64); ok {
+		cv.Seed = v
+	}
+	cv.Stratified, _ = args["stratified"].(bool)
+	cv.AUC, _ = args["auc"].(bool)
+	cv.Alphas, _ = args["alpha"].([]float64)
+	cv.VarSmoothings, _ = args["var_smoothing"].([]float64)
+	conn, err := reg.internal.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	res, err := sqlnb.CrossValidate(ctx, conn, reg, cv)
+	if err != nil {
+		return nil, err
+	}
+	var rows [][]any
+	for _, r := range res.Rows() {
+		rows = append(rows, []any{r.Alpha, r.VarSmoothing, r.Metric, r.Mean, r.SD, r.Folds, r.Best})
 	}
 	return rows, nil
 }

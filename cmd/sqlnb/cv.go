@@ -1,9 +1,13 @@
 package main
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -18,6 +22,7 @@ type cvOptions struct {
 	stratified         bool
 	seed               int64
 	key, metric, plot  string
+	posLabel           string
 	format             string
 	alphas, vss        []float64
 	auc                bool
@@ -33,25 +38,34 @@ row, with --seed; --stratified deals each class round-robin). The statistics of 
 GROUP BY (fold, class) scan; the model of fold f is the exact merge of the other folds; each row is scored
 once by its fold's model and the per-fold metrics are aggregated inside DuckDB. Every --alpha ×
 --var-smoothing setting is evaluated from the same fold statistics (smoothing applies when a model is bound).
-Reports per-fold metrics, mean ± sd per setting, and the best setting by --metric.`,
+It takes the training flags of train. Prints one row per setting and metric: the mean and sample standard
+deviation over the folds, then each fold's value (fold1 … foldK), in every --format; the best setting by
+--metric goes to stderr. Nothing is stored; without a --db file it runs in memory. In SQL: FROM nb_cv(...).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runCV(cmd, e, o) },
 	}
 	f := cmd.Flags()
+	d := sqlnb.DefaultParams()
 	f.StringVar(&o.model, "model", "cv", "name of the run (nothing is stored)")
 	f.StringVar(&o.label, "label", "", "label (class) column (required)")
 	f.StringVar(&o.from, "from", "", "training source: table, query or file glob (required)")
 	o.flags.addFeatures(cmd)
+	o.flags.addTraining(cmd)
+	o.flags.addRule(cmd)
 	o.flags.addPriors(cmd)
-	f.Float64SliceVar(&o.alphas, "alpha", nil, "α values to sweep (default 1)")
-	f.Float64SliceVar(&o.vss, "var-smoothing", nil, "var_smoothing values to sweep (default 1e-9)")
+	f.Float64SliceVar(&o.alphas, "alpha", []float64{d.Alpha}, "α values to sweep, comma-separated")
+	f.Float64SliceVar(&o.vss, "var-smoothing", []float64{d.VarSmoothing}, "var_smoothing values to sweep, comma-separated")
+	// pflag shows a float slice's default with %f ("[0.000000]" for 1e-9).
+	f.Lookup("alpha").DefValue = "[" + strconv.FormatFloat(d.Alpha, 'g', -1, 64) + "]"
+	f.Lookup("var-smoothing").DefValue = "[" + strconv.FormatFloat(d.VarSmoothing, 'g', -1, 64) + "]"
 	f.IntVar(&o.folds, "folds", 5, "number of folds k ≥ 2")
 	f.BoolVar(&o.stratified, "stratified", false, "deal each class round-robin over the folds")
 	f.Int64Var(&o.seed, "seed", 0, "seed of the fold assignment")
 	f.StringVar(&o.key, "key", "", "column whose hash assigns folds (default: the whole row)")
-	f.StringVar(&o.metric, "metric", "accuracy", "metric that picks the best setting: accuracy, f1_macro, log_loss, brier, roc_auc")
+	f.StringVar(&o.metric, "metric", "accuracy", "metric that picks the best setting: "+strings.Join(sqlnb.CVMetrics(), ", "))
+	f.StringVar(&o.posLabel, "pos-label", "", "positive class of a two-class label for Brier, ROC-AUC and average precision (default: the second class)")
 	f.BoolVar(&o.auc, "auc", false, "also compute ROC-AUC and average precision per fold (sorts every score)")
-	f.StringVar(&o.format, "format", "table", "output format: table, csv or json")
+	f.StringVar(&o.format, "format", "table", formatHelp)
 	f.StringVar(&o.plot, "plot", "", "directory for the metric-versus-smoothing picture (PNG and SVG)")
 	_ = cmd.MarkFlagRequired("label")
 	_ = cmd.MarkFlagRequired("from")
@@ -63,57 +77,46 @@ func runCV(cmd *cobra.Command, e *env, o *cvOptions) error {
 	if err != nil {
 		return usageError{err}
 	}
-	metric := o.metric
-	if metric == "roc_auc" || metric == "average_precision" {
-		o.auc = true
+	if err := checkFormat(o.format); err != nil {
+		return err
+	}
+	if !slices.Contains(sqlnb.CVMetrics(), o.metric) {
+		return usageError{fmt.Errorf("--metric %q: use %s", o.metric, strings.Join(sqlnb.CVMetrics(), ", "))}
+	}
+	if o.folds < 2 {
+		return usageError{fmt.Errorf("--folds %d: use at least 2", o.folds)}
+	}
+	cv := sqlnb.CVSpec{Train: spec, Folds: o.folds, Stratified: o.stratified, Seed: o.seed, Key: o.key, Metric: o.metric,
+		AUC: o.auc, PosLabel: o.posLabel}
+	if cmd.Flags().Changed("alpha") {
+		cv.Alphas = o.alphas
+	}
+	if cmd.Flags().Changed("var-smoothing") {
+		cv.VarSmoothings = o.vss
 	}
 	ctx := cmd.Context()
-	db, conn, closeAll, err := e.openConn(ctx)
+	// cv stores nothing: without a database file it runs in memory rather than create one.
+	de := *e
+	if !dbExists(e.db) {
+		de.db = ":memory:"
+	}
+	db, conn, closeAll, err := de.openConn(ctx)
 	if err != nil {
 		return err
 	}
 	defer closeAll()
-	res, err := sqlnb.CrossValidate(ctx, conn, db, sqlnb.CVSpec{Train: spec, Folds: o.folds, Stratified: o.stratified,
-		Seed: o.seed, Key: o.key, Alphas: o.alphas, VarSmoothings: o.vss, Metric: metric, AUC: o.auc})
+	res, err := sqlnb.CrossValidate(ctx, conn, db, cv)
+	if errors.Is(err, sqlnb.ErrPosLabel) {
+		return usageError{err}
+	}
 	if err != nil {
 		return err
 	}
-	names := map[string]bool{}
-	for _, s := range res.Settings {
-		for k := range s.Mean {
-			names[k] = true
-		}
-	}
-	delete(names, "n")
-	var metrics []string
-	for k := range names {
-		metrics = append(metrics, k)
-	}
-	sort.Strings(metrics)
-	var perFold, summary [][]any
-	for _, s := range res.Settings {
-		for f, m := range s.Folds {
-			for _, k := range metrics {
-				if v, ok := m[k]; ok {
-					perFold = append(perFold, []any{s.Params.Alpha, s.Params.VarSmoothing, int64(f), k, nanNil(v)})
-				}
-			}
-		}
-		for _, k := range metrics {
-			summary = append(summary, []any{s.Params.Alpha, s.Params.VarSmoothing, k, nanNil(s.Mean[k]), nanNil(s.SD[k])})
-		}
-	}
-	types5 := []string{"DOUBLE", "DOUBLE", "BIGINT", "VARCHAR", "DOUBLE"}
-	if o.format == "table" {
-		if err := writeResult(e.stdout, o.format, []string{"alpha", "var_smoothing", "fold", "metric", "value"}, types5, perFold); err != nil {
-			return err
-		}
-		fmt.Fprintln(e.stdout)
-	}
-	if err := writeResult(e.stdout, o.format, []string{"alpha", "var_smoothing", "metric", "mean", "sd"},
-		[]string{"DOUBLE", "DOUBLE", "VARCHAR", "DOUBLE", "DOUBLE"}, summary); err != nil {
+	printWarnings(e, o.model, res.Warnings)
+	if err := writeCV(e, o.format, res); err != nil {
 		return err
 	}
+	metric := res.Metric
 	best := res.Settings[res.Best]
 	fmt.Fprintf(e.stderr, "%d-fold cv in %.3fs; best by %s: alpha %g, var_smoothing %g (%s %.6g ± %.2g)\n", o.folds,
 		res.Duration.Seconds(), metric, best.Params.Alpha, best.Params.VarSmoothing, metric, best.Mean[metric], best.SD[metric])
@@ -121,7 +124,7 @@ func runCV(cmd *cobra.Command, e *env, o *cvOptions) error {
 		param, logX := "alpha", false
 		var pts []plots.SweepPoint
 		bestX := best.Params.Alpha
-		if len(o.alphas) <= 1 {
+		if len(cv.Alphas) <= 1 {
 			param, logX, bestX = "var_smoothing", true, best.Params.VarSmoothing
 		}
 		for _, s := range res.Settings {
@@ -138,6 +141,44 @@ func runCV(cmd *cobra.Command, e *env, o *cvOptions) error {
 		fmt.Fprintf(e.stderr, "wrote %d pictures to %s\n", len(files), o.plot)
 	}
 	return nil
+}
+
+// writeCV writes one row per setting and metric — alpha, var_smoothing, metric, mean, sd, then fold1 …
+// foldK — in format; json is an object with the metric that chose, the best setting and the rows (each
+// with its folds as a list).
+func writeCV(e *env, format string, res *sqlnb.CVResult) error {
+	rows := res.Rows()
+	if format == "json" {
+		best := res.Settings[res.Best]
+		out := map[string]any{"metric": res.Metric, "best": map[string]any{"alpha": best.Params.Alpha, "var_smoothing": best.Params.VarSmoothing,
+			"mean": jsonValue(best.Mean[res.Metric]), "sd": jsonValue(best.SD[res.Metric])}}
+		list := []map[string]any{}
+		for _, r := range rows {
+			folds := make([]any, len(r.Folds))
+			for i, v := range r.Folds {
+				folds[i] = jsonValue(nanNil(v))
+			}
+			list = append(list, map[string]any{"alpha": r.Alpha, "var_smoothing": r.VarSmoothing, "metric": r.Metric,
+				"mean": jsonValue(nanNil(r.Mean)), "sd": jsonValue(nanNil(r.SD)), "folds": folds})
+		}
+		out["results"] = list
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	names := []string{"alpha", "var_smoothing", "metric", "mean", "sd"}
+	types := []string{"DOUBLE", "DOUBLE", "VARCHAR", "DOUBLE", "DOUBLE"}
+	for f := range len(res.Settings[0].Folds) {
+		names, types = append(names, fmt.Sprintf("fold%d", f+1)), append(types, "DOUBLE")
+	}
+	data := make([][]any, len(rows))
+	for i, r := range rows {
+		data[i] = []any{r.Alpha, r.VarSmoothing, r.Metric, nanNil(r.Mean), nanNil(r.SD)}
+		for _, v := range r.Folds {
+			data[i] = append(data[i], nanNil(v))
+		}
+	}
+	return writeResult(e.stdout, format, names, types, data)
 }
 
 func nanNil(v float64) any {

@@ -45,7 +45,7 @@ func runExport(cmd *cobra.Command, e *env, o *exportOptions) error {
 	if o.persist && o.dialect != sqlnb.DialectDuckDB {
 		return usageError{fmt.Errorf("--persist writes DuckDB macros: it cannot be combined with --dialect %s", o.dialect)}
 	}
-	db, err := e.open()
+	db, err := e.openExisting()
 	if err != nil {
 		return err
 	}

@@ -18,12 +18,12 @@ func newModelsCmd(e *env) *cobra.Command {
 		Short: "List, show, drop, export, import or change stored models",
 	}
 	var format string
-	cmd.PersistentFlags().StringVar(&format, "format", "table", "output format: table, csv or json")
+	cmd.PersistentFlags().StringVar(&format, "format", "table", formatHelp)
 
 	list := &cobra.Command{
 		Use: "list", Short: "List the stored models", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, err := e.open()
+			db, err := e.openExisting()
 			if err != nil {
 				return err
 			}
@@ -34,7 +34,7 @@ func newModelsCmd(e *env) *cobra.Command {
 	show := &cobra.Command{
 		Use: "show MODEL", Short: "Show a model's hyperparameters, priors and per-feature parameters", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			db, err := e.open()
+			db, err := e.openExisting()
 			if err != nil {
 				return err
 			}
@@ -79,7 +79,7 @@ func newModelsCmd(e *env) *cobra.Command {
 	drop := &cobra.Command{
 		Use: "drop MODEL", Short: "Drop a stored model", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			db, err := e.open()
+			db, err := e.openExisting()
 			if err != nil {
 				return err
 			}
@@ -95,7 +95,7 @@ func newModelsCmd(e *env) *cobra.Command {
 	export := &cobra.Command{
 		Use: "export MODEL [--output FILE]", Short: "Write a model as JSON (to stdout or --output)", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			db, err := e.open()
+			db, err := e.openExisting()
 			if err != nil {
 				return err
 			}
@@ -116,9 +116,15 @@ func newModelsCmd(e *env) *cobra.Command {
 	}
 	export.Flags().StringVar(&exportOut, "output", "", "JSON file to write")
 	var importName string
+	var replace bool
 	imp := &cobra.Command{
-		Use: "import FILE [--name NAME]", Short: "Store a model from JSON written by export", Args: cobra.ExactArgs(1),
+		Use: "import FILE [--name NAME] [--replace]", Short: "Store a model from JSON written by export (a stored model of that name only with --replace)", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			db, err := e.open()
+			if err != nil {
+				return err
+			}
+			defer db.Close()
 			f, err := os.Open(args[0])
 			if err != nil {
 				return err
@@ -128,12 +134,7 @@ func newModelsCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			db, err := e.open()
-			if err != nil {
-				return err
-			}
-			defer db.Close()
-			if err := sqlnb.Save(cmd.Context(), db, m); err != nil {
+			if err := sqlnb.SaveImported(cmd.Context(), db, m, replace); err != nil {
 				return err
 			}
 			fmt.Fprintf(e.stderr, "imported %q: %d classes, %d features\n", m.Name, len(m.Classes), len(m.Features))
@@ -141,12 +142,13 @@ func newModelsCmd(e *env) *cobra.Command {
 		},
 	}
 	imp.Flags().StringVar(&importName, "name", "", "store under this name instead of the one in the file")
+	imp.Flags().BoolVar(&replace, "replace", false, "replace a stored model of the same name")
 	var sf modelFlags
 	set := &cobra.Command{
 		Use:   "set MODEL [--alpha A] [--var-smoothing V] [--variance class|pooled|sample] [--priors P] [--threshold T --eps E]",
 		Short: "Change a model's hyperparameters without retraining", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			db, err := e.open()
+			db, err := e.openExisting()
 			if err != nil {
 				return err
 			}
@@ -174,7 +176,7 @@ func newModelsCmd(e *env) *cobra.Command {
 	upgrade := &cobra.Command{
 		Use: "upgrade", Short: "Upgrade the model store of an earlier sqlnb to this version's format", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, err := e.open()
+			db, err := e.openExisting()
 			if err != nil {
 				return err
 			}

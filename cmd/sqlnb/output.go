@@ -34,11 +34,14 @@ const defaultMaxRows = 40
 // formats are the result formats; the shell's .mode takes the same names.
 var formats = []string{"table", "csv", "json", "line", "markdown"}
 
+// formatHelp is the help of every --format flag.
+var formatHelp = "output format: " + strings.Join(formats, ", ")
+
 func checkFormat(format string) error {
 	if format == "" || slices.Contains(formats, format) {
 		return nil
 	}
-	return usageError{fmt.Errorf("--format %q: use table, csv, json, line or markdown", format)}
+	return usageError{fmt.Errorf("--format %q: use %s", format, strings.Join(formats, ", "))}
 }
 
 // query runs stmt and writes its result to w in format (table, csv, json, line or markdown), row by row.

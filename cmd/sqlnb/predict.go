@@ -32,7 +32,7 @@ COPY) or to stdout (--format table|csv|json).`,
 	f.StringVar(&o.model, "model", "", "model name (required)")
 	f.StringVar(&o.from, "from", "", "source to score: table, query or file glob (required)")
 	f.StringVar(&o.output, "output", "", "output file: .parquet, .csv or .json (default: stdout)")
-	f.StringVar(&o.format, "format", "table", "stdout format: table, csv or json")
+	f.StringVar(&o.format, "format", "table", formatHelp+" (without --output)")
 	f.BoolVar(&o.proba, "proba", false, "add a proba_<class> column per class")
 	f.StringSliceVar(&o.columns, "columns", nil, "source columns to keep (default: all)")
 	_ = cmd.MarkFlagRequired("model")
@@ -54,7 +54,7 @@ func runPredict(cmd *cobra.Command, e *env, o *predictOptions) error {
 		return usageError{err}
 	}
 	ctx := cmd.Context()
-	db, err := e.open()
+	db, err := e.openExisting()
 	if err != nil {
 		return err
 	}

@@ -36,15 +36,27 @@ type env struct {
 	db             string
 }
 
-// open opens the --db database with the nb_* functions registered.
+// open opens the --db database with the nb_* functions registered, creating it if it does not exist (train,
+// sql, shell, models import); an existing file must be a DuckDB database (checkDB).
 func (e *env) open() (*udf.DB, error) {
+	if err := checkDB(e.db, false); err != nil {
+		return nil, err
+	}
 	return udf.Open(e.db)
 }
 
-// openConn opens the --db database and takes one connection from it (for statements that share
-// temporary tables); close releases both.
+// openExisting opens the --db database, which must exist (the commands that use stored models).
+func (e *env) openExisting() (*udf.DB, error) {
+	if err := checkDB(e.db, true); err != nil {
+		return nil, err
+	}
+	return udf.Open(e.db)
+}
+
+// openConn opens the existing --db database (openExisting) and takes one connection from it (for
+// statements that share temporary tables); close releases both.
 func (e *env) openConn(ctx context.Context) (*udf.DB, *sql.Conn, func(), error) {
-	db, err := e.open()
+	db, err := e.openExisting()
 	if err != nil {
 		return nil, nil, nil, err
 	}

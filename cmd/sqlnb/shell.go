@@ -81,6 +81,9 @@ func runShell(e *env) error {
 // until then is closed. On an error the shell stays on the database it had.
 func (sh *shell) open(dsn string) error {
 	ctx := context.Background()
+	if err := checkDB(dsn, false); err != nil {
+		return err
+	}
 	db, err := udf.Open(dsn)
 	if err != nil {
 		return err

@@ -211,6 +211,7 @@ SELECT 'no semicolon at the end' AS last
 		{".import a.csv", "give a file and a table"},
 		{".maxrows many", "give a number of rows"},
 		{".open /nonexistent/dir/x.duckdb", "x.duckdb"},
+		{".open a.csv", `"a.csv" is not a DuckDB database (it is a text file, CSV-like)`},
 		{"SELECT 'open string", "unterminated quoted string"},
 	} {
 		stdout.Reset()

@@ -25,7 +25,7 @@ other nb_* functions registered. Statements run in order; the result of the last
 		RunE: func(cmd *cobra.Command, args []string) error { return runSQL(cmd, e, o, args) },
 	}
 	cmd.Flags().StringVarP(&o.command, "command", "c", "", "SQL to run")
-	cmd.Flags().StringVar(&o.format, "format", "table", "output format: table, csv or json")
+	cmd.Flags().StringVar(&o.format, "format", "table", formatHelp)
 	return cmd
 }
 

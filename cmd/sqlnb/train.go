@@ -9,9 +9,11 @@ import (
 	"github.com/sqlnb/sqlnb/sqlnb"
 )
 
-// modelFlags are the training and hyperparameter flags shared by train and models set.
+// modelFlags are the training and hyperparameter flags, defined once and shared by train, cv and models
+// set.
 type modelFlags struct {
 	features     []string
+	exclude      []string
 	kind         string
 	featureKinds []string
 	weight       string
@@ -24,19 +26,31 @@ type modelFlags struct {
 	maxFeatures  int64
 	threshold    float64
 	eps          float64
+
+	force                                 bool
+	terms, doc, term, count, termsFeature string
+	ngrams                                int
+	stopWords                             string
+	binarize                              float64
 }
 
-// addParams adds --alpha and --var-smoothing (single values) and the other hyperparameter flags.
+// addParams adds --alpha and --var-smoothing (single values) and the other hyperparameter flags (addRule,
+// addPriors).
 func (f *modelFlags) addParams(cmd *cobra.Command) {
 	d := sqlnb.DefaultParams()
 	cmd.Flags().Float64Var(&f.alpha, "alpha", d.Alpha, "additive smoothing α of categorical, Bernoulli and count features (≥ 0; below 1e-10 scored as 1e-10, as scikit-learn)")
 	cmd.Flags().Float64Var(&f.varSmoothing, "var-smoothing", d.VarSmoothing, "Gaussian variance floor as a fraction of the largest feature variance")
-	cmd.Flags().Float64Var(&f.threshold, "threshold", 0, "e1071's rule: a per-feature probability or density ≤ --eps counts as this (R's naiveBayes: 0.001; 0: off)")
-	cmd.Flags().Float64Var(&f.eps, "eps", 0, "e1071's rule: probabilities (and Gaussian standard deviations) ≤ this are replaced by --threshold")
+	f.addRule(cmd)
 	f.addPriors(cmd)
 }
 
-// addPriors adds --variance, --priors and --norm.
+// addRule adds e1071's prediction rule: --threshold and --eps.
+func (f *modelFlags) addRule(cmd *cobra.Command) {
+	cmd.Flags().Float64Var(&f.threshold, "threshold", 0, "e1071's rule: a per-feature probability or density ≤ --eps counts as this (R's naiveBayes: 0.001; 0: off)")
+	cmd.Flags().Float64Var(&f.eps, "eps", 0, "e1071's rule: probabilities (and Gaussian standard deviations) ≤ this are replaced by --threshold")
+}
+
+// addPriors adds --variance, --priors, --norm, --min-df and --max-features.
 func (f *modelFlags) addPriors(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&f.norm, "norm", false, "complement models: normalise the weights (scikit-learn's ComplementNB norm)")
 	cmd.Flags().Int64Var(&f.minDF, "min-df", 0, "text features: keep terms found in at least this many training documents")
@@ -45,19 +59,36 @@ func (f *modelFlags) addPriors(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.priors, "priors", "", "class priors: fit, smoothed, uniform, or class=p,class=p")
 }
 
-// addFeatures adds the flags that choose features and their kinds: --features, --kind, --feature-kind,
-// --weight.
+// addFeatures adds the flags that choose features and their kinds: --features, --exclude, --kind,
+// --feature-kind, --weight.
 func (f *modelFlags) addFeatures(cmd *cobra.Command) {
 	cmd.Flags().StringSliceVar(&f.features, "features", nil, "feature columns, comma-separated (default: every column but label and weight)")
+	cmd.Flags().StringSliceVar(&f.exclude, "exclude", nil, "columns to leave out of the features, comma-separated (identifiers, leaks)")
 	cmd.Flags().StringVar(&f.kind, "kind", "auto", "kind of every feature: auto (from the column type), "+strings.Join(sqlnb.KindNames(), ", "))
 	cmd.Flags().StringArrayVar(&f.featureKinds, "feature-kind", nil, "kind of one feature, column=kind (repeatable)")
 	cmd.Flags().StringVar(&f.weight, "weight", "", "sample-weight column")
 }
 
+// addTraining adds the flags that shape what training reads: a term table, the tokenizer, the binarize
+// threshold, and --force.
+func (f *modelFlags) addTraining(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.terms, "terms", "", "long term table (document id, term, count) joined to --from on --doc")
+	fl.StringVar(&f.doc, "doc", "", "document id column (in --from and --terms)")
+	fl.StringVar(&f.term, "term", "", "term column of --terms")
+	fl.StringVar(&f.count, "count", "", "count column of --terms")
+	fl.StringVar(&f.termsFeature, "terms-feature", "terms", "name of the text feature made from --terms")
+	fl.IntVar(&f.ngrams, "ngrams", 1, "text features: word n-grams up to this length")
+	fl.StringVar(&f.stopWords, "stop-words", "", "text features: remove stop words (english)")
+	fl.Float64Var(&f.binarize, "binarize", 0, "Bernoulli features: present when the value (a text term's count) is > this")
+	fl.BoolVar(&f.force, "force", false, fmt.Sprintf("train even when the label has more than %d classes", sqlnb.MaxClasses))
+}
+
 // options turns the flags that were set into sqlnb.Options.
 func (f *modelFlags) options(cmd *cobra.Command) sqlnb.Options {
-	o := sqlnb.Options{Features: f.features, Kind: f.kind, FeatureKinds: f.featureKinds, Weight: f.weight,
-		Variance: f.variance, Priors: f.priors}
+	o := sqlnb.Options{Features: f.features, Exclude: f.exclude, Force: f.force, Kind: f.kind, FeatureKinds: f.featureKinds,
+		Weight: f.weight, Variance: f.variance, Priors: f.priors, Terms: f.terms, Doc: f.doc, Term: f.term, Count: f.count,
+		TermsFeature: f.termsFeature, Ngrams: f.ngrams, StopWords: f.stopWords, Binarize: f.binarize}
 	if cmd.Flags().Changed("alpha") {
 		o.Alpha = &f.alpha
 	}
@@ -82,13 +113,16 @@ func (f *modelFlags) options(cmd *cobra.Command) sqlnb.Options {
 	return o
 }
 
+// printWarnings writes warnings about model to stderr.
+func printWarnings(e *env, model string, warnings []string) {
+	for _, w := range warnings {
+		fmt.Fprintf(e.stderr, "warning: model %q: %s\n", model, w)
+	}
+}
+
 type trainOptions struct {
-	model, label, from                    string
-	terms, doc, term, count, termsFeature string
-	ngrams                                int
-	stopWords                             string
-	binarize                              float64
-	flags                                 modelFlags
+	model, label, from string
+	flags              modelFlags
 }
 
 func newTrainCmd(e *env) *cobra.Command {
@@ -111,15 +145,8 @@ Kinds:
 	f.StringVar(&o.model, "model", "", "model name (required)")
 	f.StringVar(&o.label, "label", "", "label (class) column (required)")
 	f.StringVar(&o.from, "from", "", "training source: table, query or file glob (required)")
-	f.StringVar(&o.terms, "terms", "", "long term table (document id, term, count) joined to --from on --doc")
-	f.StringVar(&o.doc, "doc", "", "document id column (in --from and --terms)")
-	f.StringVar(&o.term, "term", "", "term column of --terms")
-	f.StringVar(&o.count, "count", "", "count column of --terms")
-	f.StringVar(&o.termsFeature, "terms-feature", "terms", "name of the text feature made from --terms")
-	f.IntVar(&o.ngrams, "ngrams", 1, "text features: word n-grams up to this length")
-	f.StringVar(&o.stopWords, "stop-words", "", "text features: remove stop words (english)")
-	f.Float64Var(&o.binarize, "binarize", 0, "Bernoulli features: present when the value (a text term's count) is > this")
 	o.flags.addFeatures(cmd)
+	o.flags.addTraining(cmd)
 	o.flags.addParams(cmd)
 	for _, r := range []string{"model", "label", "from"} {
 		_ = cmd.MarkFlagRequired(r)
@@ -128,10 +155,7 @@ Kinds:
 }
 
 func runTrain(cmd *cobra.Command, e *env, o *trainOptions) error {
-	opts := o.flags.options(cmd)
-	opts.Terms, opts.Doc, opts.Term, opts.Count, opts.TermsFeature = o.terms, o.doc, o.term, o.count, o.termsFeature
-	opts.Ngrams, opts.StopWords, opts.Binarize = o.ngrams, o.stopWords, o.binarize
-	spec, err := opts.Spec(o.model, o.from, o.label)
+	spec, err := o.flags.options(cmd).Spec(o.model, o.from, o.label)
 	if err != nil {
 		return usageError{err}
 	}
@@ -145,9 +169,7 @@ func runTrain(cmd *cobra.Command, e *env, o *trainOptions) error {
 		return err
 	}
 	m := res.Model
-	for _, w := range res.Warnings {
-		fmt.Fprintf(e.stderr, "warning: model %q: %s\n", m.Name, w)
-	}
+	printWarnings(e, m.Name, res.Warnings)
 	fmt.Fprintf(e.stderr, "trained %q on %d rows (%d skipped: NULL label): %d classes, %d features (%s) in %.3fs\n",
 		m.Name, m.Rows, m.SkippedRows, len(m.Classes), len(m.Features), strings.Join(m.Kinds(), ", "), res.Duration.Seconds())
 	return nil

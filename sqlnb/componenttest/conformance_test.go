@@ -367,17 +367,24 @@ func checkKernel(t *testing.T, s *sqlnb.Scorer, sp spec, rows []row) [][]float64
 		if math.Abs(sum-1) > 1e-12 {
 			errorf("row %d (%v): posteriors sum to %v", i, rows[i].vals, sum)
 		}
-		a, c, contrib := s.Explain(b, i)
-		total, scale := 0.0, 1.0
-		for _, x := range contrib {
-			total += x.LLR
-			scale = max(scale, math.Abs(x.LLR))
-		}
-		if odds := ref[a] - ref[c]; !(total == odds || math.Abs(total-odds) <= 1e-12*scale) && !(math.IsNaN(odds) && math.IsInf(total, 0)) {
-			errorf("row %d (%v): explain adds up to %v, log-odds %v", i, rows[i].vals, total, odds)
-		}
-		if len(contrib) != len(sp.feats)+1 {
-			errorf("row %d: %d contributions for %d features", i, len(contrib), len(sp.feats))
+		// The default comparison, then the predicted class against every class.
+		for versus := -1; versus < K; versus++ {
+			a, c, contrib := s.Explain(b, i, versus)
+			if versus >= 0 && c != versus {
+				errorf("row %d: explain against class %d compared %d with %d", i, versus, a, c)
+			}
+			total, scale := 0.0, 1.0
+			for _, x := range contrib {
+				total += x.LLR
+				scale = max(scale, math.Abs(x.LLR))
+			}
+			if odds := ref[a] - ref[c]; !(total == odds || math.Abs(total-odds) <= 1e-12*scale) && !(math.IsNaN(odds) && math.IsInf(total, 0)) &&
+				!(a == c && total == 0) {
+				errorf("row %d (%v): explain %s against %s adds up to %v, log-odds %v", i, rows[i].vals, s.Labels[a], s.Labels[c], total, odds)
+			}
+			if len(contrib) != len(sp.feats)+1 {
+				errorf("row %d: %d contributions for %d features", i, len(contrib), len(sp.feats))
+			}
 		}
 	}
 	return jll

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"gonum.org/v1/plot"
@@ -82,13 +83,13 @@ func Evaluation(e *sqlnb.Evaluation, dir string) ([]string, error) {
 		prs[pt.Class] = append(prs[pt.Class], plotter.XY{X: pt.TPR, Y: pt.Precision})
 	}
 	sort.Strings(names)
-	binary := e.Model != nil && len(e.Model.Classes) == 2
+	binary := e.Positive != ""
 	var files []string
 	roc := newPlot("ROC curves (one class against the rest)", "false positive rate", "true positive rate")
 	pr := newPlot("Precision-recall curves", "recall", "precision")
 	diagonal(roc, 0, 0, 1, 1)
 	for i, c := range names {
-		if binary && c != e.Model.Classes[1].Label {
+		if binary && c != e.Positive {
 			continue
 		}
 		auc, _ := e.Get("roc_auc", c)
@@ -134,67 +135,203 @@ func Evaluation(e *sqlnb.Evaluation, dir string) ([]string, error) {
 	return append(files, f...), nil
 }
 
-func calibration(e *sqlnb.Evaluation, dir string) ([]string, error) {
-	p := newPlot("Reliability diagram (all classes, one against the rest)", "mean predicted probability", "observed frequency")
-	diagonal(p, 0, 0, 1, 1)
-	var pts plotter.XYs
-	labels := plotter.XYLabels{}
-	for _, b := range e.Calibration {
-		pts = append(pts, plotter.XY{X: b.Predicted, Y: b.Observed})
-		labels.XYs = append(labels.XYs, plotter.XY{X: b.Predicted, Y: b.Observed})
-		labels.Labels = append(labels.Labels, fmt.Sprintf(" n=%d", b.N))
+// curve is one class's reliability curve: the mean posterior and observed frequency of each quantile bin,
+// and the bin's number of rows.
+type curve struct {
+	class string
+	pts   plotter.XYs
+	n     []int64
+}
+
+// classOrder returns the classes of e in model order, then any other label sorted.
+func classOrder(e *sqlnb.Evaluation, labels []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	if e.Model != nil {
+		for _, c := range e.Model.Classes {
+			if slices.Contains(labels, c.Label) && !seen[c.Label] {
+				out, seen[c.Label] = append(out, c.Label), true
+			}
+		}
 	}
-	if len(pts) > 0 {
-		lp, sc, err := plotter.NewLinePoints(pts)
+	rest := []string{}
+	for _, l := range labels {
+		if !seen[l] {
+			rest, seen[l] = append(rest, l), true
+		}
+	}
+	sort.Strings(rest)
+	return append(out, rest...)
+}
+
+// calibrationCurves returns the reliability curves the calibration picture draws: one per class in model
+// order, one-vs-rest, or for a two-class evaluation the positive class's only (the other is its mirror).
+func calibrationCurves(e *sqlnb.Evaluation) []curve {
+	by := map[string]*curve{}
+	var labels []string
+	for _, b := range e.Calibration {
+		if e.Positive != "" && b.Class != e.Positive {
+			continue
+		}
+		c := by[b.Class]
+		if c == nil {
+			c = &curve{class: b.Class}
+			by[b.Class] = c
+			labels = append(labels, b.Class)
+		}
+		c.pts = append(c.pts, plotter.XY{X: b.Predicted, Y: b.Observed})
+		c.n = append(c.n, b.N)
+	}
+	var out []curve
+	for _, l := range classOrder(e, labels) {
+		out = append(out, *by[l])
+	}
+	return out
+}
+
+// binLabels returns where a curve's bin counts are written and what: "n=N" at each bin, except that
+// consecutive bins whose points lie within 0.03 of the first one's (bins of nearly equal posteriors, which
+// naive Bayes's extreme posteriors make common near 0 and 1) share one label at the first, "n=N (k bins)".
+func binLabels(c curve) (plotter.XYs, []string) {
+	var pts plotter.XYs
+	var texts []string
+	for i := 0; i < len(c.pts); {
+		j, n := i, int64(0)
+		for ; j < len(c.pts) && math.Abs(c.pts[j].X-c.pts[i].X) < 0.03 && math.Abs(c.pts[j].Y-c.pts[i].Y) < 0.03; j++ {
+			n += c.n[j]
+		}
+		text := fmt.Sprintf("n=%d", n)
+		if j-i > 1 {
+			text += fmt.Sprintf(" (%d bins)", j-i)
+		}
+		pts, texts = append(pts, c.pts[i]), append(texts, text)
+		i = j
+	}
+	return pts, texts
+}
+
+// labelSlots places count labels just below their points (in data units of a unit square), one line
+// lower while a label already placed there would overlap: curves of several classes meet at 0 and 1.
+type labelSlots struct {
+	taken  []plotter.XY
+	lowest float64
+}
+
+func (ls *labelSlots) place(at plotter.XY) plotter.XY {
+	const line = 0.04
+	pos := plotter.XY{X: at.X, Y: at.Y - 0.012}
+	for {
+		free := true
+		for _, t := range ls.taken {
+			if math.Abs(t.X-pos.X) < 0.15 && math.Abs(t.Y-pos.Y) < line*0.9 {
+				free = false
+				break
+			}
+		}
+		if free {
+			break
+		}
+		pos.Y -= line
+	}
+	ls.taken = append(ls.taken, pos)
+	ls.lowest = math.Min(ls.lowest, pos.Y-line)
+	return pos
+}
+
+func calibration(e *sqlnb.Evaluation, dir string) ([]string, error) {
+	title := "Reliability diagram, each class against the rest (quantile bins)"
+	if e.Positive != "" {
+		title = fmt.Sprintf("Reliability diagram of class %s (quantile bins)", e.Positive)
+	}
+	p := newPlot(title, "mean predicted probability (per bin)", "observed frequency (per bin)")
+	diagonal(p, 0, 0, 1, 1)
+	curves := calibrationCurves(e)
+	placed := &labelSlots{lowest: 0}
+	var counts []plot.Plotter
+	for i, c := range curves {
+		col := colors[i%len(colors)]
+		lp, sc, err := plotter.NewLinePoints(c.pts)
 		if err != nil {
 			return nil, err
 		}
 		lp.LineStyle.Width = vg.Points(2)
-		lp.LineStyle.Color, sc.Color = colors[0], colors[0]
+		lp.LineStyle.Color, sc.Color = col, col
 		sc.Shape = draw.CircleGlyph{}
 		sc.Radius = vg.Points(4)
 		p.Add(lp, sc)
-		p.Legend.Add("model", lp, sc)
-		if l, err := plotter.NewLabels(labels); err == nil {
-			p.Add(l)
+		p.Legend.Add(c.class, lp, sc)
+		pts, texts := binLabels(c)
+		for k := range pts {
+			pts[k] = placed.place(pts[k])
 		}
+		l, err := plotter.NewLabels(plotter.XYLabels{XYs: pts, Labels: texts})
+		if err != nil {
+			return nil, err
+		}
+		for k := range l.TextStyle {
+			l.TextStyle[k].Color = col
+			l.TextStyle[k].Font.Size = 10
+			// Below the point, and to its left near the right edge.
+			l.TextStyle[k].YAlign = draw.YTop
+			if pts[k].X > 0.8 {
+				l.TextStyle[k].XAlign = draw.XRight
+			}
+		}
+		counts = append(counts, l)
 	}
-	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1.05
+	for _, l := range counts { // over every curve
+		p.Add(l)
+	}
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -0.02, 1.02, math.Min(-0.06, placed.lowest-0.04), 1.05
 	p.Legend.Left = true
 	return save(p, dir, "calibration")
 }
 
-// grid is a confusion matrix as a plotter.GridXYZ (x: predicted, y: actual).
+// grid is a confusion matrix as a plotter.GridXYZ: column c (x) is the predicted class, row r the actual
+// class, drawn top to bottom (row 0 at the top, as scikit-learn's ConfusionMatrixDisplay), so the diagonal
+// runs from the top left.
 type grid struct {
 	labels []string
 	n      [][]float64
 }
 
 func (g grid) Dims() (int, int)   { return len(g.labels), len(g.labels) }
-func (g grid) Z(c, r int) float64 { return g.n[r][c] }
+func (g grid) Z(c, r int) float64 { return g.n[len(g.labels)-1-r][c] }
 func (g grid) X(c int) float64    { return float64(c) }
 func (g grid) Y(r int) float64    { return float64(r) }
-func (g grid) index(l string) int { return sort.SearchStrings(g.labels, l) }
 
-func confusion(e *sqlnb.Evaluation, dir string) ([]string, error) {
-	set := map[string]bool{}
+// y is where row r (an actual class) is drawn.
+func (g grid) y(r int) float64 { return float64(len(g.labels) - 1 - r) }
+
+// confusionGrid lays out e's confusion matrix (group 0) with the classes in model order.
+func confusionGrid(e *sqlnb.Evaluation) grid {
+	var labels []string
 	for _, c := range e.Confusion {
-		set[c.Actual], set[c.Predicted] = true, true
+		for _, l := range []string{c.Actual, c.Predicted} {
+			if !slices.Contains(labels, l) {
+				labels = append(labels, l)
+			}
+		}
 	}
-	g := grid{}
-	for l := range set {
-		g.labels = append(g.labels, l)
-	}
-	sort.Strings(g.labels)
+	g := grid{labels: classOrder(e, labels)}
 	g.n = make([][]float64, len(g.labels))
 	for i := range g.n {
 		g.n[i] = make([]float64, len(g.labels))
 	}
-	maxN := 0.0
 	for _, c := range e.Confusion {
 		if c.Group == 0 {
-			g.n[g.index(c.Actual)][g.index(c.Predicted)] = float64(c.N)
-			maxN = math.Max(maxN, float64(c.N))
+			g.n[slices.Index(g.labels, c.Actual)][slices.Index(g.labels, c.Predicted)] = float64(c.N)
+		}
+	}
+	return g
+}
+
+func confusion(e *sqlnb.Evaluation, dir string) ([]string, error) {
+	g := confusionGrid(e)
+	maxN := 0.0
+	for _, row := range g.n {
+		for _, v := range row {
+			maxN = math.Max(maxN, v)
 		}
 	}
 	p := newPlot("Confusion matrix", "predicted class", "actual class")
@@ -202,7 +339,7 @@ func confusion(e *sqlnb.Evaluation, dir string) ([]string, error) {
 	labels := plotter.XYLabels{}
 	for r := range g.labels {
 		for c := range g.labels {
-			labels.XYs = append(labels.XYs, plotter.XY{X: float64(c), Y: float64(r)})
+			labels.XYs = append(labels.XYs, plotter.XY{X: float64(c), Y: g.y(r)})
 			labels.Labels = append(labels.Labels, fmt.Sprintf("%.0f", g.n[r][c]))
 		}
 	}
@@ -220,7 +357,9 @@ func confusion(e *sqlnb.Evaluation, dir string) ([]string, error) {
 	}
 	p.Add(l)
 	p.NominalX(g.labels...)
-	p.NominalY(g.labels...)
+	top := slices.Clone(g.labels)
+	slices.Reverse(top)
+	p.NominalY(top...)
 	p.X.Min, p.X.Max = -0.5, float64(len(g.labels))-0.5
 	p.Y.Min, p.Y.Max = -0.5, float64(len(g.labels))-0.5
 	return save(p, dir, "confusion")

@@ -1,10 +1,13 @@
 package plots_test
 
 import (
+	"fmt"
 	"image"
 	"image/png"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -13,16 +16,46 @@ import (
 )
 
 func evaluation() *sqlnb.Evaluation {
-	e := &sqlnb.Evaluation{Model: &sqlnb.Model{Classes: []sqlnb.Class{{Label: "no"}, {Label: "yes"}}},
+	e := &sqlnb.Evaluation{Model: &sqlnb.Model{Classes: []sqlnb.Class{{Label: "no"}, {Label: "yes"}}}, Positive: "yes",
 		Metrics: []sqlnb.Metric{{Metric: "roc_auc", Class: "yes", Value: 0.9}, {Metric: "average_precision", Class: "yes", Value: 0.8}}}
 	for i := 0; i <= 10; i++ {
 		x := float64(i) / 10
 		e.Curves = append(e.Curves, sqlnb.CurvePoint{Class: "yes", FPR: x, TPR: min(1, 2*x), Precision: 1 - x/2})
-		e.Calibration = append(e.Calibration, sqlnb.CalibrationBin{Bin: i, Predicted: x, Observed: x * x, N: int64(10 + i)})
+	}
+	// Quantile bins of the positive class (two near 0 share a label), and the mirror bins of the other class,
+	// which are not drawn.
+	for i, b := range [][3]float64{{0.001, 0, 10}, {0.01, 0.02, 11}, {0.2, 0.1, 12}, {0.45, 0.5, 13}, {0.7, 0.8, 14}, {0.97, 0.95, 15}} {
+		e.Calibration = append(e.Calibration, sqlnb.CalibrationBin{Class: "yes", Bin: i, Predicted: b[0], Observed: b[1], N: int64(b[2])},
+			sqlnb.CalibrationBin{Class: "no", Bin: i, Predicted: 1 - b[0], Observed: 1 - b[1], N: int64(b[2]) + 100})
 	}
 	e.Confusion = []sqlnb.Cell{{Actual: "no", Predicted: "no", N: 50}, {Actual: "no", Predicted: "yes", N: 5},
 		{Actual: "yes", Predicted: "no", N: 8}, {Actual: "yes", Predicted: "yes", N: 37}}
 	return e
+}
+
+// svgText is one text drawn in an SVG picture: where (x from the left, up from the bottom, in points) and
+// what. Rotated texts (the y-axis title) are left out.
+type svgText struct {
+	x, up float64
+	text  string
+}
+
+var svgTextRe = regexp.MustCompile(`<text x="([-0-9.e]+)" y="([-0-9.e]+)" transform="scale\(1, -1\)"\s+style="[^"]*">([^<]*)</text>`)
+
+// texts returns the texts drawn in the SVG file path, by content (the last of equal texts wins).
+func texts(t *testing.T, path string) map[string]svgText {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]svgText{}
+	for _, m := range svgTextRe.FindAllStringSubmatch(string(b), -1) {
+		x, _ := strconv.ParseFloat(m[1], 64)
+		y, _ := strconv.ParseFloat(m[2], 64)
+		out[m[3]] = svgText{x: x, up: -y, text: m[3]}
+	}
+	return out
 }
 
 // checkPNG: an 800×600 picture with more than a handful of colours (lines, text and fills drawn).
@@ -92,5 +125,82 @@ func TestSweepPicture(t *testing.T) {
 	svg, _ := os.ReadFile(filepath.Join(dir, "cv_accuracy.svg"))
 	if !strings.Contains(string(svg), "best: alpha = 0.5") {
 		t.Errorf("sweep picture does not mark the best setting")
+	}
+}
+
+// TestConfusionPicture: the first class is the top row and the left column, so the diagonal runs from the
+// top left (scikit-learn's ConfusionMatrixDisplay), and each count is drawn in its cell.
+func TestConfusionPicture(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := plots.Evaluation(evaluation(), dir); err != nil {
+		t.Fatal(err)
+	}
+	got := texts(t, filepath.Join(dir, "confusion.svg"))
+	b, err := os.ReadFile(filepath.Join(dir, "confusion.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var yTicks, xTicks []svgText
+	for _, m := range svgTextRe.FindAllStringSubmatch(string(b), -1) {
+		if m[3] != "no" && m[3] != "yes" {
+			continue
+		}
+		x, _ := strconv.ParseFloat(m[1], 64)
+		y, _ := strconv.ParseFloat(m[2], 64)
+		if x < 60 {
+			yTicks = append(yTicks, svgText{x, -y, m[3]})
+		} else {
+			xTicks = append(xTicks, svgText{x, -y, m[3]})
+		}
+	}
+	if len(yTicks) != 2 || len(xTicks) != 2 || yTicks[0].up < yTicks[1].up == (yTicks[0].text == "no") ||
+		xTicks[0].x < xTicks[1].x != (xTicks[0].text == "no") {
+		t.Errorf("ticks: y %v, x %v; want no above yes and no left of yes", yTicks, xTicks)
+	}
+	cell := func(n string) svgText { return got[n] }
+	noNo, noYes, yesNo, yesYes := cell("50"), cell("5"), cell("8"), cell("37")
+	if !(noNo.up > yesNo.up && noYes.up > yesYes.up && noNo.x < noYes.x && yesNo.x < yesYes.x) {
+		t.Errorf("counts: no/no %v, no/yes %v, yes/no %v, yes/yes %v; want actual no on top, predicted no on the left", noNo, noYes, yesNo, yesYes)
+	}
+}
+
+// TestCalibrationPicture: a two-class evaluation draws the positive class's curve only, each quantile bin
+// with its count at its point (bins at nearly the same point share one label); more classes draw one curve
+// per class, each named in the legend.
+func TestCalibrationPicture(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := plots.Evaluation(evaluation(), dir); err != nil {
+		t.Fatal(err)
+	}
+	got := texts(t, filepath.Join(dir, "calibration.svg"))
+	for _, want := range []string{"Reliability diagram of class yes (quantile bins)", "yes", "n=21 (2 bins)", "n=12", "n=13", "n=14", "n=15"} {
+		if _, ok := got[want]; !ok {
+			t.Errorf("calibration.svg lacks %q", want)
+		}
+	}
+	for text := range got {
+		var n int
+		if _, err := fmt.Sscanf(text, "n=%d", &n); err == nil && n >= 100 || text == "no" {
+			t.Errorf("calibration.svg draws the negative class: %q", text)
+		}
+	}
+	// The labels sit at their bins: left to right in order of the mean predicted probability, and higher
+	// for a higher observed frequency (0.5 at bin 3, 0.8 at bin 4).
+	if !(got["n=12"].x < got["n=13"].x && got["n=13"].x < got["n=14"].x && got["n=13"].up < got["n=14"].up && got["n=12"].up < got["n=13"].up) {
+		t.Errorf("count labels not at their bins: %v %v %v", got["n=12"], got["n=13"], got["n=14"])
+	}
+
+	e := evaluation()
+	e.Positive = ""
+	e.Model.Classes = append(e.Model.Classes, sqlnb.Class{Label: "maybe"})
+	e.Calibration = append(e.Calibration, sqlnb.CalibrationBin{Class: "maybe", Predicted: 0.5, Observed: 0.4, N: 300})
+	if _, err := plots.Evaluation(e, dir); err != nil {
+		t.Fatal(err)
+	}
+	got = texts(t, filepath.Join(dir, "calibration.svg"))
+	for _, want := range []string{"Reliability diagram, each class against the rest (quantile bins)", "no", "yes", "maybe", "n=221 (2 bins)", "n=21 (2 bins)", "n=300"} {
+		if _, ok := got[want]; !ok {
+			t.Errorf("three-class calibration.svg lacks %q", want)
+		}
 	}
 }

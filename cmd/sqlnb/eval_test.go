@@ -1,0 +1,132 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestEvalOutputs: eval's three parts (--what) — table prints them all, csv one table (metrics by
+// default), json one object with a key per part; bad --what, --format and --pos-label values exit 2.
+func TestEvalOutputs(t *testing.T) {
+	t.Chdir(t.TempDir())
+	mustRun(t, "sql", "-c", `CREATE TABLE d AS SELECT ['x', 'y', 'z'][1 + i % 3] AS y, sin(i) + i % 3 AS v FROM range(90) r(i)`)
+	mustRun(t, "train", "--model", "m", "--label", "y", "--from", "d")
+	eval := func(args ...string) string {
+		return mustRun(t, append([]string{"eval", "--model", "m", "--from", "d"}, args...)...)
+	}
+	out := eval()
+	for _, want := range []string{"│ metric ", "│ class ", "│ precision ", "│ average_precision", "│ actual ", "│ predicted "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table output lacks %q:\n%s", want, out)
+		}
+	}
+	for what, header := range map[string]string{"": "metric,value", "metrics": "metric,value",
+		"per-class": "class,precision,recall,f1,support,roc_auc,average_precision", "confusion": "actual,predicted,n"} {
+		args := []string{"--format", "csv"}
+		if what != "" {
+			args = append(args, "--what", what)
+		}
+		recs, err := csv.NewReader(strings.NewReader(eval(args...))).ReadAll()
+		if err != nil || strings.Join(recs[0], ",") != header {
+			t.Errorf("csv --what %q: %v %v, want one table with header %s", what, recs, err, header)
+		}
+		if what == "per-class" && (len(recs) != 4 || recs[1][0] != "x" || recs[3][0] != "z") {
+			t.Errorf("per-class rows: %v", recs)
+		}
+	}
+	var obj map[string]any
+	if err := json.Unmarshal([]byte(eval("--format", "json")), &obj); err != nil {
+		t.Fatal(err)
+	}
+	metrics, _ := obj["metrics"].(map[string]any)
+	perClass, _ := obj["per_class"].([]any)
+	confusion, _ := obj["confusion"].([]any)
+	if obj["model"] != "m" || metrics["accuracy"] == nil || len(perClass) != 3 || len(confusion) == 0 {
+		t.Errorf("json: %v", obj)
+	}
+	obj = nil
+	if err := json.Unmarshal([]byte(eval("--format", "json", "--what", "confusion")), &obj); err != nil || obj["metrics"] != nil || obj["confusion"] == nil {
+		t.Errorf("json --what confusion: %v %v", obj, err)
+	}
+	for _, f := range []string{"line", "markdown"} {
+		if out := eval("--format", f); !strings.Contains(out, "accuracy") || !strings.Contains(out, "predicted") {
+			t.Errorf("--format %s: %s", f, out)
+		}
+	}
+	for _, c := range []struct{ args []string }{
+		{[]string{"--format", "csv", "--what", "metrics,confusion"}}, {[]string{"--what", "everything"}},
+		{[]string{"--format", "xml"}}, {[]string{"--pos-label", "x"}},
+	} {
+		_, errs, code := sqlnbRun(t, append([]string{"eval", "--model", "m", "--from", "d"}, c.args...)...)
+		if code != exitUsage {
+			t.Errorf("eval %v: exit %d, %s", c.args, code, errs)
+		}
+	}
+}
+
+// TestCVOutputs: cv prints one row per setting and metric with each fold's value (fold1 … foldK) in every
+// format, json as an object with the best setting and a folds list per row; the mean is the folds' mean;
+// nb_cv returns the same numbers.
+func TestCVOutputs(t *testing.T) {
+	t.Chdir(t.TempDir())
+	mustRun(t, "sql", "-c", `CREATE TABLE d AS SELECT ['x', 'y'][1 + i % 2] AS y, sin(i) + i % 2 AS v,
+		['a', 'b', 'c'][1 + (i * i) % 3] AS c FROM range(200) r(i)`)
+	args := []string{"cv", "--from", "d", "--label", "y", "--folds", "4", "--alpha", "0.5,2", "--stratified"}
+	recs, err := csv.NewReader(strings.NewReader(mustRun(t, append(args, "--format", "csv")...))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(recs[0], ","); got != "alpha,var_smoothing,metric,mean,sd,fold1,fold2,fold3,fold4" || len(recs) != 9 {
+		t.Fatalf("csv: %v", recs)
+	}
+	num := func(s string) float64 { v, _ := strconv.ParseFloat(s, 64); return v }
+	cvRows := map[string][]float64{}
+	for _, r := range recs[1:] {
+		sum := 0.0
+		for _, v := range r[5:] {
+			sum += num(v)
+		}
+		if math.Abs(sum/4-num(r[3])) > 1e-12 {
+			t.Errorf("%v: mean %s, folds' mean %v", r, r[3], sum/4)
+		}
+		cvRows[r[0]+"/"+r[2]] = []float64{num(r[3]), num(r[4]), num(r[5]), num(r[8])}
+	}
+	var obj struct {
+		Metric  string
+		Best    map[string]float64
+		Results []struct {
+			Alpha  float64
+			Metric string
+			Folds  []float64
+		}
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, append(args, "--format", "json")...)), &obj); err != nil {
+		t.Fatal(err)
+	}
+	if obj.Metric != "accuracy" || obj.Best["alpha"] == 0 || len(obj.Results) != 8 || len(obj.Results[0].Folds) != 4 {
+		t.Errorf("json: %+v", obj)
+	}
+	out := mustRun(t, "sql", "--format", "csv", "-c", `SELECT alpha, metric, mean, sd, folds[1], folds[4], best
+		FROM nb_cv('d', 'y', folds := 4, alpha := [0.5, 2], stratified := true)`)
+	recs, _ = csv.NewReader(strings.NewReader(out)).ReadAll()
+	if len(recs) != 9 {
+		t.Fatalf("nb_cv: %v", recs)
+	}
+	for _, r := range recs[1:] {
+		want := cvRows[r[0]+"/"+r[1]]
+		for i, v := range []float64{num(r[2]), num(r[3]), num(r[4]), num(r[5])} {
+			if math.Abs(v-want[i]) > 1e-12 {
+				t.Errorf("nb_cv %v, cv %v", r, want)
+			}
+		}
+	}
+	for _, bad := range [][]string{{"--metric", "auc"}, {"--folds", "1"}, {"--format", "xml"}, {"--pos-label", "q"}} {
+		if _, errs, code := sqlnbRun(t, append(args, bad...)...); code != exitUsage {
+			t.Errorf("cv %v: exit %d, %s", bad, code, errs)
+		}
+	}
+}

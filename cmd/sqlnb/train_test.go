@@ -1,0 +1,53 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestTrainColumnChecks: train warns on stderr about an identifier feature and a label with many classes,
+// --exclude leaves the feature out, a label with more than 1000 classes fails (exit 1) saying to use
+// --force, which trains it; nb_train returns the warnings and takes exclude := and force :=; cv takes the
+// same flags.
+func TestTrainColumnChecks(t *testing.T) {
+	t.Chdir(t.TempDir())
+	mustRun(t, "sql", "-c", `COPY (SELECT i AS id, ['red', 'white'][1 + i % 2] AS colour, (i % 2) * 2 + sin(i) AS acidity,
+		round(8 + (i % 37) * 0.17, 2) AS alcohol FROM range(1, 2001) r(i)) TO 'wine.csv'`)
+	_, errs, code := sqlnbRun(t, "train", "--model", "w", "--label", "colour", "--from", "wine.csv")
+	if code != exitOK || !strings.Contains(errs, `warning: model "w": feature "id" has a different value in every row (2000 distinct values in 2000 rows read) and is named like an identifier`) ||
+		!strings.Contains(errs, "--exclude id") || !strings.Contains(errs, "3 features") {
+		t.Errorf("train with an id column: exit %d\n%s", code, errs)
+	}
+	_, errs, _ = sqlnbRun(t, "train", "--model", "w", "--label", "colour", "--from", "wine.csv", "--exclude", "id")
+	if strings.Contains(errs, "warning") || !strings.Contains(errs, "2 features") {
+		t.Errorf("--exclude id: %s", errs)
+	}
+	_, errs, code = sqlnbRun(t, "train", "--model", "w", "--label", "id", "--from", "wine.csv")
+	if code != exitError || !strings.Contains(errs, `label column "id" has at least 2000 distinct values`) || !strings.Contains(errs, "--force") {
+		t.Errorf("id as the label: exit %d, %s", code, errs)
+	}
+	_, errs, code = sqlnbRun(t, "train", "--model", "w", "--label", "id", "--from", "wine.csv", "--force")
+	if code != exitOK || !strings.Contains(errs, `label column "id" has 2000 distinct values in 2000 rows (100%)`) {
+		t.Errorf("--force: exit %d, %s", code, errs)
+	}
+	_, errs, code = sqlnbRun(t, "cv", "--label", "alcohol", "--from", "wine.csv", "--exclude", "id", "--folds", "3")
+	if code != exitOK || strings.Contains(errs, `feature "id"`) {
+		t.Errorf("cv --exclude: exit %d, %s", code, errs)
+	}
+	_, errs, code = sqlnbRun(t, "cv", "--label", "colour", "--from", "wine.csv", "--folds", "3")
+	if code != exitOK || !strings.Contains(errs, `warning: model "cv": feature "id"`) {
+		t.Errorf("cv warnings: exit %d, %s", code, errs)
+	}
+	out := mustRun(t, "sql", "--format", "csv", "-c", `SELECT features, warnings FROM nb_train('w2', 'wine.csv', 'colour')`)
+	if !strings.Contains(out, `3,"[feature ""id"" has a different value in every row`) {
+		t.Errorf("nb_train warnings: %s", out)
+	}
+	out = mustRun(t, "sql", "--format", "csv", "-c", `SELECT features, warnings FROM nb_train('w2', 'wine.csv', 'colour', exclude := ['id'])`)
+	if out != "features,warnings\n2,[]\n" {
+		t.Errorf("nb_train exclude: %q", out)
+	}
+	out = mustRun(t, "sql", "--format", "csv", "-c", `SELECT classes FROM nb_train('w3', 'wine.csv', 'id', force := true)`)
+	if out != "classes\n2000\n" {
+		t.Errorf("nb_train force: %q", out)
+	}
+}

@@ -1,0 +1,24 @@
+package sqlnb
+
+import (
+	"context"
+	"fmt"
+	"slices"
+)
+
+// SaveImported stores a model read by Import as Save does, except that a stored model of the same name is
+// replaced only when replace is set: otherwise the result is ErrModelExists and the stored model stays as
+// it was.
+func SaveImported(ctx context.Context, db DB, m *Model, replace bool) error {
+	if !replace {
+		names, err := ModelNames(ctx, db)
+		if err != nil {
+			return err
+		}
+		if slices.Contains(names, m.Name) {
+			return fmt.Errorf("%w: import %q: a model of that name is stored; import it under another name "+
+				"(--name, name :=) or replace it (--replace, replace := true)", ErrModelExists, m.Name)
+		}
+	}
+	return Save(ctx, db, m)
+}

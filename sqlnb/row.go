@@ -1,0 +1,222 @@
+package sqlnb
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// ScoreRow scores one row given as column name → value, the way the SQL functions score a STRUCT: features
+// are matched by name (exact, then case-insensitive; other keys are ignored, a missing feature is an
+// error) and decoded as each feature's Input reads them (see BatchOf). It returns the posterior of every
+// class (log-sum-exp normalised, summing to 1) and the most probable class (ties: the first in model order,
+// as nb_predict).
+func (s *Scorer) ScoreRow(row map[string]any) (posterior map[string]float64, label string, err error) {
+	b, err := s.BatchOf([]map[string]any{row})
+	if err != nil {
+		return nil, "", err
+	}
+	K := len(s.Labels)
+	jll := make([]float64, K)
+	s.JointLogLikelihood(b, jll, nil)
+	post := make([]float64, K)
+	Posterior(jll, 1, K, 0, post)
+	best := make([]int32, 1)
+	Argmax(jll, 1, K, best, make([]float64, 1))
+	posterior = make(map[string]float64, K)
+	for c, l := range s.Labels {
+		posterior[l] = post[c]
+	}
+	return posterior, s.Labels[best[0]], nil
+}
+
+// BatchOf decodes rows (column name → value) into a Batch for JointLogLikelihood, as the SQL functions
+// decode a STRUCT's fields:
+//   - a number feature (Gaussian, Poisson, count) takes any Go integer or float; nil is NULL (skipped);
+//   - a Bernoulli feature takes a bool or a number (present when > its binarize threshold); nil is NULL;
+//   - a categorical feature takes a string, a bool ("true"/"false") or a number, matched to the training
+//     values as DuckDB cast them to text (an integer 2 matches "2", a float matches the value that reads as
+//     it); a value not seen in training is unseen; nil is NULL;
+//   - a text feature takes the text (tokenized as in training) or a map of term counts (map[string]int,
+//     map[string]float64, or map[string]any of numbers); nil is NULL.
+//
+// Any other value is an error naming the model, the feature and what it takes.
+func (s *Scorer) BatchOf(rows []map[string]any) (*Batch, error) {
+	b := s.NewBatch(len(rows))
+	for _, in := range s.Inputs {
+		if in.Kind != NumberInput {
+			continue
+		}
+		b.Valid[in.Feature] = make([]uint64, (len(rows)+63)/64)
+	}
+	for _, in := range s.Inputs {
+		if b.Sparse[in.Feature] != nil {
+			b.Sparse[in.Feature].Reset()
+		}
+	}
+	for i, row := range rows {
+		for _, in := range s.Inputs {
+			v, ok := field(row, in.Name)
+			if !ok {
+				return nil, fmt.Errorf("%w: model %q needs feature %q, which the row lacks (it has %s)",
+					ErrUnknownColumn, s.Model.Name, in.Name, keys(row))
+			}
+			if err := s.decode(b, in, i, v); err != nil {
+				return nil, fmt.Errorf("model %q: feature %q is %s (trained on %s) but the row gives %T: %w",
+					s.Model.Name, in.Name, s.Model.Features[in.Feature].Kind, in.Type, v, err)
+			}
+		}
+	}
+	return b, nil
+}
+
+// field returns row's value of column name: the exact key, else the only key equal to it ignoring case.
+func field(row map[string]any, name string) (any, bool) {
+	if v, ok := row[name]; ok {
+		return v, true
+	}
+	var found []string
+	for k := range row {
+		if strings.EqualFold(k, name) {
+			found = append(found, k)
+		}
+	}
+	if len(found) == 1 {
+		return row[found[0]], true
+	}
+	return nil, false
+}
+
+func keys(row map[string]any) string {
+	if len(row) == 0 {
+		return "no columns"
+	}
+	ks := sortedKeys(row)
+	for i, k := range ks {
+		ks[i] = strconv.Quote(k)
+	}
+	return strings.Join(ks, ", ")
+}
+
+// decode writes value v of input in into row i of b.
+func (s *Scorer) decode(b *Batch, in *Input, i int, v any) error {
+	j := in.Feature
+	switch in.Kind {
+	case NumberInput:
+		if v == nil {
+			return nil // the validity bit stays clear: NULL
+		}
+		x, ok := number(v)
+		if !ok {
+			return fmt.Errorf("give a number")
+		}
+		b.Num[j][i] = x
+		b.Valid[j][i>>6] |= 1 << (uint(i) & 63)
+		return nil
+	case TermsInput:
+		sp := b.Sparse[j]
+		switch t := v.(type) {
+		case nil:
+			sp.EndNullRow()
+		case string:
+			in.AddText(sp, t)
+		default:
+			counts, ok := termCounts(v)
+			if !ok {
+				return fmt.Errorf("give the text (a string) or a map of term counts")
+			}
+			for _, term := range sortedKeys(counts) {
+				if c := counts[term]; !math.IsNaN(c) {
+					in.AddTerm(sp, term, c)
+				}
+			}
+			in.EndRow(sp)
+		}
+		return nil
+	}
+	cat := b.Cat[j]
+	if v == nil {
+		cat[i] = in.Missing()
+		return nil
+	}
+	if in.Binary {
+		switch t := v.(type) {
+		case bool:
+			cat[i] = 0
+			if t {
+				cat[i] = 1
+			}
+			return nil
+		}
+		x, ok := number(v)
+		if !ok {
+			return fmt.Errorf("give a bool or a number (present when > the binarize threshold)")
+		}
+		cat[i] = in.Code(x)
+		return nil
+	}
+	switch t := v.(type) {
+	case string:
+		cat[i] = in.Lookup(t)
+	case bool:
+		cat[i] = in.Lookup(strconv.FormatBool(t))
+	default:
+		x, ok := number(v)
+		if !ok {
+			return fmt.Errorf("give a string, a bool or a number")
+		}
+		// As the SQL functions: an integer matches the training value that reads as that integer, a float
+		// the one that reads as that float.
+		integer := reflect.ValueOf(v).CanInt() || reflect.ValueOf(v).CanUint()
+		cat[i] = in.Unseen()
+		for c, value := range in.Values {
+			var match bool
+			if integer {
+				y, err := strconv.ParseInt(value, 10, 64)
+				match = err == nil && float64(y) == x
+			} else {
+				y, err := strconv.ParseFloat(value, 64)
+				match = err == nil && y == x
+			}
+			if match {
+				cat[i] = int32(c)
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// number converts a Go integer or float to float64.
+func number(v any) (float64, bool) {
+	r := reflect.ValueOf(v)
+	switch r.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return float64(r.Int()), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return float64(r.Uint()), true
+	case reflect.Float32, reflect.Float64:
+		return r.Float(), true
+	}
+	return 0, false
+}
+
+// termCounts converts a map of term → count (any number type) to float64 counts.
+func termCounts(v any) (map[string]float64, bool) {
+	r := reflect.ValueOf(v)
+	if r.Kind() != reflect.Map || r.Type().Key().Kind() != reflect.String {
+		return nil, false
+	}
+	out := make(map[string]float64, r.Len())
+	it := r.MapRange()
+	for it.Next() {
+		x, ok := number(it.Value().Interface())
+		if !ok {
+			return nil, false
+		}
+		out[it.Key().String()] = x
+	}
+	return out, true
+}
