@@ -133,6 +133,9 @@ func EvaluateScores(ctx context.Context, conn *sql.Conn, source, label, proba, p
 	if err != nil {
 		return nil, err
 	}
+	if err := RequireColumns(ctx, conn, src, "label", label); err != nil {
+		return nil, err
+	}
 	if err := scoreInto(ctx, conn, src, label, "0", proba); err != nil {
 		return nil, err
 	}

@@ -31,12 +31,45 @@ const (
 // the order of floating-point additions. A family that cannot be written as SQL (text) is an error wrapping
 // ErrNotExportable.
 func ExportSQL(w io.Writer, s *Scorer, dialect string) error {
+	return ExportSQLWith(w, s, ExportOptions{Dialect: dialect})
+}
+
+// ExportOptions are the options of ExportSQLWith.
+type ExportOptions struct {
+	// Dialect is DialectDuckDB or DialectPostgres.
+	Dialect string
+	// Version, when set (the result of VersionSQL in the database that stores the model), makes the DuckDB
+	// macros fail clearly once the stored model no longer has that version (retrained, its hyperparameters
+	// changed, dropped) — for macros persisted beside the model — and marks every object with a comment
+	// (ExportMarker) so that sqlnb can tell its own objects from the user's.
+	Version string
+}
+
+// ExportMarker is the comment sqlnb puts on the objects it persists for model name.
+func ExportMarker(name string) string { return "sqlnb export of model " + name }
+
+// VersionSQL is an SQL expression giving the stored version of model name: its generation and every
+// hyperparameter applied when it is bound (NULL when there is no such model).
+func VersionSQL(name string) string {
+	return "(SELECT concat_ws('|', generation, alpha, var_smoothing, variance, priors, norm, min_df, max_features, threshold, eps) " +
+		"FROM nb.models WHERE name = " + queries.Literal(name) + ")"
+}
+
+// ExportedObjects lists what ExportSQL creates for model name, as ("table" or "macro", name).
+func ExportedObjects(name string) [][2]string {
+	return [][2]string{{"table", name + "_classes"}, {"table", name + "_parameters"}, {"macro", name + "_joint_log_likelihood"},
+		{"macro", name + "__limit"}, {"macro", name + "_predict_proba"}, {"macro", name + "_predict"}}
+}
+
+// ExportSQLWith is ExportSQL with options.
+func ExportSQLWith(w io.Writer, s *Scorer, opts ExportOptions) error {
+	dialect := opts.Dialect
 	switch dialect {
 	case DialectDuckDB, DialectPostgres:
 	default:
 		return fmt.Errorf("%w: dialect %q: use duckdb or postgres", ErrBadOption, dialect)
 	}
-	e := &exporter{s: s, pg: dialect == DialectPostgres, name: s.Model.Name, bound: map[string]string{}}
+	e := &exporter{s: s, pg: dialect == DialectPostgres, name: s.Model.Name, bound: map[string]string{}, version: opts.Version}
 	lo, hi := make([]string, len(s.Labels)), make([]string, len(s.Labels))
 	limit := false
 	for c := range s.Labels {
@@ -59,6 +92,14 @@ func ExportSQL(w io.Writer, s *Scorer, dialect string) error {
 	var b strings.Builder
 	e.tables(&b)
 	e.functions(&b, lo, hi, limit)
+	if e.version != "" && !e.pg {
+		for _, o := range ExportedObjects(e.name) {
+			if o[1] == e.name+"__limit" && !limit {
+				continue
+			}
+			fmt.Fprintf(&b, "COMMENT ON %s %s IS %s;\n", strings.ToUpper(o[0]), queries.Ident(o[1]), queries.Literal(ExportMarker(e.name)))
+		}
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -80,6 +121,8 @@ type exporter struct {
 	name  string
 	bound map[string]string // per-row bindings (DuckDB): name → expression
 	order []string
+	// version: see ExportOptions.Version.
+	version string
 }
 
 func (e *exporter) ident(suffix string) string { return queries.Ident(e.name + suffix) }
@@ -188,13 +231,12 @@ func (e *exporter) tables(b *strings.Builder) {
 	}
 	fmt.Fprintf(b, "-- sqlnb model %s (label %s): %d classes, %d features; scoring with built-in SQL only.\n",
 		queries.Literal(e.name), queries.Literal(s.Model.Label), len(s.Labels), len(s.Inputs))
-	fmt.Fprintf(b, "DROP TABLE IF EXISTS %s;\nCREATE TABLE %s (position integer, class %s, log_prior %s);\n",
-		e.ident("_classes"), e.ident("_classes"), txt, dbl)
+	fmt.Fprintf(b, "CREATE TABLE %s (position integer, class %s, log_prior %s);\n", e.ident("_classes"), txt, dbl)
 	for c, l := range s.Labels {
 		fmt.Fprintf(b, "INSERT INTO %s VALUES (%d, %s, %s);\n", e.ident("_classes"), c, queries.Literal(l), e.num(s.LogPrior[c]))
 	}
-	fmt.Fprintf(b, "DROP TABLE IF EXISTS %s;\nCREATE TABLE %s (feature %s, kind %s, class %s, value %s, parameter %s, estimate %s);\n",
-		e.ident("_parameters"), e.ident("_parameters"), txt, txt, txt, txt, txt, dbl)
+	fmt.Fprintf(b, "CREATE TABLE %s (feature %s, kind %s, class %s, value %s, parameter %s, estimate %s);\n",
+		e.ident("_parameters"), txt, txt, txt, txt, txt, dbl)
 	for _, p := range Parameters(s) {
 		if p.Feature == "" {
 			continue
@@ -241,19 +283,19 @@ func (e *exporter) labels() string {
 func (e *exporter) functions(b *strings.Builder, lo, hi []string, limit bool) {
 	jll, lim := e.ident("_joint_log_likelihood"), e.ident("__limit")
 	if e.pg {
-		fmt.Fprintf(b, `CREATE OR REPLACE FUNCTION %s(f jsonb) RETURNS double precision[] LANGUAGE sql IMMUTABLE AS $sqlnb$
+		fmt.Fprintf(b, `CREATE FUNCTION %s(f jsonb) RETURNS double precision[] LANGUAGE sql IMMUTABLE AS $sqlnb$
   SELECT CASE WHEN f IS NULL OR jsonb_typeof(f) = 'null' THEN NULL ELSE %s END
 $sqlnb$;
 `, jll, e.list(lo, false))
 		top := "a.arr"
 		if limit {
-			fmt.Fprintf(b, `CREATE OR REPLACE FUNCTION %s(f jsonb) RETURNS double precision[] LANGUAGE sql IMMUTABLE AS $sqlnb$
+			fmt.Fprintf(b, `CREATE FUNCTION %s(f jsonb) RETURNS double precision[] LANGUAGE sql IMMUTABLE AS $sqlnb$
   SELECT %s
 $sqlnb$;
 `, lim, e.list(hi, false))
 			top = fmt.Sprintf("(CASE WHEN (SELECT max(x) FROM unnest(a.arr) x) = '-Infinity'::float8 THEN (SELECT array_agg(CASE WHEN y = (SELECT max(z) FROM unnest(h) z) THEN 0 ELSE '-Infinity'::float8 END ORDER BY o) FROM (SELECT %s(f) AS h) hh, unnest(hh.h) WITH ORDINALITY u(y, o)) ELSE a.arr END)", lim)
 		}
-		fmt.Fprintf(b, `CREATE OR REPLACE FUNCTION %s(f jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $sqlnb$
+		fmt.Fprintf(b, `CREATE FUNCTION %s(f jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $sqlnb$
   SELECT jsonb_object_agg(l.label, CASE WHEN b.v - m.mx < -700 THEN 0 ELSE exp(b.v - m.mx) / m.s END ORDER BY l.i)
   FROM (SELECT %s AS arr FROM (SELECT %s(f) AS arr) a) t
   CROSS JOIN LATERAL unnest(t.arr) WITH ORDINALITY b(v, i)
@@ -261,7 +303,7 @@ $sqlnb$;
   CROSS JOIN LATERAL (SELECT max(x) AS mx, sum(CASE WHEN x - (SELECT max(y) FROM unnest(t.arr) y) < -700 THEN 0 ELSE exp(x - (SELECT max(y) FROM unnest(t.arr) y)) END) AS s FROM unnest(t.arr) x) m
   WHERE t.arr IS NOT NULL
 $sqlnb$;
-CREATE OR REPLACE FUNCTION %s(f jsonb) RETURNS text LANGUAGE sql IMMUTABLE AS $sqlnb$
+CREATE FUNCTION %s(f jsonb) RETURNS text LANGUAGE sql IMMUTABLE AS $sqlnb$
   SELECT (%s)[(SELECT b.i FROM unnest(t.arr) WITH ORDINALITY b(v, i) ORDER BY b.v DESC, b.i LIMIT 1)]
   FROM (SELECT %s AS arr FROM (SELECT %s(f) AS arr) a) t WHERE t.arr IS NOT NULL
 $sqlnb$;
@@ -270,19 +312,25 @@ $sqlnb$;
 	}
 	// DuckDB: macros substitute their arguments textually, so the class scores are bound once per row in a
 	// subquery (referencing them in place would evaluate every class's sum again for each use).
-	fmt.Fprintf(b, "CREATE OR REPLACE MACRO %s(f) AS (CASE WHEN f IS NULL THEN NULL ELSE %s END);\n", jll, e.list(lo, true))
+	guard := ""
+	if e.version != "" {
+		guard = fmt.Sprintf(" WHEN %s IS DISTINCT FROM %s THEN error(%s)", VersionSQL(e.name), queries.Literal(e.version),
+			queries.Literal(fmt.Sprintf("model %q changed (retrained, its hyperparameters set, or dropped) since these macros were exported: "+
+				"run sqlnb export --model %s --persist again", e.name, e.name)))
+	}
+	fmt.Fprintf(b, "CREATE MACRO %s(f) AS (CASE WHEN f IS NULL THEN NULL%s ELSE %s END);\n", jll, guard, e.list(lo, true))
 	proba := "[exp(x - mx) / s FOR x IN l]"
 	pick := "list_position(l, mx)"
 	if limit {
-		fmt.Fprintf(b, "CREATE OR REPLACE MACRO %s(f) AS (%s);\n", lim, e.list(hi, true))
+		fmt.Fprintf(b, "CREATE MACRO %s(f) AS (%s);\n", lim, e.list(hi, true))
 		proba = fmt.Sprintf("CASE WHEN mx = '-inf'::DOUBLE THEN (SELECT [x / list_sum(u) FOR x IN u] FROM (SELECT list_transform(h, y -> (y = list_max(h))::DOUBLE) AS u FROM (SELECT %s(f) AS h))) ELSE [exp(x - mx) / s FOR x IN l] END", lim)
 		pick = fmt.Sprintf("CASE WHEN mx = '-inf'::DOUBLE THEN list_position(%s(f), list_max(%s(f))) ELSE list_position(l, mx) END", lim, lim)
 	}
-	fmt.Fprintf(b, `CREATE OR REPLACE MACRO %s(f) AS (
+	fmt.Fprintf(b, `CREATE MACRO %s(f) AS (
   SELECT CASE WHEN l IS NULL THEN NULL ELSE map(%s, %s) END
   FROM (SELECT l, mx, list_sum([exp(y - mx) FOR y IN l]) AS s
         FROM (SELECT l, list_max(l) AS mx FROM (SELECT %s(f) AS l))));
-CREATE OR REPLACE MACRO %s(f) AS (
+CREATE MACRO %s(f) AS (
   SELECT CASE WHEN l IS NULL THEN NULL ELSE (%s)[%s] END FROM (SELECT l, list_max(l) AS mx FROM (SELECT %s(f) AS l)));
 `, e.ident("_predict_proba"), e.labels(), proba, jll,
 		e.ident("_predict"), e.labels(), pick, jll)

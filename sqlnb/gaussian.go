@@ -3,6 +3,7 @@ package sqlnb
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -124,17 +125,28 @@ func (gaussianFamily) Train(ctx context.Context, sc *scan, feats []Feature) erro
 		if err != nil {
 			return fmt.Errorf("compute Gaussian statistics: %w", err)
 		}
+		for _, part := range stats {
+			for _, g := range part {
+				if GaussianTable.Check(&g) != nil {
+					// A class whose only value is ±Inf passes var_pop: the same diagnosis as when it fails.
+					return errNonFinite
+				}
+			}
+		}
 		for fold, s := range stats {
 			addRows(sc.part(fold).stats, GaussianTable, s...)
 		}
 		return nil
 	}
 	err := run()
-	if err == nil || !strings.Contains(err.Error(), "out of range") {
+	if err == nil || (!errors.Is(err, errNonFinite) && !strings.Contains(err.Error(), "out of range")) {
 		return err
 	}
 	return gaussianDiagnose(ctx, sc, mf, err, run)
 }
+
+// errNonFinite: the moments scan produced a non-finite statistic.
+var errNonFinite = errors.New("a Gaussian statistic is not finite")
 
 // momentsOf reads one feature's columns of train_moments: count, favg, var_pop and, weighted, Σ w,
 // Σ w(x-s), Σ w(x-s)² about the unweighted class mean s.
@@ -175,8 +187,8 @@ func gaussianDiagnose(ctx context.Context, sc *scan, mf []momentFeature, cause e
 	var infs, huge []string
 	nan := false
 	for i, f := range mf {
-		if counts[3*i].Float64 > 0 {
-			infs = append(infs, fmt.Sprintf("%q (%d rows)", f.Name, int64(counts[3*i].Float64)))
+		if n := int64(counts[3*i].Float64); n > 0 {
+			infs = append(infs, fmt.Sprintf("%q (%d %s)", f.Name, n, map[bool]string{true: "row", false: "rows"}[n == 1]))
 		}
 		if counts[3*i+1].Float64 > 0 {
 			mf[i].NaNToNull, nan = true, true

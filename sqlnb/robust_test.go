@@ -40,7 +40,7 @@ func TestBadInput(t *testing.T) {
 		{"empty source", sqlnb.TrainSpec{Source: "empty", Label: "y"}, sqlnb.ErrNoRows, `"y"`},
 		{"only NULL labels", sqlnb.TrainSpec{Source: "nolabel", Label: "y"}, sqlnb.ErrNoRows, `"y"`},
 		{"one class", sqlnb.TrainSpec{Source: "one", Label: "y"}, sqlnb.ErrOneClass, `"a"`},
-		{"infinity", sqlnb.TrainSpec{Source: "inf", Label: "y"}, sqlnb.ErrBadValue, `"x" (1 rows)`},
+		{"infinity", sqlnb.TrainSpec{Source: "inf", Label: "y"}, sqlnb.ErrBadValue, `"x" (1 row)`},
 		{"negative weight", sqlnb.TrainSpec{Source: "w", Label: "y", Weight: "w"}, sqlnb.ErrBadValue, `"w"`},
 		{"NULL weight", sqlnb.TrainSpec{Source: "wnull", Label: "y", Weight: "w"}, sqlnb.ErrBadValue, `"w" is NULL in 1 rows`},
 		{"unknown label", sqlnb.TrainSpec{Source: "one", Label: "nope"}, sqlnb.ErrUnknownColumn, `"nope"`},

@@ -160,6 +160,21 @@ func Describe(ctx context.Context, q Querier, src Source) ([]Column, error) {
 
 // findColumn returns the column named name: an exact match, else the only case-insensitive one
 // (DuckDB identifiers are case-insensitive).
+// RequireColumns checks that the source has every named column (what names them in the error: "label",
+// "--columns"...): an error names the missing one and lists the columns the source has.
+func RequireColumns(ctx context.Context, q Querier, src Source, what string, names ...string) error {
+	cols, err := Describe(ctx, q, src)
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		if _, ok := findColumn(cols, n); !ok {
+			return fmt.Errorf("%w: %s column %q is not in the source %s (columns: %s)", ErrUnknownColumn, what, n, src.Text, columnNames(cols))
+		}
+	}
+	return nil
+}
+
 func findColumn(cols []Column, name string) (Column, bool) {
 	for _, c := range cols {
 		if c.Name == name {

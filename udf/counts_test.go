@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sqlnb/sqlnb/queries"
+	"github.com/sqlnb/sqlnb/sqlnb"
 )
 
 // TestParityCountModels compares with scikit-learn 1.2.1 on the 8×8 digits (fixtures by
@@ -57,6 +58,9 @@ func TestExportedCountMacros(t *testing.T) {
 	mustExec(t, db, `CREATE TABLE digits AS FROM read_csv(`+queries.Literal(fixture("digits.csv"))+`)`)
 	for _, kind := range []string{"multinomial", "complement"} {
 		mustExec(t, db, `CALL nb_train('ex', 'SELECT * EXCLUDE (id) FROM digits', 'label', kind := '`+kind+`', norm := true)`)
+		for _, o := range sqlnb.ExportedObjects("ex") { // the previous kind's export
+			mustExec(t, db, "DROP "+o[0]+" IF EXISTS "+queries.Ident(o[1]))
+		}
 		mustExec(t, db, exportScript(t, db, "duckdb"))
 		var diffs []string
 		for k := range 10 {

@@ -2,8 +2,12 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"database/sql"
+	"errors"
 	"fmt"
-	"os"
+	"github.com/sqlnb/sqlnb/queries"
+	"github.com/sqlnb/sqlnb/udf"
 
 	"github.com/spf13/cobra"
 
@@ -45,12 +49,17 @@ func runExport(cmd *cobra.Command, e *env, o *exportOptions) error {
 	if o.persist && o.dialect != sqlnb.DialectDuckDB {
 		return usageError{fmt.Errorf("--persist writes DuckDB macros: it cannot be combined with --dialect %s", o.dialect)}
 	}
-	db, err := e.openExisting()
+	open := e.openReadOnly
+	if o.persist {
+		open = e.openExisting
+	}
+	db, err := open()
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	m, err := sqlnb.Load(cmd.Context(), db, o.model)
+	ctx := cmd.Context()
+	m, err := sqlnb.Load(ctx, db, o.model)
 	if err != nil {
 		return err
 	}
@@ -58,8 +67,14 @@ func runExport(cmd *cobra.Command, e *env, o *exportOptions) error {
 	if err != nil {
 		return err
 	}
+	opts := sqlnb.ExportOptions{Dialect: o.dialect}
+	if o.persist {
+		if err := db.QueryRowContext(ctx, "SELECT "+sqlnb.VersionSQL(m.Name)).Scan(&opts.Version); err != nil {
+			return fmt.Errorf("persist %q: %w", m.Name, err)
+		}
+	}
 	var script bytes.Buffer
-	if err := sqlnb.ExportSQL(&script, s, o.dialect); err != nil {
+	if err := sqlnb.ExportSQLWith(&script, s, opts); err != nil {
 		return usageError{err}
 	}
 	switch o.sql {
@@ -69,16 +84,58 @@ func runExport(cmd *cobra.Command, e *env, o *exportOptions) error {
 			return err
 		}
 	default:
-		if err := os.WriteFile(o.sql, script.Bytes(), 0o644); err != nil {
+		if err := writeFileAtomic(o.sql, script.Bytes()); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stderr, "wrote %s scoring SQL for %q to %s\n", o.dialect, m.Name, o.sql)
 	}
 	if o.persist {
-		if _, err := db.ExecContext(cmd.Context(), script.String()); err != nil {
+		if err := persist(ctx, db, m.Name, script.String()); err != nil {
 			return fmt.Errorf("persist %q: %w", m.Name, err)
 		}
 		fmt.Fprintf(e.stderr, "created %s_predict, %s_predict_proba and %s_joint_log_likelihood in the database\n", m.Name, m.Name, m.Name)
 	}
 	return nil
+}
+
+// persist runs the export script in the database in one transaction, after dropping the objects an earlier
+// export of the model made. An object of the same name that sqlnb did not make (no ExportMarker comment) is
+// never replaced: the export is refused, naming it.
+func persist(ctx context.Context, db *udf.DB, model, script string) error {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, queries.SQL("store_begin.sql")); err != nil {
+		return err
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), queries.SQL("store_rollback.sql"))
+	marker := sqlnb.ExportMarker(model)
+	for _, o := range sqlnb.ExportedObjects(model) {
+		var kind, comment sql.NullString
+		err := conn.QueryRowContext(ctx, queries.SQL("export_object.sql"), o[1]).Scan(&kind, &comment)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if comment.String != marker {
+			return fmt.Errorf("the database already has a %s main.%s that sqlnb did not create: sqlnb never replaces it; drop or rename it, "+
+				"or export the model under another name (sqlnb models export, then models import --name)", kind.String, queries.Ident(o[1]))
+		}
+		drop, err := queries.Render("export_drop.tmpl.sql", map[string]any{"Kind": kind.String, "Name": o[1]})
+		if err != nil {
+			return err
+		}
+		if _, err := conn.ExecContext(ctx, drop); err != nil {
+			return err
+		}
+	}
+	if _, err := conn.ExecContext(ctx, script); err != nil {
+		return err
+	}
+	_, err = conn.ExecContext(ctx, queries.SQL("store_commit.sql"))
+	return err
 }

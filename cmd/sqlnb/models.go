@@ -23,7 +23,7 @@ func newModelsCmd(e *env) *cobra.Command {
 	list := &cobra.Command{
 		Use: "list", Short: "List the stored models", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, err := e.openExisting()
+			db, err := e.openReadOnly()
 			if err != nil {
 				return err
 			}
@@ -34,7 +34,7 @@ func newModelsCmd(e *env) *cobra.Command {
 	show := &cobra.Command{
 		Use: "show MODEL", Short: "Show a model's hyperparameters, priors and per-feature parameters", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			db, err := e.openExisting()
+			db, err := e.openReadOnly()
 			if err != nil {
 				return err
 			}
@@ -95,7 +95,7 @@ func newModelsCmd(e *env) *cobra.Command {
 	export := &cobra.Command{
 		Use: "export MODEL [--output FILE]", Short: "Write a model as JSON (to stdout or --output)", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			db, err := e.openExisting()
+			db, err := e.openReadOnly()
 			if err != nil {
 				return err
 			}
@@ -111,7 +111,7 @@ func newModelsCmd(e *env) *cobra.Command {
 			if err := sqlnb.Export(&buf, m); err != nil {
 				return err
 			}
-			return os.WriteFile(exportOut, buf.Bytes(), 0o644)
+			return writeFileAtomic(exportOut, buf.Bytes())
 		},
 	}
 	export.Flags().StringVar(&exportOut, "output", "", "JSON file to write")

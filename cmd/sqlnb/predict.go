@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"github.com/sqlnb/sqlnb/udf"
 	"path/filepath"
 	"strings"
 
@@ -12,9 +14,9 @@ import (
 )
 
 type predictOptions struct {
-	model, from, output, format string
-	proba                       bool
-	columns                     []string
+	model, from, output, format, prefix string
+	proba, probaMap                     bool
+	columns                             []string
 }
 
 func newPredictCmd(e *env) *cobra.Command {
@@ -34,6 +36,8 @@ COPY) or to stdout (--format table|csv|json).`,
 	f.StringVar(&o.output, "output", "", "output file: .parquet, .csv or .json (default: stdout)")
 	f.StringVar(&o.format, "format", "table", formatHelp+" (without --output)")
 	f.BoolVar(&o.proba, "proba", false, "add a proba_<class> column per class")
+	f.BoolVar(&o.probaMap, "proba-map", false, "add one proba column: a MAP from class to posterior (for classes whose names differ only in case)")
+	f.StringVar(&o.prefix, "prefix", "", "prefix of sqlnb's output columns (prediction, proba_...), e.g. nb_ when the source has a column prediction")
 	f.StringSliceVar(&o.columns, "columns", nil, "source columns to keep (default: all)")
 	_ = cmd.MarkFlagRequired("model")
 	_ = cmd.MarkFlagRequired("from")
@@ -54,7 +58,7 @@ func runPredict(cmd *cobra.Command, e *env, o *predictOptions) error {
 		return usageError{err}
 	}
 	ctx := cmd.Context()
-	db, err := e.openExisting()
+	db, err := e.openReadOnly()
 	if err != nil {
 		return err
 	}
@@ -67,36 +71,89 @@ func runPredict(cmd *cobra.Command, e *env, o *predictOptions) error {
 	if err != nil {
 		return err
 	}
-	keep := "t.*"
-	if len(o.columns) > 0 {
-		q := make([]string, len(o.columns))
-		for i, c := range o.columns {
-			q[i] = "t." + queries.Ident(c)
-		}
-		keep = strings.Join(q, ", ")
+	sel, err := predictQuery(ctx, db, o, m, src)
+	if err != nil {
+		return err
 	}
-	model := queries.Literal(o.model)
-	sel := fmt.Sprintf("SELECT %s, nb_predict(%s, t) AS prediction", keep, model)
-	if o.proba {
-		for _, c := range m.Classes {
-			sel += fmt.Sprintf(", nb_proba(%s, t, %s) AS %s", model, queries.Literal(c.Label), queries.Ident("proba_"+c.Label))
-		}
-	}
-	sel += " FROM " + src.From + " t"
 	if o.output == "" {
 		return query(ctx, db.DB, e.stdout, o.format, sel, src.Args...)
 	}
-	if dir := filepath.Dir(o.output); dir != "." {
-		if err := mkdirAll(dir); err != nil {
-			return err
-		}
-	}
-	stmt := "COPY (" + sel + ") TO $" + fmt.Sprint(len(src.Args)+1) + " (FORMAT " + copyFormat + ")"
-	res, err := db.ExecContext(ctx, stmt, append(src.Args, o.output)...)
+	out, err := newOutputFile(o.output)
 	if err != nil {
-		return fmt.Errorf("predict %q: %w", o.model, err)
+		return err
+	}
+	// DuckDB writes the whole file to out.Path(); it replaces --output only once complete.
+	stmt := "COPY (" + sel + ") TO $" + fmt.Sprint(len(src.Args)+1) + " (FORMAT " + copyFormat + ", USE_TMP_FILE false)"
+	res, err := db.ExecContext(ctx, stmt, append(src.Args, out.Path())...)
+	if err != nil {
+		out.Abort()
+		return fmt.Errorf("predict %q: %s", o.model, strings.ReplaceAll(err.Error(), out.Path(), o.output))
+	}
+	if err := out.Commit(); err != nil {
+		return err
 	}
 	n, _ := res.RowsAffected()
 	fmt.Fprintf(e.stderr, "scored %d rows with %q into %s\n", n, o.model, o.output)
 	return nil
+}
+
+// predictQuery is the SELECT that predict writes: the kept source columns, then sqlnb's prediction (and
+// posteriors). Output column names are unambiguous by rule: DuckDB's names ignore case, so a class whose
+// proba_ column would repeat another's (classes "A" and "a"), or a sqlnb column that the source already has,
+// is an error saying what to do (--proba-map, --prefix, --columns), never a silent rename.
+func predictQuery(ctx context.Context, db *udf.DB, o *predictOptions, m *sqlnb.Model, src sqlnb.Source) (string, error) {
+	cols, err := sqlnb.Describe(ctx, db, src)
+	if err != nil {
+		return "", err
+	}
+	kept := cols
+	keep := "t.*"
+	if len(o.columns) > 0 {
+		if err := sqlnb.RequireColumns(ctx, db, src, "--columns", o.columns...); err != nil {
+			return "", usageError{err}
+		}
+		kept = nil
+		q := make([]string, len(o.columns))
+		for i, c := range o.columns {
+			q[i] = "t." + queries.Ident(c)
+			kept = append(kept, sqlnb.Column{Name: c})
+		}
+		keep = strings.Join(q, ", ")
+	}
+	taken := map[string]string{} // lower-case name → what holds it
+	for _, c := range kept {
+		taken[strings.ToLower(c.Name)] = fmt.Sprintf("the source column %q", c.Name)
+	}
+	claim := func(name, what string) error {
+		if prev, ok := taken[strings.ToLower(name)]; ok {
+			return usageError{fmt.Errorf("predict %q: the output column %q (%s) would clash with %s, as DuckDB's column names ignore case: "+
+				"give sqlnb's columns a prefix with --prefix (e.g. --prefix nb_), keep other columns with --columns, or use --proba-map",
+				m.Name, name, what, prev)}
+		}
+		taken[strings.ToLower(name)] = fmt.Sprintf("sqlnb's %s", what)
+		return nil
+	}
+	model := queries.Literal(o.model)
+	pred := o.prefix + "prediction"
+	if err := claim(pred, "prediction"); err != nil {
+		return "", err
+	}
+	sel := fmt.Sprintf("SELECT %s, nb_predict(%s, t) AS %s", keep, model, queries.Ident(pred))
+	if o.probaMap {
+		name := o.prefix + "proba"
+		if err := claim(name, "posterior map"); err != nil {
+			return "", err
+		}
+		sel += fmt.Sprintf(", nb_predict_proba(%s, t) AS %s", model, queries.Ident(name))
+	}
+	if o.proba {
+		for _, c := range m.Classes {
+			name := o.prefix + "proba_" + c.Label
+			if err := claim(name, fmt.Sprintf("posterior of class %q", c.Label)); err != nil {
+				return "", err
+			}
+			sel += fmt.Sprintf(", nb_proba(%s, t, %s) AS %s", model, queries.Literal(c.Label), queries.Ident(name))
+		}
+	}
+	return sel + " FROM " + src.From + " t", nil
 }

@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -42,21 +44,60 @@ func (e *env) open() (*udf.DB, error) {
 	if err := checkDB(e.db, false); err != nil {
 		return nil, err
 	}
-	return udf.Open(e.db)
+	return openDB(e.db)
 }
 
-// openExisting opens the --db database, which must exist (the commands that use stored models).
+// openExisting opens the --db database, which must exist (the commands that change stored models).
 func (e *env) openExisting() (*udf.DB, error) {
 	if err := checkDB(e.db, true); err != nil {
 		return nil, err
 	}
-	return udf.Open(e.db)
+	return openDB(e.db)
 }
 
-// openConn opens the existing --db database (openExisting) and takes one connection from it (for
+// openReadOnly opens the existing --db database read-only (the commands that only read it: predict, eval,
+// models list/show/export, export, sql --read-only), so that several of them can share the file.
+func (e *env) openReadOnly() (*udf.DB, error) {
+	if err := checkDB(e.db, true); err != nil {
+		return nil, err
+	}
+	return openDB(readOnly(e.db))
+}
+
+// readOnly adds DuckDB's access_mode=read_only to a file database's DSN.
+func readOnly(dsn string) string {
+	path, q, _ := strings.Cut(dsn, "?")
+	if path == "" || strings.HasPrefix(path, ":memory:") || strings.Contains(q, "access_mode") {
+		return dsn
+	}
+	if q != "" {
+		return dsn + "&access_mode=read_only"
+	}
+	return dsn + "?access_mode=read_only"
+}
+
+// lockHeld finds DuckDB's "Conflicting lock is held in PROGRAM (PID N)".
+var lockHeld = regexp.MustCompile(`Conflicting lock is held in (.*?) \(PID (\d+)\)`)
+
+// openDB opens dsn, rewording DuckDB's file-lock error: it says who holds the database and what to do.
+func openDB(dsn string) (*udf.DB, error) {
+	db, err := udf.Open(dsn)
+	if err != nil && strings.Contains(err.Error(), "Could not set lock on file") {
+		path, _, _ := strings.Cut(dsn, "?")
+		who := "another process"
+		if m := lockHeld.FindStringSubmatch(err.Error()); m != nil {
+			who = fmt.Sprintf("%s (PID %s)", filepath.Base(m[1]), m[2])
+		}
+		return nil, fmt.Errorf("database %q is in use by %s: DuckDB lets one process write a database, or several read it "+
+			"(sqlnb predict, eval, models list/show/export, export and sql --read-only only read); wait for the other command to finish", path, who)
+	}
+	return db, err
+}
+
+// openConn opens the existing --db database read-only (openReadOnly) and takes one connection from it (for
 // statements that share temporary tables); close releases both.
 func (e *env) openConn(ctx context.Context) (*udf.DB, *sql.Conn, func(), error) {
-	db, err := e.openExisting()
+	db, err := e.openReadOnly()
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -10,8 +10,9 @@ import (
 )
 
 type sqlOptions struct {
-	command string
-	format  string
+	command  string
+	format   string
+	readOnly bool
 }
 
 func newSQLCmd(e *env) *cobra.Command {
@@ -26,6 +27,7 @@ other nb_* functions registered. Statements run in order; the result of the last
 	}
 	cmd.Flags().StringVarP(&o.command, "command", "c", "", "SQL to run")
 	cmd.Flags().StringVar(&o.format, "format", "table", formatHelp)
+	cmd.Flags().BoolVar(&o.readOnly, "read-only", false, "open the database read-only (it must exist): several read-only commands can share it")
 	return cmd
 }
 
@@ -50,7 +52,11 @@ func runSQL(cmd *cobra.Command, e *env, o *sqlOptions, args []string) error {
 	if strings.TrimSpace(text) == "" {
 		return usageError{fmt.Errorf("no SQL given: use -c, a file or standard input")}
 	}
-	db, err := e.open()
+	open := e.open
+	if o.readOnly {
+		open = e.openReadOnly
+	}
+	db, err := open()
 	if err != nil {
 		return err
 	}

@@ -155,6 +155,9 @@ Kinds:
 }
 
 func runTrain(cmd *cobra.Command, e *env, o *trainOptions) error {
+	if err := sqlnb.ValidateName(o.model); err != nil {
+		return usageError{err}
+	}
 	spec, err := o.flags.options(cmd).Spec(o.model, o.from, o.label)
 	if err != nil {
 		return usageError{err}

@@ -486,6 +486,9 @@ func checkExport(t *testing.T, db *udf.DB, s *sqlnb.Scorer, table string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, o := range sqlnb.ExportedObjects(s.Model.Name) { // an earlier setting's export
+		mustExec(t, db, fmt.Sprintf("DROP %s IF EXISTS %s", strings.ToUpper(o[0]), queries.Ident(o[1])))
+	}
 	mustExec(t, db, b.String())
 	name, lit := s.Model.Name, queries.Literal(s.Model.Name)
 	got := query(t, db, fmt.Sprintf(`SELECT id, %[1]s(t)::VARCHAR, nb_joint_log_likelihood(%[2]s, t)::VARCHAR, %[3]s(t)::VARCHAR,
@@ -917,7 +920,10 @@ func checkPostgres(t *testing.T, db *udf.DB, s *sqlnb.Scorer, sp spec, rows []ro
 		}
 		return string(out)
 	}
-	psql("-c", `DROP TABLE IF EXISTS conf; CREATE TABLE conf (id integer, f jsonb)`)
+	// A fresh schema per model and setting: the export creates its objects and replaces nothing.
+	schema := pgIdent(s.Model.Name + "_" + strconv.FormatFloat(s.Model.Params.Alpha, 'g', -1, 64))
+	psql("-c", `DROP SCHEMA IF EXISTS `+schema+` CASCADE; CREATE SCHEMA `+schema+`; CREATE TABLE `+schema+`.conf (id integer, f jsonb)`)
+	t.Setenv("PGOPTIONS", "-c search_path="+schema)
 	psql("-c", `\copy conf FROM '`+data+`'`)
 	psql("-f", script)
 	name := s.Model.Name

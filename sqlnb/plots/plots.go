@@ -36,7 +36,24 @@ func save(p *plot.Plot, dir, name string) ([]string, error) {
 	var out []string
 	for _, ext := range []string{".png", ".svg"} {
 		path := filepath.Join(dir, name+ext)
-		if err := p.Save(width, height, path); err != nil {
+		w, err := p.WriterTo(width, height, ext[1:])
+		if err != nil {
+			return nil, fmt.Errorf("write %s: %w", path, err)
+		}
+		// Written beside the target and renamed: a plot appears whole or not at all.
+		tmp, err := os.CreateTemp(dir, "."+name+ext+".sqlnb-*")
+		if err != nil {
+			return nil, fmt.Errorf("write %s: %w", path, err)
+		}
+		_, err = w.WriteTo(tmp)
+		if cerr := tmp.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Rename(tmp.Name(), path)
+		}
+		if err != nil {
+			os.Remove(tmp.Name())
 			return nil, fmt.Errorf("write %s: %w", path, err)
 		}
 		out = append(out, path)

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/sys/unix"
+)
+
+// outputFile is a file written in full or not at all: DuckDB's COPY (or Go) writes to Path, and Commit
+// puts the finished file at the target path in one rename. Until then the target keeps its old content, if
+// any. On Linux the file being written has no name (O_TMPFILE): if the command is killed, it vanishes with
+// the process and nothing partial is left; where O_TMPFILE is not supported, it is a hidden file in the
+// target's directory, removed on failure.
+type outputFile struct {
+	target, dir string
+	f           *os.File
+	path        string
+	unnamed     bool
+}
+
+func newOutputFile(target string) (*outputFile, error) {
+	dir := filepath.Dir(target)
+	if err := mkdirAll(dir); err != nil {
+		return nil, err
+	}
+	o := &outputFile{target: target, dir: dir}
+	if fd, err := unix.Open(dir, unix.O_TMPFILE|unix.O_RDWR|unix.O_CLOEXEC, 0o644); err == nil {
+		o.f, o.unnamed = os.NewFile(uintptr(fd), target), true
+		o.path = fmt.Sprintf("/proc/self/fd/%d", fd)
+		return o, nil
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(target)+".sqlnb-*")
+	if err != nil {
+		return nil, fmt.Errorf("write %s: %w", target, err)
+	}
+	o.f, o.path = f, f.Name()
+	return o, nil
+}
+
+// Path is where to write the file's content.
+func (o *outputFile) Path() string { return o.path }
+
+// Commit makes the written content the target file.
+func (o *outputFile) Commit() error {
+	defer o.f.Close()
+	if err := o.f.Sync(); err != nil {
+		o.Abort()
+		return fmt.Errorf("write %s: %w", o.target, err)
+	}
+	if !o.unnamed {
+		if err := os.Rename(o.path, o.target); err != nil {
+			o.Abort()
+			return fmt.Errorf("write %s: %w", o.target, err)
+		}
+		return syncDir(o.dir)
+	}
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	tmp := filepath.Join(o.dir, "."+filepath.Base(o.target)+".sqlnb-"+hex.EncodeToString(b[:]))
+	if err := unix.Linkat(unix.AT_FDCWD, o.path, unix.AT_FDCWD, tmp, unix.AT_SYMLINK_FOLLOW); err != nil {
+		return fmt.Errorf("write %s: %w", o.target, err)
+	}
+	if err := os.Rename(tmp, o.target); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", o.target, err)
+	}
+	return syncDir(o.dir)
+}
+
+// Abort drops the written content; the target is untouched.
+func (o *outputFile) Abort() {
+	o.f.Close()
+	if !o.unnamed {
+		_ = os.Remove(o.path)
+	}
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
+		return nil // some file systems cannot sync a directory; the rename happened
+	}
+	return nil
+}
+
+// writeFileAtomic writes data to path through an outputFile.
+func writeFileAtomic(path string, data []byte) error {
+	o, err := newOutputFile(path)
+	if err != nil {
+		return err
+	}
+	if _, err := o.f.Write(data); err != nil {
+		o.Abort()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return o.Commit()
+}

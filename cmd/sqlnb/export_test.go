@@ -1,0 +1,42 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestExportPersistSafety: `export --persist` never replaces an object the user made (a user table named like
+// the model's exported table is refused by name, left as it was), replaces its own on a second export, and
+// the persisted macros fail clearly once the model changes (models set, retraining, drop) instead of scoring
+// with the old parameters.
+func TestExportPersistSafety(t *testing.T) {
+	t.Chdir(t.TempDir())
+	mustRun(t, "sql", "-c", `CREATE TABLE d AS SELECT CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END AS y, i * 1.0 AS x,
+		['u', 'v'][1 + i % 3 % 2] AS c FROM range(40) r(i); CREATE TABLE wine_classes AS SELECT 'mine' AS owner`)
+	mustRun(t, "train", "--model", "wine", "--label", "y", "--from", "d")
+	_, errs, code := sqlnbRun(t, "export", "--model", "wine", "--persist")
+	if code != exitError || !strings.Contains(errs, `main."wine_classes"`) || !strings.Contains(errs, "did not create") {
+		t.Errorf("persist over a user table: exit %d, %s", code, errs)
+	}
+	if out := mustRun(t, "sql", "--format", "csv", "-c", "SELECT owner FROM wine_classes"); !strings.Contains(out, "mine") {
+		t.Errorf("the user's table changed: %s", out)
+	}
+	mustRun(t, "sql", "-c", "DROP TABLE wine_classes")
+	mustRun(t, "export", "--model", "wine", "--persist")
+	mustRun(t, "export", "--model", "wine", "--persist") // replaces its own objects
+	same := `SELECT count(*) FILTER (WHERE wine_predict(d) = nb_predict('wine', d)) = count(*) FROM d`
+	if out := mustRun(t, "sql", "--format", "csv", "-c", same); !strings.Contains(out, "true") {
+		t.Errorf("persisted macros score differently: %s", out)
+	}
+	for _, change := range [][]string{{"models", "set", "wine", "--alpha", "3"}, {"train", "--model", "wine", "--label", "y", "--from", "d"},
+		{"models", "drop", "wine"}} {
+		mustRun(t, change...)
+		_, errs, code := sqlnbRun(t, "sql", "-c", "SELECT wine_predict(d) FROM d")
+		if code == exitOK || !strings.Contains(errs, "since these macros were exported") {
+			t.Errorf("after %v: exit %d, %s", change, code, errs)
+		}
+		if change[1] != "drop" {
+			mustRun(t, "export", "--model", "wine", "--persist")
+		}
+	}
+}

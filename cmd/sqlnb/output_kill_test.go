@@ -1,0 +1,109 @@
+//go:build integration
+
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestPredictOutputIsAtomic: `predict --output` replaces its file only when the file is complete. Killed
+// with SIGKILL in the middle, or failing for want of space (a 2 MB tmpfs, or a file-size limit where tmpfs
+// cannot be mounted), it leaves the old file byte for byte and no other file in the directory; in every
+// format. Run by make test-integration (it needs the built binary, SQLNB_BIN).
+func TestPredictOutputIsAtomic(t *testing.T) {
+	bin := mustEnv(t, "SQLNB_BIN")
+	dir := t.TempDir()
+	db := filepath.Join(dir, "big.duckdb")
+	sqlnbCmd(t, dir, "--db", db, "sql", "-c", `CREATE TABLE d AS SELECT CASE WHEN i % 3 = 0 THEN 'a' ELSE 'b' END AS y,
+		sin(i) AS x, cos(i) AS z, ['u', 'v', 'w'][1 + i % 3] AS c FROM range(4000000) r(i); SELECT 1`)
+	sqlnbCmd(t, dir, "--db", db, "train", "--model", "m", "--label", "y", "--from", "d")
+	for _, ext := range []string{"csv", "json", "parquet"} {
+		outDir := filepath.Join(dir, "out_"+ext)
+		if err := os.MkdirAll(outDir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		target := filepath.Join(outDir, "scored."+ext)
+		old := []byte("the previous file\n")
+		if err := os.WriteFile(target, old, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(bin, "--db", db, "predict", "--model", "m", "--from", "d", "--proba", "--output", target)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(1500 * time.Millisecond)
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		_ = cmd.Wait()
+		checkUntouched(t, "killed "+ext, outDir, target, old)
+	}
+	// A full disk: a 2 MB tmpfs when this machine lets us mount one, else a 2 MB file-size limit.
+	full := filepath.Join(dir, "full")
+	if err := os.MkdirAll(full, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	prefix := ""
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", full).CombinedOutput(); err == nil {
+		defer exec.Command("umount", full).Run()
+		t.Log("writing to a 2 MB tmpfs")
+	} else {
+		prefix = "ulimit -f 4096; " // 4096 blocks of 512 bytes
+		t.Logf("cannot mount tmpfs (%s): writing under a 2 MB file-size limit", strings.TrimSpace(string(out)))
+	}
+	target := filepath.Join(full, "scored.csv")
+	old := []byte("the previous file\n")
+	if err := os.WriteFile(target, old, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("sh", "-c", prefix+`exec "$0" --db "$1" predict --model m --from d --proba --output "$2"`, bin, db, target)
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Errorf("predict into a full disk succeeded: %s", out)
+	}
+	t.Logf("predict into a full disk: %v %s", err, strings.TrimSpace(string(out)))
+	checkUntouched(t, "full disk", full, target, old)
+}
+
+// checkUntouched: target still holds old and it is the only file in dir.
+func checkUntouched(t *testing.T, what, dir, target string, old []byte) {
+	t.Helper()
+	got, err := os.ReadFile(target)
+	if err != nil || string(got) != string(old) {
+		t.Errorf("%s: the output file was changed (%d bytes, %v)", what, len(got), err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("%s: the directory holds %v, want only %s", what, names, filepath.Base(target))
+	}
+}
+
+// TestReadersShareAWriterWaits: read-only commands (sql --read-only, models list, predict, eval) open the
+// database read-only, so they run at the same time on one file; a writer meanwhile gets DuckDB's lock error
+// reworded: who holds the database and what to do.
+func TestReadersShareAWriterWaits(t *testing.T) {
+	bin := mustEnv(t, "SQLNB_BIN")
+	dir, dbPath := setupModel(t)
+	long := exec.Command(bin, "--db", dbPath, "sql", "--read-only", "-c", "SELECT count(*) FROM range(3000000000) r(i) WHERE i % 7 = 0")
+	if err := long.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = long.Process.Kill(); _ = long.Wait() }()
+	time.Sleep(700 * time.Millisecond)
+	sqlnbCmd(t, dir, "--db", dbPath, "models", "list")
+	sqlnbCmd(t, dir, "--db", dbPath, "predict", "--model", "ex", "--from", "s", "--format", "csv")
+	sqlnbCmd(t, dir, "--db", dbPath, "eval", "--model", "ex", "--from", "d")
+	cmd := exec.Command(bin, "--db", dbPath, "models", "set", "ex", "--alpha", "2")
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "is in use by sqlnb") || !strings.Contains(string(out), "wait") {
+		t.Errorf("a writer while a reader runs: %v\n%s", err, out)
+	}
+}
