@@ -95,9 +95,12 @@ func registerCVFunc(conn mapping.Connection, cf *cvFunc) error {
 //export nbCVBind
 func nbCVBind(infoPtr unsafe.Pointer) {
 	info := mapping.BindInfo{Ptr: infoPtr}
+	name := "sqlnb"
+	defer recovered(&name, func(msg string) { mapping.ScalarFunctionBindSetError(info, msg) })
 	cf := handleValue[*cvFunc](mapping.ScalarFunctionBindGetExtraInfo(info))
+	name = cf.name
+	fault(name, "bind")
 	reg := cf.reg
-	defer recovered(cf.name, func(msg string) { mapping.ScalarFunctionBindSetError(info, msg) })
 	fail := func(err error) { mapping.ScalarFunctionBindSetError(info, cf.name+": "+err.Error()) }
 	args, cctx, release := bindArguments(info)
 	defer release()
@@ -160,8 +163,10 @@ func nbCVBind(infoPtr unsafe.Pointer) {
 //export nbCVExec
 func nbCVExec(infoPtr, inputPtr, outputPtr unsafe.Pointer) {
 	info := mapping.FunctionInfo{Ptr: infoPtr}
+	name := "nb_cv_proba"
+	defer recovered(&name, func(msg string) { mapping.ScalarFunctionSetError(info, msg) })
+	fault(name, "exec")
 	cb := handleValue[*cvBound](mapping.ScalarFunctionGetBindData(info))
-	defer recovered("nb_cv_proba", func(msg string) { mapping.ScalarFunctionSetError(info, msg) })
 	input := mapping.DataChunk{Ptr: inputPtr}
 	out := mapping.Vector{Ptr: outputPtr}
 	n := int(mapping.DataChunkGetSize(input))

@@ -171,8 +171,11 @@ func (b *bound) scratch(n int) *scratch {
 //export nbScalarBind
 func nbScalarBind(infoPtr unsafe.Pointer) {
 	info := mapping.BindInfo{Ptr: infoPtr}
+	name := "sqlnb"
+	defer recovered(&name, func(msg string) { mapping.ScalarFunctionBindSetError(info, msg) })
 	spec := handleValue[*scalarSpec](mapping.ScalarFunctionBindGetExtraInfo(info))
-	defer recovered(spec.name, func(msg string) { mapping.ScalarFunctionBindSetError(info, msg) })
+	name = spec.name
+	fault(name, "bind")
 	b, err := bindScalar(info, spec)
 	if err != nil {
 		mapping.ScalarFunctionBindSetError(info, spec.name+": "+err.Error())
@@ -508,8 +511,11 @@ func (b *bound) newReader(j, arg, child int, t mapping.LogicalType) (reader, err
 //export nbScalarExec
 func nbScalarExec(infoPtr, inputPtr, outputPtr unsafe.Pointer) {
 	info := mapping.FunctionInfo{Ptr: infoPtr}
+	name := "sqlnb"
+	defer recovered(&name, func(msg string) { mapping.ScalarFunctionSetError(info, msg) })
 	b := handleValue[*bound](mapping.ScalarFunctionGetBindData(info))
-	defer recovered(b.spec.name, func(msg string) { mapping.ScalarFunctionSetError(info, msg) })
+	name = b.spec.name
+	fault(name, "exec")
 	if b.unknownArg > 0 {
 		mapping.ScalarFunctionSetError(info, fmt.Sprintf("%s: the type of argument %d was not known when the query was bound "+
 			"(a prepared-statement parameter, or a macro parameter): cast it, as in $%d::DOUBLE, or pass the row as a struct (%s)",
