@@ -50,7 +50,8 @@ trap 'runpg "$pgbin/pg_ctl -D $pgdir/data -m fast -w stop >/dev/null" || true; r
 SQLNB_BIN=$root/bin/sqlnb SQLNB_NODE_DIR=$node_dir PGHOST=$pgdir PGUSER=postgres PGDATABASE=postgres \
   go test -tags integration -count=1 -timeout 10m -run "${SQLNB_TEST_RUN:-Export|Shell|PredictOutput|ReadersShare}" -v ./cmd/sqlnb/ 2>&1 | grep -v "^=== RUN"
 # The conformance suite's PostgreSQL part: every exportable family's functions on the server.
-PGHOST=$pgdir PGUSER=postgres PGDATABASE=postgres go test -count=1 -timeout 10m -run TestConformance ./sqlnb/componenttest/
+PGHOST=$pgdir PGUSER=postgres PGDATABASE=postgres SQLNB_EXT=$root/build/sqlnb.duckdb_extension SQLNB_NODE_DIR=$node_dir \
+  go test -count=1 -timeout 10m -run TestConformance ./sqlnb/componenttest/
 # The loadable extension in stock clients (extension/itest).
 env "${ext_env[@]}" go test -tags integration -count=1 -timeout 15m -run "${SQLNB_EXT_TEST_RUN:-.}" -v ./extension/itest/ 2>&1 \
   | grep -v "^=== RUN"

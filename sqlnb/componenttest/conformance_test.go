@@ -235,6 +235,67 @@ func conformance(t *testing.T, db *udf.DB, sp spec, weighted bool) {
 			}
 		})
 	}
+	if os.Getenv("SQLNB_EXT") != "" {
+		t.Run("extension", func(t *testing.T) { checkExtension(t, db, model, train, score, src, opts) })
+	}
+}
+
+// checkExtension (when SQLNB_EXT names the loadable extension and SQLNB_NODE_DIR a @duckdb/node-api, as in
+// make test-integration): in node, the extension trains the model from the same rows and scores the same rows
+// at α = 1 and 0; every scoring function's output is the library's, as text (the shortest digits that read
+// back to the same DOUBLE), so bit for bit.
+func checkExtension(t *testing.T, db *udf.DB, model, train, score, src, opts string) {
+	file := filepath.Join(t.TempDir(), "ext.duckdb")
+	mustExec(t, db, fmt.Sprintf("ATTACH %s AS ext; CREATE TABLE ext.train AS FROM %s; CREATE TABLE ext.score AS FROM %s; DETACH ext",
+		queries.Literal(file), train, score))
+	scores := func(m, table string) string {
+		lit := queries.Literal(m)
+		return fmt.Sprintf(`SELECT string_agg(concat_ws(' ; ', coalesce(nb_predict(%[1]s, t)::VARCHAR, 'NULL'),
+			coalesce(nb_predict_proba(%[1]s, t)::VARCHAR, 'NULL'), coalesce(nb_predict_log_proba(%[1]s, t)::VARCHAR, 'NULL'),
+			coalesce(nb_joint_log_likelihood(%[1]s, t)::VARCHAR, 'NULL'), coalesce(nb_log_evidence(%[1]s, t)::VARCHAR, 'NULL'),
+			coalesce(nb_explain(%[1]s, t)::VARCHAR, 'NULL')), ' | ' ORDER BY id) FROM %[2]s t`, lit, table)
+	}
+	type step map[string]any
+	steps := []step{{"open": file, "options": map[string]string{"allow_unsigned_extensions": "true"}},
+		{"sql": "LOAD " + queries.Literal(os.Getenv("SQLNB_EXT"))},
+		{"sql": fmt.Sprintf("SELECT count(*) FROM nb_train('ext', %s, 'y'%s)", queries.Literal(strings.Replace(src, train, "train", 1)), opts)}}
+	var want []string
+	for _, alpha := range []string{"1", "0"} {
+		mustExec(t, db, fmt.Sprintf(`CALL nb_set(%s, alpha := %s)`, queries.Literal(model), alpha))
+		want = append(want, query(t, db, scores(model, score))[0][0])
+		steps = append(steps, step{"sql": "CALL nb_set('ext', alpha := " + alpha + ")"}, step{"sql": scores("ext", "score")})
+	}
+	spec, _ := json.Marshal(steps)
+	out, err := exec.Command("node", "../../extension/itest/testdata/driver.cjs", os.Getenv("SQLNB_NODE_DIR"), string(spec)).Output()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	var res []struct {
+		Rows  [][]*string `json:"rows"`
+		Error string      `json:"error"`
+	}
+	if err := json.Unmarshal(out, &res); err != nil || len(res) != len(steps) {
+		t.Fatalf("node output: %v\n%s", err, out)
+	}
+	for i, r := range res {
+		if r.Error != "" {
+			t.Fatalf("extension, step %d: %s", i, r.Error)
+		}
+	}
+	for i, alpha := range []string{"1", "0"} {
+		r := res[4+2*i]
+		if len(r.Rows) != 1 || r.Rows[0][0] == nil || *r.Rows[0][0] != want[i] {
+			got := fmt.Sprint(r.Rows)
+			if len(r.Rows) == 1 && r.Rows[0][0] != nil {
+				got = *r.Rows[0][0]
+			}
+			at := 0
+			for at < len(got) && at < len(want[i]) && got[at] == want[i][at] {
+				at++
+			}
+			t.Errorf("alpha %s: the extension's scores differ from the library's near byte %d:\n%.300s\n%.300s", alpha, at, got[max(0, at-40):], want[i][max(0, at-40):])
+		}
+	}
 }
 
 // load creates table name with columns id, y (training), w (training), and the features, and inserts rows.
