@@ -41,11 +41,24 @@ func BenchmarkKernel(b *testing.B) {
 			var ws sqlnb.Workspace
 			best := make([]int32, n)
 			top := make([]float64, n)
-			for b.Loop() {
-				s.JointLogLikelihood(batch, jll, &ws)
-				sqlnb.Argmax(jll, n, k, best, top)
-			}
-			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
+			b.Run("predict", func(b *testing.B) {
+				for b.Loop() {
+					s.JointLogLikelihood(batch, jll, &ws)
+					sqlnb.Argmax(jll, n, k, best, top)
+				}
+				b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
+			})
+			// The posteriors nb_predict_proba returns, row by row as the SQL function writes them.
+			b.Run("proba", func(b *testing.B) {
+				post := make([]float64, n*k)
+				for b.Loop() {
+					s.JointLogLikelihood(batch, jll, &ws)
+					for i := range n {
+						sqlnb.Posterior(jll, n, k, i, post[i*k:(i+1)*k])
+					}
+				}
+				b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
+			})
 		})
 	}
 }

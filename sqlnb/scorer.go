@@ -366,6 +366,51 @@ func Posterior(jll []float64, n, K, i int, dst []float64) {
 	}
 }
 
+// Posteriors writes p(c | x) of every row to dst, row-major (dst[i*K+c]), the same values as Posterior
+// row by row, computed class by class over the rows (the exponentials dominate nb_predict_proba's cost).
+// rowMax and sums are scratch of n elements.
+func Posteriors(jll []float64, n, K int, dst, rowMax, sums []float64) {
+	expShiftedRows(jll, n, K, dst, rowMax, sums)
+	for i := range n {
+		s, row := sums[i], dst[i*K:i*K+K]
+		for c := range row {
+			row[c] /= s
+		}
+	}
+}
+
+// LogPosteriors writes log p(c | x) of every row to dst, row-major, the same values as LogPosterior.
+func LogPosteriors(jll []float64, n, K int, dst, rowMax, sums []float64) {
+	expShiftedRows(jll, n, K, dst, rowMax, sums)
+	for i := range n {
+		ls, mx, row := math.Log(sums[i]), rowMax[i], dst[i*K:i*K+K]
+		for c := range row {
+			row[c] = (jll[c*n+i] - mx) - ls
+		}
+	}
+}
+
+// expShiftedRows computes, for every row i, B_i = max_c b_ic into rowMax, exp(b_ic − B_i) into dst[i*K+c]
+// and their sum (in class order, as shiftedExpSum) into sums.
+func expShiftedRows(jll []float64, n, K int, dst, rowMax, sums []float64) {
+	rowMax, sums, dst = rowMax[:n], sums[:n], dst[:n*K]
+	copy(rowMax, jll[:n])
+	for c := 1; c < K; c++ {
+		for i, v := range jll[c*n : c*n+n] {
+			if v > rowMax[i] {
+				rowMax[i] = v
+			}
+		}
+	}
+	clear(sums)
+	for c := range K {
+		expShifted(dst[c:], K, jll[c*n:c*n+n], rowMax)
+		for i := range sums {
+			sums[i] += dst[i*K+c]
+		}
+	}
+}
+
 // LogEvidence returns log p(x) = log Σ_c p(c) p(x | c) for row i (seed 004's log-sum-exp); add the row's
 // Workspace shift.
 func LogEvidence(jll []float64, n, K, i int) float64 {
@@ -383,7 +428,7 @@ func shiftedExpSum(jll []float64, n, K, i int, e []float64) (float64, float64) {
 	}
 	sum := 0.0
 	for c := range K {
-		x := math.Exp(jll[c*n+i] - mx)
+		x := expNonPositive(jll[c*n+i] - mx)
 		if e != nil {
 			e[c] = x
 		}

@@ -226,9 +226,9 @@ func nbCVExec(infoPtr, inputPtr, outputPtr unsafe.Pointer) {
 		K, m := len(b.labels), len(idx)
 		var w stringWriter
 		w.reset(keys, s.first)
-		for r, i := range idx {
+		sqlnb.Posteriors(jll, m, K, vals[off:off+m*K], s.top, s.sums)
+		for _, i := range idx {
 			entries[i] = listEntry{offset: uint64(off), length: uint64(K)}
-			sqlnb.Posterior(jll, m, K, r, vals[off:off+K])
 			for c := range K {
 				w.write(off+c, int32(c), &b.labels[c])
 			}

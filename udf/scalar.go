@@ -150,6 +150,7 @@ type scratch struct {
 	best  []int32
 	top   []float64
 	post  []float64 // K posteriors of one row
+	sums  []float64 // per row: Σ exp(b_c − max b)
 	first []int
 	rowOK []bool
 }
@@ -160,7 +161,7 @@ func (b *bound) scratch(n int) *scratch {
 	}
 	K := len(b.scorer.Labels)
 	s := &scratch{batch: b.scorer.NewBatch(n), num: make([][]float64, len(b.scorer.Inputs)),
-		jll: make([]float64, n*K), best: make([]int32, n), top: make([]float64, n), post: make([]float64, K),
+		jll: make([]float64, n*K), best: make([]int32, n), top: make([]float64, n), post: make([]float64, K), sums: make([]float64, n),
 		first: make([]int, K), rowOK: make([]bool, n)}
 	for j := range s.num {
 		s.num[j] = s.batch.Num[j]
@@ -627,19 +628,20 @@ func (b *bound) writeMaps(out mapping.Vector, jll []float64, n, K int, s *scratc
 	vals := unsafe.Slice((*float64)(mapping.VectorGetData(mapping.StructVectorGetChild(child, 1))), base+n*K)
 	var w stringWriter
 	w.reset(keys, s.first)
+	switch b.spec.out {
+	case outProba:
+		sqlnb.Posteriors(jll, n, K, vals[base:base+n*K], s.top, s.sums)
+	case outLogProba:
+		sqlnb.LogPosteriors(jll, n, K, vals[base:base+n*K], s.top, s.sums)
+	}
 	for i := range n {
 		off := base + i*K
 		entries[i] = listEntry{offset: uint64(off), length: uint64(K)}
-		switch b.spec.out {
-		case outJLL:
+		if b.spec.out == outJLL {
 			shift := s.ws.ShiftOf(i)
 			for c := range K {
 				vals[off+c] = jll[c*n+i] + shift
 			}
-		case outProba:
-			sqlnb.Posterior(jll, n, K, i, vals[off:off+K])
-		default:
-			sqlnb.LogPosterior(jll, n, K, i, vals[off:off+K])
 		}
 		for c := range K {
 			w.write(off+c, int32(c), &b.labels[c])
