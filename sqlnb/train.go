@@ -135,7 +135,8 @@ func trainModel(ctx context.Context, db DB, spec TrainSpec) (*Model, error) {
 	}
 	part := sc.part(0)
 	classes := part.classList(sc.order)
-	m.Classes, m.SkippedRows, m.Stats = classes, part.skipped, part.stats
+	m.Classes, m.SkippedRows, m.IncompleteRows, m.Stats = classes, part.skipped, part.incomplete, part.stats
+	m.Iterations, m.GradNorm = part.iterations, part.gradNorm
 	for _, c := range classes {
 		m.Rows += c.Count
 	}
@@ -365,6 +366,11 @@ type partial struct {
 	classes map[string]Class
 	skipped int64
 	stats   Stats
+	// incomplete counts the labelled rows left out for a missing feature value (families that need
+	// complete rows); iterations and gradNorm summarise an iterative fit.
+	incomplete int64
+	iterations int64
+	gradNorm   float64
 }
 
 // classList returns the classes of the partial in the global order.

@@ -201,6 +201,10 @@ func nbCVExec(infoPtr, inputPtr, outputPtr unsafe.Pointer) {
 		var w stringWriter
 		w.reset(keys, s.first)
 		for r, i := range idx {
+			if s.ws.NullOf(r) {
+				nulls = append(nulls, i)
+				continue
+			}
 			entries[i] = listEntry{offset: uint64(off), length: uint64(K)}
 			sqlnb.Posterior(jll, m, K, r, vals[off:off+K])
 			for c := range K {
@@ -240,7 +244,7 @@ func (cb *cvBound) writeTerms(input mapping.DataChunk, out mapping.Vector, struc
 		var w stringWriter
 		w.reset(predVec, s.first)
 		for r, i := range idx {
-			if !valid(labelMask, i) {
+			if !valid(labelMask, i) || s.ws.NullOf(r) {
 				nulls = append(nulls, i)
 				continue
 			}

@@ -498,19 +498,31 @@ func (b *bound) execute(input mapping.DataChunk, out mapping.Vector, n int, s *s
 			rowOK[i] = valid(mask, i)
 			anyNull = anyNull || !rowOK[i]
 		}
+	} else {
+		for i := range rowOK {
+			rowOK[i] = true
+		}
 	}
 	b.readAll(input, structVec, n, s)
 	sc := b.scorer
 	K := len(sc.Labels)
 	jll := s.jll[:K*n]
 	sc.JointLogLikelihood(batch, jll, &s.ws)
+	// Rows that miss a value the model requires (lda, qda, logistic) give NULL.
+	if null := s.ws.Null; null != nil {
+		for i, isNull := range null {
+			if isNull {
+				rowOK[i], anyNull = false, true
+			}
+		}
+	}
 	switch b.spec.out {
 	case outLabel:
 		sqlnb.Argmax(jll, n, K, s.best, s.top)
 		var w stringWriter
 		w.reset(out, s.first)
 		for i := range n {
-			if !b.struc || rowOK[i] {
+			if rowOK[i] {
 				c := s.best[i]
 				w.write(i, c, &b.labels[c])
 			}
@@ -544,7 +556,7 @@ func (b *bound) execute(input mapping.DataChunk, out mapping.Vector, n int, s *s
 			data[i] = sqlnb.LogEvidence(jll, n, K, i) + s.ws.ShiftOf(i)
 		}
 	case outExplain:
-		b.writeExplain(out, s.batch, n, rowOK, b.struc)
+		b.writeExplain(out, s.batch, n, rowOK, true)
 	default:
 		b.writeMaps(out, jll, n, K, s)
 	}

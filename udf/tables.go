@@ -17,6 +17,8 @@ import (
 var optionParams = []param{
 	{"alpha", tDouble}, {"var_smoothing", tDouble}, {"variance", tVarchar}, {"priors", tVarchar}, {"norm", tBoolean},
 	{"min_df", tBigint}, {"max_features", tBigint}, {"threshold", tDouble}, {"eps", tDouble},
+	{"reg_param", tDouble}, {"solver", tVarchar}, {"shrinkage", tDouble}, {"c", tDouble}, {"penalty", tVarchar},
+	{"tol", tDouble}, {"max_iter", tBigint},
 }
 
 func tableSpecs() []*tableSpec {
@@ -159,6 +161,11 @@ func options(args map[string]any) sqlnb.Options {
 		o.MaxFeatures = &v
 	}
 	o.Threshold, o.Eps = optFloat(args, "threshold"), optFloat(args, "eps")
+	o.RegParam, o.Shrinkage, o.C, o.Tol = optFloat(args, "reg_param"), optFloat(args, "shrinkage"), optFloat(args, "c"), optFloat(args, "tol")
+	o.Solver, o.Penalty = str(args, "solver"), str(args, "penalty")
+	if v, ok := args["max_iter"].(int64); ok {
+		o.MaxIter = &v
+	}
 	if f, ok := args["features"].([]string); ok {
 		o.Features = f
 	}

@@ -515,7 +515,10 @@ func checkMerge(t *testing.T, db *udf.DB, whole *sqlnb.Model, src, opts string) 
 		}
 		parts = append(parts, m)
 	}
-	merged := sqlnb.Merge(whole, classes, parts...)
+	merged, err := sqlnb.Merge(whole, classes, parts...)
+	if err != nil {
+		t.Fatal(err)
+	}
 	compareModels(t, "merge", merged, whole)
 }
 
