@@ -251,27 +251,27 @@ type Class struct {
 // Model is a trained model: raw sufficient statistics plus hyperparameters. It is plain data: Stats holds
 // each family's statistics rows by table (nb.<table> in the store, a key of the same name in JSON).
 type Model struct {
-	Name        string    `json:"name"`
-	Label       string    `json:"label"`
-	LabelType   string    `json:"label_type"`
-	Weight      string    `json:"weight,omitempty"`
-	Source      string    `json:"source"`
-	Params      Params    `json:"params"`
-	Rows        int64     `json:"n_rows"`
-	SkippedRows int64     `json:"skipped_rows"`
+	Name        string `json:"name"`
+	Label       string `json:"label"`
+	LabelType   string `json:"label_type"`
+	Weight      string `json:"weight,omitempty"`
+	Source      string `json:"source"`
+	Params      Params `json:"params"`
+	Rows        int64  `json:"n_rows"`
+	SkippedRows int64  `json:"skipped_rows"`
 	// IncompleteRows are the labelled training rows left out because a feature value was missing (NULL or
 	// NaN), by models that need complete rows (lda, qda, logistic).
 	IncompleteRows int64 `json:"incomplete_rows,omitempty"`
 	// Iterations and GradNorm summarise an iterative fit (logistic): the Newton steps taken and the final
 	// largest absolute gradient component (see Params.Tol).
-	Iterations int64   `json:"iterations,omitempty"`
-	GradNorm   float64 `json:"grad_norm,omitempty"`
-	Created     time.Time `json:"created"`
-	Version     int       `json:"format_version"`
-	Generation  string    `json:"generation"`
-	Features    []Feature `json:"features"`
-	Classes     []Class   `json:"classes"`
-	Stats       Stats     `json:"-"`
+	Iterations int64     `json:"iterations,omitempty"`
+	GradNorm   float64   `json:"grad_norm,omitempty"`
+	Created    time.Time `json:"created"`
+	Version    int       `json:"format_version"`
+	Generation string    `json:"generation"`
+	Features   []Feature `json:"features"`
+	Classes    []Class   `json:"classes"`
+	Stats      Stats     `json:"-"`
 }
 
 // modelFields is Model without its methods (for the JSON codec).
