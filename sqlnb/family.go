@@ -45,6 +45,13 @@ type fitParamsFamily interface {
 	checkParams(m *Model, p Params) error
 }
 
+// A summarizer is a Family with hyperparameters of its own: summary describes those of model m in a few
+// words for `sqlnb models show` (Model.ParamsSummary).
+type summarizer interface {
+	Family
+	summary(m *Model) string
+}
+
 // KindInfo describes one kind.
 type KindInfo struct {
 	Kind Kind

@@ -474,6 +474,25 @@ func checkFeatures(feats []Feature, weighted bool) error {
 	return nil
 }
 
+// ParamsSummary describes, in one line, the hyperparameters that apply to m's kinds (each family that
+// keeps its own says which: summarizer), and the rows left out for a missing value.
+func (m *Model) ParamsSummary() string {
+	var parts []string
+	for _, g := range byFamily(m.Features) {
+		if s, ok := g.fam.(summarizer); ok {
+			parts = append(parts, s.summary(m))
+		}
+	}
+	p := m.Params
+	if len(parts) == 0 {
+		parts = append(parts, fmt.Sprintf("alpha %g, var_smoothing %g, variance %s, priors %s", p.Alpha, p.VarSmoothing, p.Variance, p.Priors))
+	}
+	if m.IncompleteRows > 0 {
+		parts = append(parts, fmt.Sprintf("%d rows left out for a missing feature value", m.IncompleteRows))
+	}
+	return strings.Join(parts, ", ")
+}
+
 // ClassIndex returns the position of each class label.
 func (m *Model) ClassIndex() map[string]int {
 	idx := make(map[string]int, len(m.Classes))

@@ -83,6 +83,12 @@ func tableSpecs() []*tableSpec {
 			},
 		},
 		{
+			name:       "nb_linear_weights",
+			positional: []param{{"model", tVarchar}},
+			columns:    []column{{"class", tVarchar}, {"feature", tVarchar}, {"value", tVarchar}, {"weight", tDouble}},
+			run:        runLinear,
+		},
+		{
 			name:       "nb_drop",
 			positional: []param{{"model", tVarchar}},
 			columns:    []column{{"model", tVarchar}, {"dropped", tBoolean}},
@@ -222,6 +228,29 @@ func runShow(ctx context.Context, reg *registry, args map[string]any) ([][]any, 
 			feature, kind = p.Feature, string(p.Kind)
 		}
 		rows = append(rows, []any{feature, kind, p.Class, value, p.Parameter, p.Estimate, nanIfMissing(p.Count)})
+	}
+	return rows, nil
+}
+
+// runLinear lists the linear form of a two-class model (sqlnb.LinearForm): the intercept (feature NULL),
+// then one weight per number feature (value NULL), Bernoulli presence (value 'true') or category level.
+// class is the class whose log-odds against the other the weights give.
+func runLinear(ctx context.Context, reg *registry, args map[string]any) ([][]any, error) {
+	s, err := reg.scorer(ctx, str(args, "model"))
+	if err != nil {
+		return nil, err
+	}
+	lin, err := sqlnb.LinearForm(s)
+	if err != nil {
+		return nil, err
+	}
+	rows := [][]any{{lin.Positive, nil, nil, lin.Intercept}}
+	for _, t := range lin.Terms {
+		var value any
+		if t.Value != "" {
+			value = t.Value
+		}
+		rows = append(rows, []any{lin.Positive, t.Feature, value, t.Weight})
 	}
 	return rows, nil
 }
