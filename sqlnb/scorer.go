@@ -128,26 +128,33 @@ func Compile(m *Model) (*Scorer, error) {
 }
 
 func (s *Scorer) computePriors() {
-	m := s.Model
+	for c, p := range classPriors(s.Model) {
+		s.LogPrior[c] = math.Log(p)
+	}
+}
+
+// classPriors returns p(c) per class by the model's prior rule: fit n_c/n (weighted: w_c/w), smoothed
+// (n_c + α)/(n + αK), uniform 1/K, or given.
+func classPriors(m *Model) []float64 {
 	K := float64(len(m.Classes))
 	total := 0.0
 	for _, c := range m.Classes {
 		total += c.Weight
 	}
+	out := make([]float64, len(m.Classes))
 	for c, cl := range m.Classes {
-		var p float64
 		switch m.Params.Priors {
 		case PriorsSmoothed:
-			p = (cl.Weight + m.Params.Alpha) / (total + m.Params.Alpha*K)
+			out[c] = (cl.Weight + m.Params.Alpha) / (total + m.Params.Alpha*K)
 		case PriorsUniform:
-			p = 1 / K
+			out[c] = 1 / K
 		case PriorsGiven:
-			p = cl.Prior
+			out[c] = cl.Prior
 		default:
-			p = cl.Weight / total
+			out[c] = cl.Weight / total
 		}
-		s.LogPrior[c] = math.Log(p)
 	}
+	return out
 }
 
 // String describes s briefly.
