@@ -359,6 +359,9 @@ func SetParams(ctx context.Context, db DB, name string, p Params, given map[stri
 			m.Classes[i].Prior = 0
 		}
 	}
+	if _, err := Compile(m); err != nil {
+		return nil, err
+	}
 	if err := Save(ctx, db, m); err != nil {
 		return nil, err
 	}

@@ -164,6 +164,10 @@ func trainModel(ctx context.Context, db DB, spec TrainSpec) (*Model, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
+	// Compiling now reports what scoring would refuse (a singular covariance) before anything is stored.
+	if _, err := Compile(m); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 

@@ -33,6 +33,12 @@ type kindCase struct {
 	binarize float64
 	// ref adds the kind's statistics for feature f over rows (plain Go) to stats.
 	ref func(stats sqlnb.Stats, f string, rows []row, bin float64)
+	// refAll, for kinds whose statistics span every feature (lda, qda), adds them for feats over rows.
+	refAll func(stats sqlnb.Stats, feats []string, rows []row)
+	// fitted: the kind's parameters are fitted (logistic): models do not merge, and fold models are
+	// compared with direct training at tolerance statTol.
+	fitted  bool
+	statTol float64
 }
 
 // row is one training or scoring row: class index (-1 when scoring), weight, feature values by name.
@@ -97,6 +103,17 @@ var cases = map[sqlnb.Kind]kindCase{
 	sqlnb.TextBernoulli: {colType: "VARCHAR", edges: []any{nil, "", "zzzz", "free free win", "team lunch"}, noWeights: true, binarize: 1,
 		train: doc, ref: refTerms},
 	sqlnb.TextComplement: {colType: "VARCHAR", edges: []any{nil, "", "zzzz", "goal goal match"}, train: doc, ref: refTerms},
+	sqlnb.LDA:            {colType: "DOUBLE", edges: numberEdges, train: correlated, refAll: refCoMoments},
+	sqlnb.QDA:            {colType: "DOUBLE", edges: numberEdges, train: correlated, refAll: refCoMoments},
+}
+
+// correlated draws a value of class c whose scale depends on the class (its covariance with the model's
+// other features comes from the shared class shift), NULL now and then.
+func correlated(r *rand.Rand, c int) any {
+	if r.IntN(15) == 0 {
+		return nil
+	}
+	return float64(2*c) + r.NormFloat64()*float64(1+c)
 }
 
 // TestEveryKindHasACase: a family added to the registry without a case here fails.
@@ -121,6 +138,9 @@ func specs() []spec {
 		kind := string(k.Kind)
 		feats := [][2]string{{kind + "_1", kind}, {kind + "_2", kind}}
 		out = append(out, spec{name: kind, feats: feats})
+		if k.Alone != "" {
+			continue // a model of its own only
+		}
 		if k.Priorless {
 			priorless = append(priorless, feats[0])
 		} else {
@@ -131,7 +151,8 @@ func specs() []spec {
 }
 
 // TestConformance runs every check on every model: each kind alone, every kind that keeps priors together,
-// and the priorless (complement) kinds together; unweighted and weighted (where the kinds take weights).
+// and the priorless (complement) kinds together (kinds that model the feature vector as a whole — lda, qda,
+// logistic — only alone); unweighted and weighted (where the kinds take weights).
 func TestConformance(t *testing.T) {
 	db, err := udf.Open("")
 	if err != nil {
@@ -214,7 +235,7 @@ func conformance(t *testing.T, db *udf.DB, sp spec, weighted bool) {
 		t.Fatal(err)
 	}
 	t.Run("reference statistics", func(t *testing.T) { checkReference(t, m, sp, rows, weighted) })
-	t.Run("merge", func(t *testing.T) { checkMerge(t, db, m, src, opts) })
+	t.Run("merge", func(t *testing.T) { checkMerge(t, db, m, src, opts, fitted(sp)) })
 	t.Run("folds", func(t *testing.T) { checkFolds(t, db, sp, src, weighted) })
 	for _, alpha := range []string{"1", "0"} {
 		mustExec(t, db, fmt.Sprintf(`CALL nb_set(%s, alpha := %s)`, queries.Literal(model), alpha))
@@ -347,8 +368,24 @@ func checkKernel(t *testing.T, s *sqlnb.Scorer, sp spec, rows []row) [][]float64
 	post := make([]float64, K)
 	jll := make([][]float64, n)
 	for i := range n {
-		s.RowScores(b, i, ref)
 		jll[i] = make([]float64, K)
+		if s.Incomplete(b, i) {
+			// A required value is missing: the row's results are NULL on every path.
+			if !ws.NullOf(i) {
+				errorf("row %d (%v): incomplete, but the kernel did not mark it NULL", i, rows[i].vals)
+			}
+			for c := range K {
+				jll[i][c] = math.NaN()
+			}
+			if a, _, contrib := s.Explain(b, i); a >= 0 || contrib != nil {
+				errorf("row %d (%v): incomplete, but explained", i, rows[i].vals)
+			}
+			continue
+		}
+		if ws.NullOf(i) {
+			errorf("row %d (%v): marked NULL but complete", i, rows[i].vals)
+		}
+		s.RowScores(b, i, ref)
 		for c := range K {
 			v := out[c*n+i] + ws.ShiftOf(i)
 			jll[i][c] = v
@@ -416,6 +453,12 @@ func checkSQL(t *testing.T, db *udf.DB, s *sqlnb.Scorer, table string, jll [][]f
 		t.Fatalf("%d rows scored, want %d", len(got), n)
 	}
 	for i, r := range got {
+		if math.IsNaN(jll[i][0]) {
+			if r[1] != "NULL" || r[2] != "NULL" || r[3] != "NULL" || r[4] != "NULL" || r[5] != "NULL" {
+				errorf("row %d: incomplete, but the SQL functions give %v", i, r[1:])
+			}
+			continue
+		}
 		m := parseMap(t, r[1])
 		best := 0
 		for c, l := range s.Labels {
@@ -485,6 +528,12 @@ func checkExport(t *testing.T, db *udf.DB, s *sqlnb.Scorer, table string) {
 		nb_predict_proba(%[2]s, t)::VARCHAR, %[4]s(t), nb_predict(%[2]s, t) FROM %[5]s t ORDER BY id`,
 		queries.Ident(name+"_joint_log_likelihood"), lit, queries.Ident(name+"_predict_proba"), queries.Ident(name+"_predict"), table))
 	for i, r := range got {
+		if r[2] == "NULL" {
+			if r[1] != "NULL" || r[3] != "NULL" || r[5] != "NULL" {
+				errorf("row %d: nb_* give NULL, the export %v", i, r[1:])
+			}
+			continue
+		}
 		sj, nj := parseList(t, r[1]), parseMap(t, r[2])
 		sp, np := parseMap(t, r[3]), parseMap(t, r[4])
 		for c, l := range s.Labels {
@@ -501,8 +550,20 @@ func checkExport(t *testing.T, db *udf.DB, s *sqlnb.Scorer, table string) {
 	}
 }
 
-// checkMerge: models trained on two halves merge into the model of the whole (statistics 1e-12).
-func checkMerge(t *testing.T, db *udf.DB, whole *sqlnb.Model, src, opts string) {
+// fitted reports whether a spec's kinds are fitted (logistic), and the tolerance its fold models are held
+// to.
+func fitted(sp spec) bool {
+	for _, f := range sp.feats {
+		if cases[sqlnb.Kind(f[1])].fitted {
+			return true
+		}
+	}
+	return false
+}
+
+// checkMerge: models trained on two halves merge into the model of the whole (statistics 1e-12); a fitted
+// model's merge is an error wrapping ErrNotMergeable.
+func checkMerge(t *testing.T, db *udf.DB, whole *sqlnb.Model, src, opts string, fit bool) {
 	ctx := context.Background()
 	var parts []*sqlnb.Model
 	for h := range 2 {
@@ -516,10 +577,16 @@ func checkMerge(t *testing.T, db *udf.DB, whole *sqlnb.Model, src, opts string) 
 		parts = append(parts, m)
 	}
 	merged, err := sqlnb.Merge(whole, classes, parts...)
+	if fit {
+		if !errors.Is(err, sqlnb.ErrNotMergeable) {
+			t.Errorf("merging fitted models: %v, want ErrNotMergeable", err)
+		}
+		return
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	compareModels(t, "merge", merged, whole)
+	compareModels(t, "merge", merged, whole, 1e-12)
 }
 
 // checkFolds: every fold model of FoldModels (one scan, merged folds) equals training on the other folds.
@@ -550,12 +617,16 @@ func checkFolds(t *testing.T, db *udf.DB, sp spec, src string, weighted bool) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		compareModels(t, fmt.Sprint("fold ", f), m, res.Model)
+		tol := 1e-12
+		for _, f := range sp.feats {
+			tol = max(tol, cases[sqlnb.Kind(f[1])].statTol)
+		}
+		compareModels(t, fmt.Sprint("fold ", f), m, res.Model, tol)
 	}
 }
 
-// compareModels compares classes and every statistics row (numbers relative 1e-12).
-func compareModels(t *testing.T, what string, got, want *sqlnb.Model) {
+// compareModels compares classes and every statistics row (numbers relative tol).
+func compareModels(t *testing.T, what string, got, want *sqlnb.Model, tol float64) {
 	t.Helper()
 	if len(got.Classes) != len(want.Classes) {
 		t.Fatalf("%s: classes %+v, want %+v", what, got.Classes, want.Classes)
@@ -566,10 +637,13 @@ func compareModels(t *testing.T, what string, got, want *sqlnb.Model) {
 			t.Errorf("%s: class %+v, want %+v", what, g, w)
 		}
 	}
-	compareStats(t, what, got.Stats, want.Stats)
+	if got.IncompleteRows != want.IncompleteRows {
+		t.Errorf("%s: %d incomplete rows, want %d", what, got.IncompleteRows, want.IncompleteRows)
+	}
+	compareStats(t, what, got.Stats, want.Stats, tol)
 }
 
-func compareStats(t *testing.T, what string, got, want sqlnb.Stats) {
+func compareStats(t *testing.T, what string, got, want sqlnb.Stats, tol float64) {
 	errorf := errs(t)
 	t.Helper()
 	names := map[string]bool{}
@@ -601,7 +675,7 @@ func compareStats(t *testing.T, what string, got, want sqlnb.Stats) {
 				default:
 					continue
 				}
-				if !same(x, y, 1e-12) {
+				if !same(x, y, tol) {
 					errorf("%s: %s row %s field %s = %v, want %v", what, name, k, wr.Type().Field(f).Name, x, y)
 				}
 			}
@@ -632,16 +706,28 @@ func keyed(rows any) map[string]reflect.Value {
 // checkReference: the statistics SQL training computed equal the plain-Go reference's.
 func checkReference(t *testing.T, m *sqlnb.Model, sp spec, rows []row, weighted bool) {
 	want := sqlnb.Stats{}
+	for i := range rows {
+		if !weighted {
+			rows[i].w = 1
+		}
+	}
+	var all []string
+	for _, f := range sp.feats {
+		all = append(all, f[0])
+	}
+	done := map[sqlnb.Kind]bool{}
 	for _, f := range sp.feats {
 		k := cases[sqlnb.Kind(f[1])]
-		for i := range rows {
-			if !weighted {
-				rows[i].w = 1
+		if k.refAll != nil {
+			if !done[sqlnb.Kind(f[1])] {
+				k.refAll(want, all, rows)
 			}
+			done[sqlnb.Kind(f[1])] = true
+			continue
 		}
 		k.ref(want, f[0], rows, k.binarize)
 	}
-	compareStats(t, "reference", m.Stats, want)
+	compareStats(t, "reference", m.Stats, want, 1e-12)
 }
 
 func refGaussian(stats sqlnb.Stats, f string, rows []row, _ float64) {
@@ -668,6 +754,51 @@ func refGaussian(stats sqlnb.Stats, f string, rows []row, _ float64) {
 			g.WM2 += ws[i] * (x - g.WMean) * (x - g.WMean)
 		}
 		stats["gaussian"] = append(asRows[sqlnb.GaussianStat](stats["gaussian"]), g)
+	}
+}
+
+// refCoMoments: per class over the complete rows (every feature a number), the weight, the weighted means
+// and the co-moments Σ w (x_j - mean_j)(x_k - mean_k), by the two-pass definition.
+func refCoMoments(stats sqlnb.Stats, feats []string, rows []row) {
+	for c, cl := range classes {
+		var xs [][]float64
+		var ws []float64
+		for _, r := range rows {
+			if r.class != c {
+				continue
+			}
+			x := make([]float64, len(feats))
+			ok := true
+			for j, f := range feats {
+				v, isNum := r.vals[f].(float64)
+				ok = ok && isNum && !math.IsNaN(v)
+				x[j] = v
+			}
+			if ok {
+				xs, ws = append(xs, x), append(ws, r.w)
+			}
+		}
+		sw := 0.0
+		mean := make([]float64, len(feats))
+		for i, x := range xs {
+			sw += ws[i]
+			for j := range x {
+				mean[j] += ws[i] * x[j]
+			}
+		}
+		for j := range mean {
+			mean[j] /= sw
+		}
+		for j := range feats {
+			for k := j; k < len(feats); k++ {
+				co := 0.0
+				for i, x := range xs {
+					co += ws[i] * (x[j] - mean[j]) * (x[k] - mean[k])
+				}
+				stats["comoments"] = append(asRows[sqlnb.CoMoment](stats["comoments"]), sqlnb.CoMoment{Feature: feats[j], Class: cl, Other: feats[k],
+					Count: int64(len(xs)), Weight: sw, Mean: mean[j], OtherMean: mean[k], CoMoment: co})
+			}
+		}
 	}
 }
 
@@ -928,6 +1059,12 @@ func checkPostgres(t *testing.T, db *udf.DB, s *sqlnb.Scorer, sp spec, rows []ro
 	}
 	for i, line := range got {
 		f := strings.SplitN(line, "|", 4)
+		if want[i][1] == "NULL" {
+			if f[1] != "" || f[2] != "" || f[3] != "" {
+				errorf("row %d: nb_* give NULL, PostgreSQL %q", i, line)
+			}
+			continue
+		}
 		jll := parseList(t, "["+strings.ReplaceAll(f[1], ",", ", ")+"]")
 		var proba map[string]float64
 		if err := json.Unmarshal([]byte(f[2]), &proba); err != nil {
