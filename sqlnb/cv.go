@@ -93,6 +93,10 @@ func FoldModels(ctx context.Context, db Querier, spec CVSpec) ([]*Model, string,
 	if err != nil {
 		return nil, "", err
 	}
+	if err := params.Validate(); err != nil {
+		return nil, "", err
+	}
+	p.params = params
 	if spec.Key != "" {
 		c, ok := findColumn(append([]Column{}, p.allColumns...), spec.Key)
 		if !ok {

@@ -74,7 +74,7 @@ type KindInfo struct {
 }
 
 // families is the registry, in the order training scans run and components are compiled.
-var families = []Family{gaussianFamily{}, poissonFamily{}, categoricalFamily{}, countsFamily{}, textFamily{}, discriminantFamily{}}
+var families = []Family{gaussianFamily{}, poissonFamily{}, categoricalFamily{}, countsFamily{}, textFamily{}, discriminantFamily{}, logisticFamily{}}
 
 var kindInfo = func() map[Kind]*KindInfo {
 	out := map[Kind]*KindInfo{}

@@ -31,6 +31,9 @@ type Table[T any] struct {
 	Merge func(dst, src *T)
 	// Check returns why a row is invalid (negative counts, non-finite sums...), or nil.
 	Check func(*T) error
+	// ModelRows: rows with an empty feature belong to the model as a whole (a logistic regression's
+	// intercepts).
+	ModelRows bool
 }
 
 // table is the untyped view of a Table the store, JSON codec, validation and merge use.
@@ -121,6 +124,7 @@ func (t *Table[T]) validate(m *Model, rows any, known map[string]bool) error {
 	for i, r := range rows.([]T) {
 		k := t.Key(&r)
 		switch {
+		case k.Feature == "" && t.ModelRows && len(known) > 0:
 		case !known[k.Feature]:
 			return invalidRow(m, t.Name, i, "feature %q has no %s statistics", k.Feature, t.Name)
 		case !classes[k.Class]:

@@ -107,6 +107,8 @@ type plan struct {
 	label      Column
 	weight     string
 	features   []Feature
+	// params are the model's hyperparameters (families that fit iteratively use them at training).
+	params Params
 }
 
 func trainModel(ctx context.Context, db DB, spec TrainSpec) (*Model, error) {
@@ -124,6 +126,7 @@ func trainModel(ctx context.Context, db DB, spec TrainSpec) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.params = params
 	m := &Model{
 		Name: spec.Model, Label: p.label.Name, LabelType: p.label.Type, Weight: p.weight, Source: spec.Source,
 		Params: params, Created: time.Now().UTC().Truncate(time.Microsecond), Version: FormatVersion,

@@ -30,7 +30,7 @@ func tableSpecs() []*tableSpec {
 				{"weight", tVarchar}, {"terms", tVarchar}, {"doc", tVarchar}, {"term", tVarchar}, {"count", tVarchar},
 				{"terms_feature", tVarchar}, {"ngrams", tBigint}, {"stop_words", tVarchar}, {"binarize", tDouble}}, optionParams...),
 			columns: []column{{"model", tVarchar}, {"n_rows", tBigint}, {"skipped_rows", tBigint}, {"classes", tBigint},
-				{"features", tBigint}, {"kinds", tVarchar}, {"seconds", tDouble}},
+				{"features", tBigint}, {"kinds", tVarchar}, {"seconds", tDouble}, {"incomplete_rows", tBigint}, {"iterations", tBigint}},
 			run: runTrain,
 		},
 		{
@@ -192,7 +192,7 @@ func runTrain(ctx context.Context, reg *registry, args map[string]any) ([][]any,
 	}
 	m := res.Model
 	return [][]any{{m.Name, m.Rows, m.SkippedRows, int64(len(m.Classes)), int64(len(m.Features)),
-		strings.Join(m.Kinds(), ","), res.Duration.Seconds()}}, nil
+		strings.Join(m.Kinds(), ","), res.Duration.Seconds(), m.IncompleteRows, m.Iterations}}, nil
 }
 
 func runModels(ctx context.Context, reg *registry, _ map[string]any) ([][]any, error) {

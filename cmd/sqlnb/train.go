@@ -180,7 +180,15 @@ func runTrain(cmd *cobra.Command, e *env, o *trainOptions) error {
 	for _, w := range res.Warnings {
 		fmt.Fprintf(e.stderr, "warning: model %q: %s\n", m.Name, w)
 	}
-	fmt.Fprintf(e.stderr, "trained %q on %d rows (%d skipped: NULL label): %d classes, %d features (%s) in %.3fs\n",
-		m.Name, m.Rows, m.SkippedRows, len(m.Classes), len(m.Features), strings.Join(m.Kinds(), ", "), res.Duration.Seconds())
+	skipped := fmt.Sprintf("%d skipped: NULL label", m.SkippedRows)
+	if m.IncompleteRows > 0 {
+		skipped += fmt.Sprintf("; %d skipped: a missing feature value", m.IncompleteRows)
+	}
+	fit := ""
+	if m.Iterations > 0 {
+		fit = fmt.Sprintf(", %d Newton steps (final gradient %.2g)", m.Iterations, m.GradNorm)
+	}
+	fmt.Fprintf(e.stderr, "trained %q on %d rows (%s): %d classes, %d features (%s)%s in %.3fs\n",
+		m.Name, m.Rows, skipped, len(m.Classes), len(m.Features), strings.Join(m.Kinds(), ", "), fit, res.Duration.Seconds())
 	return nil
 }
