@@ -857,7 +857,7 @@ func refLogistic(stats sqlnb.Stats, feats []string, rows []row) {
 	}
 	K, d := len(classes), len(feats)+1
 	D := K * d
-	theta := make([]float64, D) // class c, column j (0 the intercept) at c*d + j
+	theta := make([]float64, D)                            // class c, column j (0 the intercept) at c*d + j
 	free := func(i int) bool { return i >= d || i%d != 0 } // class 0's intercept stays 0
 	objective := func(th []float64) (float64, []float64, *mat.SymDense) {
 		f, g, h := 0.0, make([]float64, D), mat.NewSymDense(D, nil)
