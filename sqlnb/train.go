@@ -111,7 +111,16 @@ type plan struct {
 	params Params
 }
 
-func trainModel(ctx context.Context, db DB, spec TrainSpec) (*Model, error) {
+// Fit trains the model spec describes as Train does, without storing it.
+func Fit(ctx context.Context, db Querier, spec TrainSpec) (*Model, error) {
+	m, err := trainModel(ctx, db, spec)
+	if err != nil {
+		return nil, fmt.Errorf("train %q: %w", spec.Model, err)
+	}
+	return m, nil
+}
+
+func trainModel(ctx context.Context, db Querier, spec TrainSpec) (*Model, error) {
 	if err := ValidateName(spec.Model); err != nil {
 		return nil, err
 	}
