@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -130,9 +131,13 @@ func (f logisticFamily) Train(ctx context.Context, sc *scan, feats []Feature) er
 	if sc.fold != "" {
 		return fmt.Errorf("logistic regression is fitted per fold, not from fold statistics")
 	}
+	start := time.Now()
 	d, err := describeLogistic(ctx, sc, feats)
 	if err != nil {
 		return err
+	}
+	if sc.p.trace != nil {
+		sc.p.trace.Describe = time.Since(start)
 	}
 	if len(d.labels) < 2 {
 		return nil // the trainer reports no rows or a single class
@@ -404,8 +409,12 @@ func newtonFit(ctx context.Context, sc *scan, feats []Feature, d *logisticDesign
 			args[thetaArg+i] = v
 		}
 		all := append(append([]any{}, p.src.Args...), args...)
+		start := time.Now()
 		if err := sc.db.QueryRowContext(ctx, stmt, all...).Scan(ptrs...); err != nil {
 			return nil, fmt.Errorf("logistic regression step: %w", err)
+		}
+		if p.trace != nil {
+			p.trace.Passes = append(p.trace.Passes, time.Since(start))
 		}
 		pt := &point{theta: theta, f: out[0].Float64, unsure: int64(out[1].Float64), g: make([]float64, D), h: mat.NewSymDense(D, nil)}
 		for i := range D {

@@ -41,6 +41,16 @@ type TrainSpec struct {
 	Text TextOptions
 	// Binarize is the threshold of Bernoulli and text_bernoulli features (Feature.Binarize).
 	Binarize float64
+	// Trace, if set, receives the durations of an iterative fit's SQL passes (logistic regression).
+	Trace *FitTrace
+}
+
+// FitTrace records where an iterative fit (logistic regression) spends its time: the first pass over the
+// source (classes, levels, standardisation) and every Newton pass (gradient, Hessian and log-loss at one
+// point; a step that is halved takes several).
+type FitTrace struct {
+	Describe time.Duration
+	Passes   []time.Duration
 }
 
 // TermsSpec names a long term table: one row per (document, term) with a count, joined on Doc to the
@@ -107,8 +117,10 @@ type plan struct {
 	label      Column
 	weight     string
 	features   []Feature
-	// params are the model's hyperparameters (families that fit iteratively use them at training).
+	// params are the model's hyperparameters (families that fit iteratively use them at training), trace
+	// where such a fit records its passes (nil: nowhere).
 	params Params
+	trace  *FitTrace
 }
 
 // Fit trains the model spec describes as Train does, without storing it.
@@ -135,7 +147,7 @@ func trainModel(ctx context.Context, db Querier, spec TrainSpec) (*Model, error)
 	if err != nil {
 		return nil, err
 	}
-	p.params = params
+	p.params, p.trace = params, spec.Trace
 	m := &Model{
 		Name: spec.Model, Label: p.label.Name, LabelType: p.label.Type, Weight: p.weight, Source: spec.Source,
 		Params: params, Created: time.Now().UTC().Truncate(time.Microsecond), Version: FormatVersion,

@@ -227,7 +227,11 @@ func runShow(ctx context.Context, reg *registry, args map[string]any) ([][]any, 
 		if p.Feature != "" {
 			feature, kind = p.Feature, string(p.Kind)
 		}
-		rows = append(rows, []any{feature, kind, p.Class, value, p.Parameter, p.Estimate, nanIfMissing(p.Count)})
+		var class any
+		if p.Class != "" {
+			class = p.Class // lda's shared covariance belongs to no class
+		}
+		rows = append(rows, []any{feature, kind, class, value, p.Parameter, p.Estimate, nanIfMissing(p.Count)})
 	}
 	return rows, nil
 }

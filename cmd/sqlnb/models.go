@@ -62,7 +62,7 @@ func newModelsCmd(e *env) *cobra.Command {
 				if math.IsNaN(p.Count) {
 					count = nil
 				}
-				data = append(data, []any{nullIfEmpty(p.Feature), nullIfEmpty(string(p.Kind)), p.Class, nullIfEmpty(p.Value), p.Parameter, p.Estimate, count})
+				data = append(data, []any{nullIfEmpty(p.Feature), nullIfEmpty(string(p.Kind)), nullIfEmpty(p.Class), nullIfEmpty(p.Value), p.Parameter, p.Estimate, count})
 			}
 			if err := writeResult(e.stdout, format, []string{"feature", "kind", "class", "value", "parameter", "estimate", "count"},
 				[]string{"VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR", "DOUBLE", "DOUBLE"}, data); err != nil {

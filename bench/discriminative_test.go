@@ -1,0 +1,165 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/udf"
+)
+
+// lrFeatures is the width of the logistic regression benchmark (10M × 20).
+const lrFeatures = 20
+
+// lrData creates table d: n rows of lrFeatures features x1.. in [0, 1) and a label y of k classes,
+// y = argmax_c Σ_j W_cj x_j + 3 e_c with deterministic pseudo-random uniforms (frac(sin(a)·b), the same
+// formula as bench/sklearn/logreg_bench.py, so scikit-learn fits the same data).
+func lrData(b *testing.B, db *udf.DB, n, k int) {
+	b.Helper()
+	u := func(i, j string, a, c, s float64) string {
+		v := fmt.Sprintf("sin((%s + 1) * %g + %s * %g) * %g", i, a, j, c, s)
+		return fmt.Sprintf("(%s - floor(%s))", v, v)
+	}
+	var xs, scores []string
+	for j := 1; j <= lrFeatures; j++ {
+		xs = append(xs, fmt.Sprintf("%s AS x%d", u("i", strconv.Itoa(j), 12.9898, 78.233, 43758.5453), j))
+	}
+	for c := range k {
+		terms := []string{fmt.Sprintf("3 * %s", u("i", strconv.Itoa(c), 93.9898, 67.345, 24634.6345))}
+		for j := 1; j <= lrFeatures; j++ {
+			terms = append(terms, fmt.Sprintf("%g * x%d", float64((c+1)*(j+2)%7-3)/2, j))
+		}
+		scores = append(scores, strings.Join(terms, " + "))
+	}
+	gen := fmt.Sprintf(`CREATE OR REPLACE TABLE d AS SELECT * EXCLUDE (i), 'c' || (list_position(l, list_max(l)) - 1) AS y FROM (
+		SELECT *, [%s] AS l FROM (SELECT i, %s FROM range(%d) r(i))) t`, strings.Join(scores, ", "), strings.Join(xs, ", "), n)
+	gen = strings.Replace(gen, "SELECT * EXCLUDE (i)", "SELECT * EXCLUDE (i, l)", 1)
+	if _, err := db.ExecContext(context.Background(), gen); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// lrFloor is a bare aggregation pass computing the same products as one Newton pass of a k-class logistic
+// regression over lrFeatures columns: the gradient's Σ r_c x_j and the Hessian's Σ h_cd x_j x_k for every
+// free class pair c ≤ d and column pair j ≤ k (with the intercept), where the pass's residuals and weights
+// (from the softmax) are replaced by plain columns — no logits, exponentials or logarithms.
+func lrFloor(k int) string {
+	m := lrFeatures
+	var proj, aggs []string
+	for c := 1; c < k; c++ {
+		proj = append(proj, fmt.Sprintf("x%d AS g%d", c, c))
+		for e := c; e < k; e++ {
+			proj = append(proj, fmt.Sprintf("x%d * x%d AS h%d_%d", c, e, c, e))
+		}
+	}
+	for j := 1; j <= m; j++ {
+		for l := j; l <= m; l++ {
+			proj = append(proj, fmt.Sprintf("x%d * x%d AS p%d_%d", j, l, j, l))
+		}
+	}
+	for c := 1; c < k; c++ {
+		aggs = append(aggs, fmt.Sprintf("sum(g%d)", c))
+		for j := 1; j <= m; j++ {
+			aggs = append(aggs, fmt.Sprintf("sum(g%d * x%d)", c, j))
+		}
+	}
+	for c := 1; c < k; c++ {
+		for e := c; e < k; e++ {
+			h := fmt.Sprintf("h%d_%d", c, e)
+			aggs = append(aggs, "sum("+h+")")
+			for j := 1; j <= m; j++ {
+				aggs = append(aggs, fmt.Sprintf("sum(%s * x%d)", h, j))
+			}
+			for j := 1; j <= m; j++ {
+				for l := j; l <= m; l++ {
+					aggs = append(aggs, fmt.Sprintf("sum(%s * p%d_%d)", h, j, l))
+				}
+			}
+		}
+	}
+	return fmt.Sprintf("WITH q AS (SELECT *, %s FROM d) SELECT count(*), %s FROM q", strings.Join(proj, ", "), strings.Join(aggs, ", "))
+}
+
+// sklearnLogistic runs bench/sklearn/logreg_bench.py (scikit-learn's LogisticRegression(lbfgs) on the same
+// data, generated in memory by numpy) if /usr/bin/python3 has scikit-learn; it returns its summary line.
+func sklearnLogistic(n, k int) string {
+	py := "/usr/bin/python3"
+	if _, err := os.Stat(py); err != nil {
+		return "no /usr/bin/python3"
+	}
+	if err := exec.Command(py, "-c", "import sklearn").Run(); err != nil {
+		return "python3-sklearn not installed (apt-get install python3-sklearn)"
+	}
+	out, err := exec.Command(py, "sklearn/logreg_bench.py", strconv.Itoa(n), strconv.Itoa(k)).CombinedOutput()
+	if err != nil {
+		return fmt.Sprintf("logreg_bench.py failed: %v: %s", err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	return lines[len(lines)-1]
+}
+
+// BenchmarkLogistic fits logistic regression (C = 1) on 10M × 20 (BENCH_ROWS overrides the rows), binary
+// and with 10 classes, and prints the time of one Newton pass next to the bare aggregation pass computing
+// the same products, the whole fit, and scikit-learn's LogisticRegression(lbfgs) on the same data in memory.
+// BENCH_ONLY=lr2 or lr10 runs one.
+func BenchmarkLogistic(b *testing.B) {
+	n := rows()
+	ctx := context.Background()
+	fmt.Printf("\nlogistic regression, %d rows × %d features, 2 threads\n", n, lrFeatures)
+	fmt.Println("| classes | aggregates | Newton pass (s) | bare pass (s) | pass/bare | passes | fit (s) | scikit-learn lbfgs |")
+	fmt.Println("|---|---|---|---|---|---|---|---|")
+	for _, k := range []int{2, 10} {
+		if only := os.Getenv("BENCH_ONLY"); only != "" && only != fmt.Sprintf("lr%d", k) {
+			continue
+		}
+		b.Run(fmt.Sprintf("k%d", k), func(b *testing.B) {
+			db, err := udf.Open("")
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer db.Close()
+			for _, s := range []string{"SET threads = 2", "SET preserve_insertion_order = false"} {
+				if _, err := db.ExecContext(ctx, s); err != nil {
+					b.Fatal(err)
+				}
+			}
+			lrData(b, db, n, k)
+			// The 10-class pass aggregates 10,584 products: one run of each at 10M rows.
+			reps := repeats
+			if k > 2 {
+				reps = 1
+			}
+			for b.Loop() {
+				var trace sqlnb.FitTrace
+				start := time.Now()
+				if _, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "lr", Source: "d", Label: "y", Kind: sqlnb.Logistic, Trace: &trace}); err != nil {
+					b.Fatal(err)
+				}
+				tFit := time.Since(start)
+				tPass := slices.Min(trace.Passes)
+				floor := lrFloor(k)
+				tBare := time.Duration(1<<63 - 1)
+				for range reps {
+					t0 := time.Now()
+					if err := drain(db, floor)(); err != nil {
+						b.Fatal(err)
+					}
+					tBare = min(tBare, time.Since(t0))
+				}
+				d := lrFeatures + 1
+				aggs := (k-1)*d + (k-1)*k/2*d*(d+1)/2
+				sk := sklearnLogistic(n, k)
+				fmt.Printf("| %d | %d | %.2f | %.2f | %.2f | %d | %.1f | %s |\n", k, aggs, tPass.Seconds(), tBare.Seconds(),
+					tPass.Seconds()/tBare.Seconds(), len(trace.Passes), tFit.Seconds(), sk)
+				b.ReportMetric(tPass.Seconds()/tBare.Seconds(), "pass/bare")
+			}
+		})
+	}
+}
