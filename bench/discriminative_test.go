@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"slices"
@@ -11,6 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/sqlnb/sqlnb/queries"
 	"github.com/sqlnb/sqlnb/sqlnb"
 	"github.com/sqlnb/sqlnb/udf"
 )
@@ -159,6 +163,153 @@ func BenchmarkLogistic(b *testing.B) {
 				fmt.Printf("| %d | %d | %.2f | %.2f | %.2f | %d | %.1f | %s |\n", k, aggs, tPass.Seconds(), tBare.Seconds(),
 					tPass.Seconds()/tBare.Seconds(), len(trace.Passes), tFit.Seconds(), sk)
 				b.ReportMetric(tPass.Seconds()/tBare.Seconds(), "pass/bare")
+			}
+		})
+	}
+}
+
+// daInline writes an lda or qda model as plain SQL arithmetic over d's columns x1..xm, from the parameters
+// nb_show lists (class means, covariances) and the log-priors: per class lda's log π_c + x·w_c + b_c
+// (w_c = Σ⁻¹μ_c, b_c = -½ μ_cᵀΣ⁻¹μ_c) or qda's log π_c - ½ log|2πΣ_c| - ½ Σ_r z_r², z = L_c⁻¹(x - μ_c), and
+// the predicted label is the class with the largest score.
+func daInline(b *testing.B, s *sqlnb.Scorer) string {
+	m, K := len(s.Model.Features), len(s.Labels)
+	pos := s.Model.FeatureIndex()
+	mean := make([][]float64, K)
+	cov := map[string]*mat.SymDense{}
+	for c := range mean {
+		mean[c] = make([]float64, m)
+	}
+	cls := s.Model.ClassIndex()
+	for _, p := range sqlnb.Parameters(s) {
+		switch p.Parameter {
+		case "mean":
+			mean[cls[p.Class]][pos[p.Feature]] = p.Estimate
+		case "covariance":
+			if cov[p.Class] == nil {
+				cov[p.Class] = mat.NewSymDense(m, nil)
+			}
+			cov[p.Class].SetSym(pos[p.Feature], pos[p.Value], p.Estimate)
+		}
+	}
+	g := func(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+	scores := make([]string, K)
+	for c, l := range s.Labels {
+		sigma := cov[l]
+		if sigma == nil {
+			sigma = cov[""] // lda: shared
+		}
+		var ch mat.Cholesky
+		if !ch.Factorize(sigma) {
+			b.Fatal("singular covariance")
+		}
+		terms := []string{g(s.LogPrior[c])}
+		if s.Model.Features[0].Kind == sqlnb.LDA {
+			var w mat.VecDense
+			if err := ch.SolveVecTo(&w, mat.NewVecDense(m, mean[c])); err != nil {
+				b.Fatal(err)
+			}
+			bc := 0.0
+			for j := range m {
+				bc -= 0.5 * mean[c][j] * w.AtVec(j)
+				terms = append(terms, fmt.Sprintf("%s * x%d", g(w.AtVec(j)), j+1))
+			}
+			terms = append(terms, g(bc))
+		} else {
+			var lo, inv mat.TriDense
+			ch.LTo(&lo)
+			if err := inv.InverseTri(&lo); err != nil {
+				b.Fatal(err)
+			}
+			terms = append(terms, g(-0.5*(float64(m)*math.Log(2*math.Pi)+ch.LogDet())))
+			for r := range m {
+				var z []string
+				for j := 0; j <= r; j++ {
+					z = append(z, fmt.Sprintf("%s * (x%d - %s)", g(inv.At(r, j)), j+1, g(mean[c][j])))
+				}
+				zr := "(" + strings.Join(z, " + ") + ")"
+				terms = append(terms, fmt.Sprintf("-0.5 * %s * %s", zr, zr))
+			}
+		}
+		scores[c] = "(" + strings.Join(terms, " + ") + ")"
+	}
+	labels := make([]string, K)
+	for c, l := range s.Labels {
+		labels[c] = queries.Literal(l)
+	}
+	return fmt.Sprintf("SELECT count([%s][list_position(l, list_max(l))]) FROM (SELECT [%s] AS l FROM d)", strings.Join(labels, ", "), strings.Join(scores, ", "))
+}
+
+// BenchmarkDiscriminant trains lda and qda on 10M rows (BENCH_ROWS) of m correlated features and k classes
+// and prints rows/s of training next to the bare co-moment GROUP BY (count, avg, covar_pop of every pair
+// per class) and of nb_predict next to the same model as inline SQL arithmetic. BENCH_ONLY=da4,2 or
+// da20,10 runs one configuration.
+func BenchmarkDiscriminant(b *testing.B) {
+	n := rows()
+	ctx := context.Background()
+	fmt.Printf("\nlda and qda, %d rows, 2 threads, best of %d (M rows/s)\n", n, repeats)
+	fmt.Println("| (m,k) | co-moment GROUP BY | train | train time× | lda inline SQL | lda nb_predict | lda pred/inline | qda inline SQL | qda nb_predict | qda pred/inline |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
+	for _, mk := range [][2]int{{4, 2}, {20, 10}} {
+		m, k := mk[0], mk[1]
+		if only := os.Getenv("BENCH_ONLY"); only != "" && only != fmt.Sprintf("da%d,%d", m, k) {
+			continue
+		}
+		b.Run(fmt.Sprintf("m%d_k%d", m, k), func(b *testing.B) {
+			db, err := udf.Open("")
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer db.Close()
+			for _, s := range []string{"SET threads = 2", "SET preserve_insertion_order = false"} {
+				if _, err := db.ExecContext(ctx, s); err != nil {
+					b.Fatal(err)
+				}
+			}
+			// x_j = (1 + c/10) (r_j + r_{j-1}/2) + c (j mod 3 + 1)/20: correlated, class-dependent means and spread.
+			gen := fmt.Sprintf(`CREATE TABLE d AS SELECT 'c' || c AS y, %s FROM (SELECT i %% %d AS c, %s FROM range(%d) r(i))`,
+				cols(m, func(j int) string {
+					return fmt.Sprintf("(1 + c / 10.0) * (r%d + r%d / 2) + c * %g AS x%d", j, j-1, 0.05*float64(j%3+1), j)
+				}, ", "), k, cols(m+1, func(j int) string { return fmt.Sprintf("random() AS r%d", j-1) }, ", "), n)
+			if _, err := db.ExecContext(ctx, gen); err != nil {
+				b.Fatal(err)
+			}
+			var moments []string
+			for j := 1; j <= m; j++ {
+				moments = append(moments, fmt.Sprintf("avg(x%d)", j))
+				for l := j; l <= m; l++ {
+					moments = append(moments, fmt.Sprintf("covar_pop(x%d, x%d)", j, l))
+				}
+			}
+			groupBy := "SELECT y, count(*), " + strings.Join(moments, ", ") + " FROM d GROUP BY y"
+			args := cols(m, func(j int) string { return fmt.Sprintf("x%d", j) }, ", ")
+			rate := func(d time.Duration) float64 { return float64(n) / d.Seconds() / 1e6 }
+			for b.Loop() {
+				tGroup := best(b, drain(db, groupBy))
+				tTrain := best(b, func() error {
+					_, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "lda", Source: "d", Label: "y", Kind: sqlnb.LDA})
+					return err
+				})
+				if _, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "qda", Source: "d", Label: "y", Kind: sqlnb.QDA}); err != nil {
+					b.Fatal(err)
+				}
+				row := fmt.Sprintf("| (%d,%d) | %.2f | %.2f | %.2f", m, k, rate(tGroup), rate(tTrain), tTrain.Seconds()/tGroup.Seconds())
+				for _, kind := range []string{"lda", "qda"} {
+					model, err := sqlnb.Load(ctx, db, kind)
+					if err != nil {
+						b.Fatal(err)
+					}
+					s, err := sqlnb.Compile(model)
+					if err != nil {
+						b.Fatal(err)
+					}
+					tInline := best(b, drain(db, daInline(b, s)))
+					tPredict := best(b, drain(db, "SELECT count(nb_predict('"+kind+"', "+args+")) FROM d"))
+					row += fmt.Sprintf(" | %.2f | %.2f | %.1f", rate(tInline), rate(tPredict), rate(tPredict)/rate(tInline))
+					b.ReportMetric(rate(tPredict)/rate(tInline), kind+"_predict/inline")
+				}
+				fmt.Println(row + " |")
+				b.ReportMetric(tTrain.Seconds()/tGroup.Seconds(), "train/groupby")
 			}
 		})
 	}
