@@ -404,13 +404,25 @@ func newtonFit(ctx context.Context, sc *scan, feats []Feature, d *logisticDesign
 		h      *mat.SymDense
 		unsure int64
 	}
+	// The pass is prepared once: with many classes it has thousands of aggregates, and planning it costs.
+	query := func(args ...any) *sql.Row { return sc.db.QueryRowContext(ctx, stmt, args...) }
+	if pr, ok := sc.db.(interface {
+		PrepareContext(context.Context, string) (*sql.Stmt, error)
+	}); ok {
+		prepared, err := pr.PrepareContext(ctx, stmt)
+		if err != nil {
+			return nil, fmt.Errorf("logistic regression step: %w", err)
+		}
+		defer prepared.Close()
+		query = func(args ...any) *sql.Row { return prepared.QueryRowContext(ctx, args...) }
+	}
 	pass := func(theta []float64) (*point, error) {
 		for i, v := range theta {
 			args[thetaArg+i] = v
 		}
 		all := append(append([]any{}, p.src.Args...), args...)
 		start := time.Now()
-		if err := sc.db.QueryRowContext(ctx, stmt, all...).Scan(ptrs...); err != nil {
+		if err := query(all...).Scan(ptrs...); err != nil {
 			return nil, fmt.Errorf("logistic regression step: %w", err)
 		}
 		if p.trace != nil {

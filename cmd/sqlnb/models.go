@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -147,7 +146,7 @@ func newModelsCmd(e *env) *cobra.Command {
 	imp.Flags().StringVar(&importName, "name", "", "store under this name instead of the one in the file")
 	var sf modelFlags
 	set := &cobra.Command{
-		Use:   "set MODEL [--alpha A] [--var-smoothing V] [--variance class|pooled|sample] [--priors P] [--threshold T --eps E]",
+		Use:   "set MODEL [--alpha A] [--var-smoothing V] [--variance class|pooled|sample] [--priors P] [--threshold T --eps E] [--reg-param R] [--shrinkage A]",
 		Short: "Change a model's hyperparameters without retraining", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			db, err := e.open()
@@ -169,8 +168,7 @@ func newModelsCmd(e *env) *cobra.Command {
 			for _, w := range m.Params.Warnings() {
 				fmt.Fprintf(e.stderr, "warning: model %q: %s\n", m.Name, w)
 			}
-			fmt.Fprintf(e.stderr, "model %q: alpha %g, var_smoothing %g, variance %s, priors %s\n", m.Name,
-				m.Params.Alpha, m.Params.VarSmoothing, m.Params.Variance, strings.TrimSpace(m.Params.Priors))
+			fmt.Fprintf(e.stderr, "model %q: %s\n", m.Name, m.ParamsSummary())
 			return nil
 		},
 	}
