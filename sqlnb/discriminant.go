@@ -783,7 +783,9 @@ func (g *discriminantComponent) SQL(x *exporter, c int) (string, error) {
 	return t, nil
 }
 
-// zSQL writes z = L_c⁻¹ (x·s - μ_c·s) row by row, s a power of two (1, or limitScale).
+// zSQL writes z = L_c⁻¹ (x - μ_c) row by row; with s ≠ 1 (limitScale) the differences are scaled by s, and a
+// feature with |x| < 1e150 counts 0 (next to one ≥ 1e154, whose square overflows, its share is below
+// float64's precision, as in the row reference; and PostgreSQL raises an error where a square underflows).
 func (g *discriminantComponent) zSQL(x *exporter, c int, s float64) []string {
 	var out []string
 	off := 0
@@ -791,10 +793,11 @@ func (g *discriminantComponent) zSQL(x *exporter, c int, s float64) []string {
 		var terms []string
 		for j := 0; j <= r; j++ {
 			v := x.number(g.in[j].Name)
+			d := fmt.Sprintf("(%s - %s)", v, x.num(g.mean[c][j]))
 			if s != 1 {
-				v = v + " * " + x.num(s)
+				d = fmt.Sprintf("(CASE WHEN abs(%s) < 1e150 THEN 0 ELSE %s * %s END)", v, v, x.num(s))
 			}
-			terms = append(terms, fmt.Sprintf("%s * (%s - %s)", x.num(g.inv[c][off+j]), v, x.num(g.mean[c][j]*s)))
+			terms = append(terms, fmt.Sprintf("%s * %s", x.num(g.inv[c][off+j]), d))
 		}
 		off += r + 1
 		out = append(out, strings.Join(terms, " + "))
@@ -806,7 +809,7 @@ func (g *discriminantComponent) zSQL(x *exporter, c int, s float64) []string {
 // it writes the exporter's limit rule.
 type qdaComponent struct{ *discriminantComponent }
 
-// limitSQL is class c's quadratic term scaled by 2^-1200: -½ Σ_r z_r² with x and μ scaled by 2^-600,
+// limitSQL is class c's quadratic term scaled by 2^-1200: -½ Σ_r z_r² with the values scaled by 2^-600,
 // which does not overflow (the exporter's limit rule, where every class score is -inf).
 func (g qdaComponent) limitSQL(x *exporter, c int) string {
 	var squares []string
