@@ -42,9 +42,8 @@ func lrData(b *testing.B, db *udf.DB, n, k int) {
 		}
 		scores = append(scores, strings.Join(terms, " + "))
 	}
-	gen := fmt.Sprintf(`CREATE OR REPLACE TABLE d AS SELECT * EXCLUDE (i), 'c' || (list_position(l, list_max(l)) - 1) AS y FROM (
+	gen := fmt.Sprintf(`CREATE OR REPLACE TABLE d AS SELECT * EXCLUDE (i, l), 'c' || (list_position(l, list_max(l)) - 1) AS y FROM (
 		SELECT *, [%s] AS l FROM (SELECT i, %s FROM range(%d) r(i))) t`, strings.Join(scores, ", "), strings.Join(xs, ", "), n)
-	gen = strings.Replace(gen, "SELECT * EXCLUDE (i)", "SELECT * EXCLUDE (i, l)", 1)
 	if _, err := db.ExecContext(context.Background(), gen); err != nil {
 		b.Fatal(err)
 	}

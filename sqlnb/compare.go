@@ -94,18 +94,19 @@ func Compare(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, spec Compar
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), drop)
 	for r := range spec.Repeats {
-		split, err := queries.Render("compare_split.tmpl.sql", map[string]any{"Table": compareTable, "From": src.From, "Seed": len(src.Args) + 1})
+		split, err := queries.Render("compare_split.tmpl.sql", map[string]any{"Table": compareTable, "From": src.From,
+			"Seed": len(src.Args) + 1, "Fraction": len(src.Args) + 2})
 		if err != nil {
 			return nil, err
 		}
-		if _, err := conn.ExecContext(ctx, split, append(append([]any{}, src.Args...), spec.Seed+int64(r))...); err != nil {
+		if _, err := conn.ExecContext(ctx, split, append(append([]any{}, src.Args...), spec.Seed+int64(r), spec.TestFraction)...); err != nil {
 			return nil, fmt.Errorf("compare: split the source: %w", err)
 		}
 		var scorers []*Scorer
 		var at []key
 		for _, k := range spec.Kinds {
 			for _, n := range spec.Sizes {
-				sub, err := queries.Render("compare_subset.tmpl.sql", map[string]any{"Table": compareTable, "Fraction": spec.TestFraction, "Size": n})
+				sub, err := queries.Render("compare_subset.tmpl.sql", map[string]any{"Table": compareTable, "Size": n})
 				if err != nil {
 					return nil, err
 				}
@@ -179,7 +180,7 @@ func Compare(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, spec Compar
 func compareMetrics(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, scorers []*Scorer, spec CompareSpec) ([]map[string]float64, int64, error) {
 	name, release := reg.RegisterFolds(scorers)
 	defer release()
-	from, err := queries.Render("compare_test_rows.tmpl.sql", map[string]any{"Table": compareTable, "Fraction": spec.TestFraction, "Models": len(scorers)})
+	from, err := queries.Render("compare_test_rows.tmpl.sql", map[string]any{"Table": compareTable, "Models": len(scorers)})
 	if err != nil {
 		return nil, 0, err
 	}

@@ -119,13 +119,33 @@ func (discriminantFamily) Train(ctx context.Context, sc *scan, feats []Feature) 
 	for i, f := range feats {
 		names[i] = f.Name
 	}
+	// First as if every row were complete (one GROUP BY class, as fast as the bare one); if a feature has
+	// NULLs or NaNs, again with the completeness of each row as a group key. The classes and statistics
+	// are kept from the second scan only.
+	done := sc.done
+	complete, err := comomentScan(ctx, sc, names, false)
+	if err != nil || complete {
+		return err
+	}
+	if !done {
+		// The discriminant kinds are alone in their models: what the first scan recorded is all there is.
+		sc.parts, sc.order = map[int64]*partial{}, nil
+	}
+	_, err = comomentScan(ctx, sc, names, true)
+	return err
+}
+
+// comomentScan runs train_comoments; without missing it reports whether every row was complete, and keeps
+// nothing if not.
+func comomentScan(ctx context.Context, sc *scan, names []string, missing bool) (bool, error) {
+	feats := names
 	ps := pairs(len(feats))
-	rows, err := sc.query(ctx, "train_comoments.tmpl.sql", map[string]any{"Features": names, "Pairs": ps})
+	rows, err := sc.query(ctx, "train_comoments.tmpl.sql", map[string]any{"Features": names, "Pairs": ps, "Missing": missing})
 	if err != nil {
 		if strings.Contains(err.Error(), "out of range") {
-			return discriminantDiagnose(ctx, sc, names, err)
+			return false, discriminantDiagnose(ctx, sc, names, err)
 		}
-		return fmt.Errorf("compute co-moments: %w", err)
+		return false, fmt.Errorf("compute co-moments: %w", err)
 	}
 	defer rows.Close()
 	weighted := sc.p.weight != ""
@@ -135,6 +155,9 @@ func (discriminantFamily) Train(ctx context.Context, sc *scan, feats []Feature) 
 	if weighted {
 		width += m
 		head = 4
+	}
+	if !missing {
+		width += m // every feature's count of non-NULL values
 	}
 	var fold int64
 	var class sql.NullString
@@ -149,16 +172,16 @@ func (discriminantFamily) Train(ctx context.Context, sc *scan, feats []Feature) 
 		ptrs = append(ptrs, &vals[i])
 	}
 	stats := map[int64][]CoMoment{}
-	finite := true
+	finite, complete := true, true
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
-			return fmt.Errorf("compute co-moments: %w", err)
+			return false, fmt.Errorf("compute co-moments: %w", err)
 		}
 		n := int64(vals[0].Float64)
 		if inc {
 			if weighted {
 				if err := checkWeights(sc.p.weight, n, int64(vals[1].Float64), vals[2]); err != nil {
-					return err
+					return false, err
 				}
 			}
 			if !sc.done {
@@ -169,11 +192,16 @@ func (discriminantFamily) Train(ctx context.Context, sc *scan, feats []Feature) 
 		ok, err := sc.addClass(fold, class, vals[:head])
 		if err != nil || !ok {
 			if err != nil {
-				return err
+				return false, err
 			}
 			continue
 		}
 		v := vals[head:]
+		if !missing {
+			for _, cnt := range v[width-m:] {
+				complete = complete && int64(cnt.Float64) == n
+			}
+		}
 		w := float64(n)
 		mean := make([]float64, m)
 		co := make([]float64, len(ps))
@@ -205,23 +233,29 @@ func (discriminantFamily) Train(ctx context.Context, sc *scan, feats []Feature) 
 			if pr.J == pr.K {
 				r.CoMoment = math.Max(0, r.CoMoment)
 			}
+			if math.IsNaN(r.CoMoment + r.Mean + r.OtherMean) {
+				complete = complete && missing // a NaN value: the rows are not all complete
+			}
 			finite = finite && !math.IsNaN(r.CoMoment+r.Mean+r.OtherMean) && !math.IsInf(r.CoMoment+r.Mean+r.OtherMean, 0)
 			stats[fold] = append(stats[fold], r)
 		}
 	}
 	if err := rows.Err(); err != nil {
 		if strings.Contains(err.Error(), "out of range") {
-			return discriminantDiagnose(ctx, sc, names, err)
+			return false, discriminantDiagnose(ctx, sc, names, err)
 		}
-		return fmt.Errorf("compute co-moments: %w", err)
+		return false, fmt.Errorf("compute co-moments: %w", err)
+	}
+	if !complete {
+		return false, nil
 	}
 	if !finite {
-		return discriminantDiagnose(ctx, sc, names, fmt.Errorf("%w: a mean or co-moment is not finite", ErrBadValue))
+		return false, discriminantDiagnose(ctx, sc, names, fmt.Errorf("%w: a mean or co-moment is not finite", ErrBadValue))
 	}
 	for fold, s := range stats {
 		addRows(sc.part(fold).stats, CoMomentTable, s...)
 	}
-	return nil
+	return true, nil
 }
 
 // discriminantDiagnose names the columns with infinite values, or values so large that their products
@@ -525,56 +559,80 @@ func (g *discriminantComponent) buffer(n int) (*[]float64, []float64) {
 	return bufp, (*bufp)[:n]
 }
 
-// Add: lda adds Σ_j w_cj (x_j - x̄_j) (the centred values once per feature, then every class); qda
-// subtracts ½ Σ_r z_r², z = L_c⁻¹ (x - μ_c), feature row by row over the batch.
+// Add: lda adds Σ_j w_cj (x_j - x̄_j), four features per pass over a class's rows; qda subtracts ½ Σ_r z_r²,
+// z = L_c⁻¹ (x - μ_c), over blocks of rows that stay in the cache.
 func (g *discriminantComponent) Add(b *Batch, out []float64) {
 	n := b.N
 	if !g.qda {
-		bufp, d := g.buffer(n)
-		defer g.scratch.Put(bufp)
-		for j, in := range g.in {
-			x, xb := b.Num[in.Feature][:n], g.xbar[j]
-			for i := range d {
-				d[i] = x[i] - xb
-			}
-			for c := range g.K {
-				o, w := out[c*n:c*n+n], g.w[c][j]
+		// Four features per pass over the rows of one class, as the Gaussian kernel.
+		for c := range g.K {
+			o, w := out[c*n:c*n+n], g.w[c]
+			j := 0
+			for ; len(g.in)-j >= 4; j += 4 {
+				x0, x1, x2, x3 := b.Num[g.in[j].Feature][:n], b.Num[g.in[j+1].Feature][:n], b.Num[g.in[j+2].Feature][:n], b.Num[g.in[j+3].Feature][:n]
+				m0, m1, m2, m3 := g.xbar[j], g.xbar[j+1], g.xbar[j+2], g.xbar[j+3]
+				w0, w1, w2, w3 := w[j], w[j+1], w[j+2], w[j+3]
 				for i := range o {
-					o[i] += w * d[i]
+					o[i] += w0*(x0[i]-m0) + w1*(x1[i]-m1) + w2*(x2[i]-m2) + w3*(x3[i]-m3)
+				}
+			}
+			for ; j < len(g.in); j++ {
+				x, m0, w0 := b.Num[g.in[j].Feature][:n], g.xbar[j], w[j]
+				for i := range o {
+					o[i] += w0 * (x[i] - m0)
 				}
 			}
 		}
 		return
 	}
+	// qda, per class and block of rows: d_j = x_j - μ_cj, then z_r = Σ_{j≤r} (L⁻¹)_rj d_j four terms at a
+	// time, q += z_r²; a block of d (m × 128 values) stays in the first-level cache.
+	const blk = 128
 	m := g.m
-	bufp, buf := g.buffer(n * (m + 1))
+	bufp, buf := g.buffer(blk * (m + 2))
 	defer g.scratch.Put(bufp)
-	z := buf[m*n:]
 	for c := range g.K {
-		for j, in := range g.in {
-			x, mu, d := b.Num[in.Feature][:n], g.mean[c][j], buf[j*n:j*n+n]
-			for i := range d {
-				d[i] = x[i] - mu
-			}
-		}
-		o := out[c*n : c*n+n]
-		inv := g.inv[c]
-		off := 0
-		for r := range m {
-			w := inv[off]
-			d := buf[:n]
-			for i := range z {
-				z[i] = w * d[i]
-			}
-			for j := 1; j <= r; j++ {
-				w, d := inv[off+j], buf[j*n:j*n+n]
-				for i := range z {
-					z[i] += w * d[i]
+		inv, mu := g.inv[c], g.mean[c]
+		for i0 := 0; i0 < n; i0 += blk {
+			nb := min(blk, n-i0)
+			d := func(j int) []float64 { return buf[j*blk : j*blk+nb] }
+			for j, in := range g.in {
+				x, dj, mj := b.Num[in.Feature][i0:i0+nb], d(j), mu[j]
+				for i := range dj {
+					dj[i] = x[i] - mj
 				}
 			}
-			off += r + 1
+			z, q := buf[m*blk:m*blk+nb], buf[(m+1)*blk:(m+1)*blk+nb]
+			clear(q)
+			off := 0
+			for r := range m {
+				w := inv[off : off+r+1]
+				off += r + 1
+				w0, d0 := w[0], d(0)
+				for i := range z {
+					z[i] = w0 * d0[i]
+				}
+				j := 1
+				for ; r+1-j >= 4; j += 4 {
+					w0, w1, w2, w3 := w[j], w[j+1], w[j+2], w[j+3]
+					d0, d1, d2, d3 := d(j), d(j+1), d(j+2), d(j+3)
+					for i := range z {
+						z[i] += w0*d0[i] + w1*d1[i] + w2*d2[i] + w3*d3[i]
+					}
+				}
+				for ; j <= r; j++ {
+					wj, dj := w[j], d(j)
+					for i := range z {
+						z[i] += wj * dj[i]
+					}
+				}
+				for i := range q {
+					q[i] += z[i] * z[i]
+				}
+			}
+			o := out[c*n+i0 : c*n+i0+nb]
 			for i := range o {
-				o[i] -= 0.5 * z[i] * z[i]
+				o[i] -= 0.5 * q[i]
 			}
 		}
 	}

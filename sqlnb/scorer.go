@@ -263,36 +263,61 @@ func (s *Scorer) Incomplete(b *Batch, i int) bool {
 	return false
 }
 
-// markIncomplete sets ws.Null (and NaN scores) for the rows that miss a required value; it returns ws.Null.
-func (s *Scorer) markIncomplete(b *Batch, out []float64, ws *Workspace) []bool {
-	n, K := b.N, len(s.Labels)
+// markIncomplete sets ws.Null (and NaN scores) for the rows that miss a required value: a NULL (validity
+// mask; word by word) or, for a category, the Missing code. A NaN or ±Inf required number makes the row's
+// scores non-finite, so fixup finds it with the rows to rescore and marks it here (nullIfNonFinite).
+func (s *Scorer) markIncomplete(b *Batch, ws *Workspace) {
+	n := b.N
 	ws.Null = nil
+	mark := func(i int) {
+		if ws.Null == nil {
+			ws.Null = ws.nullBuf(n)
+		}
+		ws.Null[i] = true
+	}
 	for _, j := range s.required {
 		in := s.Inputs[j]
-		for i := range n {
-			var miss bool
-			if in.Kind == NumberInput {
-				x := b.Num[j][i]
-				miss = !isValid(b.Valid[j], i) || x-x != 0
-			} else {
-				miss = b.Cat[j][i] == in.Missing()
+		if in.Kind != NumberInput {
+			miss := in.Missing()
+			for i, code := range b.Cat[j][:n] {
+				if code == miss {
+					mark(i)
+				}
 			}
-			if miss {
+			continue
+		}
+		mask := b.Valid[j]
+		if mask == nil {
+			continue
+		}
+		for w := 0; w*64 < n; w++ {
+			if mask[w] == ^uint64(0) {
+				continue
+			}
+			for i := w * 64; i < n && i < w*64+64; i++ {
+				if mask[w]&(1<<(uint(i)&63)) == 0 {
+					mark(i)
+				}
+			}
+		}
+	}
+}
+
+// nullIfNonFinite marks row i NULL if one of its required numbers is NaN or ±Inf, and reports whether it
+// did.
+func (s *Scorer) nullIfNonFinite(b *Batch, i int, ws *Workspace) bool {
+	for _, j := range s.required {
+		if s.Inputs[j].Kind == NumberInput {
+			if x := b.Num[j][i]; x-x != 0 {
 				if ws.Null == nil {
-					ws.Null = ws.nullBuf(n)
+					ws.Null = ws.nullBuf(b.N)
 				}
 				ws.Null[i] = true
+				return true
 			}
 		}
 	}
-	for i, null := range ws.Null {
-		if null {
-			for c := range K {
-				out[c*n+i] = math.NaN()
-			}
-		}
-	}
-	return ws.Null
+	return false
 }
 
 func (ws *Workspace) nullBuf(n int) []bool {
@@ -312,7 +337,7 @@ func (ws *Workspace) NullOf(i int) bool { return ws != nil && ws.Null != nil && 
 func (s *Scorer) fixup(b *Batch, out []float64, ws *Workspace) {
 	n, K := b.N, len(s.Labels)
 	ws.Shift = nil
-	null := s.markIncomplete(b, out, ws)
+	s.markIncomplete(b, ws)
 	if cap(ws.bad) < n {
 		ws.bad = make([]bool, n)
 	}
@@ -337,8 +362,17 @@ func (s *Scorer) fixup(b *Batch, out []float64, ws *Workspace) {
 	}
 	for c := range K {
 		for i, v := range out[c*n : c*n+n] {
-			if v-v != 0 && (null == nil || !null[i]) {
+			if v-v != 0 && !ws.NullOf(i) && !s.nullIfNonFinite(b, i, ws) {
 				bad[i], any = true, true
+			}
+		}
+	}
+	// Rows that miss a required value score NaN (their results are NULL), whatever the kernels wrote.
+	for i, null := range ws.Null {
+		if null {
+			bad[i] = false
+			for c := range K {
+				out[c*n+i] = math.NaN()
 			}
 		}
 	}
