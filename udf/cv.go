@@ -227,13 +227,17 @@ func nbCVExec(infoPtr, inputPtr, outputPtr unsafe.Pointer) {
 		var w stringWriter
 		w.reset(keys, s.first)
 		sqlnb.Posteriors(jll, m, K, vals[off:off+m*K], s.top, s.sums)
-		for _, i := range idx {
-			entries[i] = listEntry{offset: uint64(off), length: uint64(K)}
+		for r, i := range idx {
 			for c := range K {
-				w.write(off+c, int32(c), &b.labels[c])
+				w.write(off+r*K+c, int32(c), &b.labels[c])
 			}
-			off += K
+			if s.ws.NullOf(r) { // a row missing a value a component requires
+				nulls = append(nulls, i)
+				continue
+			}
+			entries[i] = listEntry{offset: uint64(off + r*K), length: uint64(K)}
 		}
+		off += m * K
 		b.pool.Put(s)
 	}
 	for _, i := range nulls {
@@ -267,7 +271,7 @@ func (cb *cvBound) writeTerms(input mapping.DataChunk, out mapping.Vector, struc
 		var w stringWriter
 		w.reset(predVec, s.first)
 		for r, i := range idx {
-			if !valid(labelMask, i) {
+			if !valid(labelMask, i) || s.ws.NullOf(r) {
 				nulls = append(nulls, i)
 				continue
 			}

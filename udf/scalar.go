@@ -558,6 +558,14 @@ func (b *bound) execute(input mapping.DataChunk, out mapping.Vector, n int, s *s
 	K := len(sc.Labels)
 	jll := s.jll[:K*n]
 	sc.JointLogLikelihood(batch, jll, &s.ws)
+	// Rows that miss a value the model requires (lda, qda, logistic) give NULL.
+	if null := s.ws.Null; null != nil {
+		for i, isNull := range null {
+			if isNull {
+				rowOK[i], anyNull = false, true
+			}
+		}
+	}
 	switch b.spec.out {
 	case outLabel:
 		sqlnb.Argmax(jll, n, K, s.best, s.top)
@@ -568,7 +576,7 @@ func (b *bound) execute(input mapping.DataChunk, out mapping.Vector, n int, s *s
 		var w stringWriter
 		w.reset(out, s.first)
 		for i := range n {
-			if !b.struc || rowOK[i] {
+			if rowOK[i] {
 				c := s.best[i]
 				w.write(i, c, &b.labels[c])
 			}
