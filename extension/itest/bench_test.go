@@ -23,9 +23,9 @@ import (
 // BenchmarkExtension (make bench-extension): nb_predict and training from SQL through the extension in
 // @duckdb/node-api 1.5.6, next to the same functions registered by the sqlnb library (this process, DuckDB
 // 1.5.6 through duckdb-go) and to each host's bare scan and GROUP BY of the same file, in one run.
-// BENCH_ROWS overrides the 5M rows.
+// BENCH_ROWS overrides the 10M rows. Every query: best of 5.
 func BenchmarkExtension(b *testing.B) {
-	n := 5_000_000
+	n := 10_000_000
 	if s := os.Getenv("BENCH_ROWS"); s != "" {
 		n, _ = strconv.Atoi(s)
 	}
@@ -34,7 +34,7 @@ func BenchmarkExtension(b *testing.B) {
 	if ext == "" || nodeDir == "" {
 		b.Fatal("SQLNB_EXT and SQLNB_NODE_DIR are not set: run make bench-extension")
 	}
-	fmt.Printf("\n%d rows, 2 threads, best of 3 (M rows/s); binary = the functions sqlnb registers through duckdb-go, extension = LOADed in node-api\n", n)
+	fmt.Printf("\n%d rows, 2 threads, best of 5 (M rows/s); binary = the functions sqlnb registers through duckdb-go, extension = LOADed in node-api\n", n)
 	fmt.Println("| (m,k) | host | scan | nb_predict | predict/scan | ext/binary | GROUP BY | train | train/GROUP BY | peak RSS |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
 	for _, mk := range [][2]int{{4, 2}, {20, 10}} {
@@ -73,7 +73,7 @@ func benchOne(b *testing.B, n, m, k int, ext, nodeDir string) {
 	}
 	timeQuery := func(q string) time.Duration {
 		d := time.Duration(math.MaxInt64)
-		for range 3 {
+		for range 5 {
 			start := time.Now()
 			rows, err := db.QueryContext(ctx, q)
 			if err != nil {
@@ -100,8 +100,8 @@ func benchOne(b *testing.B, n, m, k int, ext, nodeDir string) {
 	var ru syscall.Rusage
 	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 
-	queries, _ := json.Marshal([]map[string]any{{"sql": scan}, {"sql": predict}, {"sql": groupBy},
-		{"sql": "SELECT * FROM nb_train('bench_ext', 'd', 'y')"}})
+	queries, _ := json.Marshal([]map[string]any{{"sql": scan, "repeats": 5}, {"sql": predict, "repeats": 5}, {"sql": groupBy, "repeats": 5},
+		{"sql": "SELECT * FROM nb_train('bench_ext', 'd', 'y')", "repeats": 3}})
 	script, _ := filepath.Abs("testdata/bench.cjs")
 	out, err := exec.Command("node", script, nodeDir, path, ext, string(queries)).Output()
 	if err != nil {
