@@ -11,7 +11,6 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/sqlnb/sqlnb/queries"
 )
 
 // The kinds of the discriminant family: the features of a model form one vector x, Gaussian given the
@@ -265,27 +264,11 @@ func discriminantDiagnose(ctx context.Context, sc *scan, names []string, cause e
 	for i, n := range names {
 		mf[i] = momentFeature{Name: n}
 	}
-	stmt, err := queries.Render("train_nonfinite.tmpl.sql", map[string]any{"From": sc.p.src.From, "Label": sc.p.label.Name, "Features": mf})
+	counts, err := nonfiniteCounts(ctx, sc, mf)
 	if err != nil {
-		return err
-	}
-	counts := make([]sql.NullFloat64, 3*len(mf))
-	ptrs := make([]any, len(counts))
-	for i := range counts {
-		ptrs[i] = &counts[i]
-	}
-	if err := sc.db.QueryRowContext(ctx, stmt, sc.p.src.Args...).Scan(ptrs...); err != nil {
 		return fmt.Errorf("%w (and checking for infinity failed: %v)", cause, err)
 	}
-	var infs, huge []string
-	for i, f := range mf {
-		if counts[3*i].Float64 > 0 {
-			infs = append(infs, fmt.Sprintf("%q (%d rows)", f.Name, int64(counts[3*i].Float64)))
-		}
-		if counts[3*i+2].Float64 >= 1e150 {
-			huge = append(huge, fmt.Sprintf("%q (|x| up to %.3g)", f.Name, counts[3*i+2].Float64))
-		}
-	}
+	infs, huge := counts.infinite(mf), counts.huge(mf)
 	switch {
 	case len(infs) > 0:
 		return fmt.Errorf("%w: feature %s holds infinite values: filter them out or replace them with NULL (rows with a missing value are left out)",

@@ -140,7 +140,7 @@ func TestDiscriminantMissingValues(t *testing.T) {
 	}
 	mustExec(t, db, `INSERT INTO d VALUES ('a', 'inf'::DOUBLE, 0)`)
 	_, err = sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "m", Source: "d", Label: "y", Kind: sqlnb.QDA})
-	if !errors.Is(err, sqlnb.ErrBadValue) || !strings.Contains(err.Error(), `"x1" (1 rows)`) {
+	if !errors.Is(err, sqlnb.ErrBadValue) || !strings.Contains(err.Error(), `"x1" (1 row)`) {
 		t.Errorf("infinite value: %v", err)
 	}
 }

@@ -172,29 +172,15 @@ func momentsOf(feature, class string, v []sql.NullFloat64, weighted bool) Gaussi
 // columns, NaN is read as NULL (missing) and the scan reruns; values whose squares overflow are an error
 // naming their columns and saying to rescale.
 func gaussianDiagnose(ctx context.Context, sc *scan, mf []momentFeature, cause error, rerun func() error) error {
-	stmt, err := queries.Render("train_nonfinite.tmpl.sql", map[string]any{"From": sc.p.src.From, "Label": sc.p.label.Name, "Features": mf})
+	counts, err := nonfiniteCounts(ctx, sc, mf)
 	if err != nil {
-		return err
-	}
-	counts := make([]sql.NullFloat64, 3*len(mf))
-	ptrs := make([]any, len(counts))
-	for i := range counts {
-		ptrs[i] = &counts[i]
-	}
-	if err := sc.db.QueryRowContext(ctx, stmt, sc.p.src.Args...).Scan(ptrs...); err != nil {
 		return fmt.Errorf("%w (and checking for NaN and infinity failed: %v)", cause, err)
 	}
-	var infs, huge []string
+	infs, huge := counts.infinite(mf), counts.huge(mf)
 	nan := false
-	for i, f := range mf {
-		if n := int64(counts[3*i].Float64); n > 0 {
-			infs = append(infs, fmt.Sprintf("%q (%d %s)", f.Name, n, map[bool]string{true: "row", false: "rows"}[n == 1]))
-		}
+	for i := range mf {
 		if counts[3*i+1].Float64 > 0 {
 			mf[i].NaNToNull, nan = true, true
-		}
-		if counts[3*i+2].Float64 >= 1e150 {
-			huge = append(huge, fmt.Sprintf("%q (|x| up to %.3g)", f.Name, counts[3*i+2].Float64))
 		}
 	}
 	switch {
@@ -208,6 +194,49 @@ func gaussianDiagnose(ctx context.Context, sc *scan, mf []momentFeature, cause e
 			"rescale the column (for example divide it by 1e150) and train again", ErrBadValue, strings.Join(huge, ", "))
 	}
 	return cause
+}
+
+// nonfinite holds, per feature of a train_nonfinite scan, its count of infinite values, its count of NaNs
+// and its largest finite |x|.
+type nonfinite []sql.NullFloat64
+
+// nonfiniteCounts runs the train_nonfinite scan over mf's columns of the training source.
+func nonfiniteCounts(ctx context.Context, sc *scan, mf []momentFeature) (nonfinite, error) {
+	stmt, err := queries.Render("train_nonfinite.tmpl.sql", map[string]any{"From": sc.p.src.From, "Label": sc.p.label.Name, "Features": mf})
+	if err != nil {
+		return nil, err
+	}
+	counts := make(nonfinite, 3*len(mf))
+	ptrs := make([]any, len(counts))
+	for i := range counts {
+		ptrs[i] = &counts[i]
+	}
+	if err := sc.db.QueryRowContext(ctx, stmt, sc.p.src.Args...).Scan(ptrs...); err != nil {
+		return nil, err
+	}
+	return counts, nil
+}
+
+// infinite names the features of mf holding infinite values, with their counts.
+func (c nonfinite) infinite(mf []momentFeature) []string {
+	var out []string
+	for i, f := range mf {
+		if n := int64(c[3*i].Float64); n > 0 {
+			out = append(out, fmt.Sprintf("%q (%d %s)", f.Name, n, map[bool]string{true: "row", false: "rows"}[n == 1]))
+		}
+	}
+	return out
+}
+
+// huge names the features of mf whose values are too large for their squares (moments) to stay finite.
+func (c nonfinite) huge(mf []momentFeature) []string {
+	var out []string
+	for i, f := range mf {
+		if c[3*i+2].Float64 >= 1e150 {
+			out = append(out, fmt.Sprintf("%q (|x| up to %.3g)", f.Name, c[3*i+2].Float64))
+		}
+	}
+	return out
 }
 
 func (gaussianFamily) Validate(m *Model, feats []Feature) error {

@@ -254,6 +254,18 @@ func (r *registry) inExplicitTx(id uint64) bool {
 
 // rawConnection returns the C connection inside a duckdb-go connection. duckdb-go keeps it unexported;
 // the field is read by reflection, checked by name and type (duckdb-go is pinned in go.mod).
+// rawConnOf returns the DuckDB connection behind conn, for calls that outlive conn.Raw (conn stays reserved
+// by its caller while they run).
+func rawConnOf(conn *sql.Conn) (mapping.Connection, error) {
+	var raw mapping.Connection
+	err := conn.Raw(func(dc any) error {
+		var err error
+		raw, err = rawConnection(dc.(driver.Conn))
+		return err
+	})
+	return raw, err
+}
+
 func rawConnection(c driver.Conn) (mapping.Connection, error) {
 	if w, ok := c.(interface{ Unwrap() driver.Conn }); ok {
 		c = w.Unwrap()

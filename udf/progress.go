@@ -2,7 +2,6 @@ package udf
 
 import (
 	"database/sql"
-	"database/sql/driver"
 
 	"github.com/duckdb/duckdb-go/v2/mapping"
 )
@@ -12,12 +11,7 @@ import (
 // enable_progress_bar_print = false to keep DuckDB from printing its own bar). The function may be called
 // from another goroutine while the query runs.
 func Progress(conn *sql.Conn) (func() float64, error) {
-	var raw mapping.Connection
-	err := conn.Raw(func(dc any) error {
-		var err error
-		raw, err = rawConnection(dc.(driver.Conn))
-		return err
-	})
+	raw, err := rawConnOf(conn)
 	if err != nil {
 		return nil, err
 	}

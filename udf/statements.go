@@ -2,7 +2,6 @@ package udf
 
 import (
 	"database/sql"
-	"database/sql/driver"
 	"errors"
 
 	"github.com/duckdb/duckdb-go/v2/mapping"
@@ -13,12 +12,7 @@ import (
 // DuckDB's parse error. Parsing reads no table: a statement about a table that does not exist yet parses.
 // The function must not be called while a query runs on conn.
 func Parser(conn *sql.Conn) (func(text string) (int, error), error) {
-	var raw mapping.Connection
-	err := conn.Raw(func(dc any) error {
-		var err error
-		raw, err = rawConnection(dc.(driver.Conn))
-		return err
-	})
+	raw, err := rawConnOf(conn)
 	if err != nil {
 		return nil, err
 	}
