@@ -48,10 +48,10 @@ func tableSpecs() []*tableSpec {
 			name:       "nb_train",
 			writes:     true,
 			positional: []param{{"model", tVarchar}, {"source", tVarchar}, {"label", tVarchar}},
-			named:      append(slices.Clone(trainParams), optionParams...),
+			named:      append(append(slices.Clone(trainParams), optionParams...), param{"semi_supervised", tBoolean}),
 			columns: []column{{"model", tVarchar}, {"n_rows", tBigint}, {"skipped_rows", tBigint}, {"classes", tBigint},
 				{"features", tBigint}, {"kinds", tVarchar}, {"seconds", tDouble}, {"incomplete_rows", tBigint}, {"iterations", tBigint},
-				{"warnings", tVarcharList}},
+				{"warnings", tVarcharList}, {"unlabelled_rows", tBigint}, {"log_likelihood", tDouble}},
 			run: runTrain,
 		},
 		{
@@ -66,7 +66,8 @@ func tableSpecs() []*tableSpec {
 			name: "nb_models",
 			columns: []column{{"name", tVarchar}, {"label", tVarchar}, {"n_rows", tBigint}, {"classes", tBigint},
 				{"features", tBigint}, {"kinds", tVarchar}, {"alpha", tDouble}, {"var_smoothing", tDouble},
-				{"variance", tVarchar}, {"priors", tVarchar}, {"created", tTimestamp}},
+				{"variance", tVarchar}, {"priors", tVarchar}, {"created", tTimestamp}, {"unlabelled_rows", tBigint},
+				{"iterations", tBigint}, {"log_likelihood", tDouble}},
 			run: runModels,
 		},
 		{
@@ -209,6 +210,7 @@ func options(args map[string]any) sqlnb.Options {
 	}
 	o.Exclude, _ = args["exclude"].([]string)
 	o.Force, _ = args["force"].(bool)
+	o.SemiSupervised, _ = args["semi_supervised"].(bool)
 	if fk := str(args, "feature_kinds"); fk != "" {
 		o.FeatureKinds = strings.Split(fk, ",")
 	}
@@ -220,13 +222,23 @@ func runTrain(ctx context.Context, reg *registry, args map[string]any) ([][]any,
 	if err != nil {
 		return nil, err
 	}
+	spec.Registrar = reg
 	res, err := sqlnb.Train(ctx, reg.internal, spec)
 	if err != nil {
 		return nil, err
 	}
 	m := res.Model
 	return [][]any{{m.Name, m.Rows, m.SkippedRows, int64(len(m.Classes)), int64(len(m.Features)),
-		strings.Join(m.Kinds(), ","), res.Duration.Seconds(), m.IncompleteRows, m.Iterations, append([]string{}, res.Warnings...)}}, nil
+		strings.Join(m.Kinds(), ","), res.Duration.Seconds(), m.IncompleteRows, m.Iterations, append([]string{}, res.Warnings...),
+		m.UnlabelledRows, logLikelihood(m)}}, nil
+}
+
+// logLikelihood is a semi-supervised model's final log-likelihood, NULL for other models.
+func logLikelihood(m *sqlnb.Model) any {
+	if m.UnlabelledRows == 0 {
+		return nil
+	}
+	return m.LogLikelihood
 }
 
 func runModels(ctx context.Context, reg *registry, _ map[string]any) ([][]any, error) {
@@ -241,7 +253,8 @@ func runModels(ctx context.Context, reg *registry, _ map[string]any) ([][]any, e
 			return nil, err
 		}
 		rows = append(rows, []any{m.Name, m.Label, m.Rows, int64(len(m.Classes)), int64(len(m.Features)),
-			strings.Join(m.Kinds(), ","), m.Params.Alpha, m.Params.VarSmoothing, m.Params.Variance, m.Params.Priors, m.Created})
+			strings.Join(m.Kinds(), ","), m.Params.Alpha, m.Params.VarSmoothing, m.Params.Variance, m.Params.Priors, m.Created,
+			m.UnlabelledRows, m.Iterations, logLikelihood(m)})
 	}
 	return rows, nil
 }

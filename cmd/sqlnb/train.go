@@ -66,8 +66,9 @@ func (f *modelFlags) addPriors(cmd *cobra.Command) {
 	cmd.Flags().Float64Var(&f.shrinkage, "shrinkage", 0, "lda: shrinkage in [0, 1] towards a scaled identity (implies --solver lsqr; scikit-learn's shrinkage)")
 	cmd.Flags().Float64Var(&f.c, "C", d.C, "logistic: inverse L2 penalty strength (scikit-learn's C; intercepts are not penalised)")
 	cmd.Flags().StringVar(&f.penalty, "penalty", "", "logistic: l2 (the default) or none")
-	cmd.Flags().Float64Var(&f.tol, "tol", d.Tol, "logistic: stop when the largest gradient component (standardised features, per unit weight) is ≤ this")
-	cmd.Flags().Int64Var(&f.maxIter, "max-iter", d.MaxIter, "logistic: at most this many Newton steps")
+	cmd.Flags().Float64Var(&f.tol, "tol", d.Tol, fmt.Sprintf("logistic: stop when the largest gradient component (standardised features, per unit weight) is ≤ this; "+
+		"--semi-supervised: stop when an EM step raises the log-likelihood by at most this × its magnitude (default %g there)", sqlnb.DefaultEMTol))
+	cmd.Flags().Int64Var(&f.maxIter, "max-iter", d.MaxIter, "logistic: at most this many Newton steps; --semi-supervised: at most this many EM steps")
 	cmd.Flags().BoolVar(&f.norm, "norm", false, "complement models: normalise the weights (scikit-learn's ComplementNB norm)")
 	cmd.Flags().Int64Var(&f.minDF, "min-df", 0, "text features: keep terms found in at least this many training documents")
 	cmd.Flags().Int64Var(&f.maxFeatures, "max-features", 0, "text features: keep only the most frequent terms (0: all)")
@@ -154,6 +155,7 @@ func printWarnings(e *env, model string, warnings []string) {
 
 type trainOptions struct {
 	model, label, from string
+	semiSupervised     bool
 	flags              modelFlags
 }
 
@@ -166,7 +168,8 @@ func newTrainCmd(e *env) *cobra.Command {
 and store it as model NAME, replacing an existing model of that name atomically.
 
 Numeric columns are Gaussian, VARCHAR, ENUM and BOOLEAN columns categorical, unless --kind or --feature-kind
-says otherwise. NULL labels are skipped; NULL feature values are left out of that feature's statistics.
+says otherwise. NULL labels are skipped (with --semi-supervised those rows take part through EM: each counts in every
+class with its posterior); NULL feature values are left out of that feature's statistics.
 
 Kinds:
 ` + sqlnb.KindsHelp(),
@@ -180,6 +183,7 @@ Kinds:
 	o.flags.addFeatures(cmd)
 	o.flags.addTraining(cmd)
 	o.flags.addParams(cmd)
+	f.BoolVar(&o.semiSupervised, "semi-supervised", false, "also learn from the rows with a NULL label, by EM (naive Bayes kinds; --tol, --max-iter)")
 	for _, r := range []string{"model", "label", "from"} {
 		_ = cmd.MarkFlagRequired(r)
 	}
@@ -190,7 +194,9 @@ func runTrain(cmd *cobra.Command, e *env, o *trainOptions) error {
 	if err := sqlnb.ValidateName(o.model); err != nil {
 		return usageError{err}
 	}
-	spec, err := o.flags.options(cmd).Spec(o.model, o.from, o.label)
+	opts := o.flags.options(cmd)
+	opts.SemiSupervised = o.semiSupervised
+	spec, err := opts.Spec(o.model, o.from, o.label)
 	if err != nil {
 		return usageError{err}
 	}
@@ -199,6 +205,7 @@ func runTrain(cmd *cobra.Command, e *env, o *trainOptions) error {
 		return err
 	}
 	defer db.Close()
+	spec.Registrar = db
 	res, err := sqlnb.Train(cmd.Context(), db.DB, spec)
 	if err != nil {
 		return err
@@ -210,7 +217,10 @@ func runTrain(cmd *cobra.Command, e *env, o *trainOptions) error {
 		skipped += fmt.Sprintf("; %d skipped: a missing feature value", m.IncompleteRows)
 	}
 	fit := ""
-	if m.Iterations > 0 {
+	if m.UnlabelledRows > 0 {
+		skipped = fmt.Sprintf("and %d unlabelled rows", m.UnlabelledRows)
+		fit = fmt.Sprintf(", %d EM steps (log-likelihood %.10g)", m.Iterations, m.LogLikelihood)
+	} else if m.Iterations > 0 {
 		fit = fmt.Sprintf(", %d Newton steps (final gradient %.2g)", m.Iterations, m.GradNorm)
 	}
 	fmt.Fprintf(e.stderr, "trained %q on %d rows (%s): %d classes, %d features (%s)%s in %.3fs\n",
