@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"math"
-	"os"
 
 	"github.com/sqlnb/sqlnb/queries"
 )
@@ -104,9 +103,6 @@ func trainSemiSupervised(ctx context.Context, conn Querier, reg FoldRegistrar, s
 		// The first step is not compared with the start: the labelled rows' model knows only their
 		// categories and terms, so its likelihood leaves out the others.
 		gain := nll - ll
-		if os.Getenv("EMDEBUG") != "" {
-			fmt.Fprintln(os.Stderr, "DEBUG", it, ll, nll, gain)
-		}
 		if it > 1 && !(gain > params.Tol*math.Abs(ll)) {
 			break
 		}
