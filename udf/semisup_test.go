@@ -327,7 +327,7 @@ func createEMTable(t *testing.T, db execer, name string, d *emData) {
 // TestSemiSupervisedMatchesReferenceEM: nb_train(semi_supervised := true) gives the model, EM step count
 // and log-likelihood of the plain-Go EM above (same start, E-step, M-step and stopping rule), to 1e-9, for
 // Gaussian (with and without sample weights, one feature offset by 100), categorical and multinomial
-// features on synthetic data with one row in six labelled.
+// features on synthetic data with one row in six labelled. Such a model does not merge (ErrNotMergeable).
 func TestSemiSupervisedMatchesReferenceEM(t *testing.T) {
 	for _, c := range []struct {
 		name, kind string
@@ -397,6 +397,9 @@ func TestSemiSupervisedMatchesReferenceEM(t *testing.T) {
 					t.Errorf("%s %s class %s %s: got %.15g, reference %.15g", p.Feature, p.Parameter, p.Class, p.Value, p.Estimate, want)
 				}
 				checked++
+			}
+			if _, err := sqlnb.Merge(m, nil, m); !errors.Is(err, sqlnb.ErrNotMergeable) {
+				t.Errorf("merge of a semi-supervised model: %v, want ErrNotMergeable", err)
 			}
 			if checked < 3*len(d.x[0]) {
 				t.Errorf("only %d parameters compared", checked)
