@@ -517,3 +517,22 @@ func TestSemiSupervisedCancelledKeepsModel(t *testing.T) {
 		t.Errorf("%d temporary tables left (%v)", n, err)
 	}
 }
+
+// TestSemiSupervisedCrossValidation: nb_cv(semi_supervised := true) fits each fold's model by EM on the
+// other folds' rows (labelled and not) and scores the fold's labelled rows: fold 0's accuracy equals that of
+// nb_train(semi_supervised := true) on the rows outside fold 0, scored on fold 0.
+func TestSemiSupervisedCrossValidation(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT CASE WHEN i % 3 = 0 THEN ['a', 'b'][1 + i % 2] END AS y,
+		(i % 2) * 1.5 + sin(i * 7) AS x1, cos(i * 3) + (i % 2) AS x2 FROM range(600) r(i)`)
+	got := queryStrings(t, db, `SELECT folds[1] FROM nb_cv('d', 'y', folds := 3, seed := 5, semi_supervised := true) WHERE metric = 'accuracy'`)
+	fold := sqlnb.FoldExpr(3, 5, "", "y", false)
+	mustExec(t, db, `CALL nb_train('f0', 'SELECT * FROM d t WHERE `+strings.ReplaceAll(fold, "'", "''")+` <> 0', 'y', semi_supervised := true)`)
+	want := queryStrings(t, db, `SELECT avg((nb_predict('f0', t) = y)::INT) FROM d t WHERE y IS NOT NULL AND `+fold+` = 0`)
+	if len(got) != 1 || got[0][0] != want[0][0] {
+		t.Errorf("nb_cv fold 0 accuracy %v, direct %v", got, want)
+	}
+	if _, err := db.ExecContext(context.Background(), `FROM nb_cv('d', 'y', alpha := [0.5, 1], semi_supervised := true)`); err == nil || !strings.Contains(err.Error(), "one setting at a time") {
+		t.Errorf("a sweep with semi_supervised: %v", err)
+	}
+}

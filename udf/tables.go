@@ -26,7 +26,7 @@ var optionParams = []param{
 // read. nb_cv takes them too.
 var trainParams = []param{{"features", tVarcharList}, {"exclude", tVarcharList}, {"force", tBoolean}, {"kind", tVarchar},
 	{"feature_kinds", tVarchar}, {"weight", tVarchar}, {"terms", tVarchar}, {"doc", tVarchar}, {"term", tVarchar}, {"count", tVarchar},
-	{"terms_feature", tVarchar}, {"ngrams", tBigint}, {"stop_words", tVarchar}, {"binarize", tDouble}}
+	{"terms_feature", tVarchar}, {"ngrams", tBigint}, {"stop_words", tVarchar}, {"binarize", tDouble}, {"semi_supervised", tBoolean}}
 
 // cvParams are nb_cv's named parameters: nb_train's, with alpha and var_smoothing as lists of values to
 // sweep, and the cross-validation's own.
@@ -48,7 +48,7 @@ func tableSpecs() []*tableSpec {
 			name:       "nb_train",
 			writes:     true,
 			positional: []param{{"model", tVarchar}, {"source", tVarchar}, {"label", tVarchar}},
-			named:      append(append(slices.Clone(trainParams), optionParams...), param{"semi_supervised", tBoolean}),
+			named:      append(slices.Clone(trainParams), optionParams...),
 			columns: []column{{"model", tVarchar}, {"n_rows", tBigint}, {"skipped_rows", tBigint}, {"classes", tBigint},
 				{"features", tBigint}, {"kinds", tVarchar}, {"seconds", tDouble}, {"incomplete_rows", tBigint}, {"iterations", tBigint},
 				{"warnings", tVarcharList}, {"unlabelled_rows", tBigint}, {"log_likelihood", tDouble}},

@@ -39,6 +39,7 @@ type modelFlags struct {
 	ngrams                                int
 	stopWords                             string
 	binarize                              float64
+	semiSupervised                        bool
 }
 
 // addParams adds --alpha and --var-smoothing (single values) and the other hyperparameter flags (addRule,
@@ -87,7 +88,7 @@ func (f *modelFlags) addFeatures(cmd *cobra.Command) {
 }
 
 // addTraining adds the flags that shape what training reads: a term table, the tokenizer, the binarize
-// threshold, and --force.
+// threshold, --semi-supervised and --force.
 func (f *modelFlags) addTraining(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.terms, "terms", "", "long term table (document id, term, count) joined to --from on --doc")
@@ -98,6 +99,7 @@ func (f *modelFlags) addTraining(cmd *cobra.Command) {
 	fl.IntVar(&f.ngrams, "ngrams", 1, "text features: word n-grams up to this length")
 	fl.StringVar(&f.stopWords, "stop-words", "", "text features: remove stop words (english)")
 	fl.Float64Var(&f.binarize, "binarize", 0, "Bernoulli features: present when the value (a text term's count) is > this")
+	fl.BoolVar(&f.semiSupervised, "semi-supervised", false, "also learn from the rows with a NULL label, by EM (naive Bayes kinds; --tol, --max-iter)")
 	fl.BoolVar(&f.force, "force", false, fmt.Sprintf("train even when the label has more than %d classes", sqlnb.MaxClasses))
 }
 
@@ -105,7 +107,7 @@ func (f *modelFlags) addTraining(cmd *cobra.Command) {
 func (f *modelFlags) options(cmd *cobra.Command) sqlnb.Options {
 	o := sqlnb.Options{Features: f.features, Exclude: f.exclude, Force: f.force, Kind: f.kind, FeatureKinds: f.featureKinds,
 		Weight: f.weight, Variance: f.variance, Priors: f.priors, Terms: f.terms, Doc: f.doc, Term: f.term, Count: f.count,
-		TermsFeature: f.termsFeature, Ngrams: f.ngrams, StopWords: f.stopWords, Binarize: f.binarize}
+		TermsFeature: f.termsFeature, Ngrams: f.ngrams, StopWords: f.stopWords, Binarize: f.binarize, SemiSupervised: f.semiSupervised}
 	if cmd.Flags().Changed("alpha") {
 		o.Alpha = &f.alpha
 	}
@@ -155,7 +157,6 @@ func printWarnings(e *env, model string, warnings []string) {
 
 type trainOptions struct {
 	model, label, from string
-	semiSupervised     bool
 	flags              modelFlags
 }
 
@@ -183,7 +184,6 @@ Kinds:
 	o.flags.addFeatures(cmd)
 	o.flags.addTraining(cmd)
 	o.flags.addParams(cmd)
-	f.BoolVar(&o.semiSupervised, "semi-supervised", false, "also learn from the rows with a NULL label, by EM (naive Bayes kinds; --tol, --max-iter)")
 	for _, r := range []string{"model", "label", "from"} {
 		_ = cmd.MarkFlagRequired(r)
 	}
@@ -194,9 +194,7 @@ func runTrain(cmd *cobra.Command, e *env, o *trainOptions) error {
 	if err := sqlnb.ValidateName(o.model); err != nil {
 		return usageError{err}
 	}
-	opts := o.flags.options(cmd)
-	opts.SemiSupervised = o.semiSupervised
-	spec, err := opts.Spec(o.model, o.from, o.label)
+	spec, err := o.flags.options(cmd).Spec(o.model, o.from, o.label)
 	if err != nil {
 		return usageError{err}
 	}
