@@ -29,5 +29,7 @@ CREATE TABLE IF NOT EXISTS nb.models (
     max_iter       BIGINT DEFAULT 100, -- logistic: iteration limit
     incomplete_rows BIGINT DEFAULT 0,  -- labelled rows left out for a missing feature value (lda, qda, logistic)
     iterations     BIGINT DEFAULT 0,   -- logistic: Newton steps taken
-    grad_norm      DOUBLE DEFAULT 0    -- logistic: final largest absolute gradient component
+    grad_norm      DOUBLE DEFAULT 0,   -- logistic: final largest absolute gradient component
+    unlabelled_rows BIGINT DEFAULT 0,  -- semi-supervised (EM): rows with a NULL label that took part
+    log_likelihood DOUBLE DEFAULT 0    -- semi-supervised (EM): final log-likelihood of the training rows
 )

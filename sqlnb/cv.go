@@ -130,12 +130,14 @@ func FoldExpr(k int, seed int64, key, label string, stratified bool) string {
 // family) does not merge: each fold's model is fitted on the other folds' rows, still by SQL passes over the
 // source (refitFolds).
 func FoldModels(ctx context.Context, db Querier, spec CVSpec) ([]*Model, string, error) {
-	models, fold, _, err := foldModels(ctx, db, spec)
+	models, fold, _, err := foldModels(ctx, db, nil, spec)
 	return models, fold, err
 }
 
-// foldModels is FoldModels, also returning the warnings about the columns (see TrainResult.Warnings).
-func foldModels(ctx context.Context, db Querier, spec CVSpec) ([]*Model, string, []string, error) {
+// foldModels is FoldModels, also returning the warnings about the columns (see TrainResult.Warnings). A
+// semi-supervised training (spec.Train.SemiSupervised) fits each fold's model by EM on the other folds' rows,
+// labelled and not (reg makes its E-steps' scorers callable from SQL).
+func foldModels(ctx context.Context, db Querier, reg FoldRegistrar, spec CVSpec) ([]*Model, string, []string, error) {
 	if spec.Folds < 2 {
 		return nil, "", nil, fmt.Errorf("%w: --folds %d: use at least 2", ErrBadOption, spec.Folds)
 	}
@@ -146,6 +148,8 @@ func foldModels(ctx context.Context, db Querier, spec CVSpec) ([]*Model, string,
 	params := DefaultParams()
 	if t.Params != nil {
 		params = *t.Params
+	} else if t.SemiSupervised {
+		params.Tol = DefaultEMTol
 	}
 	p, err := makePlan(ctx, db, t)
 	if err != nil {
@@ -169,6 +173,10 @@ func foldModels(ctx context.Context, db Querier, spec CVSpec) ([]*Model, string,
 	fold := FoldExpr(spec.Folds, spec.Seed, spec.Key, p.label.Name, spec.Stratified)
 	base := &Model{Name: t.Model, Label: p.label.Name, LabelType: p.label.Type, Weight: p.weight, Source: t.Source,
 		Params: params, Created: time.Now().UTC(), Version: FormatVersion, Features: p.features}
+	if t.SemiSupervised {
+		out, more, err := semiSupervisedFolds(ctx, db, reg, spec, p, fold)
+		return out, fold, append(warnings, more...), err
+	}
 	for _, g := range byFamily(p.features) {
 		if _, ok := g.fam.(refitter); ok {
 			out, err := refitFolds(ctx, db, spec, p, base, fold)
@@ -264,6 +272,39 @@ func refitFolds(ctx context.Context, db Querier, spec CVSpec, p *plan, base *Mod
 	return out, nil
 }
 
+// semiSupervisedFolds fits, for each fold f, the semi-supervised model of the other folds' rows (the
+// source restricted as refitFolds restricts it): k EM fits on one connection.
+func semiSupervisedFolds(ctx context.Context, db Querier, reg FoldRegistrar, spec CVSpec, p *plan, fold string) ([]*Model, []string, error) {
+	if len(spec.Alphas) > 1 || len(spec.VarSmoothings) > 1 {
+		return nil, nil, fmt.Errorf("%w: a semi-supervised fit depends on alpha and var_smoothing: cross-validate one setting at a time", ErrBadOption)
+	}
+	conn, release, err := pinConn(ctx, db)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer release()
+	out := make([]*Model, spec.Folds)
+	var warnings []string
+	for f := range out {
+		from, err := queries.Render("source_other_folds.tmpl.sql", map[string]any{"From": p.src.From, "Fold": fold, "Param": len(p.src.Args) + 1})
+		if err != nil {
+			return nil, nil, err
+		}
+		fp := *p
+		fp.src = Source{Text: p.src.Text, From: from, Args: append(append([]any{}, p.src.Args...), int64(f))}
+		m, more, err := trainSemiSupervised(ctx, conn, reg, spec.Train, &fp, p.params)
+		if err != nil {
+			return nil, nil, fmt.Errorf("fold %d: %w", f, err)
+		}
+		for _, w := range more {
+			warnings = append(warnings, fmt.Sprintf("fold %d: %s", f, w))
+		}
+		m.Name = fmt.Sprintf("%s (fold %d)", spec.Train.Model, f)
+		out[f] = m
+	}
+	return out, warnings, nil
+}
+
 // CrossValidate runs k-fold cross-validation: one statistics scan for every fold (FoldModels), then, per
 // hyperparameter setting, one scan that scores each row once with its fold's model (nb_cv_proba) and
 // aggregates the per-fold metrics inside DuckDB.
@@ -278,7 +319,7 @@ func CrossValidate(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, spec 
 	if !slices.Contains(CVMetrics(), spec.Metric) {
 		return nil, fmt.Errorf("%w: --metric %q: use %s", ErrBadOption, spec.Metric, strings.Join(CVMetrics(), ", "))
 	}
-	models, fold, warnings, err := foldModels(ctx, conn, spec)
+	models, fold, warnings, err := foldModels(ctx, conn, reg, spec)
 	if err != nil {
 		return nil, fmt.Errorf("cv %q: %w", spec.Train.Model, err)
 	}

@@ -274,8 +274,9 @@ type gaussianComponent struct {
 // Compile applies the variance rules (documented in README "Scoring rules"):
 //   - var = WM2/W per class (Params.Variance class), Σ WM2 / Σ W over classes (pooled), or WM2/(W - 1)
 //     (sample, R's naiveBayes), plus ε = VarSmoothing × the largest whole-training-set variance of any
-//     Gaussian feature (unweighted, as scikit-learn), or VarSmoothing itself if every feature is constant;
-//     at least 1e-300;
+//     Gaussian feature (unweighted, as scikit-learn; in a semi-supervised model, where the unweighted
+//     statistics count each unlabelled row once per class, weighted: every row once with its sample
+//     weight), or VarSmoothing itself if every feature is constant; at least 1e-300;
 //   - a class without a non-NULL value of the feature uses the feature's statistics over all classes;
 //   - with e1071's rule (Params.Threshold > 0) a standard deviation ≤ Eps becomes Threshold.
 func (gaussianFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
@@ -283,7 +284,7 @@ func (gaussianFamily) Compile(cc *compiler, feats []Feature) ([]Component, error
 	byFeature := rowsByFeature(m, GaussianTable)
 	maxVar := 0.0
 	for _, stats := range byFeature {
-		if n, _, m2 := mergedMoments(stats, false); n > 0 {
+		if n, _, m2 := mergedMoments(stats, m.UnlabelledRows > 0); n > 0 {
 			maxVar = math.Max(maxVar, m2/n)
 		}
 	}

@@ -16,9 +16,10 @@ import (
 // FormatVersion is the version of the stored model layout (nb.* tables) and export JSON. Version 2 added the
 // hyperparameters threshold and eps to nb.models and the Poisson statistics; version 3 the hyperparameters of
 // discriminant analysis and logistic regression (reg_param, solver, shrinkage, c, penalty, tol, max_iter),
-// the fit summary (incomplete_rows, iterations, grad_norm) and their statistics tables. Earlier stores are
-// upgraded by Upgrade; earlier JSON imports as it is (missing hyperparameters take their defaults).
-const FormatVersion = 3
+// the fit summary (incomplete_rows, iterations, grad_norm) and their statistics tables; version 4 the summary
+// of semi-supervised training (unlabelled_rows, log_likelihood). Earlier stores are upgraded by Upgrade;
+// earlier JSON imports as it is (missing hyperparameters take their defaults).
+const FormatVersion = 4
 
 // Kind is the distribution of one feature given the class: one of the kinds a Family registers (Kinds).
 type Kind string
@@ -264,14 +265,21 @@ type Model struct {
 	IncompleteRows int64 `json:"incomplete_rows,omitempty"`
 	// Iterations and GradNorm summarise an iterative fit (logistic): the Newton steps taken and the final
 	// largest absolute gradient component (see Params.Tol).
-	Iterations int64     `json:"iterations,omitempty"`
-	GradNorm   float64   `json:"grad_norm,omitempty"`
-	Created    time.Time `json:"created"`
-	Version    int       `json:"format_version"`
-	Generation string    `json:"generation"`
-	Features   []Feature `json:"features"`
-	Classes    []Class   `json:"classes"`
-	Stats      Stats     `json:"-"`
+	Iterations int64   `json:"iterations,omitempty"`
+	GradNorm   float64 `json:"grad_norm,omitempty"`
+	// UnlabelledRows are the rows with a NULL label that took part in semi-supervised training (EM, see
+	// TrainSpec.SemiSupervised); then Iterations counts the EM steps and LogLikelihood is the final model's
+	// log-likelihood of the training rows. Class weights then add the unlabelled rows' posteriors to the
+	// labelled weight (Class.Count stays the labelled rows), and a statistics row counts each unlabelled row
+	// in every class.
+	UnlabelledRows int64     `json:"unlabelled_rows,omitempty"`
+	LogLikelihood  float64   `json:"log_likelihood,omitempty"`
+	Created        time.Time `json:"created"`
+	Version        int       `json:"format_version"`
+	Generation     string    `json:"generation"`
+	Features       []Feature `json:"features"`
+	Classes        []Class   `json:"classes"`
+	Stats          Stats     `json:"-"`
 }
 
 // modelFields is Model without its methods (for the JSON codec).
@@ -391,7 +399,7 @@ func (m *Model) Validate() error {
 		if c.Count <= 0 || !(c.Weight > 0) || math.IsInf(c.Weight, 1) {
 			return bad("table nb.classes, class %q: count %d, weight %v: must be > 0 and finite (a class of weight 0 could never be predicted)", c.Label, c.Count, c.Weight)
 		}
-		if m.Weight == "" && c.Weight != float64(c.Count) {
+		if m.Weight == "" && m.UnlabelledRows == 0 && c.Weight != float64(c.Count) {
 			return bad("table nb.classes, class %q: weight %v but %d rows, in a model without a weight column", c.Label, c.Weight, c.Count)
 		}
 		if m.Params.Priors == PriorsGiven && !(c.Prior > 0 && c.Prior <= 1) {
@@ -489,6 +497,10 @@ func (m *Model) ParamsSummary() string {
 	}
 	if m.IncompleteRows > 0 {
 		parts = append(parts, fmt.Sprintf("%d rows left out for a missing feature value", m.IncompleteRows))
+	}
+	if m.UnlabelledRows > 0 {
+		parts = append(parts, fmt.Sprintf("semi-supervised (EM, tol %g, max_iter %d): %d unlabelled rows, %d EM steps, log-likelihood %.10g",
+			p.Tol, p.MaxIter, m.UnlabelledRows, m.Iterations, m.LogLikelihood))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -37,6 +37,9 @@ type Options struct {
 	StopWords string
 	// Binarize is the threshold of Bernoulli and text_bernoulli features.
 	Binarize float64
+	// SemiSupervised trains on the rows with a NULL label too, by EM (TrainSpec.SemiSupervised); Tol and
+	// MaxIter are then its tolerance (default DefaultEMTol) and step limit.
+	SemiSupervised bool
 }
 
 // Params applies the hyperparameter options to base.
@@ -119,7 +122,12 @@ func (o Options) Spec(model, source, label string) (TrainSpec, error) {
 	if spec.FeatureKinds, err = ParseFeatureKinds(o.FeatureKinds); err != nil {
 		return spec, err
 	}
-	params, given, err := o.Params(DefaultParams())
+	base := DefaultParams()
+	if o.SemiSupervised {
+		base.Tol = DefaultEMTol
+		spec.SemiSupervised = true
+	}
+	params, given, err := o.Params(base)
 	if err != nil {
 		return spec, err
 	}

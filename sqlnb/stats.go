@@ -204,10 +204,11 @@ func (t *Table[T]) validate(m *Model, rows any, known map[string]bool) error {
 			n, w := t.Rows(&rs[i])
 			c := class[k.Class]
 			switch {
-			case n > c.Count || w > c.Weight*(1+1e-9):
+			// Semi-supervised models count each unlabelled row in every class (Model.UnlabelledRows).
+			case (n > c.Count && m.UnlabelledRows == 0) || w > c.Weight*(1+1e-9):
 				return invalidRow(m, t.Name, i, "feature %q, class %q%s counts %d rows of weight %v, more than the class's %d and %v",
 					k.Feature, k.Class, valueSuffix(k.Value), n, w, c.Count, c.Weight)
-			case m.Weight == "" && w != float64(n):
+			case m.Weight == "" && m.UnlabelledRows == 0 && w != float64(n):
 				return invalidRow(m, t.Name, i, "feature %q, class %q%s: weight %v but %d rows, in a model without a weight column",
 					k.Feature, k.Class, valueSuffix(k.Value), w, n)
 			}

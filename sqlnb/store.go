@@ -19,12 +19,12 @@ var schemaStatements = []string{
 }
 
 // upgradeStatements add the nb.models columns of later formats to an earlier store (each IF NOT EXISTS):
-// format 2's, then format 3's.
+// format 2's, then format 3's and 4's.
 var upgradeStatements = []string{
 	"store_upgrade_threshold.sql", "store_upgrade_eps.sql",
 	"store_upgrade_reg_param.sql", "store_upgrade_solver.sql", "store_upgrade_shrinkage.sql", "store_upgrade_c.sql",
 	"store_upgrade_penalty.sql", "store_upgrade_tol.sql", "store_upgrade_max_iter.sql", "store_upgrade_incomplete_rows.sql",
-	"store_upgrade_iterations.sql", "store_upgrade_grad_norm.sql",
+	"store_upgrade_iterations.sql", "store_upgrade_grad_norm.sql", "store_upgrade_unlabelled_rows.sql", "store_upgrade_log_likelihood.sql",
 }
 
 // EnsureStore creates the nb schema and its tables if they do not exist, and upgrades a store of an
@@ -60,8 +60,8 @@ func EnsureStore(ctx context.Context, q Querier) error {
 // tables later formats added are created, and every model's format_version is updated. It returns the
 // oldest format version found. Version 1 → 2 adds nb.models.threshold and eps (0: e1071's rule off) and
 // nb.poisson; 2 → 3 adds the hyperparameters and fit summary of discriminant analysis and logistic
-// regression (with their defaults) and nb.comoments and nb.logistic; the statistics of earlier models are
-// unchanged.
+// regression (with their defaults) and nb.comoments and nb.logistic; 3 → 4 the summary of semi-supervised
+// training (unlabelled_rows, log_likelihood: 0); the statistics of earlier models are unchanged.
 func Upgrade(ctx context.Context, db DB) (from int, err error) {
 	ok, err := storeExists(ctx, db)
 	if err != nil || !ok {
@@ -106,7 +106,7 @@ func Upgrade(ctx context.Context, db DB) (from int, err error) {
 }
 
 // storeVersion returns the oldest format version of the store: 1 if nb.models lacks the columns of version 2,
-// 2 if it lacks those of version 3.
+// 2 if it lacks those of version 3, 3 if it lacks those of version 4.
 func storeVersion(ctx context.Context, q Querier) (int, error) {
 	var v sql.NullInt64
 	if err := q.QueryRowContext(ctx, queries.SQL("store_format_version.sql")).Scan(&v); err != nil {
@@ -231,7 +231,7 @@ func saveTx(ctx context.Context, q Querier, conn *sql.Conn, m *Model) error {
 	if _, err := q.ExecContext(ctx, queries.SQL("store_insert_model.sql"), m.Name, m.Label, m.LabelType, weight,
 		m.Source, p.Alpha, p.VarSmoothing, p.Variance, p.Priors, p.Norm, p.MinDF, p.MaxFeatures, m.Rows, m.SkippedRows,
 		m.Created, m.Version, m.Generation, p.Threshold, p.Eps, p.RegParam, p.Solver, p.Shrinkage, p.C, p.Penalty, p.Tol, p.MaxIter,
-		m.IncompleteRows, m.Iterations, m.GradNorm); err != nil {
+		m.IncompleteRows, m.Iterations, m.GradNorm, m.UnlabelledRows, m.LogLikelihood); err != nil {
 		return err
 	}
 	n := len(m.Features)
@@ -400,7 +400,7 @@ func LoadTx(ctx context.Context, q Querier, name string) (*Model, error) {
 	err := q.QueryRowContext(ctx, queries.SQL("store_load_model.sql"), name).Scan(&m.Name, &m.Label, &m.LabelType, &weight,
 		&m.Source, &p.Alpha, &p.VarSmoothing, &p.Variance, &p.Priors, &p.Norm, &p.MinDF, &p.MaxFeatures, &m.Rows, &m.SkippedRows,
 		&m.Created, &m.Version, &m.Generation, &p.Threshold, &p.Eps, &p.RegParam, &p.Solver, &p.Shrinkage, &p.C, &p.Penalty,
-		&p.Tol, &p.MaxIter, &m.IncompleteRows, &m.Iterations, &m.GradNorm)
+		&p.Tol, &p.MaxIter, &m.IncompleteRows, &m.Iterations, &m.GradNorm, &m.UnlabelledRows, &m.LogLikelihood)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, UnknownModelError(ctx, q, name)
 	}

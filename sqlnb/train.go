@@ -47,6 +47,12 @@ type TrainSpec struct {
 	Binarize float64
 	// Trace, if set, receives the durations of an iterative fit's SQL passes (logistic regression).
 	Trace *FitTrace
+	// SemiSupervised trains on the rows with a NULL label too, by expectation-maximisation (see
+	// trainSemiSupervised): Params.Tol is its relative log-likelihood tolerance (DefaultEMTol when Params
+	// is nil) and Params.MaxIter its step limit. Registrar makes the E-step's scorer callable from SQL
+	// (udf.DB implements it); it is required then.
+	SemiSupervised bool
+	Registrar      FoldRegistrar
 }
 
 // FitTrace records where an iterative fit (logistic regression) spends its time: the first pass over the
@@ -147,6 +153,8 @@ func trainModel(ctx context.Context, db Querier, spec TrainSpec) (m *Model, warn
 	params := DefaultParams()
 	if spec.Params != nil {
 		params = *spec.Params
+	} else if spec.SemiSupervised {
+		params.Tol = DefaultEMTol
 	}
 	if err := params.Validate(); err != nil {
 		return nil, nil, err
@@ -158,8 +166,19 @@ func trainModel(ctx context.Context, db Querier, spec TrainSpec) (m *Model, warn
 	if warnings, err = profile(ctx, db, p, len(spec.Features) == 0, spec.Force); err != nil {
 		return nil, nil, err
 	}
-	m, err = trainPlanned(ctx, db, spec, p, params)
-	if err != nil {
+	if spec.SemiSupervised {
+		// Its temporary tables need one connection throughout.
+		conn, release, err := pinConn(ctx, db)
+		if err != nil {
+			return nil, nil, err
+		}
+		defer release()
+		var more []string
+		if m, more, err = trainSemiSupervised(ctx, conn, spec.Registrar, spec, p, params); err != nil {
+			return nil, nil, err
+		}
+		warnings = append(warnings, more...)
+	} else if m, err = trainPlanned(ctx, db, spec, p, params); err != nil {
 		return nil, nil, err
 	}
 	more, err := checkClasses(p.label.Name, len(m.Classes), m.Rows, spec.Force)
@@ -588,6 +607,20 @@ func trainStats(ctx context.Context, db Querier, p *plan, fold string) (*scan, e
 		}
 	}
 	return sc, nil
+}
+
+// pinConn returns one connection of db (db itself unless it is a pool: *sql.DB) and its release.
+func pinConn(ctx context.Context, db Querier) (Querier, func(), error) {
+	if pool, ok := db.(interface {
+		Conn(context.Context) (*sql.Conn, error)
+	}); ok {
+		c, err := pool.Conn(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		return c, func() { c.Close() }, nil
+	}
+	return db, func() {}, nil
 }
 
 // queriesIdent quotes an identifier (queries.Ident) for expressions families build in Go.

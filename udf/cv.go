@@ -47,6 +47,7 @@ func (r *registry) RegisterFolds(scorers []*sqlnb.Scorer) (string, func()) {
 type cvBound struct {
 	folds   []*bound
 	terms   bool
+	em      bool
 	classes []map[string]int // nb_cv_terms: per fold, label → class index
 	pos     []int            // nb_cv_terms: per fold, the positive class of a two-class model (-1: none)
 	bufs    sync.Pool        // *cvBufs
@@ -63,6 +64,7 @@ type cvFunc struct {
 	reg   *registry
 	name  string
 	terms bool
+	em    bool
 }
 
 func registerCV(conn mapping.Connection, reg *registry) error {
@@ -71,7 +73,16 @@ func registerCV(conn mapping.Connection, reg *registry) error {
 			return err
 		}
 	}
-	return nil
+	return registerCVFunc(conn, &cvFunc{reg: reg, name: "nb_cv_em", em: true})
+}
+
+// emType is nb_cv_em's result: STRUCT(p DOUBLE[], ll DOUBLE).
+func emType() mapping.LogicalType {
+	d := mapping.CreateLogicalType(mapping.TypeDouble)
+	defer mapping.DestroyLogicalType(&d)
+	l := mapping.CreateListType(d)
+	defer mapping.DestroyLogicalType(&l)
+	return mapping.CreateStructType([]mapping.LogicalType{l, d}, []string{"p", "ll"})
 }
 
 // termsType is nb_cv_terms's result: STRUCT(pred VARCHAR, ll DOUBLE, brier DOUBLE).
@@ -88,6 +99,10 @@ func registerCVFunc(conn mapping.Connection, cf *cvFunc) error {
 	if cf.terms {
 		mapping.DestroyLogicalType(&ret)
 		ret = termsType()
+	}
+	if cf.em {
+		mapping.DestroyLogicalType(&ret)
+		ret = emType()
 	}
 	return registerVarargs(conn, cf.name, ret, unsafe.Pointer(C.nbCVBind), unsafe.Pointer(C.nbCVExec), newHandle(cf))
 }
@@ -110,11 +125,14 @@ func nbCVBind(infoPtr unsafe.Pointer) {
 	if cf.terms {
 		first = 4
 	}
+	if cf.em {
+		first = 3
+	}
 	if err != nil || argc <= first {
-		fail(fmt.Errorf("use nb_cv_proba('set', fold, features) or nb_cv_terms('set', fold, label, positive class, features) with a fold set registered by sqlnb cv"))
+		fail(fmt.Errorf("use nb_cv_proba('set', fold, features), nb_cv_terms('set', fold, label, positive class, features) or nb_cv_em('set', fold, label, features) with a fold set registered by sqlnb cv or semi-supervised training"))
 		return
 	}
-	if cf.terms && args[2].id != mapping.TypeVarchar {
+	if (cf.terms || cf.em) && args[2].id != mapping.TypeVarchar {
 		fail(fmt.Errorf("the label must be VARCHAR"))
 		return
 	}
@@ -136,7 +154,7 @@ func nbCVBind(infoPtr unsafe.Pointer) {
 		fail(fmt.Errorf("the fold must be BIGINT"))
 		return
 	}
-	cb := &cvBound{terms: cf.terms}
+	cb := &cvBound{terms: cf.terms, em: cf.em}
 	spec := &scalarSpec{name: cf.name, out: outProba, reg: reg}
 	for _, s := range scorers {
 		b := newBound(spec, s)
@@ -204,6 +222,10 @@ func nbCVExec(infoPtr, inputPtr, outputPtr unsafe.Pointer) {
 	}
 	if cb.terms {
 		cb.writeTerms(input, out, structVec, rows, nulls, n)
+		return
+	}
+	if cb.em {
+		cb.writeEM(input, out, structVec, rows, nulls, n)
 		return
 	}
 	maxK := 0
@@ -329,6 +351,59 @@ func (cb *cvBound) writeTerms(input mapping.DataChunk, out mapping.Vector, struc
 	for _, i := range nulls {
 		setNull(out, i)
 	}
+}
+
+// writeEM writes nb_cv_em: per row the posteriors (a list in the model's class order, as nb_predict_proba
+// computes them) and the log-likelihood term of semi-supervised training: log p(x, y) = b_y for a row with
+// a label, log p(x) (the log evidence) for a row whose label is NULL. A label the model does not know, or
+// a missing value a component requires, gives NULL.
+func (cb *cvBound) writeEM(input mapping.DataChunk, out mapping.Vector, structVec mapping.Vector, rows [][]int, nulls []int, n int) {
+	labelVec := mapping.DataChunkGetVector(input, 2)
+	labels, labelMask := mapping.VectorGetData(labelVec), validity(labelVec, n)
+	pVec := mapping.StructVectorGetChild(out, 0)
+	ll := unsafe.Slice((*float64)(mapping.VectorGetData(mapping.StructVectorGetChild(out, 1))), n)
+	maxK := 0
+	for _, b := range cb.folds {
+		maxK = max(maxK, len(b.labels))
+	}
+	base := int(mapping.ListVectorGetSize(pVec))
+	mapping.ListVectorReserve(pVec, mapping.IdxT(base+n*maxK))
+	entries := unsafe.Slice((*listEntry)(mapping.VectorGetData(pVec)), n)
+	vals := unsafe.Slice((*float64)(mapping.VectorGetData(mapping.ListVectorGetChild(pVec))), base+n*maxK)
+	off := base
+	for f, idx := range rows {
+		if len(idx) == 0 {
+			continue
+		}
+		b := cb.folds[f]
+		s, jll := b.scoreRows(input, structVec, n, idx)
+		K, m := len(b.labels), len(idx)
+		sqlnb.Posteriors(jll, m, K, vals[off:off+m*K], s.top, s.sums)
+		for r, i := range idx {
+			if s.ws.NullOf(r) {
+				nulls = append(nulls, i)
+				continue
+			}
+			if valid(labelMask, i) {
+				y, known := cb.classes[f][stringAt(labels, i)]
+				if !known {
+					nulls = append(nulls, i)
+					continue
+				}
+				ll[i] = jll[y*m+r] + s.ws.ShiftOf(r)
+			} else {
+				ll[i] = sqlnb.LogEvidence(jll, m, K, r) + s.ws.ShiftOf(r)
+			}
+			entries[i] = listEntry{offset: uint64(off + r*K), length: uint64(K)}
+		}
+		off += m * K
+		b.pool.Put(s)
+	}
+	for _, i := range nulls {
+		entries[i] = listEntry{offset: uint64(off)}
+		setNull(out, i)
+	}
+	mapping.ListVectorSetSize(pVec, mapping.IdxT(off))
 }
 
 // scoreRows converts the chunk's features and scores rows idx of it (gathered into s.sub): jll holds their

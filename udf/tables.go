@@ -26,7 +26,7 @@ var optionParams = []param{
 // read. nb_cv takes them too.
 var trainParams = []param{{"features", tVarcharList}, {"exclude", tVarcharList}, {"force", tBoolean}, {"kind", tVarchar},
 	{"feature_kinds", tVarchar}, {"weight", tVarchar}, {"terms", tVarchar}, {"doc", tVarchar}, {"term", tVarchar}, {"count", tVarchar},
-	{"terms_feature", tVarchar}, {"ngrams", tBigint}, {"stop_words", tVarchar}, {"binarize", tDouble}}
+	{"terms_feature", tVarchar}, {"ngrams", tBigint}, {"stop_words", tVarchar}, {"binarize", tDouble}, {"semi_supervised", tBoolean}}
 
 // cvParams are nb_cv's named parameters: nb_train's, with alpha and var_smoothing as lists of values to
 // sweep, and the cross-validation's own.
@@ -51,7 +51,7 @@ func tableSpecs() []*tableSpec {
 			named:      append(slices.Clone(trainParams), optionParams...),
 			columns: []column{{"model", tVarchar}, {"n_rows", tBigint}, {"skipped_rows", tBigint}, {"classes", tBigint},
 				{"features", tBigint}, {"kinds", tVarchar}, {"seconds", tDouble}, {"incomplete_rows", tBigint}, {"iterations", tBigint},
-				{"warnings", tVarcharList}},
+				{"warnings", tVarcharList}, {"unlabelled_rows", tBigint}, {"log_likelihood", tDouble}},
 			run: runTrain,
 		},
 		{
@@ -66,7 +66,8 @@ func tableSpecs() []*tableSpec {
 			name: "nb_models",
 			columns: []column{{"name", tVarchar}, {"label", tVarchar}, {"n_rows", tBigint}, {"classes", tBigint},
 				{"features", tBigint}, {"kinds", tVarchar}, {"alpha", tDouble}, {"var_smoothing", tDouble},
-				{"variance", tVarchar}, {"priors", tVarchar}, {"created", tTimestamp}},
+				{"variance", tVarchar}, {"priors", tVarchar}, {"created", tTimestamp}, {"unlabelled_rows", tBigint},
+				{"iterations", tBigint}, {"log_likelihood", tDouble}},
 			run: runModels,
 		},
 		{
@@ -209,6 +210,7 @@ func options(args map[string]any) sqlnb.Options {
 	}
 	o.Exclude, _ = args["exclude"].([]string)
 	o.Force, _ = args["force"].(bool)
+	o.SemiSupervised, _ = args["semi_supervised"].(bool)
 	if fk := str(args, "feature_kinds"); fk != "" {
 		o.FeatureKinds = strings.Split(fk, ",")
 	}
@@ -220,13 +222,23 @@ func runTrain(ctx context.Context, reg *registry, args map[string]any) ([][]any,
 	if err != nil {
 		return nil, err
 	}
+	spec.Registrar = reg
 	res, err := sqlnb.Train(ctx, reg.internal, spec)
 	if err != nil {
 		return nil, err
 	}
 	m := res.Model
 	return [][]any{{m.Name, m.Rows, m.SkippedRows, int64(len(m.Classes)), int64(len(m.Features)),
-		strings.Join(m.Kinds(), ","), res.Duration.Seconds(), m.IncompleteRows, m.Iterations, append([]string{}, res.Warnings...)}}, nil
+		strings.Join(m.Kinds(), ","), res.Duration.Seconds(), m.IncompleteRows, m.Iterations, append([]string{}, res.Warnings...),
+		m.UnlabelledRows, logLikelihood(m)}}, nil
+}
+
+// logLikelihood is a semi-supervised model's final log-likelihood, NULL for other models.
+func logLikelihood(m *sqlnb.Model) any {
+	if m.UnlabelledRows == 0 {
+		return nil
+	}
+	return m.LogLikelihood
 }
 
 func runModels(ctx context.Context, reg *registry, _ map[string]any) ([][]any, error) {
@@ -241,7 +253,8 @@ func runModels(ctx context.Context, reg *registry, _ map[string]any) ([][]any, e
 			return nil, err
 		}
 		rows = append(rows, []any{m.Name, m.Label, m.Rows, int64(len(m.Classes)), int64(len(m.Features)),
-			strings.Join(m.Kinds(), ","), m.Params.Alpha, m.Params.VarSmoothing, m.Params.Variance, m.Params.Priors, m.Created})
+			strings.Join(m.Kinds(), ","), m.Params.Alpha, m.Params.VarSmoothing, m.Params.Variance, m.Params.Priors, m.Created,
+			m.UnlabelledRows, m.Iterations, logLikelihood(m)})
 	}
 	return rows, nil
 }

@@ -39,6 +39,7 @@ type modelFlags struct {
 	ngrams                                int
 	stopWords                             string
 	binarize                              float64
+	semiSupervised                        bool
 }
 
 // addParams adds --alpha and --var-smoothing (single values) and the other hyperparameter flags (addRule,
@@ -66,8 +67,9 @@ func (f *modelFlags) addPriors(cmd *cobra.Command) {
 	cmd.Flags().Float64Var(&f.shrinkage, "shrinkage", 0, "lda: shrinkage in [0, 1] towards a scaled identity (implies --solver lsqr; scikit-learn's shrinkage)")
 	cmd.Flags().Float64Var(&f.c, "C", d.C, "logistic: inverse L2 penalty strength (scikit-learn's C; intercepts are not penalised)")
 	cmd.Flags().StringVar(&f.penalty, "penalty", "", "logistic: l2 (the default) or none")
-	cmd.Flags().Float64Var(&f.tol, "tol", d.Tol, "logistic: stop when the largest gradient component (standardised features, per unit weight) is ≤ this")
-	cmd.Flags().Int64Var(&f.maxIter, "max-iter", d.MaxIter, "logistic: at most this many Newton steps")
+	cmd.Flags().Float64Var(&f.tol, "tol", d.Tol, fmt.Sprintf("logistic: stop when the largest gradient component (standardised features, per unit weight) is ≤ this; "+
+		"--semi-supervised: stop when an EM step raises the log-likelihood by at most this × its magnitude (default %g there)", sqlnb.DefaultEMTol))
+	cmd.Flags().Int64Var(&f.maxIter, "max-iter", d.MaxIter, "logistic: at most this many Newton steps; --semi-supervised: at most this many EM steps")
 	cmd.Flags().BoolVar(&f.norm, "norm", false, "complement models: normalise the weights (scikit-learn's ComplementNB norm)")
 	cmd.Flags().Int64Var(&f.minDF, "min-df", 0, "text features: keep terms found in at least this many training documents")
 	cmd.Flags().Int64Var(&f.maxFeatures, "max-features", 0, "text features: keep only the most frequent terms (0: all)")
@@ -86,7 +88,7 @@ func (f *modelFlags) addFeatures(cmd *cobra.Command) {
 }
 
 // addTraining adds the flags that shape what training reads: a term table, the tokenizer, the binarize
-// threshold, and --force.
+// threshold, --semi-supervised and --force.
 func (f *modelFlags) addTraining(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.terms, "terms", "", "long term table (document id, term, count) joined to --from on --doc")
@@ -97,6 +99,7 @@ func (f *modelFlags) addTraining(cmd *cobra.Command) {
 	fl.IntVar(&f.ngrams, "ngrams", 1, "text features: word n-grams up to this length")
 	fl.StringVar(&f.stopWords, "stop-words", "", "text features: remove stop words (english)")
 	fl.Float64Var(&f.binarize, "binarize", 0, "Bernoulli features: present when the value (a text term's count) is > this")
+	fl.BoolVar(&f.semiSupervised, "semi-supervised", false, "also learn from the rows with a NULL label, by EM (naive Bayes kinds; --tol, --max-iter)")
 	fl.BoolVar(&f.force, "force", false, fmt.Sprintf("train even when the label has more than %d classes", sqlnb.MaxClasses))
 }
 
@@ -104,7 +107,7 @@ func (f *modelFlags) addTraining(cmd *cobra.Command) {
 func (f *modelFlags) options(cmd *cobra.Command) sqlnb.Options {
 	o := sqlnb.Options{Features: f.features, Exclude: f.exclude, Force: f.force, Kind: f.kind, FeatureKinds: f.featureKinds,
 		Weight: f.weight, Variance: f.variance, Priors: f.priors, Terms: f.terms, Doc: f.doc, Term: f.term, Count: f.count,
-		TermsFeature: f.termsFeature, Ngrams: f.ngrams, StopWords: f.stopWords, Binarize: f.binarize}
+		TermsFeature: f.termsFeature, Ngrams: f.ngrams, StopWords: f.stopWords, Binarize: f.binarize, SemiSupervised: f.semiSupervised}
 	if cmd.Flags().Changed("alpha") {
 		o.Alpha = &f.alpha
 	}
@@ -166,7 +169,8 @@ func newTrainCmd(e *env) *cobra.Command {
 and store it as model NAME, replacing an existing model of that name atomically.
 
 Numeric columns are Gaussian, VARCHAR, ENUM and BOOLEAN columns categorical, unless --kind or --feature-kind
-says otherwise. NULL labels are skipped; NULL feature values are left out of that feature's statistics.
+says otherwise. NULL labels are skipped (with --semi-supervised those rows take part through EM: each counts in every
+class with its posterior); NULL feature values are left out of that feature's statistics.
 
 Kinds:
 ` + sqlnb.KindsHelp(),
@@ -199,6 +203,7 @@ func runTrain(cmd *cobra.Command, e *env, o *trainOptions) error {
 		return err
 	}
 	defer db.Close()
+	spec.Registrar = db
 	res, err := sqlnb.Train(cmd.Context(), db.DB, spec)
 	if err != nil {
 		return err
@@ -210,7 +215,10 @@ func runTrain(cmd *cobra.Command, e *env, o *trainOptions) error {
 		skipped += fmt.Sprintf("; %d skipped: a missing feature value", m.IncompleteRows)
 	}
 	fit := ""
-	if m.Iterations > 0 {
+	if m.UnlabelledRows > 0 {
+		skipped = fmt.Sprintf("and %d unlabelled rows", m.UnlabelledRows)
+		fit = fmt.Sprintf(", %d EM steps (log-likelihood %.10g)", m.Iterations, m.LogLikelihood)
+	} else if m.Iterations > 0 {
 		fit = fmt.Sprintf(", %d Newton steps (final gradient %.2g)", m.Iterations, m.GradNorm)
 	}
 	fmt.Fprintf(e.stderr, "trained %q on %d rows (%s): %d classes, %d features (%s)%s in %.3fs\n",
