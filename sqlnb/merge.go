@@ -1,7 +1,5 @@
 package sqlnb
 
-import "fmt"
-
 // Merge combines models trained on disjoint parts of one source (same features and kinds) into the
 // model of their union: class counts and weights add up, and every family's statistics rows combine by
 // key with their table's exact Merge (counts add; moments by Chan et al.'s parallel rule). Classes keep
@@ -9,11 +7,8 @@ import "fmt"
 // metadata come from base. A model whose parameters are fitted (logistic regression) does not merge: the
 // error wraps ErrNotMergeable.
 func Merge(base *Model, order []string, parts ...*Model) (*Model, error) {
-	for _, g := range byFamily(base.Features) {
-		if _, ok := g.fam.(refitter); ok {
-			return nil, fmt.Errorf("%w: model %q has %s features: its parameters are fitted to the rows, not summed from them; "+
-				"train on the union of the rows instead", ErrNotMergeable, base.Name, g.feats[0].Kind)
-		}
+	if err := mergeable(base); err != nil {
+		return nil, err
 	}
 	m := *base
 	m.Rows, m.SkippedRows, m.IncompleteRows = 0, 0, 0
