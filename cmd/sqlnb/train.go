@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -155,6 +156,8 @@ func printWarnings(e *env, model string, warnings []string) {
 type trainOptions struct {
 	model, label, from string
 	flags              modelFlags
+	// add, forget: add the rows' statistics to the stored model, or remove them (update.go).
+	add, forget bool
 }
 
 func newTrainCmd(e *env) *cobra.Command {
@@ -168,6 +171,11 @@ and store it as model NAME, replacing an existing model of that name atomically.
 Numeric columns are Gaussian, VARCHAR, ENUM and BOOLEAN columns categorical, unless --kind or --feature-kind
 says otherwise. NULL labels are skipped; NULL feature values are left out of that feature's statistics.
 
+--append adds the statistics of the rows of SOURCE to the stored model NAME (classes may be new), --forget
+removes those of rows it was trained on: the rows are read as the model's training read them (features, kinds,
+weight, binarize, tokenizer; flags given must be the model's), the result is exact, and the model is replaced
+atomically. --label defaults to the model's then.
+
 Kinds:
 ` + sqlnb.KindsHelp(),
 		Args: cobra.NoArgs,
@@ -175,12 +183,14 @@ Kinds:
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.model, "model", "", "model name (required)")
-	f.StringVar(&o.label, "label", "", "label (class) column (required)")
+	f.StringVar(&o.label, "label", "", "label (class) column (required; with --append or --forget, the model's)")
 	f.StringVar(&o.from, "from", "", "training source: table, query or file glob (required)")
 	o.flags.addFeatures(cmd)
 	o.flags.addTraining(cmd)
 	o.flags.addParams(cmd)
-	for _, r := range []string{"model", "label", "from"} {
+	f.BoolVar(&o.add, "append", false, "add the rows' statistics to the stored model (scikit-learn's partial_fit)")
+	f.BoolVar(&o.forget, "forget", false, "remove the statistics of rows the stored model was trained on (deletion requests)")
+	for _, r := range []string{"model", "from"} {
 		_ = cmd.MarkFlagRequired(r)
 	}
 	return cmd
@@ -189,6 +199,12 @@ Kinds:
 func runTrain(cmd *cobra.Command, e *env, o *trainOptions) error {
 	if err := sqlnb.ValidateName(o.model); err != nil {
 		return usageError{err}
+	}
+	if o.add || o.forget {
+		return runUpdate(cmd, e, o)
+	}
+	if o.label == "" {
+		return usageError{errors.New(`required flag(s) "label" not set`)}
 	}
 	spec, err := o.flags.options(cmd).Spec(o.model, o.from, o.label)
 	if err != nil {
