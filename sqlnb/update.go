@@ -505,7 +505,7 @@ func quoteAll(names []string) []string {
 // TIME ZONE, HUGEINT, UUID, ...): letters, digits, spaces, and a parenthesised list of numbers.
 var safeType = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_ ]*(\([0-9]+( ?, ?[0-9]+)?\))?$`)
 
-// enumType matches an ENUM type name; enumValue its values, single-quoted with '' for a quote.
+// enumType matches an ENUM type name; enumValue its values, single-quoted with ” for a quote.
 var (
 	enumType  = regexp.MustCompile(`^ENUM\((.*)\)$`)
 	enumValue = regexp.MustCompile(`'((?:[^']|'')*)'`)
