@@ -2,8 +2,11 @@ package sqlnb_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/sqlnb/sqlnb/sqlnb"
@@ -129,4 +132,53 @@ func asAny(v any) []any {
 		return out
 	}
 	return nil
+}
+
+// TestConcurrentAppendsLoseNothing: appends running at once on several connections each replace the model
+// on the condition that it is still the version they read; a conflict makes one read it again, so every
+// append's rows end up in the model (the class counts add up).
+func TestConcurrentAppendsLoseNothing(t *testing.T) {
+	ctx := context.Background()
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(8)
+	mustExec(t, db, `CREATE TABLE t AS SELECT i AS id, ['a', 'b'][1 + i % 2] AS y, i * 0.5 AS x FROM range(60) r(i)`)
+	if _, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "m", Source: "SELECT y, x FROM t WHERE id < 20", Label: "y"}); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[g] = sqlnb.Append(ctx, db, sqlnb.UpdateSpec{Model: "m", Source: fmt.Sprintf("SELECT y, x FROM t WHERE id >= 20 AND id %% 4 = %d", g)})
+		}()
+	}
+	wg.Wait()
+	for g, err := range errs {
+		if err != nil {
+			t.Errorf("append %d: %v", g, err)
+		}
+	}
+	m, err := sqlnb.Load(ctx, db, "m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := sqlnb.Fit(ctx, db, sqlnb.TrainSpec{Model: "m", Source: "SELECT y, x FROM t", Label: "y"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Rows != 60 {
+		t.Fatalf("after 4 concurrent appends the model counts %d rows, want 60", m.Rows)
+	}
+	g, w := sqlnb.StatRows(m, sqlnb.GaussianTable), sqlnb.StatRows(whole, sqlnb.GaussianTable)
+	for i := range w {
+		if g[i].Count != w[i].Count || !near(g[i].Mean, w[i].Mean, 1e-12) || !near(g[i].M2, w[i].M2, 1e-12) {
+			t.Errorf("class %s: %+v, want %+v", w[i].Class, g[i], w[i])
+		}
+	}
 }

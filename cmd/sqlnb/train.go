@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -190,21 +189,28 @@ Kinds:
 	o.flags.addParams(cmd)
 	f.BoolVar(&o.add, "append", false, "add the rows' statistics to the stored model (scikit-learn's partial_fit)")
 	f.BoolVar(&o.forget, "forget", false, "remove the statistics of rows the stored model was trained on (deletion requests)")
-	for _, r := range []string{"model", "from"} {
+	for _, r := range []string{"model"} { // --from and --label: runTrain (--label is optional with --append, --forget)
 		_ = cmd.MarkFlagRequired(r)
 	}
 	return cmd
 }
 
 func runTrain(cmd *cobra.Command, e *env, o *trainOptions) error {
+	var missing []string
+	if o.from == "" {
+		missing = append(missing, `"from"`)
+	}
+	if o.label == "" && !o.add && !o.forget {
+		missing = append(missing, `"label"`)
+	}
+	if len(missing) > 0 { // as cobra words it
+		return usageError{fmt.Errorf("required flag(s) %s not set", strings.Join(missing, ", "))}
+	}
 	if err := sqlnb.ValidateName(o.model); err != nil {
 		return usageError{err}
 	}
 	if o.add || o.forget {
 		return runUpdate(cmd, e, o)
-	}
-	if o.label == "" {
-		return usageError{errors.New(`required flag(s) "label" not set`)}
 	}
 	spec, err := o.flags.options(cmd).Spec(o.model, o.from, o.label)
 	if err != nil {
