@@ -182,3 +182,46 @@ func TestConcurrentAppendsLoseNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendTermTable: a model with a feature from a long term table takes new documents with the term
+// table named again (--terms ...), and refuses them without it; the result is the model of all documents.
+func TestAppendTermTable(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE docs AS SELECT i AS id, ['spam', 'ham'][1 + i % 2] AS y FROM range(20) r(i)`)
+	mustExec(t, db, `CREATE TABLE terms AS SELECT d.id AS id, ['free', 'money', 'lunch', 'team'][1 + (d.id * 7 + k) % 4] AS term, 1 + k AS n
+		FROM docs d, range(3) r(k)`)
+	train := func(model, where string) *sqlnb.Model {
+		t.Helper()
+		res, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: model, Source: "SELECT id, y FROM docs WHERE " + where, Label: "y",
+			Terms: &sqlnb.TermsSpec{Source: "terms", Doc: "id", Term: "term", Count: "n"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Model
+	}
+	whole := train("whole", "true")
+	train("m", "id < 12")
+	spec := sqlnb.UpdateSpec{Model: "m", Source: "SELECT id, y FROM docs WHERE id >= 12"}
+	if _, err := sqlnb.Append(ctx, db, spec); err == nil || !strings.Contains(err.Error(), `has the feature "terms" from a term table`) {
+		t.Errorf("append without the term table: %v", err)
+	}
+	spec.Options = sqlnb.Options{Terms: "terms", Doc: "id", Term: "term", Count: "n"}
+	res, err := sqlnb.Append(ctx, db, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, want := sqlnb.StatRows(res.Model, sqlnb.TermsTable), sqlnb.StatRows(whole, sqlnb.TermsTable)
+	if len(got) != len(want) {
+		t.Fatalf("%d term rows, want %d", len(got), len(want))
+	}
+	byKey := map[string]sqlnb.TermCount{}
+	for _, r := range want {
+		byKey[r.Class+"|"+r.Term] = r
+	}
+	for _, r := range got {
+		if w := byKey[r.Class+"|"+r.Term]; r != w {
+			t.Errorf("term row %+v, want %+v", r, w)
+		}
+	}
+}

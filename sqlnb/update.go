@@ -259,7 +259,8 @@ func updateTrainSpec(m *Model, spec UpdateSpec) (TrainSpec, error) {
 		ts.Text = *text
 	}
 	for _, f := range m.Features {
-		if f.Kind == Text && f.Type == "MAP(VARCHAR, DOUBLE)" && f.Name != termsFeature && !slices.Contains(o.Features, f.Name) && ts.Terms == nil {
+		// A text column is VARCHAR: a text feature of this type was made from a term table.
+		if f.Kind == Text && f.Type == "MAP(VARCHAR, DOUBLE)" && ts.Terms == nil {
 			return TrainSpec{}, bad("has the feature %q from a term table: give its rows with --terms, --doc, --term and --count (terms :=, ...)", f.Name)
 		}
 	}
