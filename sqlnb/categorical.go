@@ -29,9 +29,12 @@ type CategoryCount struct {
 
 // CategoricalTable is the categorical and Bernoulli features' value counts: nb.categorical.
 var CategoricalTable = &Table[CategoryCount]{
-	Name:  "categorical",
-	Key:   func(n *CategoryCount) rowKey { return rowKey{n.Feature, n.Class, n.Value} },
-	Merge: func(x, n *CategoryCount) { x.Count += n.Count; x.Weight += n.Weight },
+	Name:     "categorical",
+	Key:      func(n *CategoryCount) rowKey { return rowKey{n.Feature, n.Class, n.Value} },
+	Merge:    func(x, n *CategoryCount) { x.Count += n.Count; x.Weight += n.Weight },
+	Subtract: subtractCategory,
+	// Training counts the values rows have: a value no row of the class has any more is dropped.
+	Empty: func(n *CategoryCount) bool { return n.Count == 0 },
 	Check: func(n *CategoryCount) error {
 		if n.Count < 0 || !(n.Weight >= 0) || math.IsInf(n.Weight, 1) {
 			return fmt.Errorf("count %d, weight %v: must be ≥ 0 and finite", n.Count, n.Weight)

@@ -27,9 +27,10 @@ type CountStat struct {
 
 // TotalsTable is the count columns' per-class sums: nb.totals.
 var TotalsTable = &Table[CountStat]{
-	Name:  "totals",
-	Key:   func(t *CountStat) rowKey { return rowKey{t.Feature, t.Class, ""} },
-	Merge: func(x, t *CountStat) { x.Total += t.Total },
+	Name:     "totals",
+	Key:      func(t *CountStat) rowKey { return rowKey{t.Feature, t.Class, ""} },
+	Merge:    func(x, t *CountStat) { x.Total += t.Total },
+	Subtract: subtractTotal,
 	Check: func(t *CountStat) error {
 		if !(t.Total >= 0) || math.IsInf(t.Total, 1) {
 			return fmt.Errorf("total %v: must be finite and ≥ 0", t.Total)

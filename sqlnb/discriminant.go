@@ -62,6 +62,7 @@ var CoMomentTable = &Table[CoMoment]{
 		x.OtherMean += dy * nb / n
 		x.Weight = n
 	},
+	Subtract: subtractCoMoment,
 	Check: func(r *CoMoment) error {
 		for _, v := range []float64{r.Weight, r.Mean, r.OtherMean, r.CoMoment} {
 			if math.IsNaN(v) || math.IsInf(v, 0) {

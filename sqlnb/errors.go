@@ -33,6 +33,9 @@ var (
 	// ErrNotMergeable: a model's parameters are fitted (logistic regression), not sums: models of disjoint
 	// rows cannot be merged.
 	ErrNotMergeable = errors.New("not mergeable")
+	// ErrCannotForget: the rows to forget are not part of the model as trained (a count or weight would fall
+	// below zero, a variance below zero beyond rounding, a class or value the model never counted).
+	ErrCannotForget = errors.New("cannot forget")
 	// ErrSingular: a covariance or Hessian is singular (constant or collinear features, separable classes).
 	ErrSingular = errors.New("singular")
 	// ErrSeparable: the classes are linearly separable in the training data, so unregularised logistic

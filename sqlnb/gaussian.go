@@ -44,6 +44,8 @@ var GaussianTable = &Table[GaussianStat]{
 		x.Count = int64(n)
 		x.Weight, x.WMean, x.WM2 = chanMerge(x.Weight, x.WMean, x.WM2, g.Weight, g.WMean, g.WM2)
 	},
+	// Its inverse (forget.go): the combined moments less part b's give part a's.
+	Subtract: subtractGaussian,
 	Check: func(g *GaussianStat) error {
 		for _, v := range []float64{g.Mean, g.M2, g.Weight, g.WMean, g.WM2} {
 			if math.IsNaN(v) || math.IsInf(v, 0) {

@@ -1,7 +1,5 @@
 package sqlnb
 
-import "fmt"
-
 // Merge combines models trained on disjoint parts of one source (same features and kinds) into the
 // model of their union: class counts and weights add up, and every family's statistics rows combine by
 // key with their table's exact Merge (counts add; moments by Chan et al.'s parallel rule). Classes keep
@@ -9,16 +7,9 @@ import "fmt"
 // metadata come from base. A model whose parameters are fitted (logistic regression, or any model trained
 // semi-supervised) does not merge: the error wraps ErrNotMergeable.
 func Merge(base *Model, order []string, parts ...*Model) (*Model, error) {
-	for _, g := range byFamily(base.Features) {
-		if _, ok := g.fam.(refitter); ok {
-			return nil, fmt.Errorf("%w: model %q has %s features: its parameters are fitted to the rows, not summed from them; "+
-				"train on the union of the rows instead", ErrNotMergeable, base.Name, g.feats[0].Kind)
-		}
-	}
 	for _, p := range append([]*Model{base}, parts...) {
-		if p.UnlabelledRows > 0 {
-			return nil, fmt.Errorf("%w: model %q was trained semi-supervised (EM): its statistics hold the posteriors of its own fit, "+
-				"which a merge would not refit; train semi-supervised on the union of the rows instead", ErrNotMergeable, p.Name)
+		if err := mergeable(p); err != nil {
+			return nil, err
 		}
 	}
 	m := *base

@@ -39,6 +39,7 @@ var PoissonTable = &Table[PoissonStat]{
 		x.Count = int64(n)
 		x.Weight, x.WMean, _ = chanMerge(x.Weight, x.WMean, 0, p.Weight, p.WMean, 0)
 	},
+	Subtract: subtractPoisson,
 	Check: func(p *PoissonStat) error {
 		if p.Count < 0 || !(p.Mean >= 0) || !(p.Weight >= 0) || !(p.WMean >= 0) || math.IsInf(p.Mean+p.Weight+p.WMean, 0) {
 			return fmt.Errorf("count %d, mean %v, weight %v, weighted mean %v: must be ≥ 0 and finite", p.Count, p.Mean, p.Weight, p.WMean)

@@ -32,6 +32,13 @@ type Table[T any] struct {
 	Key func(*T) rowKey
 	// Merge adds src (statistics of rows disjoint from dst's) into dst.
 	Merge func(dst, src *T)
+	// Subtract removes src (statistics of rows that dst counts) from dst: Merge's inverse, so that
+	// Subtract(Merge(a, b), b) = a. It returns why it cannot (a count below zero, a second moment below
+	// zero beyond rounding: see forgetTolerance); the caller names the model, feature and class.
+	Subtract func(dst, src *T) error
+	// Empty reports whether a row counts no training row (after Subtract): training produces no such row,
+	// so it is dropped. nil: rows are kept as long as their class is.
+	Empty func(*T) bool
 	// Check returns why a row is invalid (negative counts, non-finite sums...), or nil.
 	Check func(*T) error
 	// Rows, if set, says how many training rows (and their weight) a row counts: at most its class's, and
@@ -49,6 +56,7 @@ type table interface {
 	decode(raw json.RawMessage) (any, error)
 	validate(m *Model, rows any, known map[string]bool) error
 	merge(parts []any) any
+	subtract(m *Model, have, minus any, gone map[string]bool) (any, error)
 	insertArgs(rows any) []any
 	source(rows any) func(dst []driver.Value) bool
 	load(rows Rows, model string) (any, error)
@@ -266,6 +274,42 @@ func (t *Table[T]) merge(parts []any) any {
 		}
 	}
 	return out
+}
+
+// subtract removes the rows minus (statistics of rows that m counted) from have, m's rows, by key with
+// Subtract; rows of the classes in gone and rows left Empty are dropped. A row of minus that m lacks is an
+// error unless it is Empty (it counts nothing).
+func (t *Table[T]) subtract(m *Model, have, minus any, gone map[string]bool) (any, error) {
+	rows, _ := have.([]T)
+	out := append([]T(nil), rows...)
+	idx := make(map[rowKey]int, len(out))
+	for i := range out {
+		idx[t.Key(&out[i])] = i
+	}
+	sub, _ := minus.([]T)
+	for i := range sub {
+		r := &sub[i]
+		k := t.Key(r)
+		j, ok := idx[k]
+		if !ok {
+			if t.Empty != nil && t.Empty(r) {
+				continue
+			}
+			return nil, fmt.Errorf("%w: model %q, class %q, feature %q%s: the rows to forget hold statistics the model never counted "+
+				"(they were not trained into it)", ErrCannotForget, m.Name, k.Class, k.Feature, valueSuffix(k.Value))
+		}
+		if err := t.Subtract(&out[j], r); err != nil {
+			return nil, fmt.Errorf("%w: model %q, class %q, feature %q%s: %v", ErrCannotForget, m.Name, k.Class, k.Feature, valueSuffix(k.Value), err)
+		}
+	}
+	kept := out[:0]
+	for i := range out {
+		if gone[t.Key(&out[i]).Class] || (t.Empty != nil && t.Empty(&out[i])) {
+			continue
+		}
+		kept = append(kept, out[i])
+	}
+	return kept, nil
 }
 
 // insertArgs returns one list per column, in column order.
@@ -530,6 +574,30 @@ func loadStats(ctx context.Context, q Querier, name string) (Stats, error) {
 
 func tableData(t table) map[string]any {
 	return map[string]any{"Name": t.tableName(), "Columns": t.columns()}
+}
+
+// subtractStats removes the statistics minus from m's, table by table (Table.subtract); rows of the classes
+// in gone are dropped.
+func subtractStats(m *Model, minus Stats, gone map[string]bool) (Stats, error) {
+	out := Stats{}
+	for _, t := range allTables {
+		have, ok := m.Stats[t.tableName()]
+		sub, subOK := minus[t.tableName()]
+		switch {
+		case !subOK && !ok:
+			continue
+		case !ok:
+			have = t.merge(nil)
+		}
+		rows, err := t.subtract(m, have, sub, gone)
+		if err != nil {
+			return nil, err
+		}
+		if t.size(rows) > 0 {
+			out[t.tableName()] = rows
+		}
+	}
+	return out, nil
 }
 
 // mergeStats combines the statistics of disjoint parts table by table.

@@ -48,6 +48,9 @@ var TermsTable = &Table[TermCount]{
 	Merge: func(x, t *TermCount) {
 		x.Count, x.Docs, x.Present, x.Weight = x.Count+t.Count, x.Docs+t.Docs, x.Present+t.Present, x.Weight+t.Weight
 	},
+	Subtract: subtractTerm,
+	// Training counts the terms documents have: a term no document of the class has any more is dropped.
+	Empty: func(t *TermCount) bool { return t.Count == 0 && t.Docs == 0 && t.Present == 0 },
 	Check: func(t *TermCount) error {
 		if t.Count < 0 || t.Docs < 0 || t.Present < 0 || t.Present > t.Docs || !(t.Weight >= 0) || math.IsInf(t.Weight, 1) {
 			return fmt.Errorf("count %d, docs %d, present %d, weight %v: must be ≥ 0 and finite, present ≤ docs", t.Count, t.Docs, t.Present, t.Weight)

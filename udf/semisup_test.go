@@ -401,6 +401,13 @@ func TestSemiSupervisedMatchesReferenceEM(t *testing.T) {
 			if _, err := sqlnb.Merge(m, nil, m); !errors.Is(err, sqlnb.ErrNotMergeable) {
 				t.Errorf("merge of a semi-supervised model: %v, want ErrNotMergeable", err)
 			}
+			// Adding or forgetting rows would not refit EM either.
+			for name, update := range map[string]func(context.Context, sqlnb.DB, sqlnb.UpdateSpec) (*sqlnb.UpdateResult, error){
+				"append": sqlnb.Append, "forget": sqlnb.Forget} {
+				if _, err := update(ctx, db, sqlnb.UpdateSpec{Model: "m", Source: "SELECT * FROM d WHERE y IS NOT NULL"}); !errors.Is(err, sqlnb.ErrNotMergeable) {
+					t.Errorf("%s on a semi-supervised model: %v, want ErrNotMergeable", name, err)
+				}
+			}
 			if checked < 3*len(d.x[0]) {
 				t.Errorf("only %d parameters compared", checked)
 			}

@@ -48,11 +48,28 @@ func tableSpecs() []*tableSpec {
 			name:       "nb_train",
 			writes:     true,
 			positional: []param{{"model", tVarchar}, {"source", tVarchar}, {"label", tVarchar}},
-			named:      append(slices.Clone(trainParams), optionParams...),
+			named:      append(append(slices.Clone(trainParams), optionParams...), param{"append", tBoolean}),
 			columns: []column{{"model", tVarchar}, {"n_rows", tBigint}, {"skipped_rows", tBigint}, {"classes", tBigint},
 				{"features", tBigint}, {"kinds", tVarchar}, {"seconds", tDouble}, {"incomplete_rows", tBigint}, {"iterations", tBigint},
 				{"warnings", tVarcharList}, {"unlabelled_rows", tBigint}, {"log_likelihood", tDouble}},
 			run: runTrain,
+		},
+		{
+			name:       "nb_forget",
+			writes:     true,
+			positional: []param{{"model", tVarchar}, {"source", tVarchar}, {"label", tVarchar}},
+			named:      append(slices.Clone(trainParams), optionParams...),
+			columns:    updateColumns,
+			run:        runForget,
+		},
+		{
+			name:       "nb_merge",
+			writes:     true,
+			positional: []param{{"into", tVarchar}, {"models", tVarcharList}},
+			named:      []param{{"replace", tBoolean}, {"force", tBoolean}},
+			columns: []column{{"model", tVarchar}, {"n_rows", tBigint}, {"skipped_rows", tBigint}, {"classes", tBigint},
+				{"features", tBigint}, {"kinds", tVarchar}},
+			run: runMerge,
 		},
 		{
 			name:       "nb_cv",
@@ -218,6 +235,9 @@ func options(args map[string]any) sqlnb.Options {
 }
 
 func runTrain(ctx context.Context, reg *registry, args map[string]any) ([][]any, error) {
+	if add, _ := args["append"].(bool); add {
+		return runUpdate(ctx, reg, args, sqlnb.Append)
+	}
 	spec, err := options(args).Spec(str(args, "model"), str(args, "source"), str(args, "label"))
 	if err != nil {
 		return nil, err
@@ -432,4 +452,40 @@ func runCV(ctx context.Context, reg *registry, args map[string]any) ([][]any, er
 		rows = append(rows, []any{r.Alpha, r.VarSmoothing, r.Metric, r.Mean, r.SD, r.Folds, r.Best})
 	}
 	return rows, nil
+}
+
+// updateColumns are nb_train's result columns: nb_train(..., append := true) and nb_forget return the stored
+// model as nb_train does (the rows it now counts, without warnings), plus the rows added or removed.
+var updateColumns = []column{{"model", tVarchar}, {"n_rows", tBigint}, {"skipped_rows", tBigint}, {"classes", tBigint},
+	{"features", tBigint}, {"kinds", tVarchar}, {"seconds", tDouble}, {"incomplete_rows", tBigint}, {"iterations", tBigint},
+	{"warnings", tVarcharList}}
+
+// runUpdate adds (sqlnb.Append) or removes (sqlnb.Forget) the rows of source: the options given must be the
+// model's, those not given take the model's.
+func runUpdate(ctx context.Context, reg *registry, args map[string]any,
+	update func(context.Context, sqlnb.DB, sqlnb.UpdateSpec) (*sqlnb.UpdateResult, error)) ([][]any, error) {
+	_, binarize := args["binarize"].(float64)
+	res, err := update(ctx, reg.internal, sqlnb.UpdateSpec{Model: str(args, "model"), Source: str(args, "source"), Label: str(args, "label"),
+		Options: options(args), BinarizeSet: binarize})
+	if err != nil {
+		return nil, err
+	}
+	m := res.Model
+	return [][]any{{m.Name, m.Rows, m.SkippedRows, int64(len(m.Classes)), int64(len(m.Features)),
+		strings.Join(m.Kinds(), ","), res.Duration.Seconds(), m.IncompleteRows, m.Iterations, append([]string{}, m.Params.Warnings()...)}}, nil
+}
+
+func runForget(ctx context.Context, reg *registry, args map[string]any) ([][]any, error) {
+	return runUpdate(ctx, reg, args, sqlnb.Forget)
+}
+
+func runMerge(ctx context.Context, reg *registry, args map[string]any) ([][]any, error) {
+	models, _ := args["models"].([]string)
+	replace, _ := args["replace"].(bool)
+	force, _ := args["force"].(bool)
+	m, err := sqlnb.MergeModels(ctx, reg.internal, sqlnb.MergeSpec{Into: str(args, "into"), Inputs: models, Replace: replace, Force: force})
+	if err != nil {
+		return nil, err
+	}
+	return [][]any{{m.Name, m.Rows, m.SkippedRows, int64(len(m.Classes)), int64(len(m.Features)), strings.Join(m.Kinds(), ",")}}, nil
 }

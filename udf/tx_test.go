@@ -6,9 +6,10 @@ import (
 	"testing"
 )
 
-// TestWritersRefuseExplicitTransactions: nb_train, nb_drop, nb_set and nb_import work on sqlnb's own
-// connection and commit at once, so inside the caller's BEGIN … they refuse (as SQL text, in one statement
-// list, and through database/sql's BeginTx) and nothing is stored; after COMMIT or ROLLBACK they work.
+// TestWritersRefuseExplicitTransactions: nb_train (also append := true), nb_forget, nb_merge, nb_drop, nb_set
+// and nb_import work on sqlnb's own connection and commit at once, so inside the caller's BEGIN … they refuse
+// (as SQL text, in one statement list, and through database/sql's BeginTx) and nothing is stored; after COMMIT
+// or ROLLBACK they work.
 func TestWritersRefuseExplicitTransactions(t *testing.T) {
 	db := mustOpenDB(t)
 	ctx := context.Background()
@@ -25,7 +26,8 @@ func TestWritersRefuseExplicitTransactions(t *testing.T) {
 	if err := exec(`BEGIN`); err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{`CALL nb_train('rb', 't', 'y')`, `CALL nb_drop('x')`, `CALL nb_set('x', alpha := 2)`, `CALL nb_import('x.json')`} {
+	for _, q := range []string{`CALL nb_train('rb', 't', 'y')`, `CALL nb_drop('x')`, `CALL nb_set('x', alpha := 2)`, `CALL nb_import('x.json')`,
+		`CALL nb_train('x', 't', 'y', append := true)`, `CALL nb_forget('x', 't', 'y')`, `CALL nb_merge('x', ['a', 'b'])`} {
 		if err := exec(q); !refused(err) {
 			t.Errorf("%s inside BEGIN: %v", q, err)
 		}

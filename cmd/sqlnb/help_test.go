@@ -91,6 +91,9 @@ func TestHelpNamesWhatTheCodeDefines(t *testing.T) {
 	tc, _, _ := train.Find([]string{"train"})
 	cc, _, _ := train.Find([]string{"cv"})
 	tc.Flags().VisitAll(func(f *pflag.Flag) {
+		if f.Name == "append" || f.Name == "forget" {
+			return // they change a stored model: train's own
+		}
 		if cc.Flags().Lookup(f.Name) == nil {
 			t.Errorf("train --%s is not a flag of cv", f.Name)
 		}

@@ -125,7 +125,7 @@ Exit codes: 0 success, 1 the command failed, 2 bad flags or arguments.`,
 	root.PersistentFlags().StringVar(&e.db, "db", defaultDB, "DuckDB database file (\":memory:\" for a throw-away one)")
 	root.PersistentFlags().IntVar(&maxRows, "max-rows", defaultMaxRows, "table output: show at most this many rows, then \"… N more rows\" (0: all)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newTrainCmd(e), newPredictCmd(e), newEvalCmd(e), newCVCmd(e), newCompareCmd(e), newModelsCmd(e), newExportCmd(e), newShellCmd(e), newSQLCmd(e))
+	root.AddCommand(newTrainCmd(e), newMergeCmd(e), newPredictCmd(e), newEvalCmd(e), newCVCmd(e), newCompareCmd(e), newModelsCmd(e), newExportCmd(e), newShellCmd(e), newSQLCmd(e))
 	for _, c := range root.Commands() {
 		c.SilenceUsage, c.SilenceErrors = true, true
 	}

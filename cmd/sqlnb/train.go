@@ -158,6 +158,8 @@ func printWarnings(e *env, model string, warnings []string) {
 type trainOptions struct {
 	model, label, from string
 	flags              modelFlags
+	// add, forget: add the rows' statistics to the stored model, or remove them (update.go).
+	add, forget bool
 }
 
 func newTrainCmd(e *env) *cobra.Command {
@@ -172,6 +174,11 @@ Numeric columns are Gaussian, VARCHAR, ENUM and BOOLEAN columns categorical, unl
 says otherwise. NULL labels are skipped (with --semi-supervised those rows take part through EM: each counts in every
 class with its posterior); NULL feature values are left out of that feature's statistics.
 
+--append adds the statistics of the rows of SOURCE to the stored model NAME (classes may be new), --forget
+removes those of rows it was trained on: the rows are read as the model's training read them (features, kinds,
+weight, binarize, tokenizer; flags given must be the model's), the result is exact, and the model is replaced
+atomically. --label defaults to the model's then.
+
 Kinds:
 ` + sqlnb.KindsHelp(),
 		Args: cobra.NoArgs,
@@ -179,20 +186,35 @@ Kinds:
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.model, "model", "", "model name (required)")
-	f.StringVar(&o.label, "label", "", "label (class) column (required)")
+	f.StringVar(&o.label, "label", "", "label (class) column (required; with --append or --forget, the model's)")
 	f.StringVar(&o.from, "from", "", "training source: table, query or file glob (required)")
 	o.flags.addFeatures(cmd)
 	o.flags.addTraining(cmd)
 	o.flags.addParams(cmd)
-	for _, r := range []string{"model", "label", "from"} {
+	f.BoolVar(&o.add, "append", false, "add the rows' statistics to the stored model (scikit-learn's partial_fit)")
+	f.BoolVar(&o.forget, "forget", false, "remove the statistics of rows the stored model was trained on (deletion requests)")
+	for _, r := range []string{"model"} { // --from and --label: runTrain (--label is optional with --append, --forget)
 		_ = cmd.MarkFlagRequired(r)
 	}
 	return cmd
 }
 
 func runTrain(cmd *cobra.Command, e *env, o *trainOptions) error {
+	var missing []string
+	if o.from == "" {
+		missing = append(missing, `"from"`)
+	}
+	if o.label == "" && !o.add && !o.forget {
+		missing = append(missing, `"label"`)
+	}
+	if len(missing) > 0 { // as cobra words it
+		return usageError{fmt.Errorf("required flag(s) %s not set", strings.Join(missing, ", "))}
+	}
 	if err := sqlnb.ValidateName(o.model); err != nil {
 		return usageError{err}
+	}
+	if o.add || o.forget {
+		return runUpdate(cmd, e, o)
 	}
 	spec, err := o.flags.options(cmd).Spec(o.model, o.from, o.label)
 	if err != nil {

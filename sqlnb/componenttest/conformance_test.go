@@ -242,6 +242,14 @@ func conformance(t *testing.T, db *udf.DB, sp spec, weighted bool) {
 	}
 	t.Run("reference statistics", func(t *testing.T) { checkReference(t, m, sp, rows, weighted) })
 	t.Run("merge", func(t *testing.T) { checkMerge(t, db, m, src, opts, fitted(sp)) })
+	t.Run("merge append forget", func(t *testing.T) {
+		exclude := ", exclude := ['id', 'w']"
+		if weighted {
+			exclude = ", exclude := ['id']"
+		}
+		checkUpdates(t, db, split{name: "u_" + id, src: "SELECT * FROM " + train, label: "y", opts: opts + exclude, a: "id % 2 = 0",
+			b: "id % 2 = 1", score: "SELECT * FROM " + score + " WHERE id < 40", dropClass: "c"}, fitted(sp))
+	})
 	t.Run("folds", func(t *testing.T) { checkFolds(t, db, sp, src, weighted) })
 	for _, alpha := range []string{"1", "0"} {
 		mustExec(t, db, fmt.Sprintf(`CALL nb_set(%s, alpha := %s)`, queries.Literal(model), alpha))

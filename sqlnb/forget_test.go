@@ -1,0 +1,227 @@
+package sqlnb_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/sqlnb/sqlnb/sqlnb"
+)
+
+// TestSubtractGaussianByHand: Subtract is Merge's inverse on moments, by hand. The values {2, 2, 3, 4} have
+// n = 4, mean 2.75, M2 = 0.5625·2 + 0.0625 + 1.5625 = 2.75; forgetting {3, 4} (mean 3.5, M2 0.5) leaves
+// {2, 2}: mean 2 and M2 = 2.75 - 0.5 - 1.5²·2·2/4 = 0. An M2 lowered by rounding (1e-14) is clamped to 0;
+// lowered by 1e-3, it is an error, as are rows that were not those trained ({0, 10} from {1, 2, 3, 4}) and
+// more rows than counted.
+func TestSubtractGaussianByHand(t *testing.T) {
+	stat := func(n int64, mean, m2 float64) sqlnb.GaussianStat {
+		return sqlnb.GaussianStat{Feature: "x", Class: "a", Count: n, Mean: mean, M2: m2, Weight: float64(n), WMean: mean, WM2: m2}
+	}
+	sub := sqlnb.GaussianTable.Subtract
+	x, b := stat(4, 2.75, 2.75), stat(2, 3.5, 0.5)
+	if err := sub(&x, &b); err != nil || x != stat(2, 2, 0) {
+		t.Errorf("{2,2,3,4} - {3,4} = %+v (%v), want n 2, mean 2, M2 0", x, err)
+	}
+	// {1, 2, 3, 4} - {3, 4} = {1, 2}: mean 1.5, M2 0.5; Merge gives the whole back.
+	x = stat(4, 2.5, 5)
+	if err := sub(&x, &b); err != nil || x != stat(2, 1.5, 0.5) {
+		t.Errorf("{1,2,3,4} - {3,4} = %+v (%v), want n 2, mean 1.5, M2 0.5", x, err)
+	}
+	sqlnb.GaussianTable.Merge(&x, &b)
+	if x != stat(4, 2.5, 5) {
+		t.Errorf("merged back: %+v", x)
+	}
+	x = stat(4, 2.75, 2.75-1e-14)
+	if err := sub(&x, &b); err != nil || x.M2 != 0 || x.WM2 != 0 {
+		t.Errorf("rounding below zero: %+v (%v), want M2 0", x, err)
+	}
+	for _, c := range []struct {
+		name    string
+		x, b    sqlnb.GaussianStat
+		message string
+	}{
+		{"variance below zero", stat(4, 2.75, 2.75-1e-3), b, "second moment"},
+		{"other rows", stat(4, 2.5, 5), stat(2, 5, 50), "second moment"},
+		{"more rows", stat(2, 1.5, 0.5), stat(3, 2, 2), "count of non-NULL values would be -1"},
+	} {
+		x := c.x
+		if err := sub(&x, &c.b); err == nil || !strings.Contains(err.Error(), c.message) {
+			t.Errorf("%s: %v, want an error about the %s", c.name, err, c.message)
+		}
+	}
+	// The last value of a class: no spread; no value: zeros, as training gives a class without values.
+	x, one := stat(3, 2, 2), stat(2, 1.5, 0.5) // {1, 2, 3} - {1, 2}
+	if err := sub(&x, &one); err != nil || x != stat(1, 3, 0) {
+		t.Errorf("{1,2,3} - {1,2} = %+v (%v)", x, err)
+	}
+	x, all := stat(2, 1.5, 0.5), stat(2, 1.5, 0.5)
+	if err := sub(&x, &all); err != nil || x != stat(0, 0, 0) {
+		t.Errorf("everything forgotten: %+v (%v)", x, err)
+	}
+}
+
+// TestForgetModels: forgetting rows gives the model of the rest, a class left without rows disappears, a
+// class the model never saw, one class left or rows forgotten twice are errors naming the model and class,
+// and a failed forget leaves the stored model as it was.
+func TestForgetModels(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE t AS SELECT * FROM (VALUES
+		(1, 'a', 1.0, 'u'), (2, 'a', 2.0, 'v'), (3, 'b', 3.0, 'u'), (4, 'b', 5.0, 'w'), (5, 'c', 4.0, 'w'), (6, 'c', 9.0, 'v'), (7, 'a', 4.0, 'u')
+	) v(id, y, x, s)`)
+	train := func(model, where string) *sqlnb.Model {
+		t.Helper()
+		res, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: model, Source: "SELECT y, x, s FROM t WHERE " + where, Label: "y"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Model
+	}
+	train("m", "true")
+	spec := func(where string) sqlnb.UpdateSpec {
+		return sqlnb.UpdateSpec{Model: "m", Source: "SELECT y, x, s FROM t WHERE " + where}
+	}
+	res, err := sqlnb.Forget(ctx, db, spec("y = 'c' OR id = 7"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := train("rest", "y <> 'c' AND id <> 7")
+	if len(res.Model.Classes) != 2 || res.Model.Rows != 4 || res.Part.Rows != 3 {
+		t.Fatalf("after forgetting class c and row 7: %d classes, %d rows (part %d)", len(res.Model.Classes), res.Model.Rows, res.Part.Rows)
+	}
+	for _, tbl := range []string{"gaussian", "categorical"} {
+		got, exp := res.Model.Stats[tbl], want.Stats[tbl]
+		if g, w := len(asAny(got)), len(asAny(exp)); g != w {
+			t.Errorf("%s: %d rows, want %d (a value no row has any more is dropped)", tbl, g, w)
+		}
+	}
+	before, _ := sqlnb.Load(ctx, db, "m")
+	for _, c := range []struct{ where, message string }{
+		{"y = 'c'", `model "m" has no class "c"`},
+		{"y = 'b'", "would keep 1 class"},
+		{"id IN (1, 2, 7)", `model "m", class "a": the count would be -1`}, // row 7 is forgotten already
+	} {
+		_, err := sqlnb.Forget(ctx, db, spec(c.where))
+		if !errors.Is(err, sqlnb.ErrCannotForget) || !strings.Contains(err.Error(), c.message) {
+			t.Errorf("forget %s: %v, want ErrCannotForget saying %q", c.where, err, c.message)
+		}
+	}
+	after, _ := sqlnb.Load(ctx, db, "m")
+	if after.Generation != before.Generation || after.Rows != before.Rows {
+		t.Errorf("a failed forget changed the model: %+v", after)
+	}
+}
+
+func asAny(v any) []any {
+	switch r := v.(type) {
+	case []sqlnb.GaussianStat:
+		out := make([]any, len(r))
+		for i := range r {
+			out[i] = r[i]
+		}
+		return out
+	case []sqlnb.CategoryCount:
+		out := make([]any, len(r))
+		for i := range r {
+			out[i] = r[i]
+		}
+		return out
+	}
+	return nil
+}
+
+// TestConcurrentAppendsLoseNothing: appends running at once on several connections each replace the model
+// on the condition that it is still the version they read; a conflict makes one read it again, so every
+// append's rows end up in the model (the class counts add up).
+func TestConcurrentAppendsLoseNothing(t *testing.T) {
+	ctx := context.Background()
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(8)
+	mustExec(t, db, `CREATE TABLE t AS SELECT i AS id, ['a', 'b'][1 + i % 2] AS y, i * 0.5 AS x FROM range(60) r(i)`)
+	if _, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "m", Source: "SELECT y, x FROM t WHERE id < 20", Label: "y"}); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[g] = sqlnb.Append(ctx, db, sqlnb.UpdateSpec{Model: "m", Source: fmt.Sprintf("SELECT y, x FROM t WHERE id >= 20 AND id %% 4 = %d", g)})
+		}()
+	}
+	wg.Wait()
+	for g, err := range errs {
+		if err != nil {
+			t.Errorf("append %d: %v", g, err)
+		}
+	}
+	m, err := sqlnb.Load(ctx, db, "m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := sqlnb.Fit(ctx, db, sqlnb.TrainSpec{Model: "m", Source: "SELECT y, x FROM t", Label: "y"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Rows != 60 {
+		t.Fatalf("after 4 concurrent appends the model counts %d rows, want 60", m.Rows)
+	}
+	g, w := sqlnb.StatRows(m, sqlnb.GaussianTable), sqlnb.StatRows(whole, sqlnb.GaussianTable)
+	for i := range w {
+		if g[i].Count != w[i].Count || !near(g[i].Mean, w[i].Mean, 1e-12) || !near(g[i].M2, w[i].M2, 1e-12) {
+			t.Errorf("class %s: %+v, want %+v", w[i].Class, g[i], w[i])
+		}
+	}
+}
+
+// TestAppendTermTable: a model with a feature from a long term table takes new documents with the term
+// table named again (--terms ...), and refuses them without it; the result is the model of all documents.
+func TestAppendTermTable(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE docs AS SELECT i AS id, ['spam', 'ham'][1 + i % 2] AS y FROM range(20) r(i)`)
+	mustExec(t, db, `CREATE TABLE terms AS SELECT d.id AS id, ['free', 'money', 'lunch', 'team'][1 + (d.id * 7 + k) % 4] AS term, 1 + k AS n
+		FROM docs d, range(3) r(k)`)
+	train := func(model, where string) *sqlnb.Model {
+		t.Helper()
+		res, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: model, Source: "SELECT id, y FROM docs WHERE " + where, Label: "y",
+			Terms: &sqlnb.TermsSpec{Source: "terms", Doc: "id", Term: "term", Count: "n"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Model
+	}
+	whole := train("whole", "true")
+	train("m", "id < 12")
+	spec := sqlnb.UpdateSpec{Model: "m", Source: "SELECT id, y FROM docs WHERE id >= 12"}
+	if _, err := sqlnb.Append(ctx, db, spec); err == nil || !strings.Contains(err.Error(), `has the feature "terms" from a term table`) {
+		t.Errorf("append without the term table: %v", err)
+	}
+	spec.Options = sqlnb.Options{Terms: "terms", Doc: "id", Term: "term", Count: "n"}
+	res, err := sqlnb.Append(ctx, db, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, want := sqlnb.StatRows(res.Model, sqlnb.TermsTable), sqlnb.StatRows(whole, sqlnb.TermsTable)
+	if len(got) != len(want) {
+		t.Fatalf("%d term rows, want %d", len(got), len(want))
+	}
+	byKey := map[string]sqlnb.TermCount{}
+	for _, r := range want {
+		byKey[r.Class+"|"+r.Term] = r
+	}
+	for _, r := range got {
+		if w := byKey[r.Class+"|"+r.Term]; r != w {
+			t.Errorf("term row %+v, want %+v", r, w)
+		}
+	}
+}

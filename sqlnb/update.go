@@ -1,0 +1,598 @@
+package sqlnb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sqlnb/sqlnb/queries"
+)
+
+// UpdateSpec names a stored model and rows to add to it (Append) or to remove from it (Forget).
+type UpdateSpec struct {
+	// Model is the stored model; Source the rows (a table, query or file, as TrainSpec.Source).
+	Model, Source string
+	// Label is the class column of Source; empty: the model's label column.
+	Label string
+	// Options are the options the user gave. Those not set take the model's; those set must equal the
+	// model's (features, kinds, weight column, binarize threshold, tokenizer settings and hyperparameters),
+	// else the error names the model and the column that differs. A term table (Terms, Doc, Term, Count)
+	// gives the rows of a model's term-table feature.
+	Options Options
+	// BinarizeSet: Options.Binarize was given (0 is a threshold too).
+	BinarizeSet bool
+}
+
+// UpdateResult summarises an Append or Forget: the stored model and the statistics of the rows added or
+// removed (Part: its classes, rows, skipped rows).
+type UpdateResult struct {
+	Model    *Model
+	Part     *Model
+	Duration time.Duration
+}
+
+// Append adds the statistics of the rows of spec.Source to the stored model spec.Model (scikit-learn's
+// partial_fit): the rows are scanned as the model's training was — same features, kinds, weight column,
+// binarize threshold and tokenizer — and merged into it exactly (Merge); classes may be new. The model is
+// replaced in one transaction, on the condition that it is still the version read (a concurrent change
+// makes it merge again), so no update is lost and readers see the old model or the new one. A fitted
+// model (logistic regression) cannot: ErrNotMergeable.
+func Append(ctx context.Context, db DB, spec UpdateSpec) (*UpdateResult, error) {
+	res, err := updateModel(ctx, db, spec, func(ctx context.Context, m, part *Model) (*Model, error) {
+		order, err := orderLabels(ctx, db, m.LabelType, classLabels(m), classLabels(part))
+		if err != nil {
+			return nil, err
+		}
+		out, err := Merge(m, order, m, part)
+		if err != nil {
+			return nil, err
+		}
+		out.Generation = newGeneration()
+		return out, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("append to %q: %w", spec.Model, err)
+	}
+	return res, nil
+}
+
+// Forget removes the statistics of the rows of spec.Source — rows the stored model spec.Model was trained
+// on, for example a deletion request — from the model (Subtract), scanned as Append scans them, and stores
+// the result as Append does. The model then equals the model of the remaining rows: a class left without
+// rows is dropped. Forgetting rows that were never trained is an error (ErrCannotForget) only where a count,
+// weight or variance would fall below zero or a class, value or term was never counted; otherwise it cannot
+// be detected.
+func Forget(ctx context.Context, db DB, spec UpdateSpec) (*UpdateResult, error) {
+	res, err := updateModel(ctx, db, spec, func(_ context.Context, m, part *Model) (*Model, error) {
+		return Subtract(m, part)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("forget from %q: %w", spec.Model, err)
+	}
+	return res, nil
+}
+
+// updateModel loads the model, scans the rows once, and stores combine(model, rows) provided the stored
+// model is still the version loaded; if it changed meanwhile, it loads it again and combines again.
+func updateModel(ctx context.Context, db DB, spec UpdateSpec, combine func(ctx context.Context, m, part *Model) (*Model, error)) (*UpdateResult, error) {
+	start := time.Now()
+	if err := ValidateName(spec.Model); err != nil {
+		return nil, err
+	}
+	m, err := Load(ctx, db, spec.Model)
+	if err != nil {
+		return nil, err
+	}
+	if err := mergeable(m); err != nil {
+		return nil, err
+	}
+	ts, err := updateTrainSpec(m, spec)
+	if err != nil {
+		return nil, err
+	}
+	part, err := scanRows(ctx, db, ts)
+	if err != nil {
+		return nil, fmt.Errorf("model %q: %w", m.Name, err)
+	}
+	if err := sameFeatures(m, part, "the rows"); err != nil {
+		return nil, err
+	}
+	var out *Model
+	err = retryConflicts(ctx, m.Name, func() error {
+		if m == nil {
+			if m, err = Load(ctx, db, spec.Model); err != nil {
+				return err
+			}
+			if err := sameFeatures(m, part, "the rows"); err != nil {
+				return err
+			}
+		}
+		next, err := combine(ctx, m, part)
+		if err != nil {
+			return err
+		}
+		if err := finish(next, spec.Options.Force); err != nil {
+			return err
+		}
+		err = saveIfUnchanged(ctx, db, next, m.Generation)
+		m, out = nil, next // a conflict loads the model again
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &UpdateResult{Model: out, Part: part, Duration: time.Since(start)}, nil
+}
+
+// finish checks a combined model as training checks a new one: valid, not too many classes, and compilable.
+func finish(m *Model, force bool) error {
+	if _, err := checkClasses(m.Label, len(m.Classes), m.Rows, force); err != nil {
+		return err
+	}
+	if err := m.Validate(); err != nil {
+		return err
+	}
+	_, err := Compile(m)
+	return err
+}
+
+// errModelChanged: the stored model is not the version that was read (retried by retryConflicts).
+var errModelChanged = errors.New("Conflict on update: the model was changed meanwhile")
+
+// saveIfUnchanged stores m in one transaction provided the stored model of m's name has generation want
+// (want "": none is stored); else errModelChanged, or ErrModelExists when a model appeared where none was.
+func saveIfUnchanged(ctx context.Context, db DB, m *Model, want string) error {
+	m.Version = FormatVersion
+	if err := EnsureStore(ctx, db); err != nil {
+		return err
+	}
+	return inTransaction(ctx, db, func(q Querier, conn *sql.Conn) error {
+		var gen sql.NullString
+		if err := q.QueryRowContext(ctx, queries.SQL("store_model_generation.sql"), m.Name).Scan(&gen); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		switch {
+		case gen.String == want:
+			return saveTx(ctx, q, conn, m)
+		case want == "":
+			return fmt.Errorf("%w: model %q was stored by another command meanwhile: merge into another name, or replace it (--replace, replace := true)", ErrModelExists, m.Name)
+		}
+		return errModelChanged
+	})
+}
+
+// scanRows computes the statistics of the rows of spec's source as training does (the same scans), without
+// the checks that apply to a whole model: the rows may hold a single class.
+func scanRows(ctx context.Context, db Querier, spec TrainSpec) (*Model, error) {
+	p, err := makePlan(ctx, db, spec)
+	if err != nil {
+		return nil, err
+	}
+	p.params = *spec.Params
+	sc, err := trainStats(ctx, db, p, "")
+	if err != nil {
+		return nil, err
+	}
+	part := sc.part(0)
+	m := &Model{Name: spec.Model, Label: p.label.Name, LabelType: p.label.Type, Weight: p.weight, Source: spec.Source,
+		Params: p.params, Features: p.features, Classes: part.classList(sc.order), SkippedRows: part.skipped,
+		IncompleteRows: part.incomplete, Stats: part.stats}
+	for _, c := range m.Classes {
+		m.Rows += c.Count
+	}
+	if m.Rows == 0 {
+		return nil, fmt.Errorf("%w: source %q has no rows with a non-NULL label %q", ErrNoRows, spec.Source, p.label.Name)
+	}
+	return m, nil
+}
+
+// updateTrainSpec checks the options of spec against model m (set ones must equal the model's) and returns
+// the training spec that scans rows as m's training did.
+func updateTrainSpec(m *Model, spec UpdateSpec) (TrainSpec, error) {
+	o := spec.Options
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: model %q %s", ErrBadOption, m.Name, fmt.Sprintf(format, args...))
+	}
+	if spec.Label != "" && spec.Label != m.Label {
+		return TrainSpec{}, bad("has the label column %q, not %q: the rows must have the same label", m.Label, spec.Label)
+	}
+	if o.Weight != "" && o.Weight != m.Weight {
+		if m.Weight == "" {
+			return TrainSpec{}, bad("has no weight column, so its rows cannot take weight column %q: leave --weight out, or train a new model", o.Weight)
+		}
+		return TrainSpec{}, bad("has the weight column %q, not %q", m.Weight, o.Weight)
+	}
+	byName := map[string]Feature{}
+	for _, f := range m.Features {
+		byName[f.Name] = f
+	}
+	ts := TrainSpec{Model: m.Name, Source: spec.Source, Label: m.Label, Weight: m.Weight, Force: true, FeatureKinds: map[string]Kind{}}
+	termsFeature := ""
+	if o.Terms != "" {
+		termsFeature = o.TermsFeature
+		if termsFeature == "" {
+			termsFeature = "terms"
+		}
+		if f, ok := byName[termsFeature]; !ok || f.Kind != Text {
+			return TrainSpec{}, bad("has no text feature %q for the term table: name the model's term-table feature with --terms-feature (terms_feature :=)", termsFeature)
+		}
+		if o.Doc == "" || o.Term == "" || o.Count == "" {
+			return TrainSpec{}, fmt.Errorf("%w: a term table needs its document id, term and count columns (--doc, --term, --count)", ErrBadOption)
+		}
+		ts.Terms = &TermsSpec{Source: o.Terms, Doc: o.Doc, Term: o.Term, Count: o.Count, Feature: termsFeature}
+	}
+	var names []string
+	binarize, text := math.NaN(), (*TextOptions)(nil)
+	for _, f := range m.Features {
+		if f.Name == termsFeature {
+			continue
+		}
+		names = append(names, f.Name)
+		ts.FeatureKinds[f.Name] = f.Kind
+		if kindInfo[f.Kind].Binarize {
+			if !math.IsNaN(binarize) && binarize != f.Binarize {
+				return TrainSpec{}, bad("has features with different binarize thresholds (%g, %g): rows cannot be scanned as it was trained", binarize, f.Binarize)
+			}
+			binarize = f.Binarize
+		}
+		if kindInfo[f.Kind].Text {
+			if text != nil && !sameText(*text, f.Text) {
+				return TrainSpec{}, bad("has text features with different tokenizer settings: rows cannot be scanned as it was trained")
+			}
+			text = &f.Text
+		}
+	}
+	ts.Features = names
+	if !math.IsNaN(binarize) {
+		ts.Binarize = binarize
+	}
+	if text != nil {
+		ts.Text = *text
+	}
+	for _, f := range m.Features {
+		// A text column is VARCHAR: a text feature of this type was made from a term table.
+		if f.Kind == Text && f.Type == "MAP(VARCHAR, DOUBLE)" && ts.Terms == nil {
+			return TrainSpec{}, bad("has the feature %q from a term table: give its rows with --terms, --doc, --term and --count (terms :=, ...)", f.Name)
+		}
+	}
+	// Options the user set must be the model's.
+	if len(o.Features) > 0 {
+		for _, n := range o.Features {
+			if _, ok := byName[n]; !ok || n == termsFeature {
+				return TrainSpec{}, bad("has no feature %q (features: %s): the rows must have the model's features", n, strings.Join(names, ", "))
+			}
+		}
+		for _, n := range names {
+			if !slices.Contains(o.Features, n) {
+				return TrainSpec{}, bad("has the feature %q, which --features (features :=) leaves out: the rows must have every feature of the model", n)
+			}
+		}
+	}
+	for _, n := range o.Exclude {
+		if _, ok := byName[n]; ok {
+			return TrainSpec{}, bad("has the feature %q, which --exclude (exclude :=) leaves out: the rows must have every feature of the model", n)
+		}
+	}
+	kind, err := ParseKind(o.Kind)
+	if err != nil {
+		return TrainSpec{}, err
+	}
+	kinds, err := ParseFeatureKinds(o.FeatureKinds)
+	if err != nil {
+		return TrainSpec{}, err
+	}
+	for _, f := range m.Features {
+		k, set := kinds[f.Name], false
+		if k != "" {
+			set = true
+		} else if kind != "" {
+			k, set = kind, true
+		}
+		if set && k != f.Kind {
+			return TrainSpec{}, bad("has the feature %q of kind %s, not %s", f.Name, f.Kind, k)
+		}
+	}
+	for n := range kinds {
+		if _, ok := byName[n]; !ok {
+			return TrainSpec{}, bad("has no feature %q (--feature-kind, feature_kinds :=)", n)
+		}
+	}
+	if spec.BinarizeSet || o.Binarize != 0 {
+		for _, f := range m.Features {
+			if kindInfo[f.Kind].Binarize && f.Binarize != o.Binarize {
+				return TrainSpec{}, bad("has the feature %q with binarize threshold %g, not %g", f.Name, f.Binarize, o.Binarize)
+			}
+		}
+	}
+	asked := TextOptions{Ngrams: o.Ngrams, StopWords: strings.ToLower(strings.TrimSpace(o.StopWords))}
+	for _, f := range m.Features {
+		if !kindInfo[f.Kind].Text {
+			continue
+		}
+		if o.Ngrams != 0 && max(1, f.Text.Ngrams) != max(1, o.Ngrams) {
+			return TrainSpec{}, bad("has the text feature %q with ngrams %d, not %d", f.Name, max(1, f.Text.Ngrams), o.Ngrams)
+		}
+		if asked.StopWords != "" && asked.StopWords != f.Text.StopWords {
+			return TrainSpec{}, bad("has the text feature %q with stop words %q, not %q", f.Name, f.Text.StopWords, asked.StopWords)
+		}
+	}
+	p, given, err := o.Params(m.Params)
+	if err != nil {
+		return TrainSpec{}, err
+	}
+	if name := diffParams(p, m.Params); name != "" || given != nil {
+		if name == "" {
+			name = "priors"
+		}
+		return TrainSpec{}, bad("keeps its hyperparameters when rows are added or forgotten: %s differs; change it with sqlnb models set (nb_set)", name)
+	}
+	ts.Params = &p
+	return ts, nil
+}
+
+func sameText(a, b TextOptions) bool {
+	return max(1, a.Ngrams) == max(1, b.Ngrams) && a.StopWords == b.StopWords
+}
+
+// diffParams returns the name (as stored) of the first hyperparameter that differs between a and b, or "".
+func diffParams(a, b Params) string {
+	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+	for i := range va.NumField() {
+		if !va.Field(i).Equal(vb.Field(i)) {
+			name, _, _ := strings.Cut(va.Type().Field(i).Tag.Get("json"), ",")
+			return name
+		}
+	}
+	return ""
+}
+
+// sameFeatures checks that part (another model, or rows scanned for m) has m's label, label type, weight
+// column and features — names, kinds, binarize thresholds, tokenizer settings, and, for categorical
+// features, the column type, which decides how values read as categories. what names part in errors.
+func sameFeatures(m, part *Model, what string) error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: model %q and %s differ: %s", ErrBadOption, m.Name, what, fmt.Sprintf(format, args...))
+	}
+	if m.Label != part.Label {
+		return bad("label column %q, not %q", m.Label, part.Label)
+	}
+	if m.LabelType != part.LabelType {
+		return bad("label column %q is %s in model %q but %s in %s: cast it (SELECT CAST(%s AS %s) AS %s, ...)", m.Label, m.LabelType, m.Name,
+			part.LabelType, what, queries.Ident(m.Label), m.LabelType, queries.Ident(m.Label))
+	}
+	if m.Weight != part.Weight {
+		return bad("weight column %q, not %q", m.Weight, part.Weight)
+	}
+	if len(m.Features) != len(part.Features) {
+		return bad("%d features, not %d", len(m.Features), len(part.Features))
+	}
+	for i, f := range m.Features {
+		g := part.Features[i]
+		switch {
+		case f.Name != g.Name:
+			return bad("feature %d is %q, not %q", i+1, f.Name, g.Name)
+		case f.Kind != g.Kind:
+			return bad("feature %q is %s, not %s", f.Name, f.Kind, g.Kind)
+		case f.Binarize != g.Binarize:
+			return bad("feature %q has binarize threshold %g, not %g", f.Name, f.Binarize, g.Binarize)
+		case !sameText(f.Text, g.Text):
+			return bad("text feature %q has ngrams %d and stop words %q, not %d and %q", f.Name, max(1, f.Text.Ngrams), f.Text.StopWords, max(1, g.Text.Ngrams), g.Text.StopWords)
+		case f.Kind == Categorical && f.Type != g.Type:
+			return bad("categorical feature %q is %s in model %q but %s in %s: its values would read differently; cast it (CAST(%s AS %s))",
+				f.Name, f.Type, m.Name, g.Type, what, queries.Ident(f.Name), f.Type)
+		}
+	}
+	return nil
+}
+
+// MergeSpec asks for the models Inputs, trained on disjoint rows, to be merged into the model Into.
+type MergeSpec struct {
+	Into   string
+	Inputs []string
+	// Replace: a stored model Into that is not one of the inputs may be replaced (else ErrModelExists).
+	Replace bool
+	// Force: the merged model may have more than MaxClasses classes.
+	Force bool
+}
+
+// MergeModels merges stored models trained on disjoint rows of one source into the model of their union
+// (Merge: counts add, moments by Chan et al.'s pairwise update) and stores it as spec.Into in one
+// transaction. The models must have the same label, label type, weight column, features (names, kinds,
+// binarize thresholds, tokenizer settings; the column type of categorical ones) and hyperparameters.
+// Into may be one of the inputs (it is replaced, on the condition that it is still the version read); any
+// other stored model of that name is replaced only with spec.Replace. Whether the rows were disjoint
+// cannot be checked: rows in two inputs count twice.
+func MergeModels(ctx context.Context, db DB, spec MergeSpec) (*Model, error) {
+	out, err := mergeModels(ctx, db, spec)
+	if err != nil {
+		return nil, fmt.Errorf("merge into %q: %w", spec.Into, err)
+	}
+	return out, nil
+}
+
+func mergeModels(ctx context.Context, db DB, spec MergeSpec) (*Model, error) {
+	if err := ValidateName(spec.Into); err != nil {
+		return nil, err
+	}
+	if len(spec.Inputs) < 2 {
+		return nil, fmt.Errorf("%w: %d model(s) to merge: name at least two", ErrBadOption, len(spec.Inputs))
+	}
+	for i, n := range spec.Inputs {
+		if slices.Contains(spec.Inputs[:i], n) {
+			return nil, fmt.Errorf("%w: model %q is named twice: its rows would count twice", ErrBadOption, n)
+		}
+	}
+	var out *Model
+	err := retryConflicts(ctx, spec.Into, func() error {
+		models := make([]*Model, len(spec.Inputs))
+		want := "" // the generation of Into, if it is an input
+		for i, n := range spec.Inputs {
+			m, err := Load(ctx, db, n)
+			if err != nil {
+				return err
+			}
+			if err := mergeable(m); err != nil {
+				return err
+			}
+			if i > 0 {
+				if err := sameFeatures(models[0], m, fmt.Sprintf("model %q", n)); err != nil {
+					return err
+				}
+				if name := diffParams(models[0].Params, m.Params); name != "" {
+					return fmt.Errorf("%w: models %q and %q have different %s: set it equal first (sqlnb models set, nb_set)", ErrBadOption, models[0].Name, n, name)
+				}
+			}
+			if n == spec.Into {
+				want = m.Generation
+			}
+			models[i] = m
+		}
+		replace := spec.Replace && want == ""
+		if want == "" && !replace {
+			names, err := ModelNames(ctx, db)
+			if err != nil {
+				return err
+			}
+			if slices.Contains(names, spec.Into) {
+				return fmt.Errorf("%w: model %q is stored and is not one of the models merged: merge into another name, or replace it (--replace, replace := true)", ErrModelExists, spec.Into)
+			}
+		}
+		var labels [][]string
+		for _, m := range models {
+			labels = append(labels, classLabels(m))
+		}
+		order, err := orderLabels(ctx, db, models[0].LabelType, labels...)
+		if err != nil {
+			return err
+		}
+		m, err := Merge(models[0], order, models...)
+		if err != nil {
+			return err
+		}
+		m.Name, m.Generation, m.Created = spec.Into, newGeneration(), time.Now().UTC().Truncate(time.Microsecond)
+		m.Source = "merge of " + strings.Join(quoteAll(spec.Inputs), ", ")
+		if err := finish(m, spec.Force); err != nil {
+			return err
+		}
+		if replace {
+			err = save(ctx, db, m)
+		} else {
+			err = saveIfUnchanged(ctx, db, m, want)
+		}
+		out = m
+		return err
+	})
+	return out, err
+}
+
+func quoteAll(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = strconv.Quote(n)
+	}
+	return out
+}
+
+// safeType matches the DuckDB type names that may be written into a CAST (DECIMAL(18,3), DATE, TIMESTAMP WITH
+// TIME ZONE, HUGEINT, UUID, ...): letters, digits, spaces, and a parenthesised list of numbers.
+var safeType = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_ ]*(\([0-9]+( ?, ?[0-9]+)?\))?$`)
+
+// enumType matches an ENUM type name; enumValue its values, single-quoted with ” for a quote.
+var (
+	enumType  = regexp.MustCompile(`^ENUM\((.*)\)$`)
+	enumValue = regexp.MustCompile(`'((?:[^']|'')*)'`)
+)
+
+// orderLabels returns the union of the class label lists (each in model order) in the order of the label
+// type, which is the order training gives classes (ORDER BY label): numbers by value, text byte by byte,
+// ENUM by position; other types are cast in DuckDB. A type it cannot compare keeps the lists' order of
+// first appearance.
+func orderLabels(ctx context.Context, q Querier, labelType string, lists ...[]string) ([]string, error) {
+	var all []string
+	for _, l := range lists {
+		for _, s := range l {
+			all = appendNew(all, s)
+		}
+	}
+	typ := strings.ToUpper(strings.TrimSpace(labelType))
+	if parse, ok := labelTypes[typ]; ok {
+		vals := make([]any, len(all))
+		for i, s := range all {
+			v, err := parse(s)
+			if err != nil {
+				return all, nil // a hand-edited label: keep the order of appearance
+			}
+			vals[i] = v
+		}
+		idx := make([]int, len(all))
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.SliceStable(idx, func(a, b int) bool { return lessValue(vals[idx[a]], vals[idx[b]]) })
+		out := make([]string, len(all))
+		for i, j := range idx {
+			out[i] = all[j]
+		}
+		return out, nil
+	}
+	if m := enumType.FindStringSubmatch(strings.TrimSpace(labelType)); m != nil {
+		pos := map[string]int{}
+		for i, v := range enumValue.FindAllStringSubmatch(m[1], -1) {
+			pos[strings.ReplaceAll(v[1], "''", "'")] = i
+		}
+		out := slices.Clone(all)
+		sort.SliceStable(out, func(a, b int) bool { return pos[out[a]] < pos[out[b]] })
+		return out, nil
+	}
+	if !safeType.MatchString(labelType) {
+		return all, nil
+	}
+	stmt, err := queries.Render("order_labels.tmpl.sql", map[string]any{"Type": labelType})
+	if err != nil {
+		return nil, err
+	}
+	rows, err := q.QueryContext(ctx, stmt, all)
+	if err != nil {
+		return all, nil // labels that do not cast back: keep the order of appearance
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	if rows.Err() != nil || len(out) != len(all) {
+		return all, nil
+	}
+	return out, nil
+}
+
+// lessValue orders two label values of one Go type (LabelValues' types): numbers by value, false before
+// true, text byte by byte (DuckDB's default collation).
+func lessValue(a, b any) bool {
+	switch x := a.(type) {
+	case int64:
+		return x < b.(int64)
+	case uint64:
+		return x < b.(uint64)
+	case float64:
+		return x < b.(float64)
+	case bool:
+		return !x && b.(bool)
+	case string:
+		return x < b.(string)
+	}
+	return false
+}
