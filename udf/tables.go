@@ -49,10 +49,8 @@ func tableSpecs() []*tableSpec {
 			writes:     true,
 			positional: []param{{"model", tVarchar}, {"source", tVarchar}, {"label", tVarchar}},
 			named:      append(append(slices.Clone(trainParams), optionParams...), param{"append", tBoolean}),
-			columns: []column{{"model", tVarchar}, {"n_rows", tBigint}, {"skipped_rows", tBigint}, {"classes", tBigint},
-				{"features", tBigint}, {"kinds", tVarchar}, {"seconds", tDouble}, {"incomplete_rows", tBigint}, {"iterations", tBigint},
-				{"warnings", tVarcharList}, {"unlabelled_rows", tBigint}, {"log_likelihood", tDouble}},
-			run: runTrain,
+			columns:    updateColumns,
+			run:        runTrain,
 		},
 		{
 			name:       "nb_forget",
@@ -455,10 +453,10 @@ func runCV(ctx context.Context, reg *registry, args map[string]any) ([][]any, er
 }
 
 // updateColumns are nb_train's result columns: nb_train(..., append := true) and nb_forget return the stored
-// model as nb_train does (the rows it now counts, without warnings), plus the rows added or removed.
+// model as nb_train does (the rows it now counts; the warnings of its options).
 var updateColumns = []column{{"model", tVarchar}, {"n_rows", tBigint}, {"skipped_rows", tBigint}, {"classes", tBigint},
 	{"features", tBigint}, {"kinds", tVarchar}, {"seconds", tDouble}, {"incomplete_rows", tBigint}, {"iterations", tBigint},
-	{"warnings", tVarcharList}}
+	{"warnings", tVarcharList}, {"unlabelled_rows", tBigint}, {"log_likelihood", tDouble}}
 
 // runUpdate adds (sqlnb.Append) or removes (sqlnb.Forget) the rows of source: the options given must be the
 // model's, those not given take the model's.
@@ -472,7 +470,8 @@ func runUpdate(ctx context.Context, reg *registry, args map[string]any,
 	}
 	m := res.Model
 	return [][]any{{m.Name, m.Rows, m.SkippedRows, int64(len(m.Classes)), int64(len(m.Features)),
-		strings.Join(m.Kinds(), ","), res.Duration.Seconds(), m.IncompleteRows, m.Iterations, append([]string{}, m.Params.Warnings()...)}}, nil
+		strings.Join(m.Kinds(), ","), res.Duration.Seconds(), m.IncompleteRows, m.Iterations, append([]string{}, m.Params.Warnings()...),
+		m.UnlabelledRows, logLikelihood(m)}}, nil
 }
 
 func runForget(ctx context.Context, reg *registry, args map[string]any) ([][]any, error) {
