@@ -29,5 +29,6 @@ CREATE TABLE IF NOT EXISTS nb.models (
     max_iter       BIGINT DEFAULT 100, -- logistic: iteration limit
     incomplete_rows BIGINT DEFAULT 0,  -- labelled rows left out for a missing feature value (lda, qda, logistic)
     iterations     BIGINT DEFAULT 0,   -- logistic: Newton steps taken
-    grad_norm      DOUBLE DEFAULT 0    -- logistic: final largest absolute gradient component
+    grad_norm      DOUBLE DEFAULT 0,   -- logistic: final largest absolute gradient component
+    group_by       VARCHAR             -- per-group models: the group columns as JSON [{"name", "type"}], else NULL
 )

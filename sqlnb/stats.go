@@ -51,7 +51,7 @@ type table interface {
 	merge(parts []any) any
 	insertArgs(rows any) []any
 	source(rows any) func(dst []driver.Value) bool
-	load(rows Rows, model string) (any, error)
+	loadGroups(rows Rows, model string) (map[int64]any, error)
 	size(rows any) int
 }
 
@@ -323,21 +323,32 @@ func (t *Table[T]) source(rows any) func(dst []driver.Value) bool {
 	}
 }
 
-// load scans the rows of a store query over the table's columns; a NULL is an invalid model.
-func (t *Table[T]) load(rows Rows, model string) (any, error) {
+// loadGroups scans the rows of a store query over the group id then the table's columns, ordered by group
+// id, into one slice of rows per group; a NULL is an invalid model.
+func (t *Table[T]) loadGroups(rows Rows, model string) (map[int64]any, error) {
 	cols := t.columns()
 	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
+	var group int64
+	ptrs := make([]any, len(cols)+1)
+	ptrs[0] = &group
 	for i := range vals {
-		ptrs[i] = &vals[i]
+		ptrs[i+1] = &vals[i]
 	}
 	var out []T
 	if l, ok := rows.(interface{ Len() int }); ok {
 		out = make([]T, 0, l.Len())
 	}
+	byGroup := map[int64]any{}
+	start, last := 0, int64(-1)
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
 			return nil, err
+		}
+		if group != last {
+			if len(out) > start {
+				byGroup[last] = out[start:len(out):len(out)]
+			}
+			start, last = len(out), group
 		}
 		var r T
 		rv := reflect.ValueOf(&r).Elem()
@@ -368,7 +379,10 @@ func (t *Table[T]) load(rows Rows, model string) (any, error) {
 		}
 		out = append(out, r)
 	}
-	return out, rows.Err()
+	if len(out) > start {
+		byGroup[last] = out[start:len(out):len(out)]
+	}
+	return byGroup, rows.Err()
 }
 
 // allTables lists every registered statistics table once, by name.
@@ -469,23 +483,24 @@ var rowAppender RowAppender
 // SetRowAppender installs the fast path for storing statistics rows.
 func SetRowAppender(f RowAppender) { rowAppender = f }
 
-// saveStats inserts m's statistics rows, table by table: through the row appender when conn is set and one is
-// installed (millions of rows per second), else one INSERT from bound lists per table.
-func saveStats(ctx context.Context, q Querier, conn *sql.Conn, m *Model) error {
+// saveStats inserts the statistics rows stats of model name's group group (0: the model itself), table by
+// table: through the row appender when conn is set and one is installed (millions of rows per second), else
+// one INSERT from bound lists per table.
+func saveStats(ctx context.Context, q Querier, conn *sql.Conn, name string, group int64, stats Stats) error {
 	for _, t := range allTables {
-		rows, ok := m.Stats[t.tableName()]
+		rows, ok := stats[t.tableName()]
 		if !ok || t.size(rows) == 0 {
 			continue
 		}
 		if conn != nil && rowAppender != nil {
-			cols := []string{"model"}
+			cols := []string{"model", "group_id"}
 			for _, c := range t.columns() {
 				cols = append(cols, c.Name)
 			}
 			next := t.source(rows)
 			err := rowAppender(ctx, conn, "nb", t.tableName(), cols, func(dst []driver.Value) bool {
-				dst[0] = m.Name
-				return next(dst[1:])
+				dst[0], dst[1] = name, group
+				return next(dst[2:])
 			})
 			if err != nil {
 				return fmt.Errorf("store %s statistics: %w", t.tableName(), err)
@@ -496,16 +511,16 @@ func saveStats(ctx context.Context, q Querier, conn *sql.Conn, m *Model) error {
 		if err != nil {
 			return err
 		}
-		if _, err := q.ExecContext(ctx, stmt, append([]any{m.Name}, t.insertArgs(rows)...)...); err != nil {
+		if _, err := q.ExecContext(ctx, stmt, append([]any{name, group}, t.insertArgs(rows)...)...); err != nil {
 			return fmt.Errorf("store %s statistics: %w", t.tableName(), err)
 		}
 	}
 	return nil
 }
 
-// loadStats reads the statistics rows of model name from every table.
-func loadStats(ctx context.Context, q Querier, name string) (Stats, error) {
-	s := Stats{}
+// loadStats reads the statistics rows of model name from every table, by group id (0: the model itself).
+func loadStats(ctx context.Context, q Querier, name string) (map[int64]Stats, error) {
+	out := map[int64]Stats{}
 	for _, t := range allTables {
 		stmt, err := queries.Render("store_load_stats.tmpl.sql", tableData(t))
 		if err != nil {
@@ -515,16 +530,19 @@ func loadStats(ctx context.Context, q Querier, name string) (Stats, error) {
 		if err != nil {
 			return nil, fmt.Errorf("load model %q: %w", name, err)
 		}
-		got, err := t.load(rows, name)
+		got, err := t.loadGroups(rows, name)
 		rows.Close()
 		if err != nil {
 			return nil, fmt.Errorf("load model %q: %w", name, err)
 		}
-		if t.size(got) > 0 {
-			s[t.tableName()] = got
+		for g, r := range got {
+			if out[g] == nil {
+				out[g] = Stats{}
+			}
+			out[g][t.tableName()] = r
 		}
 	}
-	return s, nil
+	return out, nil
 }
 
 func tableData(t table) map[string]any {
