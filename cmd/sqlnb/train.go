@@ -154,6 +154,7 @@ func printWarnings(e *env, model string, warnings []string) {
 
 type trainOptions struct {
 	model, label, from string
+	by                 []string
 	flags              modelFlags
 }
 
@@ -168,6 +169,10 @@ and store it as model NAME, replacing an existing model of that name atomically.
 Numeric columns are Gaussian, VARCHAR, ENUM and BOOLEAN columns categorical, unless --kind or --feature-kind
 says otherwise. NULL labels are skipped; NULL feature values are left out of that feature's statistics.
 
+--by col[,col] trains one model per group of those columns in the same scan, stored under NAME: scoring picks
+each row's group model by its group columns; a group not seen in training (or a NULL group value) is scored by
+the pooled model, the model of all rows.
+
 Kinds:
 ` + sqlnb.KindsHelp(),
 		Args: cobra.NoArgs,
@@ -177,6 +182,7 @@ Kinds:
 	f.StringVar(&o.model, "model", "", "model name (required)")
 	f.StringVar(&o.label, "label", "", "label (class) column (required)")
 	f.StringVar(&o.from, "from", "", "training source: table, query or file glob (required)")
+	f.StringSliceVar(&o.by, "by", nil, "group columns, comma-separated: one model per group (unseen groups score with the pooled model)")
 	o.flags.addFeatures(cmd)
 	o.flags.addTraining(cmd)
 	o.flags.addParams(cmd)
@@ -190,7 +196,9 @@ func runTrain(cmd *cobra.Command, e *env, o *trainOptions) error {
 	if err := sqlnb.ValidateName(o.model); err != nil {
 		return usageError{err}
 	}
-	spec, err := o.flags.options(cmd).Spec(o.model, o.from, o.label)
+	opts := o.flags.options(cmd)
+	opts.By = o.by
+	spec, err := opts.Spec(o.model, o.from, o.label)
 	if err != nil {
 		return usageError{err}
 	}
@@ -213,7 +221,19 @@ func runTrain(cmd *cobra.Command, e *env, o *trainOptions) error {
 	if m.Iterations > 0 {
 		fit = fmt.Sprintf(", %d Newton steps (final gradient %.2g)", m.Iterations, m.GradNorm)
 	}
+	if len(m.By) > 0 {
+		fit += fmt.Sprintf(", %d group models by %s", len(m.Groups), groupColumns(m))
+	}
 	fmt.Fprintf(e.stderr, "trained %q on %d rows (%s): %d classes, %d features (%s)%s in %.3fs\n",
 		m.Name, m.Rows, skipped, len(m.Classes), len(m.Features), strings.Join(m.Kinds(), ", "), fit, res.Duration.Seconds())
 	return nil
+}
+
+// groupColumns lists a per-group model's group columns: "region, year".
+func groupColumns(m *sqlnb.Model) string {
+	names := make([]string, len(m.By))
+	for i, b := range m.By {
+		names[i] = b.Name
+	}
+	return strings.Join(names, ", ")
 }
