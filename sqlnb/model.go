@@ -511,6 +511,14 @@ func (m *Model) ParamsSummary() string {
 	if m.IncompleteRows > 0 {
 		parts = append(parts, fmt.Sprintf("%d rows left out for a missing feature value", m.IncompleteRows))
 	}
+	if len(m.By) > 0 {
+		names := make([]string, len(m.By))
+		for i, b := range m.By {
+			names[i] = b.Name
+		}
+		parts = append(parts, fmt.Sprintf("%d group models by %s (nb.groups; the parameters shown are the pooled model's, which scores unseen groups)",
+			len(m.Groups), strings.Join(names, ", ")))
+	}
 	return strings.Join(parts, ", ")
 }
 
