@@ -365,6 +365,29 @@ func (g *gaussianComponent) Add(b *Batch, out []float64) {
 	}
 }
 
+// rowKernel reports whether rowAdd computes Add's terms (not with e1071's rule).
+func (g *gaussianComponent) rowKernel() bool { return !g.rule.on }
+
+// rowAdd is Add for row i alone: it adds the row-dependent part of the term of every class to dst[c] (the
+// same operations in the same order as Add, so the same values).
+func (g *gaussianComponent) rowAdd(b *Batch, i int, dst []float64) {
+	js := g.in
+	for c := range g.K {
+		s := dst[c]
+		k := 0
+		for ; len(js)-k >= 4; k += 4 {
+			d0, d1, d2, d3 := b.Num[js[k].Feature][i]-g.mean[k][c], b.Num[js[k+1].Feature][i]-g.mean[k+1][c],
+				b.Num[js[k+2].Feature][i]-g.mean[k+2][c], b.Num[js[k+3].Feature][i]-g.mean[k+3][c]
+			s -= d0*d0*g.halfInv[k][c] + d1*d1*g.halfInv[k+1][c] + d2*d2*g.halfInv[k+2][c] + d3*d3*g.halfInv[k+3][c]
+		}
+		for ; k < len(js); k++ {
+			d := b.Num[js[k].Feature][i] - g.mean[k][c]
+			s -= d * d * g.halfInv[k][c]
+		}
+		dst[c] = s
+	}
+}
+
 // addRule is Add with e1071's rule: each density is computed as R's dnorm does (in linear space, so that it
 // is 0 exactly where R's is) and replaced by threshold when ≤ eps.
 func (g *gaussianComponent) addRule(b *Batch, out []float64) {

@@ -313,8 +313,8 @@ func trainGrouped(ctx context.Context, db Querier, spec TrainSpec, p *plan, base
 	return m, warnings, nil
 }
 
-// saveGroups stores the groups of a per-group model: nb.groups, nb.group_classes and each group's statistics
-// rows under group id k+1 (its position in m.Groups, 1-based).
+// saveGroups stores the groups of a per-group model in nb.groups and nb.group_classes under group id k+1 (its
+// position in m.Groups, 1-based; saveStats stores their statistics under the same ids).
 func saveGroups(ctx context.Context, q Querier, conn *sql.Conn, m *Model) error {
 	if len(m.Groups) == 0 {
 		return nil
@@ -342,11 +342,6 @@ func saveGroups(ctx context.Context, q Querier, conn *sql.Conn, m *Model) error 
 	}
 	if _, err := q.ExecContext(ctx, queries.SQL("store_insert_group_classes.sql"), m.Name, cIDs, cPos, cLabels, cCounts, cWeights); err != nil {
 		return fmt.Errorf("store group classes: %w", err)
-	}
-	for k := range m.Groups {
-		if err := saveStats(ctx, q, conn, m.Name, int64(k+1), m.Groups[k].Stats); err != nil {
-			return fmt.Errorf("group %s: %w", GroupKey(m.Groups[k].Key), err)
-		}
 	}
 	return nil
 }
@@ -414,6 +409,40 @@ type groupDispatch struct {
 	// maps to the group (absent: the pooled model).
 	radix, stride []int64
 	index         map[int64]int32
+	// rowwise: every component of every model has a row kernel (rowAdder) and no input is required: rows
+	// are scored one by one, each with its group's model, without gathering (adders[k+1] are group k's
+	// components, adders[0] the pooled model's).
+	rowwise bool
+	adders  [][]rowAdder
+}
+
+// A rowAdder is a Component that can score one row at a time: rowAdd adds, for row i of b, the
+// row-dependent part of every class's term to dst[c], as Add does for a whole batch (rowKernel reports
+// whether it can, with the model's parameters).
+type rowAdder interface {
+	rowKernel() bool
+	rowAdd(b *Batch, i int, dst []float64)
+}
+
+// rowAdders returns s's components as row kernels, or false if one has none (or an input is required).
+func rowAdders(s *Scorer) ([]rowAdder, bool) {
+	if len(s.required) > 0 {
+		return nil, false
+	}
+	for _, in := range s.Inputs {
+		if in.Kind != NumberInput { // category codes would need translating to each group's
+			return nil, false
+		}
+	}
+	var out []rowAdder
+	for _, comp := range s.Components {
+		ra, ok := comp.(rowAdder)
+		if !ok || !ra.rowKernel() {
+			return nil, false
+		}
+		out = append(out, ra)
+	}
+	return out, true
 }
 
 // groupScratch is a Workspace's space for per-group scoring: the rows of each group, one group's rows
@@ -425,6 +454,10 @@ type groupScratch struct {
 	sub    *Batch
 	subOut []float64
 	subWS  Workspace
+	// The row-by-row path: one row's scores, and the rows to rescore.
+	row    []float64
+	bad    []bool
+	scores []XFloat
 }
 
 // compileGroups compiles a per-group model: the pooled scorer (returned, with m as its Model), one scorer per
@@ -486,8 +519,96 @@ func compileGroups(m *Model) (*Scorer, error) {
 		}
 		d.scorers, d.classOf, d.remap = append(d.scorers, gs), append(d.classOf, classOf), append(d.remap, remap)
 	}
+	d.rowwise = true
+	for _, sc := range append([]*Scorer{s}, d.scorers...) {
+		adders, ok := rowAdders(sc)
+		d.rowwise = d.rowwise && ok
+		d.adders = append(d.adders, adders)
+	}
 	s.groups = d
 	return s, nil
+}
+
+// rowwiseJLL is groupedJLL for models whose components all have row kernels: each row is scored by its
+// group's model in place (no gathering), then the rows with a NULL number or a score that is not finite are
+// rescored with their model's row reference (as JointLogLikelihood's fixup does).
+func (s *Scorer) rowwiseJLL(b *Batch, out []float64, ws *Workspace, gs *groupScratch) {
+	d := s.groups
+	n, K := b.N, len(s.Labels)
+	ws.Shift, ws.Null = nil, nil
+	gs.row = grow(gs.row, K)
+	gs.bad = grow(gs.bad, n)
+	bad := gs.bad
+	clear(bad)
+	for _, j := range s.numbers {
+		mask := b.Valid[j]
+		if mask == nil {
+			continue
+		}
+		for i := range n {
+			if !isValid(mask, i) {
+				bad[i] = true
+			}
+		}
+	}
+	inf := math.Inf(-1)
+	for i := range n {
+		k := s.GroupOf(b, i)
+		sc, classOf := s, []int(nil)
+		if k >= 0 {
+			sc, classOf = d.scorers[k], d.classOf[k]
+		}
+		row := gs.row[:len(sc.Labels)]
+		copy(row, sc.base)
+		for _, ra := range d.adders[k+1] {
+			ra.rowAdd(b, i, row)
+		}
+		if classOf == nil {
+			for c, v := range row {
+				out[c*n+i] = v
+			}
+		} else {
+			if len(classOf) < K {
+				for c := range K {
+					out[c*n+i] = inf
+				}
+			}
+			for c, v := range row {
+				out[classOf[c]*n+i] = v
+			}
+		}
+		for _, v := range row {
+			if v-v != 0 {
+				bad[i] = true
+			}
+		}
+	}
+	for i, isBad := range bad {
+		if !isBad {
+			continue
+		}
+		k := s.GroupOf(b, i)
+		sc, classOf := s, []int(nil)
+		if k >= 0 {
+			sc, classOf = d.scorers[k], d.classOf[k]
+		}
+		gs.scores = grow(gs.scores, K)
+		row := gs.row[:len(sc.Labels)]
+		shift, shifted := sc.rescore(b, i, gs.scores[:len(sc.Labels)], row)
+		if shifted {
+			if ws.Shift == nil {
+				ws.Shift = make([]float64, n)
+			}
+			ws.Shift[i] = shift
+		}
+		for c, v := range row {
+			pc := c
+			if classOf != nil {
+				pc = classOf[c]
+			}
+			out[pc*n+i] = v
+		}
+	}
 }
 
 // GroupOf returns the group whose model scores row i of b (its index in Model.Groups), or -1 for the pooled
@@ -563,6 +684,10 @@ func (s *Scorer) groupedJLL(b *Batch, out []float64, ws *Workspace) {
 		ws.groups = &groupScratch{}
 	}
 	gs := ws.groups
+	if d.rowwise {
+		s.rowwiseJLL(b, out, ws, gs)
+		return
+	}
 	gs.group = grow(gs.group, n)
 	gs.order = grow(gs.order, n)
 	gs.start = grow(gs.start, G+2)

@@ -417,34 +417,46 @@ func (s *Scorer) fixup(b *Batch, out []float64, ws *Workspace) {
 	if !any {
 		return
 	}
-	scores := make([]XFloat, K)
+	scores, row := make([]XFloat, K), make([]float64, K)
 	for i, isBad := range bad {
 		if !isBad {
 			continue
 		}
-		s.rowScores(b, i, scores)
-		top, finite := scores[0], true
-		for _, x := range scores {
-			if x.Greater(top) {
-				top = x
+		if shift, ok := s.rescore(b, i, scores, row); ok {
+			if ws.Shift == nil {
+				ws.Shift = make([]float64, n)
 			}
-			v := x.Float()
-			finite = finite && v-v == 0
+			ws.Shift[i] = shift
 		}
-		if finite {
-			for c, x := range scores {
-				out[c*n+i] = x.Float()
-			}
-			continue
-		}
-		if ws.Shift == nil {
-			ws.Shift = make([]float64, n)
-		}
-		ws.Shift[i] = top.Float()
-		for c, x := range scores {
-			out[c*n+i] = x.Sub(top).Float()
+		for c, v := range row {
+			out[c*n+i] = v
 		}
 	}
+}
+
+// rescore writes row i's class scores computed by the row reference to dst; if they lie beyond float64's
+// range, they are shifted by the largest (shifted reports it, shift is what was subtracted). scores is
+// scratch space (len(s.Labels)).
+func (s *Scorer) rescore(b *Batch, i int, scores []XFloat, dst []float64) (shift float64, shifted bool) {
+	s.rowScores(b, i, scores)
+	top, finite := scores[0], true
+	for _, x := range scores {
+		if x.Greater(top) {
+			top = x
+		}
+		v := x.Float()
+		finite = finite && v-v == 0
+	}
+	if finite {
+		for c, x := range scores {
+			dst[c] = x.Float()
+		}
+		return 0, false
+	}
+	for c, x := range scores {
+		dst[c] = x.Sub(top).Float()
+	}
+	return top.Float(), true
 }
 
 // RowScores writes row i's class scores computed by the row reference (each component's Row, in extended

@@ -50,6 +50,7 @@ type table interface {
 	validate(m *Model, rows any, known map[string]bool) error
 	merge(parts []any) any
 	insertArgs(rows any) []any
+	concat(parts []any) any
 	source(rows any) func(dst []driver.Value) bool
 	loadGroups(rows Rows, model string) (map[int64]any, error)
 	size(rows any) int
@@ -263,6 +264,15 @@ func (t *Table[T]) merge(parts []any) any {
 			idx[k] = len(out)
 			out = append(out, r)
 		}
+	}
+	return out
+}
+
+// concat appends the rows of parts into one slice.
+func (t *Table[T]) concat(parts []any) any {
+	var out []T
+	for _, p := range parts {
+		out = append(out, p.([]T)...)
 	}
 	return out
 }
@@ -483,13 +493,21 @@ var rowAppender RowAppender
 // SetRowAppender installs the fast path for storing statistics rows.
 func SetRowAppender(f RowAppender) { rowAppender = f }
 
-// saveStats inserts the statistics rows stats of model name's group group (0: the model itself), table by
-// table: through the row appender when conn is set and one is installed (millions of rows per second), else
-// one INSERT from bound lists per table.
-func saveStats(ctx context.Context, q Querier, conn *sql.Conn, name string, group int64, stats Stats) error {
+// saveStats inserts the statistics rows of model name: stats[g] are those of its group g (0: the model
+// itself), table by table: through the row appender when conn is set and one is installed (millions of rows
+// per second), else one INSERT from bound lists per table.
+func saveStats(ctx context.Context, q Querier, conn *sql.Conn, name string, stats []Stats) error {
 	for _, t := range allTables {
-		rows, ok := stats[t.tableName()]
-		if !ok || t.size(rows) == 0 {
+		var groups []int64
+		var parts []any
+		total := 0
+		for g, st := range stats {
+			if rows, ok := st[t.tableName()]; ok && t.size(rows) > 0 {
+				groups, parts = append(groups, int64(g)), append(parts, rows)
+				total += t.size(rows)
+			}
+		}
+		if total == 0 {
 			continue
 		}
 		if conn != nil && rowAppender != nil {
@@ -497,10 +515,17 @@ func saveStats(ctx context.Context, q Querier, conn *sql.Conn, name string, grou
 			for _, c := range t.columns() {
 				cols = append(cols, c.Name)
 			}
-			next := t.source(rows)
+			p := 0
+			next := t.source(parts[0])
 			err := rowAppender(ctx, conn, "nb", t.tableName(), cols, func(dst []driver.Value) bool {
-				dst[0], dst[1] = name, group
-				return next(dst[2:])
+				for !next(dst[2:]) {
+					if p++; p == len(parts) {
+						return false
+					}
+					next = t.source(parts[p])
+				}
+				dst[0], dst[1] = name, groups[p]
+				return true
 			})
 			if err != nil {
 				return fmt.Errorf("store %s statistics: %w", t.tableName(), err)
@@ -511,7 +536,13 @@ func saveStats(ctx context.Context, q Querier, conn *sql.Conn, name string, grou
 		if err != nil {
 			return err
 		}
-		if _, err := q.ExecContext(ctx, stmt, append([]any{name, group}, t.insertArgs(rows)...)...); err != nil {
+		ids := make([]int64, 0, total)
+		for i, g := range groups {
+			for range t.size(parts[i]) {
+				ids = append(ids, g)
+			}
+		}
+		if _, err := q.ExecContext(ctx, stmt, append([]any{name, ids}, t.insertArgs(t.concat(parts))...)...); err != nil {
 			return fmt.Errorf("store %s statistics: %w", t.tableName(), err)
 		}
 	}

@@ -279,7 +279,11 @@ func saveTx(ctx context.Context, q Querier, conn *sql.Conn, m *Model) error {
 	if _, err := q.ExecContext(ctx, queries.SQL("store_insert_classes.sql"), m.Name, labels, counts, weights, priors); err != nil {
 		return err
 	}
-	if err := saveStats(ctx, q, conn, m.Name, 0, m.Stats); err != nil {
+	stats := []Stats{m.Stats}
+	for _, g := range m.Groups {
+		stats = append(stats, g.Stats)
+	}
+	if err := saveStats(ctx, q, conn, m.Name, stats); err != nil {
 		return err
 	}
 	if err := saveGroups(ctx, q, conn, m); err != nil {
