@@ -365,27 +365,22 @@ func (g *gaussianComponent) Add(b *Batch, out []float64) {
 	}
 }
 
-// rowKernel reports whether rowAdd computes Add's terms (not with e1071's rule).
-func (g *gaussianComponent) rowKernel() bool { return !g.rule.on }
-
-// rowAdd is Add for row i alone: it adds the row-dependent part of the term of every class to dst[c] (the
-// same operations in the same order as Add, so the same values).
-func (g *gaussianComponent) rowAdd(b *Batch, i int, dst []float64) {
-	js := g.in
-	for c := range g.K {
-		s := dst[c]
-		k := 0
-		for ; len(js)-k >= 4; k += 4 {
-			d0, d1, d2, d3 := b.Num[js[k].Feature][i]-g.mean[k][c], b.Num[js[k+1].Feature][i]-g.mean[k+1][c],
-				b.Num[js[k+2].Feature][i]-g.mean[k+2][c], b.Num[js[k+3].Feature][i]-g.mean[k+3][c]
-			s -= d0*d0*g.halfInv[k][c] + d1*d1*g.halfInv[k+1][c] + d2*d2*g.halfInv[k+2][c] + d3*d3*g.halfInv[k+3][c]
-		}
-		for ; k < len(js); k++ {
-			d := b.Num[js[k].Feature][i] - g.mean[k][c]
-			s -= d * d * g.halfInv[k][c]
-		}
-		dst[c] = s
+// quadratic lays the component out for the per-group row kernel: its term for class c is
+// -Σ_k (x_k - mean) ² · 1/(2 var), params holding (mean, 1/(2 var)) per class then feature (not with e1071's
+// rule: ok false).
+func (g *gaussianComponent) quadratic() (cols []int, params []float64, ok bool) {
+	if g.rule.on {
+		return nil, nil, false
 	}
+	for c := range g.K {
+		for k := range g.in {
+			params = append(params, g.mean[k][c], g.halfInv[k][c])
+		}
+	}
+	for _, in := range g.in {
+		cols = append(cols, in.Feature)
+	}
+	return cols, params, true
 }
 
 // addRule is Add with e1071's rule: each density is computed as R's dnorm does (in linear space, so that it

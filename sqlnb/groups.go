@@ -409,40 +409,56 @@ type groupDispatch struct {
 	// maps to the group (absent: the pooled model).
 	radix, stride []int64
 	index         map[int64]int32
-	// rowwise: every component of every model has a row kernel (rowAdder) and no input is required: rows
-	// are scored one by one, each with its group's model, without gathering (adders[k+1] are group k's
-	// components, adders[0] the pooled model's).
-	rowwise bool
-	adders  [][]rowAdder
+	// dense maps the combined code to the group when the codes are few (-1: the pooled model), instead of
+	// index.
+	dense []int32
+	// rowwise: every model is one quadratic component (Gaussian features) and nothing else: rows are scored
+	// one by one, each with its group's parameters read from one contiguous table (no gathering). Model m
+	// (0: the pooled model, k+1: group k) has nclass[m] classes; its base scores then its (mean, 1/(2 var))
+	// per class and feature start at flat[off[m]], its classes' pooled indices at cls[coff[m]].
+	rowwise     bool
+	cols        []int
+	flat        []float64
+	off, coff   []int
+	nclass, cls []int32
 }
 
-// A rowAdder is a Component that can score one row at a time: rowAdd adds, for row i of b, the
-// row-dependent part of every class's term to dst[c], as Add does for a whole batch (rowKernel reports
-// whether it can, with the model's parameters).
-type rowAdder interface {
-	rowKernel() bool
-	rowAdd(b *Batch, i int, dst []float64)
+// A quadraticComponent is a Component whose row-dependent term for class c is -Σ_k (x_k - a_ck)² b_ck over
+// number inputs cols, with params (a_ck, b_ck) per class then input (Gaussian features). Per-group models made
+// of one such component are scored row by row (rowwiseJLL).
+type quadraticComponent interface {
+	quadratic() (cols []int, params []float64, ok bool)
 }
 
-// rowAdders returns s's components as row kernels, or false if one has none (or an input is required).
-func rowAdders(s *Scorer) ([]rowAdder, bool) {
-	if len(s.required) > 0 {
-		return nil, false
-	}
-	for _, in := range s.Inputs {
-		if in.Kind != NumberInput { // category codes would need translating to each group's
-			return nil, false
+// layoutRows sets up rowwiseJLL when every model (pooled sc[0], groups sc[1:]) is one quadratic component
+// with no required input.
+func (d *groupDispatch) layoutRows(sc []*Scorer) {
+	for m, s := range sc {
+		if len(s.Components) != 1 || len(s.required) > 0 {
+			return
+		}
+		q, ok := s.Components[0].(quadraticComponent)
+		if !ok {
+			return
+		}
+		cols, params, ok := q.quadratic()
+		if !ok {
+			return
+		}
+		d.cols = cols
+		d.off = append(d.off, len(d.flat))
+		d.flat = append(append(d.flat, s.base...), params...)
+		d.coff = append(d.coff, len(d.cls))
+		d.nclass = append(d.nclass, int32(len(s.Labels)))
+		for c := range s.Labels {
+			pc := c
+			if m > 0 {
+				pc = d.classOf[m-1][c]
+			}
+			d.cls = append(d.cls, int32(pc))
 		}
 	}
-	var out []rowAdder
-	for _, comp := range s.Components {
-		ra, ok := comp.(rowAdder)
-		if !ok || !ra.rowKernel() {
-			return nil, false
-		}
-		out = append(out, ra)
-	}
-	return out, true
+	d.rowwise = true
 }
 
 // groupScratch is a Workspace's space for per-group scoring: the rows of each group, one group's rows
@@ -454,7 +470,8 @@ type groupScratch struct {
 	sub    *Batch
 	subOut []float64
 	subWS  Workspace
-	// The row-by-row path: one row's scores, and the rows to rescore.
+	// The row-by-row path: one row's scores, the rows to rescore, the feature columns.
+	xs     [][]float64
 	row    []float64
 	bad    []bool
 	scores []XFloat
@@ -519,18 +536,23 @@ func compileGroups(m *Model) (*Scorer, error) {
 		}
 		d.scorers, d.classOf, d.remap = append(d.scorers, gs), append(d.classOf, classOf), append(d.remap, remap)
 	}
-	d.rowwise = true
-	for _, sc := range append([]*Scorer{s}, d.scorers...) {
-		adders, ok := rowAdders(sc)
-		d.rowwise = d.rowwise && ok
-		d.adders = append(d.adders, adders)
+	if len(d.index) > 0 && stride <= 1<<20 {
+		d.dense = make([]int32, stride)
+		for i := range d.dense {
+			d.dense[i] = -1
+		}
+		for key, k := range d.index {
+			d.dense[key] = k
+		}
 	}
+	d.layoutRows(append([]*Scorer{s}, d.scorers...))
 	s.groups = d
 	return s, nil
 }
 
-// rowwiseJLL is groupedJLL for models whose components all have row kernels: each row is scored by its
-// group's model in place (no gathering), then the rows with a NULL number or a score that is not finite are
+// rowwiseJLL is groupedJLL for models of one quadratic component (layoutRows): each row is scored by its
+// group's parameters in place (no gathering; the same operations in the same order as the Gaussian vector
+// kernel), then the rows with a NULL number or a score that is not finite are
 // rescored with their model's row reference (as JointLogLikelihood's fixup does).
 func (s *Scorer) rowwiseJLL(b *Batch, out []float64, ws *Workspace, gs *groupScratch) {
 	d := s.groups
@@ -552,32 +574,35 @@ func (s *Scorer) rowwiseJLL(b *Batch, out []float64, ws *Workspace, gs *groupScr
 		}
 	}
 	inf := math.Inf(-1)
+	F := len(d.cols)
+	xs := gs.xs[:0]
+	for _, j := range d.cols {
+		xs = append(xs, b.Num[j][:n])
+	}
+	gs.xs = xs
 	for i := range n {
-		k := s.GroupOf(b, i)
-		sc, classOf := s, []int(nil)
-		if k >= 0 {
-			sc, classOf = d.scorers[k], d.classOf[k]
-		}
-		row := gs.row[:len(sc.Labels)]
-		copy(row, sc.base)
-		for _, ra := range d.adders[k+1] {
-			ra.rowAdd(b, i, row)
-		}
-		if classOf == nil {
-			for c, v := range row {
-				out[c*n+i] = v
-			}
-		} else {
-			if len(classOf) < K {
-				for c := range K {
-					out[c*n+i] = inf
-				}
-			}
-			for c, v := range row {
-				out[classOf[c]*n+i] = v
+		m := s.GroupOf(b, i) + 1
+		kc := int(d.nclass[m])
+		p := d.flat[d.off[m] : d.off[m]+kc*(1+2*F)]
+		cls := d.cls[d.coff[m] : d.coff[m]+kc]
+		if kc < K {
+			for c := range K {
+				out[c*n+i] = inf
 			}
 		}
-		for _, v := range row {
+		for c := range kc {
+			v := p[c]
+			q := p[kc+2*F*c : kc+2*F*(c+1)]
+			k := 0
+			for ; F-k >= 4; k += 4 {
+				d0, d1, d2, d3 := xs[k][i]-q[2*k], xs[k+1][i]-q[2*k+2], xs[k+2][i]-q[2*k+4], xs[k+3][i]-q[2*k+6]
+				v -= d0*d0*q[2*k+1] + d1*d1*q[2*k+3] + d2*d2*q[2*k+5] + d3*d3*q[2*k+7]
+			}
+			for ; k < F; k++ {
+				dx := xs[k][i] - q[2*k]
+				v -= dx * dx * q[2*k+1]
+			}
+			out[int(cls[c])*n+i] = v
 			if v-v != 0 {
 				bad[i] = true
 			}
@@ -625,6 +650,9 @@ func (s *Scorer) GroupOf(b *Batch, i int) int {
 			return -1
 		}
 		key += code * d.stride[g]
+	}
+	if d.dense != nil {
+		return int(d.dense[key])
 	}
 	if k, ok := d.index[key]; ok {
 		return int(k)
