@@ -552,7 +552,7 @@ func compileGroups(m *Model) (*Scorer, error) {
 
 // rowwiseJLL is groupedJLL for models of one quadratic component (layoutRows): each row is scored by its
 // group's parameters in place (no gathering; the same operations in the same order as the Gaussian vector
-// kernel), then the rows with a NULL number or a score that is not finite are
+// kernel), rows visited by group so that the parameters are read in order, then the rows with a NULL number or a score that is not finite are
 // rescored with their model's row reference (as JointLogLikelihood's fixup does).
 func (s *Scorer) rowwiseJLL(b *Batch, out []float64, ws *Workspace, gs *groupScratch) {
 	d := s.groups
@@ -580,8 +580,25 @@ func (s *Scorer) rowwiseJLL(b *Batch, out []float64, ws *Workspace, gs *groupScr
 		xs = append(xs, b.Num[j][:n])
 	}
 	gs.xs = xs
+	// Visit the rows by model (a counting sort): the parameter table is then read in order, not at random.
+	M := len(d.scorers) + 1
+	gs.group, gs.order, gs.start = grow(gs.group, n), grow(gs.order, n), grow(gs.start, M+1)
+	clear(gs.start)
 	for i := range n {
 		m := s.GroupOf(b, i) + 1
+		gs.group[i] = int32(m)
+		gs.start[m+1]++
+	}
+	for m := 1; m <= M; m++ {
+		gs.start[m] += gs.start[m-1]
+	}
+	for i := range n {
+		m := gs.group[i]
+		gs.order[gs.start[m]] = i
+		gs.start[m]++
+	}
+	for _, i := range gs.order {
+		m := gs.group[i]
 		kc := int(d.nclass[m])
 		p := d.flat[d.off[m] : d.off[m]+kc*(1+2*F)]
 		cls := d.cls[d.coff[m] : d.coff[m]+kc]

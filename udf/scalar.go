@@ -118,6 +118,9 @@ type reader struct {
 
 	intIdx  map[int64]int32
 	fltIdx  map[float64]int32
+	// intDense replaces intIdx when the training values span few integers: code of v = intDense[v-intMin].
+	intDense []int32
+	intMin   int64
 	boolIdx [2]int32
 }
 
@@ -533,9 +536,20 @@ func (b *bound) inputReader(in *sqlnb.Input, what string, arg, child int, t mapp
 		}
 	case isNumberType(r.typ):
 		r.intIdx = map[int64]int32{}
+		lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
 		for i, v := range in.Values {
 			if x, err := strconv.ParseInt(v, 10, 64); err == nil {
 				r.intIdx[x] = int32(i)
+				lo, hi = min(lo, x), max(hi, x)
+			}
+		}
+		if len(r.intIdx) > 0 && hi-lo >= 0 && hi-lo < 1<<16 {
+			r.intMin, r.intDense = lo, make([]int32, hi-lo+1)
+			for i := range r.intDense {
+				r.intDense[i] = in.Unseen()
+			}
+			for x, c := range r.intIdx {
+				r.intDense[x-lo] = c
 			}
 		}
 	default:
@@ -834,6 +848,12 @@ func (r *reader) category(data unsafe.Pointer, i int) int32 {
 		}
 	default:
 		if v, ok := integerAt(r.typ, data, i); ok {
+			if r.intDense != nil {
+				if d := uint64(v - r.intMin); d < uint64(len(r.intDense)) {
+					return r.intDense[d]
+				}
+				return r.in.Unseen()
+			}
 			if c, ok := r.intIdx[v]; ok {
 				return c
 			}
