@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/sqlnb/sqlnb/sqlnb"
 )
-
 
 // TestGroupModelsAreExact: with 500 groups, every group's model equals the model trained on its rows alone
 // (statistics and scores to 1e-12), the pooled model equals the model of all rows, and scoring picks the
@@ -170,4 +170,37 @@ func TestGroupErrors(t *testing.T) {
 			t.Log(err)
 		})
 	}
+}
+
+// TestGroupExportImport: a per-group model's JSON carries its group columns and every group's statistics;
+// imported, it scores as the original.
+func TestGroupExportImport(t *testing.T) {
+	db := mustOpenDB(t)
+	ctx := context.Background()
+	mustExec(t, db, `CREATE TABLE d AS SELECT i % 3 AS g, ['a', 'b'][1 + (i // 3) % 2] AS y, (i % 17) * 0.5 + (i // 3) % 2 * (i % 3) AS x,
+		['u', 'v'][1 + i % 2] AS c FROM range(300) r(i)`)
+	res, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "m", Source: "d", Label: "y", By: []string{"g"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf strings.Builder
+	if err := sqlnb.Export(&buf, res.Model); err != nil {
+		t.Fatal(err)
+	}
+	got, err := sqlnb.Import(strings.NewReader(buf.String()), "copy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Groups) != 3 || len(got.By) != 1 {
+		t.Fatalf("imported %d groups by %v", len(got.Groups), got.By)
+	}
+	s, err := sqlnb.Compile(res.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs, err := sqlnb.Compile(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkScores(t, gs, s, []map[string]any{{"g": 1, "x": 2.0, "c": "u"}, {"g": 2, "x": 7.5, "c": "v"}, {"g": nil, "x": 7.5, "c": "v"}})
 }

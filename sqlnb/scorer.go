@@ -24,7 +24,7 @@ type Scorer struct {
 	// the features (Input.Feature = len(Inputs) + g): they pick each row's group model (groups.go).
 	GroupInputs []*Input
 
-	groups   *groupDispatch
+	groups *groupDispatch
 
 	base     []float64 // per class: LogPrior + Σ Component.Base
 	numbers  []int     // features read as numbers: a NULL among them sends the row to the row reference

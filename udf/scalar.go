@@ -116,12 +116,12 @@ type reader struct {
 	isMap  bool         // terms given as MAP(VARCHAR, number) of term counts
 	mapVal mapping.Type // the MAP's value type
 
-	intIdx  map[int64]int32
-	fltIdx  map[float64]int32
+	intIdx map[int64]int32
+	fltIdx map[float64]int32
 	// intDense replaces intIdx when the training values span few integers: code of v = intDense[v-intMin].
 	intDense []int32
 	intMin   int64
-	boolIdx [2]int32
+	boolIdx  [2]int32
 }
 
 // bound is a scoring function bound to one model and one argument layout; immutable after bind.
