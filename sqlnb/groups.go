@@ -471,7 +471,7 @@ type groupScratch struct {
 	subOut []float64
 	subWS  Workspace
 	// The row-by-row path: one row's scores, the rows to rescore, the feature columns.
-	xs     [][]float64
+	xr     []float64
 	row    []float64
 	bad    []bool
 	scores []XFloat
@@ -574,12 +574,15 @@ func (s *Scorer) rowwiseJLL(b *Batch, out []float64, ws *Workspace, gs *groupScr
 		}
 	}
 	inf := math.Inf(-1)
+	// The features row-major (xr[i*F+k]): rows are visited by group, so each row's values are then one read.
 	F := len(d.cols)
-	xs := gs.xs[:0]
-	for _, j := range d.cols {
-		xs = append(xs, b.Num[j][:n])
+	gs.xr = grow(gs.xr, n*F)
+	xr := gs.xr
+	for k, j := range d.cols {
+		for i, x := range b.Num[j][:n] {
+			xr[i*F+k] = x
+		}
 	}
-	gs.xs = xs
 	// Visit the rows by model (a counting sort): the parameter table is then read in order, not at random.
 	M := len(d.scorers) + 1
 	gs.group, gs.order, gs.start = grow(gs.group, n), grow(gs.order, n), grow(gs.start, M+1)
@@ -610,13 +613,14 @@ func (s *Scorer) rowwiseJLL(b *Batch, out []float64, ws *Workspace, gs *groupScr
 		for c := range kc {
 			v := p[c]
 			q := p[kc+2*F*c : kc+2*F*(c+1)]
+			x := xr[i*F : i*F+F]
 			k := 0
 			for ; F-k >= 4; k += 4 {
-				d0, d1, d2, d3 := xs[k][i]-q[2*k], xs[k+1][i]-q[2*k+2], xs[k+2][i]-q[2*k+4], xs[k+3][i]-q[2*k+6]
+				d0, d1, d2, d3 := x[k]-q[2*k], x[k+1]-q[2*k+2], x[k+2]-q[2*k+4], x[k+3]-q[2*k+6]
 				v -= d0*d0*q[2*k+1] + d1*d1*q[2*k+3] + d2*d2*q[2*k+5] + d3*d3*q[2*k+7]
 			}
 			for ; k < F; k++ {
-				dx := xs[k][i] - q[2*k]
+				dx := x[k] - q[2*k]
 				v -= dx * dx * q[2*k+1]
 			}
 			out[int(cls[c])*n+i] = v
