@@ -169,3 +169,54 @@ func BenchmarkSqlnb(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkGroups compares per-group models (train --by: 1,000 groups) with one model on the same data: m
+// Gaussian features, k classes, rows spread over the groups at random. Training: one scan grouped by (group,
+// class) plus the scan that lists the groups, and storing 1,000 models' statistics; scoring: nb_predict and
+// nb_predict_proba with the row's group model against the single model, both with the row as a struct.
+func BenchmarkGroups(b *testing.B) {
+	n := rows()
+	ctx := context.Background()
+	const m, k, groups = 10, 3, 1000
+	db, err := udf.Open("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	for _, s := range []string{"SET threads = 2", "SET preserve_insertion_order = false"} {
+		if _, err := db.ExecContext(ctx, s); err != nil {
+			b.Fatal(err)
+		}
+	}
+	gen := fmt.Sprintf(`CREATE TABLE d AS SELECT 'c' || (i %% %d) AS y, (hash(i) %% %d)::INTEGER AS g, %s FROM range(%d) r(i)`, k, groups,
+		cols(m, func(j int) string {
+			return fmt.Sprintf("random() + (i %% %d) * %g AS x%d", k, 0.05*float64(j%3+1), j)
+		}, ", "), n)
+	if _, err := db.ExecContext(ctx, gen); err != nil {
+		b.Fatal(err)
+	}
+	feats := strings.Split(cols(m, func(j int) string { return fmt.Sprintf("x%d", j) }, ","), ",")
+	fmt.Printf("\n%d rows, %d features, %d classes, %d groups, 2 threads, best of %d (seconds)\n", n, m, k, groups, repeats)
+	fmt.Println("| | single model | per-group models | ratio |")
+	fmt.Println("|---|---|---|---|")
+	for b.Loop() {
+		tTrain := best(b, func() error {
+			_, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "single", Source: "d", Label: "y", Features: feats})
+			return err
+		})
+		tTrainBy := best(b, func() error {
+			_, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "grouped", Source: "d", Label: "y", Features: feats, By: []string{"g"}})
+			return err
+		})
+		tPredict := best(b, drain(db, "SELECT count(nb_predict('single', t)) FROM d t"))
+		tPredictBy := best(b, drain(db, "SELECT count(nb_predict('grouped', t)) FROM d t"))
+		tProba := best(b, drain(db, "SELECT count(nb_predict_proba('single', t)) FROM d t"))
+		tProbaBy := best(b, drain(db, "SELECT count(nb_predict_proba('grouped', t)) FROM d t"))
+		fmt.Printf("| train | %.3f | %.3f | %.2f× time |\n", tTrain.Seconds(), tTrainBy.Seconds(), tTrainBy.Seconds()/tTrain.Seconds())
+		fmt.Printf("| nb_predict | %.3f | %.3f | %.2f× speed |\n", tPredict.Seconds(), tPredictBy.Seconds(), tPredict.Seconds()/tPredictBy.Seconds())
+		fmt.Printf("| nb_predict_proba | %.3f | %.3f | %.2f× speed |\n", tProba.Seconds(), tProbaBy.Seconds(), tProba.Seconds()/tProbaBy.Seconds())
+		b.ReportMetric(tTrainBy.Seconds()/tTrain.Seconds(), "train-by/train")
+		b.ReportMetric(tPredict.Seconds()/tPredictBy.Seconds(), "predict-by-speed/predict")
+		b.ReportMetric(tProba.Seconds()/tProbaBy.Seconds(), "proba-by-speed/proba")
+	}
+}

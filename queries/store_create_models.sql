@@ -31,5 +31,6 @@ CREATE TABLE IF NOT EXISTS nb.models (
     iterations     BIGINT DEFAULT 0,   -- logistic: Newton steps taken
     grad_norm      DOUBLE DEFAULT 0,   -- logistic: final largest absolute gradient component
     unlabelled_rows BIGINT DEFAULT 0,  -- semi-supervised (EM): rows with a NULL label that took part
-    log_likelihood DOUBLE DEFAULT 0    -- semi-supervised (EM): final log-likelihood of the training rows
+    log_likelihood DOUBLE DEFAULT 0,   -- semi-supervised (EM): final log-likelihood of the training rows
+    group_by       VARCHAR             -- per-group models: the group columns as JSON [{"name", "type"}], else NULL
 )

@@ -1,6 +1,7 @@
 -- The model store's format: 1 when nb.models lacks the columns format 2 added, 2 when it lacks those of
--- format 3, 3 when it lacks those of format 4, else NULL (current). No parameters.
+-- format 3, 3 when it lacks one of format 4's (semi-supervised summary, group_by), else NULL (current). No
+-- parameters.
 SELECT CASE WHEN count(*) FILTER (WHERE column_name = 'eps') = 0 THEN 1
             WHEN count(*) FILTER (WHERE column_name = 'grad_norm') = 0 THEN 2
-            WHEN count(*) FILTER (WHERE column_name = 'log_likelihood') = 0 THEN 3 END
+            WHEN count(*) FILTER (WHERE column_name IN ('log_likelihood', 'group_by')) < 2 THEN 3 END
 FROM duckdb_columns() WHERE schema_name = 'nb' AND table_name = 'models'

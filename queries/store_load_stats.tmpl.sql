@@ -1,8 +1,8 @@
 {{- /*
-store_load_stats: one model's rows of nb.<name>, in insertion order. Data: .Name, .Columns.
-Parameters: $1 model name.
+store_load_stats: one model's rows of nb.<name>, its own (group_id 0) and its groups', by group then in
+insertion order. Data: .Name, .Columns. Parameters: $1 model name.
 */ -}}
-SELECT {{range $i, $c := .Columns}}{{if $i}}, {{end}}{{ident $c.Name}}{{end}}
+SELECT group_id{{range $i, $c := .Columns}}, {{ident $c.Name}}{{end}}
 FROM nb.{{ident .Name}}
 WHERE model = $1
-ORDER BY rowid
+ORDER BY group_id, rowid

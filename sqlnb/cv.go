@@ -142,6 +142,9 @@ func foldModels(ctx context.Context, db Querier, reg FoldRegistrar, spec CVSpec)
 		return nil, "", nil, fmt.Errorf("%w: --folds %d: use at least 2", ErrBadOption, spec.Folds)
 	}
 	t := spec.Train
+	if len(t.By) > 0 {
+		return nil, "", nil, fmt.Errorf("%w: cross-validation of per-group models (by) is not supported yet: cross-validate one group's rows with a WHERE clause", ErrBadOption)
+	}
 	if t.Terms != nil {
 		return nil, "", nil, fmt.Errorf("%w: cross-validation of a model with a term table is not supported yet: its rows carry no term MAP to score", ErrBadOption)
 	}

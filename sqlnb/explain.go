@@ -25,8 +25,37 @@ type Contribution struct {
 // the first in model order, as nb_predict) against class versus (every ratio is 0 when that is the most
 // probable class). The ratios add up to the log-odds b_a - b_bb: the components' row references
 // (Component.Explain) split exactly what the scorer adds. A row that misses a required value (Incomplete)
-// has no explanation: a and bb are -1.
+// has no explanation: a and bb are -1. A per-group model explains the row with its group's model (a group
+// lacking class versus has no explanation).
 func (s *Scorer) Explain(b *Batch, i, versus int) (a, bb int, out []Contribution) {
+	if s.groups != nil {
+		sc, gb, gi, classOf := s.rowGroup(b, i)
+		if classOf == nil {
+			return sc.explainOne(gb, gi, versus)
+		}
+		if versus >= 0 {
+			gv := -1
+			for c, pc := range classOf {
+				if pc == versus {
+					gv = c
+				}
+			}
+			if gv < 0 {
+				return -1, -1, nil
+			}
+			versus = gv
+		}
+		a, bb, out = sc.explainOne(gb, gi, versus)
+		if a >= 0 {
+			a, bb = classOf[a], classOf[bb]
+		}
+		return a, bb, out
+	}
+	return s.explainOne(b, i, versus)
+}
+
+// explainOne is Explain without group dispatch.
+func (s *Scorer) explainOne(b *Batch, i, versus int) (a, bb int, out []Contribution) {
 	if s.Incomplete(b, i) {
 		return -1, -1, nil
 	}

@@ -69,6 +69,10 @@ func ExportSQLWith(w io.Writer, s *Scorer, opts ExportOptions) error {
 	default:
 		return fmt.Errorf("%w: dialect %q: use duckdb or postgres", ErrBadOption, dialect)
 	}
+	if len(s.Model.By) > 0 {
+		return fmt.Errorf("%w: model %q has one model per group (by %s): export one group's model, or the pooled model, as JSON instead",
+			ErrNotExportable, s.Model.Name, s.GroupInputs[0].Name)
+	}
 	e := &exporter{s: s, pg: dialect == DialectPostgres, name: s.Model.Name, bound: map[string]string{}, version: opts.Version}
 	lo, hi := make([]string, len(s.Labels)), make([]string, len(s.Labels))
 	limit := false

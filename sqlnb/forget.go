@@ -307,8 +307,13 @@ func Subtract(m, part *Model) (*Model, error) {
 }
 
 // mergeable returns ErrNotMergeable for a model whose parameters are fitted to the rows (logistic
-// regression, or any model trained semi-supervised): its statistics neither merge nor subtract.
+// regression, or any model trained semi-supervised) and for a per-group model: their statistics neither
+// merge nor subtract here.
 func mergeable(m *Model) error {
+	if len(m.Groups) > 0 {
+		return fmt.Errorf("%w: model %q is a per-group model (by): adding, merging and forgetting rows work on single models; "+
+			"train it again with --by on the rows wanted", ErrNotMergeable, m.Name)
+	}
 	if m.UnlabelledRows > 0 {
 		return fmt.Errorf("%w: model %q was trained semi-supervised (EM): its statistics hold the posteriors of its own fit, "+
 			"which adding, merging or forgetting rows would not refit; train semi-supervised on the rows wanted instead", ErrNotMergeable, m.Name)

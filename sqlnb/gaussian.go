@@ -397,6 +397,24 @@ func (g *gaussianComponent) Add(b *Batch, out []float64) {
 	}
 }
 
+// quadratic lays the component out for the per-group row kernel: its term for class c is
+// -Σ_k (x_k - mean) ² · 1/(2 var), params holding (mean, 1/(2 var)) per class then feature (not with e1071's
+// rule: ok false).
+func (g *gaussianComponent) quadratic() (cols []int, params []float64, ok bool) {
+	if g.rule.on {
+		return nil, nil, false
+	}
+	for c := range g.K {
+		for k := range g.in {
+			params = append(params, g.mean[k][c], g.halfInv[k][c])
+		}
+	}
+	for _, in := range g.in {
+		cols = append(cols, in.Feature)
+	}
+	return cols, params, true
+}
+
 // addRule is Add with e1071's rule: each density is computed as R's dnorm does (in linear space, so that it
 // is 0 exactly where R's is) and replaced by threshold when ≤ eps.
 func (g *gaussianComponent) addRule(b *Batch, out []float64) {

@@ -17,8 +17,10 @@ import (
 // hyperparameters threshold and eps to nb.models and the Poisson statistics; version 3 the hyperparameters of
 // discriminant analysis and logistic regression (reg_param, solver, shrinkage, c, penalty, tol, max_iter),
 // the fit summary (incomplete_rows, iterations, grad_norm) and their statistics tables; version 4 the summary
-// of semi-supervised training (unlabelled_rows, log_likelihood). Earlier stores are upgraded by Upgrade;
-// earlier JSON imports as it is (missing hyperparameters take their defaults).
+// of semi-supervised training (unlabelled_rows, log_likelihood) and per-group models (nb.models.group_by,
+// nb.groups, nb.group_classes and a group_id column in every statistics table, 0 for the model itself).
+// Earlier stores are upgraded by Upgrade; earlier JSON imports as it is (missing hyperparameters take their
+// defaults).
 const FormatVersion = 4
 
 // Kind is the distribution of one feature given the class: one of the kinds a Family registers (Kinds).
@@ -280,6 +282,11 @@ type Model struct {
 	Features       []Feature `json:"features"`
 	Classes        []Class   `json:"classes"`
 	Stats          Stats     `json:"-"`
+	// By are the group columns of a per-group model (train --by), empty otherwise. The model's own classes
+	// and statistics are then the pooled model (the exact merge of every group: the model of all rows), and
+	// Groups hold one model per group (see groups.go).
+	By     []GroupColumn `json:"by,omitempty"`
+	Groups []Group       `json:"groups,omitempty"`
 }
 
 // modelFields is Model without its methods (for the JSON codec).
@@ -291,10 +298,15 @@ func (m *Model) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return appendStatsJSON(head, m.Stats)
+}
+
+// appendStatsJSON adds each statistics table of stats as a key of its own to the JSON object head.
+func appendStatsJSON(head []byte, stats Stats) ([]byte, error) {
 	var b bytes.Buffer
 	b.Write(head[:len(head)-1])
 	for _, t := range allTables {
-		rows, ok := m.Stats[t.tableName()]
+		rows, ok := stats[t.tableName()]
 		if !ok || t.size(rows) == 0 {
 			continue
 		}
@@ -302,19 +314,21 @@ func (m *Model) MarshalJSON() ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		fmt.Fprintf(&b, ",%q:", t.tableName())
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%q:", t.tableName())
 		b.Write(body)
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
 }
 
-// UnmarshalJSON reads what MarshalJSON writes (and format 1, which has the same layout); unknown keys are
-// an error.
-func (m *Model) UnmarshalJSON(data []byte) error {
+// splitStatsJSON reads the statistics tables out of a JSON object and returns them with the rest of it.
+func splitStatsJSON(data []byte) (Stats, []byte, error) {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
-		return err
+		return nil, nil, err
 	}
 	stats := Stats{}
 	for _, t := range allTables {
@@ -328,11 +342,18 @@ func (m *Model) UnmarshalJSON(data []byte) error {
 		}
 		rows, err := t.decode(body)
 		if err != nil {
-			return fmt.Errorf("%s: %w", t.tableName(), err)
+			return nil, nil, fmt.Errorf("%s: %w", t.tableName(), err)
 		}
 		stats[t.tableName()] = rows
 	}
 	rest, err := json.Marshal(raw)
+	return stats, rest, err
+}
+
+// UnmarshalJSON reads what MarshalJSON writes (and format 1, which has the same layout); unknown keys are
+// an error.
+func (m *Model) UnmarshalJSON(data []byte) error {
+	stats, rest, err := splitStatsJSON(data)
 	if err != nil {
 		return err
 	}
@@ -444,7 +465,7 @@ func (m *Model) Validate() error {
 			return err
 		}
 	}
-	return nil
+	return validateGroups(m)
 }
 
 // checkFeatures applies the rules on mixing features: each family's Check, and a model with a priorless
@@ -501,6 +522,14 @@ func (m *Model) ParamsSummary() string {
 	if m.UnlabelledRows > 0 {
 		parts = append(parts, fmt.Sprintf("semi-supervised (EM, tol %g, max_iter %d): %d unlabelled rows, %d EM steps, log-likelihood %.10g",
 			p.Tol, p.MaxIter, m.UnlabelledRows, m.Iterations, m.LogLikelihood))
+	}
+	if len(m.By) > 0 {
+		names := make([]string, len(m.By))
+		for i, b := range m.By {
+			names[i] = b.Name
+		}
+		parts = append(parts, fmt.Sprintf("%d group models by %s (nb.groups; the parameters shown are the pooled model's, which scores unseen groups)",
+			len(m.Groups), strings.Join(names, ", ")))
 	}
 	return strings.Join(parts, ", ")
 }

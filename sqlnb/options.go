@@ -10,6 +10,7 @@ import (
 type Options struct {
 	Features     []string
 	Exclude      []string // columns left out of the features
+	By           []string // group columns: one model per group (TrainSpec.By)
 	Force        bool     // train a label with more than MaxClasses classes
 	Kind         string
 	FeatureKinds []string // "column=kind"
@@ -107,7 +108,7 @@ func (o Options) Params(base Params) (Params, map[string]float64, error) {
 
 // Spec builds the TrainSpec for model from source with label.
 func (o Options) Spec(model, source, label string) (TrainSpec, error) {
-	spec := TrainSpec{Model: model, Source: source, Label: label, Features: o.Features, Exclude: o.Exclude, Force: o.Force, Weight: o.Weight,
+	spec := TrainSpec{Model: model, Source: source, Label: label, Features: o.Features, Exclude: o.Exclude, By: o.By, Force: o.Force, Weight: o.Weight,
 		Text: TextOptions{Ngrams: o.Ngrams, StopWords: strings.ToLower(strings.TrimSpace(o.StopWords))}, Binarize: o.Binarize}
 	if o.Terms != "" {
 		if o.Doc == "" || o.Term == "" || o.Count == "" {

@@ -57,6 +57,17 @@ func (s *Scorer) BatchOf(rows []map[string]any) (*Batch, error) {
 		}
 	}
 	for i, row := range rows {
+		for _, in := range s.GroupInputs {
+			v, ok := field(row, in.Name)
+			if !ok {
+				return nil, fmt.Errorf("%w: model %q has one model per group of %q, which the row lacks (it has %s)",
+					ErrUnknownColumn, s.Model.Name, in.Name, keys(row))
+			}
+			if err := s.decode(b, in, i, v); err != nil {
+				return nil, fmt.Errorf("model %q: group column %q (trained on %s) but the row gives %T: %w",
+					s.Model.Name, in.Name, in.Type, v, err)
+			}
+		}
 		for _, in := range s.Inputs {
 			v, ok := field(row, in.Name)
 			if !ok {

@@ -20,6 +20,11 @@ type Scorer struct {
 
 	// Intercepts: LogPrior holds fitted intercepts (logistic regression), not log-priors.
 	Intercepts bool
+	// GroupInputs are the group columns of a per-group model (nil otherwise), read as category inputs after
+	// the features (Input.Feature = len(Inputs) + g): they pick each row's group model (groups.go).
+	GroupInputs []*Input
+
+	groups *groupDispatch
 
 	base     []float64 // per class: LogPrior + Σ Component.Base
 	numbers  []int     // features read as numbers: a NULL among them sends the row to the row reference
@@ -70,8 +75,20 @@ func (r e1071Rule) applyProb(p float64) float64 {
 
 // Compile applies m's Params and lays the model out for scoring: priors (fit n_c/n, smoothed
 // (n_c+α)/(n+αK), uniform 1/K, or given), then each family's Compile (see gaussian.go, categorical.go,
-// counts.go, textfamily.go, poisson.go for their rules).
+// counts.go, textfamily.go, poisson.go for their rules). A per-group model compiles its pooled model and
+// every group's (the Scorer then scores each row with its group's model: groups.go).
 func Compile(m *Model) (*Scorer, error) {
+	if len(m.By) > 0 {
+		if err := m.Validate(); err != nil {
+			return nil, err
+		}
+		return compileGroups(m)
+	}
+	return compileOne(m)
+}
+
+// compileOne compiles a model without groups.
+func compileOne(m *Model) (*Scorer, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
@@ -183,8 +200,12 @@ type Batch struct {
 
 // NewBatch returns a batch of n rows with buffers for every input of s and no validity masks.
 func (s *Scorer) NewBatch(n int) *Batch {
-	b := &Batch{N: n, Num: make([][]float64, len(s.Inputs)), Valid: make([][]uint64, len(s.Inputs)),
-		Cat: make([][]int32, len(s.Inputs)), Sparse: make([]*Sparse, len(s.Inputs))}
+	w := len(s.Inputs) + len(s.GroupInputs)
+	b := &Batch{N: n, Num: make([][]float64, w), Valid: make([][]uint64, w),
+		Cat: make([][]int32, w), Sparse: make([]*Sparse, w)}
+	for _, in := range s.GroupInputs {
+		b.Cat[in.Feature] = make([]int32, n)
+	}
 	for j, in := range s.Inputs {
 		switch in.Kind {
 		case NumberInput:
@@ -214,6 +235,8 @@ type Workspace struct {
 	// Shift[i] is what was subtracted from every class score of row i (the largest one), so that the written
 	// scores still give its posteriors; its true scores are out + Shift[i] (-Inf in float64).
 	Shift []float64
+
+	groups *groupScratch // per-group models: the rows of each group
 }
 
 // ShiftOf returns the shift of row i (0 for most rows).
@@ -231,7 +254,22 @@ func (ws *Workspace) ShiftOf(i int) float64 {
 // (seed 004) and scores have an extended range: if they lie beyond float64's, the row's scores are shifted
 // (Workspace.Shift) so that its posteriors are the mathematical limit — the class whose log-density is
 // least negative gets all the mass. ws may be nil.
+//
+// A per-group model scores each row with its group's model (groups.go): the classes the group lacks score
+// -Inf.
 func (s *Scorer) JointLogLikelihood(b *Batch, out []float64, ws *Workspace) {
+	if ws == nil {
+		ws = &Workspace{}
+	}
+	if s.groups != nil {
+		s.groupedJLL(b, out, ws)
+		return
+	}
+	s.pooledJLL(b, out, ws)
+}
+
+// pooledJLL is JointLogLikelihood without group dispatch.
+func (s *Scorer) pooledJLL(b *Batch, out []float64, ws *Workspace) {
 	n, K := b.N, len(s.Labels)
 	for c := range K {
 		o := out[c*n : c*n+n]
@@ -379,42 +417,64 @@ func (s *Scorer) fixup(b *Batch, out []float64, ws *Workspace) {
 	if !any {
 		return
 	}
-	scores := make([]XFloat, K)
+	scores, row := make([]XFloat, K), make([]float64, K)
 	for i, isBad := range bad {
 		if !isBad {
 			continue
 		}
-		s.rowScores(b, i, scores)
-		top, finite := scores[0], true
-		for _, x := range scores {
-			if x.Greater(top) {
-				top = x
+		if shift, ok := s.rescore(b, i, scores, row); ok {
+			if ws.Shift == nil {
+				ws.Shift = make([]float64, n)
 			}
-			v := x.Float()
-			finite = finite && v-v == 0
+			ws.Shift[i] = shift
 		}
-		if finite {
-			for c, x := range scores {
-				out[c*n+i] = x.Float()
-			}
-			continue
-		}
-		if ws.Shift == nil {
-			ws.Shift = make([]float64, n)
-		}
-		ws.Shift[i] = top.Float()
-		for c, x := range scores {
-			out[c*n+i] = x.Sub(top).Float()
+		for c, v := range row {
+			out[c*n+i] = v
 		}
 	}
+}
+
+// rescore writes row i's class scores computed by the row reference to dst; if they lie beyond float64's
+// range, they are shifted by the largest (shifted reports it, shift is what was subtracted). scores is
+// scratch space (len(s.Labels)).
+func (s *Scorer) rescore(b *Batch, i int, scores []XFloat, dst []float64) (shift float64, shifted bool) {
+	s.rowScores(b, i, scores)
+	top, finite := scores[0], true
+	for _, x := range scores {
+		if x.Greater(top) {
+			top = x
+		}
+		v := x.Float()
+		finite = finite && v-v == 0
+	}
+	if finite {
+		for c, x := range scores {
+			dst[c] = x.Float()
+		}
+		return 0, false
+	}
+	for c, x := range scores {
+		dst[c] = x.Sub(top).Float()
+	}
+	return top.Float(), true
 }
 
 // RowScores writes row i's class scores computed by the row reference (each component's Row, in extended
 // range) into dst: what JointLogLikelihood's vector kernels must agree with (-Inf where the true score is
 // below float64's range).
 func (s *Scorer) RowScores(b *Batch, i int, dst []float64) {
-	x := make([]XFloat, len(s.Labels))
-	s.rowScores(b, i, x)
+	sc, gb, gi, classOf := s.rowGroup(b, i)
+	x := make([]XFloat, len(sc.Labels))
+	sc.rowScores(gb, gi, x)
+	if classOf != nil {
+		for c := range dst[:len(s.Labels)] {
+			dst[c] = math.Inf(-1)
+		}
+		for c, v := range x {
+			dst[classOf[c]] = v.Float()
+		}
+		return
+	}
 	for c, v := range x {
 		dst[c] = v.Float()
 	}

@@ -46,7 +46,7 @@ func trainSemiSupervised(ctx context.Context, conn Querier, reg FoldRegistrar, s
 	if err := checkSemiSupervised(p, reg); err != nil {
 		return nil, nil, err
 	}
-	m0, err := trainPlanned(ctx, conn, spec, p, params)
+	m0, _, err := trainPlanned(ctx, conn, spec, p, params)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -87,7 +87,7 @@ func trainSemiSupervised(ctx context.Context, conn Querier, reg FoldRegistrar, s
 	}
 	var warnings []string
 	for it := int64(1); ; it++ {
-		next, err := trainPlanned(ctx, conn, spec, &mp, params)
+		next, _, err := trainPlanned(ctx, conn, spec, &mp, params)
 		if err != nil {
 			return nil, nil, fmt.Errorf("semi-supervised step %d: %w", it, err)
 		}

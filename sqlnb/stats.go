@@ -58,8 +58,9 @@ type table interface {
 	merge(parts []any) any
 	subtract(m *Model, have, minus any, gone map[string]bool) (any, error)
 	insertArgs(rows any) []any
+	concat(parts []any) any
 	source(rows any) func(dst []driver.Value) bool
-	load(rows Rows, model string) (any, error)
+	loadGroups(rows Rows, model string) (map[int64]any, error)
 	size(rows any) int
 }
 
@@ -312,6 +313,15 @@ func (t *Table[T]) subtract(m *Model, have, minus any, gone map[string]bool) (an
 	return kept, nil
 }
 
+// concat appends the rows of parts into one slice.
+func (t *Table[T]) concat(parts []any) any {
+	var out []T
+	for _, p := range parts {
+		out = append(out, p.([]T)...)
+	}
+	return out
+}
+
 // insertArgs returns one list per column, in column order.
 func (t *Table[T]) insertArgs(rows any) []any {
 	rs := rows.([]T)
@@ -368,21 +378,32 @@ func (t *Table[T]) source(rows any) func(dst []driver.Value) bool {
 	}
 }
 
-// load scans the rows of a store query over the table's columns; a NULL is an invalid model.
-func (t *Table[T]) load(rows Rows, model string) (any, error) {
+// loadGroups scans the rows of a store query over the group id then the table's columns, ordered by group
+// id, into one slice of rows per group; a NULL is an invalid model.
+func (t *Table[T]) loadGroups(rows Rows, model string) (map[int64]any, error) {
 	cols := t.columns()
 	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
+	var group int64
+	ptrs := make([]any, len(cols)+1)
+	ptrs[0] = &group
 	for i := range vals {
-		ptrs[i] = &vals[i]
+		ptrs[i+1] = &vals[i]
 	}
 	var out []T
 	if l, ok := rows.(interface{ Len() int }); ok {
 		out = make([]T, 0, l.Len())
 	}
+	byGroup := map[int64]any{}
+	start, last := 0, int64(-1)
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
 			return nil, err
+		}
+		if group != last {
+			if len(out) > start {
+				byGroup[last] = out[start:len(out):len(out)]
+			}
+			start, last = len(out), group
 		}
 		var r T
 		rv := reflect.ValueOf(&r).Elem()
@@ -413,7 +434,10 @@ func (t *Table[T]) load(rows Rows, model string) (any, error) {
 		}
 		out = append(out, r)
 	}
-	return out, rows.Err()
+	if len(out) > start {
+		byGroup[last] = out[start:len(out):len(out)]
+	}
+	return byGroup, rows.Err()
 }
 
 // allTables lists every registered statistics table once, by name.
@@ -514,23 +538,39 @@ var rowAppender RowAppender
 // SetRowAppender installs the fast path for storing statistics rows.
 func SetRowAppender(f RowAppender) { rowAppender = f }
 
-// saveStats inserts m's statistics rows, table by table: through the row appender when conn is set and one is
-// installed (millions of rows per second), else one INSERT from bound lists per table.
-func saveStats(ctx context.Context, q Querier, conn *sql.Conn, m *Model) error {
+// saveStats inserts the statistics rows of model name: stats[g] are those of its group g (0: the model
+// itself), table by table: through the row appender when conn is set and one is installed (millions of rows
+// per second), else one INSERT from bound lists per table.
+func saveStats(ctx context.Context, q Querier, conn *sql.Conn, name string, stats []Stats) error {
 	for _, t := range allTables {
-		rows, ok := m.Stats[t.tableName()]
-		if !ok || t.size(rows) == 0 {
+		var groups []int64
+		var parts []any
+		total := 0
+		for g, st := range stats {
+			if rows, ok := st[t.tableName()]; ok && t.size(rows) > 0 {
+				groups, parts = append(groups, int64(g)), append(parts, rows)
+				total += t.size(rows)
+			}
+		}
+		if total == 0 {
 			continue
 		}
 		if conn != nil && rowAppender != nil {
-			cols := []string{"model"}
+			cols := []string{"model", "group_id"}
 			for _, c := range t.columns() {
 				cols = append(cols, c.Name)
 			}
-			next := t.source(rows)
+			p := 0
+			next := t.source(parts[0])
 			err := rowAppender(ctx, conn, "nb", t.tableName(), cols, func(dst []driver.Value) bool {
-				dst[0] = m.Name
-				return next(dst[1:])
+				for !next(dst[2:]) {
+					if p++; p == len(parts) {
+						return false
+					}
+					next = t.source(parts[p])
+				}
+				dst[0], dst[1] = name, groups[p]
+				return true
 			})
 			if err != nil {
 				return fmt.Errorf("store %s statistics: %w", t.tableName(), err)
@@ -541,16 +581,22 @@ func saveStats(ctx context.Context, q Querier, conn *sql.Conn, m *Model) error {
 		if err != nil {
 			return err
 		}
-		if _, err := q.ExecContext(ctx, stmt, append([]any{m.Name}, t.insertArgs(rows)...)...); err != nil {
+		ids := make([]int64, 0, total)
+		for i, g := range groups {
+			for range t.size(parts[i]) {
+				ids = append(ids, g)
+			}
+		}
+		if _, err := q.ExecContext(ctx, stmt, append([]any{name, ids}, t.insertArgs(t.concat(parts))...)...); err != nil {
 			return fmt.Errorf("store %s statistics: %w", t.tableName(), err)
 		}
 	}
 	return nil
 }
 
-// loadStats reads the statistics rows of model name from every table.
-func loadStats(ctx context.Context, q Querier, name string) (Stats, error) {
-	s := Stats{}
+// loadStats reads the statistics rows of model name from every table, by group id (0: the model itself).
+func loadStats(ctx context.Context, q Querier, name string) (map[int64]Stats, error) {
+	out := map[int64]Stats{}
 	for _, t := range allTables {
 		stmt, err := queries.Render("store_load_stats.tmpl.sql", tableData(t))
 		if err != nil {
@@ -560,16 +606,19 @@ func loadStats(ctx context.Context, q Querier, name string) (Stats, error) {
 		if err != nil {
 			return nil, fmt.Errorf("load model %q: %w", name, err)
 		}
-		got, err := t.load(rows, name)
+		got, err := t.loadGroups(rows, name)
 		rows.Close()
 		if err != nil {
 			return nil, fmt.Errorf("load model %q: %w", name, err)
 		}
-		if t.size(got) > 0 {
-			s[t.tableName()] = got
+		for g, r := range got {
+			if out[g] == nil {
+				out[g] = Stats{}
+			}
+			out[g][t.tableName()] = r
 		}
 	}
-	return s, nil
+	return out, nil
 }
 
 func tableData(t table) map[string]any {

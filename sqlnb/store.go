@@ -16,6 +16,7 @@ import (
 
 var schemaStatements = []string{
 	"store_create_schema.sql", "store_create_models.sql", "store_create_features.sql", "store_create_classes.sql",
+	"store_create_groups.sql", "store_create_group_classes.sql",
 }
 
 // upgradeStatements add the nb.models columns of later formats to an earlier store (each IF NOT EXISTS):
@@ -26,6 +27,9 @@ var upgradeStatements = []string{
 	"store_upgrade_penalty.sql", "store_upgrade_tol.sql", "store_upgrade_max_iter.sql", "store_upgrade_incomplete_rows.sql",
 	"store_upgrade_iterations.sql", "store_upgrade_grad_norm.sql", "store_upgrade_unlabelled_rows.sql", "store_upgrade_log_likelihood.sql",
 }
+
+// upgradeLast marks a store as format 4 (storeVersion looks for it): it runs after every other upgrade.
+const upgradeLast = "store_upgrade_group_by.sql"
 
 // EnsureStore creates the nb schema and its tables if they do not exist, and upgrades a store of an
 // earlier format (Upgrade).
@@ -53,6 +57,19 @@ func EnsureStore(ctx context.Context, q Querier) error {
 			return fmt.Errorf("upgrade model store: %w", err)
 		}
 	}
+	// Format 4: every statistics row gets a group id (0: the model itself).
+	for _, t := range allTables {
+		stmt, err := queries.Render("store_upgrade_group_id.tmpl.sql", tableData(t))
+		if err != nil {
+			return err
+		}
+		if _, err := q.ExecContext(ctx, stmt); err != nil {
+			return fmt.Errorf("upgrade model store: %w", err)
+		}
+	}
+	if _, err := q.ExecContext(ctx, queries.SQL(upgradeLast)); err != nil {
+		return fmt.Errorf("upgrade model store: %w", err)
+	}
 	return nil
 }
 
@@ -60,8 +77,9 @@ func EnsureStore(ctx context.Context, q Querier) error {
 // tables later formats added are created, and every model's format_version is updated. It returns the
 // oldest format version found. Version 1 → 2 adds nb.models.threshold and eps (0: e1071's rule off) and
 // nb.poisson; 2 → 3 adds the hyperparameters and fit summary of discriminant analysis and logistic
-// regression (with their defaults) and nb.comoments and nb.logistic; 3 → 4 the summary of semi-supervised
-// training (unlabelled_rows, log_likelihood: 0); the statistics of earlier models are unchanged.
+// regression (with their defaults) and nb.comoments and nb.logistic; 3 → 4 adds the summary of
+// semi-supervised training (unlabelled_rows, log_likelihood: 0), nb.models.group_by (NULL), nb.groups,
+// nb.group_classes and the statistics tables' group_id (0); the statistics of earlier models are unchanged.
 func Upgrade(ctx context.Context, db DB) (from int, err error) {
 	ok, err := storeExists(ctx, db)
 	if err != nil || !ok {
@@ -223,15 +241,22 @@ func saveTx(ctx context.Context, q Querier, conn *sql.Conn, m *Model) error {
 	if err := deleteTx(ctx, q, m.Name, old.String); err != nil {
 		return err
 	}
-	var weight any
+	var weight, groupBy any
 	if m.Weight != "" {
 		weight = m.Weight
+	}
+	if len(m.By) > 0 {
+		b, err := json.Marshal(m.By)
+		if err != nil {
+			return err
+		}
+		groupBy = string(b)
 	}
 	p := m.Params
 	if _, err := q.ExecContext(ctx, queries.SQL("store_insert_model.sql"), m.Name, m.Label, m.LabelType, weight,
 		m.Source, p.Alpha, p.VarSmoothing, p.Variance, p.Priors, p.Norm, p.MinDF, p.MaxFeatures, m.Rows, m.SkippedRows,
 		m.Created, m.Version, m.Generation, p.Threshold, p.Eps, p.RegParam, p.Solver, p.Shrinkage, p.C, p.Penalty, p.Tol, p.MaxIter,
-		m.IncompleteRows, m.Iterations, m.GradNorm, m.UnlabelledRows, m.LogLikelihood); err != nil {
+		m.IncompleteRows, m.Iterations, m.GradNorm, m.UnlabelledRows, m.LogLikelihood, groupBy); err != nil {
 		return err
 	}
 	n := len(m.Features)
@@ -254,7 +279,14 @@ func saveTx(ctx context.Context, q Querier, conn *sql.Conn, m *Model) error {
 	if _, err := q.ExecContext(ctx, queries.SQL("store_insert_classes.sql"), m.Name, labels, counts, weights, priors); err != nil {
 		return err
 	}
-	if err := saveStats(ctx, q, conn, m); err != nil {
+	stats := []Stats{m.Stats}
+	for _, g := range m.Groups {
+		stats = append(stats, g.Stats)
+	}
+	if err := saveStats(ctx, q, conn, m.Name, stats); err != nil {
+		return err
+	}
+	if err := saveGroups(ctx, q, conn, m); err != nil {
 		return err
 	}
 	return createMarker(ctx, q, m.Generation)
@@ -305,7 +337,7 @@ func dropMarker(ctx context.Context, q Querier, generation string) error {
 
 // deleteTx deletes model name, whose generation (version marker) is generation ("" if none), from every table.
 func deleteTx(ctx context.Context, q Querier, name, generation string) error {
-	for _, t := range []string{"models", "features", "classes"} {
+	for _, t := range []string{"models", "features", "classes", "groups", "group_classes"} {
 		if _, err := q.ExecContext(ctx, queries.SQL("store_delete_"+t+".sql"), name); err != nil {
 			return err
 		}
@@ -395,12 +427,12 @@ func LoadTx(ctx context.Context, q Querier, name string) (*Model, error) {
 		return nil, errOldStore(v)
 	}
 	m := &Model{}
-	var weight sql.NullString
+	var weight, groupBy sql.NullString
 	p := &m.Params
 	err := q.QueryRowContext(ctx, queries.SQL("store_load_model.sql"), name).Scan(&m.Name, &m.Label, &m.LabelType, &weight,
 		&m.Source, &p.Alpha, &p.VarSmoothing, &p.Variance, &p.Priors, &p.Norm, &p.MinDF, &p.MaxFeatures, &m.Rows, &m.SkippedRows,
 		&m.Created, &m.Version, &m.Generation, &p.Threshold, &p.Eps, &p.RegParam, &p.Solver, &p.Shrinkage, &p.C, &p.Penalty,
-		&p.Tol, &p.MaxIter, &m.IncompleteRows, &m.Iterations, &m.GradNorm, &m.UnlabelledRows, &m.LogLikelihood)
+		&p.Tol, &p.MaxIter, &m.IncompleteRows, &m.Iterations, &m.GradNorm, &m.UnlabelledRows, &m.LogLikelihood, &groupBy)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, UnknownModelError(ctx, q, name)
 	}
@@ -408,6 +440,11 @@ func LoadTx(ctx context.Context, q Querier, name string) (*Model, error) {
 		return nil, fmt.Errorf("load model %q: %w", name, err)
 	}
 	m.Weight = weight.String
+	if groupBy.Valid {
+		if err := json.Unmarshal([]byte(groupBy.String), &m.By); err != nil {
+			return nil, fmt.Errorf("%w: model %q: nb.models.group_by: %v", ErrInvalidModel, name, err)
+		}
+	}
 	if err := loadRows(ctx, q, "store_load_features.sql", name, func(r *sql.Rows) error {
 		var f Feature
 		err := r.Scan(&f.Name, &f.Kind, &f.Type, &f.Text.Ngrams, &f.Text.StopWords, &f.Binarize)
@@ -426,7 +463,7 @@ func LoadTx(ctx context.Context, q Querier, name string) (*Model, error) {
 	}); err != nil {
 		return nil, err
 	}
-	if m.Stats, err = loadStats(ctx, q, name); err != nil {
+	if err := loadGroups(ctx, q, m); err != nil {
 		return nil, err
 	}
 	if err := m.Validate(); err != nil {

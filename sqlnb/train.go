@@ -53,6 +53,8 @@ type TrainSpec struct {
 	// (udf.DB implements it); it is required then.
 	SemiSupervised bool
 	Registrar      FoldRegistrar
+	// By, if set, are group columns: one model per group, in the same scan (see groups.go).
+	By []string
 }
 
 // FitTrace records where an iterative fit (logistic regression) spends its time: the first pass over the
@@ -134,6 +136,8 @@ type plan struct {
 	// where such a fit records its passes (nil: nowhere).
 	params Params
 	trace  *FitTrace
+	// by are the group columns of a per-group model.
+	by []Column
 }
 
 // Fit trains the model spec describes as Train does, without storing it.
@@ -163,50 +167,76 @@ func trainModel(ctx context.Context, db Querier, spec TrainSpec) (m *Model, warn
 	if err != nil {
 		return nil, nil, err
 	}
+	if len(p.by) > 0 {
+		if err := checkGroupable(p, params); err != nil {
+			return nil, nil, err
+		}
+	}
 	if warnings, err = profile(ctx, db, p, len(spec.Features) == 0, spec.Force); err != nil {
 		return nil, nil, err
 	}
+	var more []string
 	if spec.SemiSupervised {
+		if len(spec.By) > 0 {
+			return nil, nil, fmt.Errorf("%w: model %q: semi-supervised training and per-group models (by) do not combine: train one semi-supervised model per group with a WHERE clause instead",
+				ErrBadOption, spec.Model)
+		}
 		// Its temporary tables need one connection throughout.
 		conn, release, err := pinConn(ctx, db)
 		if err != nil {
 			return nil, nil, err
 		}
 		defer release()
-		var more []string
 		if m, more, err = trainSemiSupervised(ctx, conn, spec.Registrar, spec, p, params); err != nil {
 			return nil, nil, err
 		}
-		warnings = append(warnings, more...)
-	} else if m, err = trainPlanned(ctx, db, spec, p, params); err != nil {
+	} else if m, more, err = trainPlanned(ctx, db, spec, p, params); err != nil {
 		return nil, nil, err
 	}
-	more, err := checkClasses(p.label.Name, len(m.Classes), m.Rows, spec.Force)
+	warnings = append(warnings, more...)
+	more, err = checkClasses(p.label.Name, len(m.Classes), m.Rows, spec.Force)
 	if err != nil {
 		return nil, nil, err
 	}
 	return m, append(warnings, more...), nil
 }
 
-// trainPlanned computes and validates the model of a resolved plan.
-func trainPlanned(ctx context.Context, db Querier, spec TrainSpec, p *plan, params Params) (*Model, error) {
+// trainPlanned computes and validates the model of a resolved plan (warnings: groups left without a model).
+func trainPlanned(ctx context.Context, db Querier, spec TrainSpec, p *plan, params Params) (*Model, []string, error) {
 	p.params, p.trace = params, spec.Trace
 	m := &Model{
 		Name: spec.Model, Label: p.label.Name, LabelType: p.label.Type, Weight: p.weight, Source: spec.Source,
 		Params: params, Created: time.Now().UTC().Truncate(time.Microsecond), Version: FormatVersion,
 		Generation: newGeneration(), Features: p.features,
 	}
-	sc, err := trainStats(ctx, db, p, "")
-	if err != nil {
-		return nil, err
+	var warnings []string
+	if len(p.by) > 0 {
+		for _, b := range p.by {
+			m.By = append(m.By, GroupColumn{Name: b.Name, Type: b.Type})
+		}
+		var err error
+		if m, warnings, err = trainGrouped(ctx, db, spec, p, m); err != nil {
+			return nil, nil, err
+		}
+	} else {
+		sc, err := trainStats(ctx, db, p, "")
+		if err != nil {
+			return nil, nil, err
+		}
+		part := sc.part(0)
+		m.Classes, m.SkippedRows, m.IncompleteRows, m.Stats = part.classList(sc.order), part.skipped, part.incomplete, part.stats
+		m.Iterations, m.GradNorm = part.iterations, part.gradNorm
+		for _, c := range m.Classes {
+			m.Rows += c.Count
+		}
 	}
-	part := sc.part(0)
-	classes := part.classList(sc.order)
-	m.Classes, m.SkippedRows, m.IncompleteRows, m.Stats = classes, part.skipped, part.incomplete, part.stats
-	m.Iterations, m.GradNorm = part.iterations, part.gradNorm
-	for _, c := range classes {
-		m.Rows += c.Count
-	}
+	m, err := checkTrained(spec, p, m)
+	return m, warnings, err
+}
+
+// checkTrained checks a trained model's classes and weights, applies given priors, validates and compiles it.
+func checkTrained(spec TrainSpec, p *plan, m *Model) (*Model, error) {
+	classes, params := m.Classes, m.Params
 	if m.Rows == 0 {
 		return nil, fmt.Errorf("%w: source %q has no rows with a non-NULL label %q", ErrNoRows, spec.Source, p.label.Name)
 	}
@@ -310,10 +340,16 @@ func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*plan, error) {
 		}
 		p.terms, doc = tp, tp.doc
 	}
+	if p.by, err = planBy(cols, label, p.weight, spec.By); err != nil {
+		return nil, err
+	}
+	isGroup := func(name string) bool {
+		return slices.ContainsFunc(p.by, func(b Column) bool { return b.Name == name })
+	}
 	var chosen []Column
 	if len(spec.Features) == 0 {
 		for _, c := range cols {
-			if c.Name != label.Name && c.Name != p.weight && c.Name != doc {
+			if c.Name != label.Name && c.Name != p.weight && c.Name != doc && !isGroup(c.Name) {
 				chosen = append(chosen, c)
 			}
 		}
@@ -326,6 +362,9 @@ func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*plan, error) {
 			}
 			if c.Name == label.Name || c.Name == p.weight {
 				return nil, fmt.Errorf("%w: feature %q is the label or weight column", ErrBadOption, c.Name)
+			}
+			if isGroup(c.Name) {
+				return nil, fmt.Errorf("%w: column %q is both a feature and a group column (--by): leave it out of --features", ErrBadOption, c.Name)
 			}
 			if !seen[c.Name] {
 				seen[c.Name] = true

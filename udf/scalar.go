@@ -116,9 +116,12 @@ type reader struct {
 	isMap  bool         // terms given as MAP(VARCHAR, number) of term counts
 	mapVal mapping.Type // the MAP's value type
 
-	intIdx  map[int64]int32
-	fltIdx  map[float64]int32
-	boolIdx [2]int32
+	intIdx map[int64]int32
+	fltIdx map[float64]int32
+	// intDense replaces intIdx when the training values span few integers: code of v = intDense[v-intMin].
+	intDense []int32
+	intMin   int64
+	boolIdx  [2]int32
 }
 
 // bound is a scoring function bound to one model and one argument layout; immutable after bind.
@@ -160,7 +163,7 @@ func (b *bound) scratch(n int) *scratch {
 		return s
 	}
 	K := len(b.scorer.Labels)
-	s := &scratch{batch: b.scorer.NewBatch(n), num: make([][]float64, len(b.scorer.Inputs)),
+	s := &scratch{batch: b.scorer.NewBatch(n), num: make([][]float64, len(b.scorer.Inputs)+len(b.scorer.GroupInputs)),
 		jll: make([]float64, n*K), best: make([]int32, n), top: make([]float64, n), post: make([]float64, K), sums: make([]float64, n),
 		first: make([]int, K), rowOK: make([]bool, n)}
 	for j := range s.num {
@@ -274,6 +277,10 @@ func (b *bound) bindFeatures(feats []argument, first int, usage string) error {
 		b.struc, b.structArg = true, first
 		return b.bindStruct(feats[0].typ)
 	}
+	if len(b.scorer.GroupInputs) > 0 {
+		return fmt.Errorf("model %q has one model per group of %s: pass the row as a struct with the features and the group columns, as in %s",
+			m.Name, quoteAll(groupNames(b.scorer)), usage)
+	}
 	if len(feats) != len(m.Features) {
 		return fmt.Errorf("model %q has %d features (%s) but %d were given: pass the row as a struct, as in %s, "+
 			"or every feature in training order", m.Name, len(m.Features), featureList(m), len(feats), usage)
@@ -346,8 +353,34 @@ func (b *bound) bindClass(cctx mapping.ClientContext, info mapping.BindInfo, i i
 	return nil
 }
 
+// groupNames lists the group columns of a per-group model's scorer.
+func groupNames(s *sqlnb.Scorer) []string {
+	var out []string
+	for _, in := range s.GroupInputs {
+		out = append(out, in.Name)
+	}
+	return out
+}
+
+// structChild returns the index of the struct field named name: exact first, then case-insensitively; -1 if
+// none.
+func structChild(names []string, name string) int {
+	for i, nm := range names {
+		if nm == name {
+			return i
+		}
+	}
+	for i, nm := range names {
+		if strings.EqualFold(nm, name) {
+			return i
+		}
+	}
+	return -1
+}
+
 // bindStruct matches struct fields to features by name: exact first, then case-insensitively (DuckDB
-// identifiers are case-insensitive); extra fields are ignored; a missing feature is an error.
+// identifiers are case-insensitive); extra fields are ignored; a missing feature is an error. A per-group
+// model's group columns are bound the same way.
 func (b *bound) bindStruct(t mapping.LogicalType) error {
 	m := b.scorer.Model
 	n := int(mapping.StructTypeChildCount(t))
@@ -355,22 +388,22 @@ func (b *bound) bindStruct(t mapping.LogicalType) error {
 	for i := range names {
 		names[i] = mapping.StructTypeChildName(t, mapping.IdxT(i))
 	}
-	for j, f := range m.Features {
-		child := -1
-		for i, nm := range names {
-			if nm == f.Name {
-				child = i
-				break
-			}
-		}
+	for _, in := range b.scorer.GroupInputs {
+		child := structChild(names, in.Name)
 		if child < 0 {
-			for i, nm := range names {
-				if strings.EqualFold(nm, f.Name) {
-					child = i
-					break
-				}
-			}
+			return fmt.Errorf("model %q has one model per group of %s: the struct argument lacks the group column %q (it has %s): "+
+				"add the column, or struct_pack(%s := ...)", m.Name, quoteAll(groupNames(b.scorer)), in.Name, quoteAll(names), in.Name)
 		}
+		ct := mapping.StructTypeChildType(t, mapping.IdxT(child))
+		r, err := b.inputReader(in, fmt.Sprintf("group column %q", in.Name), b.structArg, child, ct)
+		mapping.DestroyLogicalType(&ct)
+		if err != nil {
+			return err
+		}
+		b.readers = append(b.readers, r)
+	}
+	for j, f := range m.Features {
+		child := structChild(names, f.Name)
 		if child < 0 {
 			return fmt.Errorf("model %q needs feature %q, which the struct argument lacks (it has %s): "+
 				"add the column, or struct_pack(%s := ...)", m.Name, f.Name, quoteAll(names), f.Name)
@@ -423,6 +456,11 @@ func typeName(t mapping.Type) string {
 // newReader prepares the conversion of an argument of type t to feature j, by what its Input reads.
 func (b *bound) newReader(j, arg, child int, t mapping.LogicalType) (reader, error) {
 	in := b.scorer.Inputs[j]
+	return b.inputReader(in, fmt.Sprintf("feature %q is %s", in.Name, b.scorer.Model.Features[j].Kind), arg, child, t)
+}
+
+// inputReader prepares the conversion of an argument of type t to input in (what names it in messages).
+func (b *bound) inputReader(in *sqlnb.Input, what string, arg, child int, t mapping.LogicalType) (reader, error) {
 	m := b.scorer.Model
 	r := reader{in: in, arg: arg, child: child, typ: mapping.GetTypeId(t)}
 	if r.typ == mapping.TypeSQLNull {
@@ -430,8 +468,8 @@ func (b *bound) newReader(j, arg, child int, t mapping.LogicalType) (reader, err
 		return r, nil
 	}
 	wrong := func(want string) error {
-		return fmt.Errorf("model %q: feature %q is %s (trained on %s) but the argument has type %s: %s",
-			m.Name, in.Name, m.Features[j].Kind, in.Type, typeName(r.typ), want)
+		return fmt.Errorf("model %q: %s (trained on %s) but the argument has type %s: %s",
+			m.Name, what, in.Type, typeName(r.typ), want)
 	}
 	if r.typ == mapping.TypeDecimal {
 		r.decimal = true
@@ -498,9 +536,20 @@ func (b *bound) newReader(j, arg, child int, t mapping.LogicalType) (reader, err
 		}
 	case isNumberType(r.typ):
 		r.intIdx = map[int64]int32{}
+		lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
 		for i, v := range in.Values {
 			if x, err := strconv.ParseInt(v, 10, 64); err == nil {
 				r.intIdx[x] = int32(i)
+				lo, hi = min(lo, x), max(hi, x)
+			}
+		}
+		if len(r.intIdx) > 0 && hi-lo >= 0 && hi-lo < 1<<16 {
+			r.intMin, r.intDense = lo, make([]int32, hi-lo+1)
+			for i := range r.intDense {
+				r.intDense[i] = in.Unseen()
+			}
+			for x, c := range r.intIdx {
+				r.intDense[x-lo] = c
 			}
 		}
 	default:
@@ -799,6 +848,12 @@ func (r *reader) category(data unsafe.Pointer, i int) int32 {
 		}
 	default:
 		if v, ok := integerAt(r.typ, data, i); ok {
+			if r.intDense != nil {
+				if d := uint64(v - r.intMin); d < uint64(len(r.intDense)) {
+					return r.intDense[d]
+				}
+				return r.in.Unseen()
+			}
 			if c, ok := r.intIdx[v]; ok {
 				return c
 			}

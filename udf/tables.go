@@ -26,7 +26,8 @@ var optionParams = []param{
 // read. nb_cv takes them too.
 var trainParams = []param{{"features", tVarcharList}, {"exclude", tVarcharList}, {"force", tBoolean}, {"kind", tVarchar},
 	{"feature_kinds", tVarchar}, {"weight", tVarchar}, {"terms", tVarchar}, {"doc", tVarchar}, {"term", tVarchar}, {"count", tVarchar},
-	{"terms_feature", tVarchar}, {"ngrams", tBigint}, {"stop_words", tVarchar}, {"binarize", tDouble}, {"semi_supervised", tBoolean}}
+	{"terms_feature", tVarchar}, {"ngrams", tBigint}, {"stop_words", tVarchar}, {"binarize", tDouble}, {"semi_supervised", tBoolean},
+	{"by", tVarcharList}}
 
 // cvParams are nb_cv's named parameters: nb_train's, with alpha and var_smoothing as lists of values to
 // sweep, and the cross-validation's own.
@@ -224,6 +225,7 @@ func options(args map[string]any) sqlnb.Options {
 		o.Features = f
 	}
 	o.Exclude, _ = args["exclude"].([]string)
+	o.By, _ = args["by"].([]string)
 	o.Force, _ = args["force"].(bool)
 	o.SemiSupervised, _ = args["semi_supervised"].(bool)
 	if fk := str(args, "feature_kinds"); fk != "" {

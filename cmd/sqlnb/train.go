@@ -157,6 +157,7 @@ func printWarnings(e *env, model string, warnings []string) {
 
 type trainOptions struct {
 	model, label, from string
+	by                 []string
 	flags              modelFlags
 	// add, forget: add the rows' statistics to the stored model, or remove them (update.go).
 	add, forget bool
@@ -179,6 +180,10 @@ removes those of rows it was trained on: the rows are read as the model's traini
 weight, binarize, tokenizer; flags given must be the model's), the result is exact, and the model is replaced
 atomically. --label defaults to the model's then.
 
+--by col[,col] trains one model per group of those columns in the same scan, stored under NAME: scoring picks
+each row's group model by its group columns; a group not seen in training (or a NULL group value) is scored by
+the pooled model, the model of all rows.
+
 Kinds:
 ` + sqlnb.KindsHelp(),
 		Args: cobra.NoArgs,
@@ -188,6 +193,7 @@ Kinds:
 	f.StringVar(&o.model, "model", "", "model name (required)")
 	f.StringVar(&o.label, "label", "", "label (class) column (required; with --append or --forget, the model's)")
 	f.StringVar(&o.from, "from", "", "training source: table, query or file glob (required)")
+	f.StringSliceVar(&o.by, "by", nil, "group columns, comma-separated: one model per group (unseen groups score with the pooled model)")
 	o.flags.addFeatures(cmd)
 	o.flags.addTraining(cmd)
 	o.flags.addParams(cmd)
@@ -214,9 +220,14 @@ func runTrain(cmd *cobra.Command, e *env, o *trainOptions) error {
 		return usageError{err}
 	}
 	if o.add || o.forget {
+		if len(o.by) > 0 {
+			return usageError{fmt.Errorf("--by makes a new per-group model: it does not combine with --append or --forget")}
+		}
 		return runUpdate(cmd, e, o)
 	}
-	spec, err := o.flags.options(cmd).Spec(o.model, o.from, o.label)
+	opts := o.flags.options(cmd)
+	opts.By = o.by
+	spec, err := opts.Spec(o.model, o.from, o.label)
 	if err != nil {
 		return usageError{err}
 	}
@@ -243,7 +254,19 @@ func runTrain(cmd *cobra.Command, e *env, o *trainOptions) error {
 	} else if m.Iterations > 0 {
 		fit = fmt.Sprintf(", %d Newton steps (final gradient %.2g)", m.Iterations, m.GradNorm)
 	}
+	if len(m.By) > 0 {
+		fit += fmt.Sprintf(", %d group models by %s", len(m.Groups), groupColumns(m))
+	}
 	fmt.Fprintf(e.stderr, "trained %q on %d rows (%s): %d classes, %d features (%s)%s in %.3fs\n",
 		m.Name, m.Rows, skipped, len(m.Classes), len(m.Features), strings.Join(m.Kinds(), ", "), fit, res.Duration.Seconds())
 	return nil
+}
+
+// groupColumns lists a per-group model's group columns: "region, year".
+func groupColumns(m *sqlnb.Model) string {
+	names := make([]string, len(m.By))
+	for i, b := range m.By {
+		names[i] = b.Name
+	}
+	return strings.Join(names, ", ")
 }

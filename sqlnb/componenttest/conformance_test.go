@@ -250,6 +250,7 @@ func conformance(t *testing.T, db *udf.DB, sp spec, weighted bool) {
 		checkUpdates(t, db, split{name: "u_" + id, src: "SELECT * FROM " + train, label: "y", opts: opts + exclude, a: "id % 2 = 0",
 			b: "id % 2 = 1", score: "SELECT * FROM " + score + " WHERE id < 40", dropClass: "c"}, fitted(sp))
 	})
+	t.Run("groups", func(t *testing.T) { checkGroups(t, db, sp, m, src, opts) })
 	t.Run("folds", func(t *testing.T) { checkFolds(t, db, sp, src, weighted) })
 	for _, alpha := range []string{"1", "0"} {
 		mustExec(t, db, fmt.Sprintf(`CALL nb_set(%s, alpha := %s)`, queries.Literal(model), alpha))
@@ -683,6 +684,54 @@ func checkMerge(t *testing.T, db *udf.DB, whole *sqlnb.Model, src, opts string, 
 		t.Fatal(err)
 	}
 	compareModels(t, "merge", merged, whole, 1e-12)
+}
+
+// checkGroups: per-group models (by := ['h'], h the half of checkMerge) are the models of each half, and
+// the pooled model is the model of the whole (statistics 1e-12); fitted and text models refuse by with
+// ErrBadOption.
+func checkGroups(t *testing.T, db *udf.DB, sp spec, whole *sqlnb.Model, src, opts string) {
+	ctx := context.Background()
+	name := whole.Name + "_by"
+	gsrc := strings.Replace(src, " FROM ", ", id % 2 AS h FROM ", 1)
+	_, err := db.ExecContext(ctx, fmt.Sprintf(`CALL nb_train(%s, %s, 'y'%s, by := ['h'])`, queries.Literal(name), queries.Literal(gsrc), opts))
+	refused := fitted(sp)
+	for _, f := range sp.feats {
+		refused = refused || kindIsText(sqlnb.Kind(f[1]))
+	}
+	if refused {
+		if err == nil || !strings.Contains(err.Error(), "--by with") {
+			t.Errorf("by with %v: %v, want a refusal", sp.feats, err)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := sqlnb.Load(ctx, db.DB, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareModels(t, "pooled", m.Pooled(), whole, 1e-12)
+	if len(m.Groups) != 2 {
+		t.Fatalf("%d groups, want 2", len(m.Groups))
+	}
+	for k, g := range m.Groups {
+		half, err := sqlnb.Load(ctx, db.DB, fmt.Sprintf("%s_half%s", whole.Name, g.Key[0]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		compareModels(t, "group "+g.Key[0], m.Member(k), half, 1e-12)
+	}
+}
+
+// kindIsText reports whether kind k reads text (its vocabulary is pruned per model).
+func kindIsText(k sqlnb.Kind) bool {
+	for _, info := range sqlnb.Kinds() {
+		if info.Kind == k {
+			return info.Text
+		}
+	}
+	return false
 }
 
 // checkFolds: every fold model of FoldModels (one scan, merged folds) equals training on the other folds.

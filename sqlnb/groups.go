@@ -1,0 +1,859 @@
+package sqlnb
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/sqlnb/sqlnb/queries"
+)
+
+// Per-group models (train --by): one model per distinct value of the group columns, from the same single
+// statistics scan that trains one model (every scan groups by (group, class) instead of class). A grouped
+// Model is the pooled model — its classes and statistics are the exact merge of every group's (Merge), which
+// is the model of all training rows — plus one Group per group. Scoring picks the row's group model by its
+// group columns; a row whose group was not seen in training, whose group value is NULL, or whose group has
+// no model of its own (fewer than two classes, or a model that cannot be compiled) is scored by the pooled
+// model.
+//
+// Rules:
+//   - A group column is neither the label, the weight nor a feature; its type is text (VARCHAR, ENUM), an
+//     integer or BOOLEAN. Without --features, group columns are not features.
+//   - Training rows whose group value is NULL count in the pooled model only.
+//   - A group model has the classes seen in its group; the model's other classes get probability 0
+//     (log-likelihood -Inf) in that group's rows — what a prior of n_c/n = 0 gives.
+//   - Families whose parameters are fitted (logistic regression) are refused: their models do not merge, so
+//     there is no exact pooled model; text features are refused too (their vocabulary is pruned per model).
+
+// GroupColumn is one group column: its name and the DuckDB type it had in training.
+type GroupColumn struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+}
+
+// Group is one group's model: its key (the group columns' values as text, in By's order), its rows and
+// classes and its statistics. Model.Member turns it into a model of its own.
+type Group struct {
+	Key            []string `json:"key"`
+	Rows           int64    `json:"n_rows"`
+	SkippedRows    int64    `json:"skipped_rows"`
+	IncompleteRows int64    `json:"incomplete_rows,omitempty"`
+	Classes        []Class  `json:"classes"`
+	Stats          Stats    `json:"-"`
+}
+
+// groupFields is Group without its methods (for the JSON codec).
+type groupFields Group
+
+// MarshalJSON writes the group's fields, then each statistics table as a key of its own (as Model does).
+func (g *Group) MarshalJSON() ([]byte, error) {
+	head, err := json.Marshal((*groupFields)(g))
+	if err != nil {
+		return nil, err
+	}
+	return appendStatsJSON(head, g.Stats)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes; unknown keys are an error.
+func (g *Group) UnmarshalJSON(data []byte) error {
+	stats, rest, err := splitStatsJSON(data)
+	if err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(rest))
+	dec.DisallowUnknownFields()
+	var f groupFields
+	if err := dec.Decode(&f); err != nil {
+		return err
+	}
+	*g = Group(f)
+	g.Stats = stats
+	return nil
+}
+
+// Member returns group k's model: m's name, features, hyperparameters and metadata with the group's rows,
+// classes and statistics.
+func (m *Model) Member(k int) *Model {
+	g := &m.Groups[k]
+	out := *m
+	out.By, out.Groups = nil, nil
+	out.Rows, out.SkippedRows, out.IncompleteRows, out.Classes, out.Stats = g.Rows, g.SkippedRows, g.IncompleteRows, g.Classes, g.Stats
+	return &out
+}
+
+// Pooled returns m without its groups: the model of all training rows.
+func (m *Model) Pooled() *Model {
+	out := *m
+	out.By, out.Groups = nil, nil
+	return &out
+}
+
+// GroupKey formats a group key for messages: [v1, v2].
+func GroupKey(key []string) string { return "[" + strings.Join(key, ", ") + "]" }
+
+// validateGroups checks a grouped model: group columns named, distinct, not the label, weight or a
+// feature; every group's key has one value per column, keys are distinct, and every group is a valid model.
+func validateGroups(m *Model) error {
+	if len(m.By) == 0 {
+		if len(m.Groups) > 0 {
+			return fmt.Errorf("%w: model %q has %d groups but no group columns", ErrInvalidModel, m.Name, len(m.Groups))
+		}
+		return nil
+	}
+	names := map[string]bool{m.Label: true, m.Weight: true}
+	for _, f := range m.Features {
+		names[f.Name] = true
+	}
+	for _, b := range m.By {
+		if err := queries.ValidIdent(b.Name); err != nil {
+			return fmt.Errorf("%w: model %q: group column: %v", ErrInvalidModel, m.Name, err)
+		}
+		if names[b.Name] {
+			return fmt.Errorf("%w: model %q: group column %q is also the label, the weight, a feature or another group column", ErrInvalidModel, m.Name, b.Name)
+		}
+		names[b.Name] = true
+	}
+	seen := map[string]bool{}
+	for k := range m.Groups {
+		g := &m.Groups[k]
+		if len(g.Key) != len(m.By) {
+			return fmt.Errorf("%w: model %q: group %d has %d key values for %d group columns", ErrInvalidModel, m.Name, k+1, len(g.Key), len(m.By))
+		}
+		id := strings.Join(g.Key, "\x00")
+		if seen[id] {
+			return fmt.Errorf("%w: model %q: group %s appears twice", ErrInvalidModel, m.Name, GroupKey(g.Key))
+		}
+		seen[id] = true
+		if err := m.Member(k).Validate(); err != nil {
+			return fmt.Errorf("group %s: %w", GroupKey(g.Key), err)
+		}
+	}
+	return nil
+}
+
+// planBy resolves the group columns of spec.By against the source's columns.
+func planBy(cols []Column, label Column, weight string, by []string) ([]Column, error) {
+	var out []Column
+	for _, name := range by {
+		c, ok := findColumn(cols, name)
+		if !ok {
+			return nil, fmt.Errorf("%w: group column %q (--by) is not in the source (columns: %s)", ErrUnknownColumn, name, columnNames(cols))
+		}
+		if c.Name == label.Name || c.Name == weight {
+			return nil, fmt.Errorf("%w: group column %q (--by) is the label or weight column: group by another column", ErrBadOption, c.Name)
+		}
+		if slices.ContainsFunc(out, func(o Column) bool { return o.Name == c.Name }) {
+			return nil, fmt.Errorf("%w: group column %q (--by) is given twice", ErrBadOption, c.Name)
+		}
+		switch classifyType(c.Type) {
+		case typeText, typeInteger, typeBool:
+		default:
+			return nil, fmt.Errorf("%w: group column %q (--by) has type %s: group by text, integer or BOOLEAN columns (cast it, e.g. in a query)", ErrBadType, c.Name, c.Type)
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// checkGroupable refuses what per-group models do not support: features that are group columns, fitted
+// families (no exact pooled model), text features and given priors.
+func checkGroupable(p *plan, params Params) error {
+	for _, f := range p.features {
+		for _, b := range p.by {
+			if f.Name == b.Name {
+				return fmt.Errorf("%w: column %q is both a feature and a group column (--by): leave it out of --features", ErrBadOption, f.Name)
+			}
+		}
+		if info := kindInfo[f.Kind]; info != nil && info.Text {
+			return fmt.Errorf("%w: --by with the text feature %q is not supported: per-group vocabularies are pruned per model; train one model per group with a WHERE clause instead", ErrBadOption, f.Name)
+		}
+	}
+	for _, g := range byFamily(p.features) {
+		if _, ok := g.fam.(refitter); ok {
+			return fmt.Errorf("%w: --by with %s features is not supported: %s parameters are fitted to the rows, not summed from them, so the groups' models do not merge into an exact pooled model; "+
+				"train one model per group with a WHERE clause instead", ErrBadOption, g.feats[0].Kind, g.feats[0].Kind)
+		}
+	}
+	if params.Priors == PriorsGiven {
+		return fmt.Errorf("%w: --by with given priors is not supported: a group may lack some classes; use fit, smoothed or uniform priors", ErrBadOption)
+	}
+	return nil
+}
+
+// groupKey is one distinct group of the training source: its id (the fold value of the statistics scans),
+// its key as text, and whether some group value is NULL.
+type groupKey struct {
+	id   int64
+	key  []string
+	null bool
+}
+
+// groupIDExpr is the SQL expression giving a training row's group id: a 63-bit hash of the group columns
+// (salted when an earlier salt collided).
+func groupIDExpr(by []Column, salt int) string {
+	args := make([]string, len(by))
+	for i, b := range by {
+		args[i] = "t." + queries.Ident(b.Name)
+	}
+	if salt > 0 {
+		args = append(args, fmt.Sprint(salt))
+	}
+	return "CAST(hash(" + strings.Join(args, ", ") + ") >> 1 AS BIGINT)"
+}
+
+// scanGroups lists the distinct groups of the source with their ids (train_groups: one cheap GROUP BY over
+// the group columns), and returns the id expression under which no two groups collide.
+func scanGroups(ctx context.Context, db Querier, p *plan) ([]groupKey, string, error) {
+	names := make([]string, len(p.by))
+	for i, b := range p.by {
+		names[i] = b.Name
+	}
+	for salt := range 8 {
+		expr := groupIDExpr(p.by, salt)
+		stmt, err := queries.Render("train_groups.tmpl.sql", map[string]any{"From": p.src.From, "By": names, "ID": expr})
+		if err != nil {
+			return nil, "", err
+		}
+		rows, err := queryRows(ctx, db, stmt, p.src.Args...)
+		if err != nil {
+			return nil, "", fmt.Errorf("list groups: %w", err)
+		}
+		vals := make([]sql.NullString, len(names))
+		ptrs := make([]any, 0, len(names)+1)
+		for i := range vals {
+			ptrs = append(ptrs, &vals[i])
+		}
+		var id int64
+		ptrs = append(ptrs, &id)
+		var out []groupKey
+		ids := map[int64]bool{}
+		collided := false
+		for rows.Next() {
+			if err := rows.Scan(ptrs...); err != nil {
+				rows.Close()
+				return nil, "", fmt.Errorf("list groups: %w", err)
+			}
+			g := groupKey{id: id, key: make([]string, len(vals))}
+			for i, v := range vals {
+				g.key[i], g.null = v.String, g.null || !v.Valid
+			}
+			collided = collided || ids[id]
+			ids[id] = true
+			out = append(out, g)
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, "", fmt.Errorf("list groups: %w", err)
+		}
+		if !collided {
+			return out, expr, nil
+		}
+	}
+	return nil, "", fmt.Errorf("group ids collide under 8 hash salts")
+}
+
+// trainGrouped computes a per-group model: the groups, then every family's statistics scan once, grouped by
+// (group id, class); each group's statistics form its model and their merge the pooled model. Groups with
+// fewer than two classes, or whose model cannot be compiled, get no model of their own (a warning says so).
+func trainGrouped(ctx context.Context, db Querier, spec TrainSpec, p *plan, base *Model) (*Model, []string, error) {
+	keys, expr, err := scanGroups(ctx, db, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	sc, err := trainStats(ctx, db, p, expr)
+	if err != nil {
+		return nil, nil, err
+	}
+	var parts []*Model
+	var groups []Group
+	var warnings []string
+	skipped := 0
+	for _, k := range keys {
+		part := sc.parts[k.id]
+		if part == nil {
+			continue
+		}
+		g := Group{Key: k.key, SkippedRows: part.skipped, IncompleteRows: part.incomplete, Classes: part.classList(sc.order), Stats: part.stats}
+		for _, c := range g.Classes {
+			g.Rows += c.Count
+		}
+		member := *base
+		member.Rows, member.SkippedRows, member.IncompleteRows, member.Classes, member.Stats = g.Rows, g.SkippedRows, g.IncompleteRows, g.Classes, g.Stats
+		parts = append(parts, &member)
+		if k.null {
+			continue
+		}
+		if len(g.Classes) < 2 {
+			skipped++
+			continue
+		}
+		if err := member.Validate(); err != nil {
+			return nil, nil, fmt.Errorf("group %s: %w", GroupKey(k.key), err)
+		}
+		if _, err := Compile(&member); err != nil {
+			warnings = append(warnings, fmt.Sprintf("group %s gets no model of its own (its rows score with the pooled model): %v", GroupKey(k.key), err))
+			continue
+		}
+		groups = append(groups, g)
+	}
+	if skipped > 0 {
+		warnings = append(warnings, fmt.Sprintf("%d group(s) hold fewer than two classes and get no model of their own: their rows score with the pooled model", skipped))
+	}
+	m, err := Merge(base, sc.order, parts...)
+	if err != nil {
+		return nil, nil, err
+	}
+	m.Groups = groups
+	return m, warnings, nil
+}
+
+// saveGroups stores the groups of a per-group model in nb.groups and nb.group_classes under group id k+1 (its
+// position in m.Groups, 1-based; saveStats stores their statistics under the same ids).
+func saveGroups(ctx context.Context, q Querier, conn *sql.Conn, m *Model) error {
+	if len(m.Groups) == 0 {
+		return nil
+	}
+	n := len(m.Groups)
+	ids, keys, rows, skipped, incomplete := make([]int64, n), make([]string, n), make([]int64, n), make([]int64, n), make([]int64, n)
+	var cIDs, cCounts []int64
+	var cPos []int32
+	var cLabels []string
+	var cWeights []float64
+	for k := range m.Groups {
+		g := &m.Groups[k]
+		key, err := json.Marshal(g.Key)
+		if err != nil {
+			return err
+		}
+		ids[k], keys[k], rows[k], skipped[k], incomplete[k] = int64(k+1), string(key), g.Rows, g.SkippedRows, g.IncompleteRows
+		for i, c := range g.Classes {
+			cIDs, cPos, cLabels, cCounts, cWeights = append(cIDs, int64(k+1)), append(cPos, int32(i)), append(cLabels, c.Label),
+				append(cCounts, c.Count), append(cWeights, c.Weight)
+		}
+	}
+	if _, err := q.ExecContext(ctx, queries.SQL("store_insert_groups.sql"), m.Name, ids, keys, rows, skipped, incomplete); err != nil {
+		return fmt.Errorf("store groups: %w", err)
+	}
+	if _, err := q.ExecContext(ctx, queries.SQL("store_insert_group_classes.sql"), m.Name, cIDs, cPos, cLabels, cCounts, cWeights); err != nil {
+		return fmt.Errorf("store group classes: %w", err)
+	}
+	return nil
+}
+
+// loadGroups reads the statistics of model m (group 0) and, for a per-group model, its groups.
+func loadGroups(ctx context.Context, q Querier, m *Model) error {
+	stats, err := loadStats(ctx, q, m.Name)
+	if err != nil {
+		return err
+	}
+	m.Stats = stats[0]
+	if m.Stats == nil {
+		m.Stats = Stats{}
+	}
+	if len(m.By) == 0 {
+		return nil
+	}
+	index := map[int64]int{}
+	if err := loadRows(ctx, q, "store_load_groups.sql", m.Name, func(r *sql.Rows) error {
+		var id int64
+		var key string
+		var g Group
+		if err := r.Scan(&id, &key, &g.Rows, &g.SkippedRows, &g.IncompleteRows); err != nil {
+			return err
+		}
+		if err := json.Unmarshal([]byte(key), &g.Key); err != nil {
+			return fmt.Errorf("%w: nb.groups key %q: %v", ErrInvalidModel, key, err)
+		}
+		g.Stats = stats[id]
+		if g.Stats == nil {
+			g.Stats = Stats{}
+		}
+		index[id] = len(m.Groups)
+		m.Groups = append(m.Groups, g)
+		return nil
+	}); err != nil {
+		return err
+	}
+	return loadRows(ctx, q, "store_load_group_classes.sql", m.Name, func(r *sql.Rows) error {
+		var id int64
+		var c Class
+		if err := r.Scan(&id, &c.Label, &c.Count, &c.Weight); err != nil {
+			return err
+		}
+		k, ok := index[id]
+		if !ok {
+			return fmt.Errorf("%w: nb.group_classes: group %d is not in nb.groups", ErrInvalidModel, id)
+		}
+		m.Groups[k].Classes = append(m.Groups[k].Classes, c)
+		return nil
+	})
+}
+
+// groupDispatch is the part of a per-group model's Scorer that picks each row's group model: the group
+// scorers, how their classes and category codes map to the pooled scorer's, and the index from the group
+// columns' category codes to a group.
+type groupDispatch struct {
+	scorers []*Scorer
+	// classOf[k][c] is the pooled class index of group k's class c.
+	classOf [][]int
+	// remap[k][j] maps the pooled scorer's category code of input j to group k's (nil: number input, or a
+	// binary input whose codes do not depend on the model).
+	remap [][][]int32
+	// A row's group: its group inputs' codes c_g (each < radix[g]) combine into Σ c_g·stride[g], which index
+	// maps to the group (absent: the pooled model).
+	radix, stride []int64
+	index         map[int64]int32
+	// dense maps the combined code to the group when the codes are few (-1: the pooled model), instead of
+	// index.
+	dense []int32
+	// rowwise: every model is one quadratic component (Gaussian features) and nothing else: rows are scored
+	// one by one, each with its group's parameters read from one contiguous table (no gathering). Model m
+	// (0: the pooled model, k+1: group k) has nclass[m] classes; its base scores then its (mean, 1/(2 var))
+	// per class and feature start at flat[off[m]], its classes' pooled indices at cls[coff[m]].
+	rowwise     bool
+	cols        []int
+	flat        []float64
+	off, coff   []int
+	nclass, cls []int32
+}
+
+// A quadraticComponent is a Component whose row-dependent term for class c is -Σ_k (x_k - a_ck)² b_ck over
+// number inputs cols, with params (a_ck, b_ck) per class then input (Gaussian features). Per-group models made
+// of one such component are scored row by row (rowwiseJLL).
+type quadraticComponent interface {
+	quadratic() (cols []int, params []float64, ok bool)
+}
+
+// layoutRows sets up rowwiseJLL when every model (pooled sc[0], groups sc[1:]) is one quadratic component
+// with no required input.
+func (d *groupDispatch) layoutRows(sc []*Scorer) {
+	for m, s := range sc {
+		if len(s.Components) != 1 || len(s.required) > 0 {
+			return
+		}
+		q, ok := s.Components[0].(quadraticComponent)
+		if !ok {
+			return
+		}
+		cols, params, ok := q.quadratic()
+		if !ok {
+			return
+		}
+		d.cols = cols
+		d.off = append(d.off, len(d.flat))
+		d.flat = append(append(d.flat, s.base...), params...)
+		d.coff = append(d.coff, len(d.cls))
+		d.nclass = append(d.nclass, int32(len(s.Labels)))
+		for c := range s.Labels {
+			pc := c
+			if m > 0 {
+				pc = d.classOf[m-1][c]
+			}
+			d.cls = append(d.cls, int32(pc))
+		}
+	}
+	d.rowwise = true
+}
+
+// groupScratch is a Workspace's space for per-group scoring: the rows of each group, one group's rows
+// gathered into sub, and sub's scores.
+type groupScratch struct {
+	group  []int32 // per row: its group, or len(scorers) for the pooled model
+	order  []int   // rows sorted by group (counting sort)
+	start  []int   // per group: where its rows begin in order (len(scorers)+2 entries)
+	sub    *Batch
+	subOut []float64
+	subWS  Workspace
+	// The row-by-row path: one row's scores, the rows to rescore, the feature columns.
+	xr     []float64
+	row    []float64
+	bad    []bool
+	scores []XFloat
+}
+
+// compileGroups compiles a per-group model: the pooled scorer (returned, with m as its Model), one scorer per
+// group, and the group inputs (one category input per group column, whose values are the column's values
+// over the groups).
+func compileGroups(m *Model) (*Scorer, error) {
+	s, err := compileOne(m.Pooled())
+	if err != nil {
+		return nil, err
+	}
+	s.Model = m
+	if len(m.By) == 0 {
+		return s, nil
+	}
+	d := &groupDispatch{index: make(map[int64]int32, len(m.Groups))}
+	for g, b := range m.By {
+		set := map[string]bool{}
+		for _, grp := range m.Groups {
+			set[grp.Key[g]] = true
+		}
+		in := &Input{Feature: len(s.Inputs) + g, Name: b.Name, Type: b.Type, Kind: CategoryInput}
+		in.setValues(sortedKeys(set))
+		s.GroupInputs = append(s.GroupInputs, in)
+		d.radix = append(d.radix, int64(len(in.Values)))
+	}
+	d.stride = make([]int64, len(m.By))
+	stride := int64(1)
+	for g := range m.By {
+		d.stride[g] = stride
+		stride *= max(d.radix[g], 1)
+	}
+	pooledClass := m.ClassIndex()
+	for k := range m.Groups {
+		gs, err := compileOne(m.Member(k))
+		if err != nil {
+			return nil, fmt.Errorf("group %s: %w", GroupKey(m.Groups[k].Key), err)
+		}
+		key := int64(0)
+		for g, in := range s.GroupInputs {
+			key += int64(in.Index[m.Groups[k].Key[g]]) * d.stride[g]
+		}
+		d.index[key] = int32(k)
+		classOf := make([]int, len(gs.Labels))
+		for c, l := range gs.Labels {
+			classOf[c] = pooledClass[l]
+		}
+		remap := make([][]int32, len(s.Inputs))
+		for j, pin := range s.Inputs {
+			gin := gs.Inputs[j]
+			if pin.Kind != CategoryInput || pin.Binary {
+				continue
+			}
+			r := make([]int32, len(pin.Values)+2)
+			for code, v := range pin.Values {
+				r[code] = gin.Lookup(v)
+			}
+			r[pin.Unseen()], r[pin.Missing()] = gin.Unseen(), gin.Missing()
+			remap[j] = r
+		}
+		d.scorers, d.classOf, d.remap = append(d.scorers, gs), append(d.classOf, classOf), append(d.remap, remap)
+	}
+	if len(d.index) > 0 && stride <= 1<<20 {
+		d.dense = make([]int32, stride)
+		for i := range d.dense {
+			d.dense[i] = -1
+		}
+		for key, k := range d.index {
+			d.dense[key] = k
+		}
+	}
+	d.layoutRows(append([]*Scorer{s}, d.scorers...))
+	s.groups = d
+	return s, nil
+}
+
+// rowwiseJLL is groupedJLL for models of one quadratic component (layoutRows): each row is scored by its
+// group's parameters in place (no gathering; the same operations in the same order as the Gaussian vector
+// kernel), rows visited by group so that the parameters are read in order, then the rows with a NULL number or a score that is not finite are
+// rescored with their model's row reference (as JointLogLikelihood's fixup does).
+func (s *Scorer) rowwiseJLL(b *Batch, out []float64, ws *Workspace, gs *groupScratch) {
+	d := s.groups
+	n, K := b.N, len(s.Labels)
+	ws.Shift, ws.Null = nil, nil
+	gs.row = grow(gs.row, K)
+	gs.bad = grow(gs.bad, n)
+	bad := gs.bad
+	clear(bad)
+	for _, j := range s.numbers {
+		mask := b.Valid[j]
+		if mask == nil {
+			continue
+		}
+		for i := range n {
+			if !isValid(mask, i) {
+				bad[i] = true
+			}
+		}
+	}
+	inf := math.Inf(-1)
+	// The features row-major (xr[i*F+k]): rows are visited by group, so each row's values are then one read.
+	F := len(d.cols)
+	gs.xr = grow(gs.xr, n*F)
+	xr := gs.xr
+	for k, j := range d.cols {
+		for i, x := range b.Num[j][:n] {
+			xr[i*F+k] = x
+		}
+	}
+	// Visit the rows by model (a counting sort): the parameter table is then read in order, not at random.
+	M := len(d.scorers) + 1
+	gs.group, gs.order, gs.start = grow(gs.group, n), grow(gs.order, n), grow(gs.start, M+1)
+	clear(gs.start)
+	for i := range n {
+		m := s.GroupOf(b, i) + 1
+		gs.group[i] = int32(m)
+		gs.start[m+1]++
+	}
+	for m := 1; m <= M; m++ {
+		gs.start[m] += gs.start[m-1]
+	}
+	for i := range n {
+		m := gs.group[i]
+		gs.order[gs.start[m]] = i
+		gs.start[m]++
+	}
+	for _, i := range gs.order {
+		m := gs.group[i]
+		kc := int(d.nclass[m])
+		p := d.flat[d.off[m] : d.off[m]+kc*(1+2*F)]
+		cls := d.cls[d.coff[m] : d.coff[m]+kc]
+		if kc < K {
+			for c := range K {
+				out[c*n+i] = inf
+			}
+		}
+		for c := range kc {
+			v := p[c]
+			q := p[kc+2*F*c : kc+2*F*(c+1)]
+			x := xr[i*F : i*F+F]
+			k := 0
+			for ; F-k >= 4; k += 4 {
+				d0, d1, d2, d3 := x[k]-q[2*k], x[k+1]-q[2*k+2], x[k+2]-q[2*k+4], x[k+3]-q[2*k+6]
+				v -= d0*d0*q[2*k+1] + d1*d1*q[2*k+3] + d2*d2*q[2*k+5] + d3*d3*q[2*k+7]
+			}
+			for ; k < F; k++ {
+				dx := x[k] - q[2*k]
+				v -= dx * dx * q[2*k+1]
+			}
+			out[int(cls[c])*n+i] = v
+			if v-v != 0 {
+				bad[i] = true
+			}
+		}
+	}
+	for i, isBad := range bad {
+		if !isBad {
+			continue
+		}
+		k := s.GroupOf(b, i)
+		sc, classOf := s, []int(nil)
+		if k >= 0 {
+			sc, classOf = d.scorers[k], d.classOf[k]
+		}
+		gs.scores = grow(gs.scores, K)
+		row := gs.row[:len(sc.Labels)]
+		shift, shifted := sc.rescore(b, i, gs.scores[:len(sc.Labels)], row)
+		if shifted {
+			if ws.Shift == nil {
+				ws.Shift = make([]float64, n)
+			}
+			ws.Shift[i] = shift
+		}
+		for c, v := range row {
+			pc := c
+			if classOf != nil {
+				pc = classOf[c]
+			}
+			out[pc*n+i] = v
+		}
+	}
+}
+
+// GroupOf returns the group whose model scores row i of b (its index in Model.Groups), or -1 for the pooled
+// model (a group not seen in training, a NULL group value, or a group without a model of its own).
+func (s *Scorer) GroupOf(b *Batch, i int) int {
+	d := s.groups
+	if d == nil {
+		return -1
+	}
+	key := int64(0)
+	for g, in := range s.GroupInputs {
+		code := int64(b.Cat[in.Feature][i])
+		if code >= d.radix[g] {
+			return -1
+		}
+		key += code * d.stride[g]
+	}
+	if d.dense != nil {
+		return int(d.dense[key])
+	}
+	if k, ok := d.index[key]; ok {
+		return int(k)
+	}
+	return -1
+}
+
+// gatherGroup copies rows idx of b into dst (a batch with b's feature inputs), translating category codes
+// to group k's (k < 0: the pooled model's, unchanged).
+func (s *Scorer) gatherGroup(b, dst *Batch, k int, idx []int) {
+	n := len(idx)
+	dst.N = n
+	for j, in := range s.Inputs {
+		switch in.Kind {
+		case NumberInput:
+			src, d := b.Num[j], dst.Num[j][:n]
+			for r, i := range idx {
+				d[r] = src[i]
+			}
+			dst.Valid[j] = nil
+			if mask := b.Valid[j]; mask != nil {
+				out := dst.validBuf(j, n)
+				for r, i := range idx {
+					if isValid(mask, i) {
+						out[r>>6] |= 1 << (uint(r) & 63)
+					}
+				}
+				dst.Valid[j] = out
+			}
+		case CategoryInput:
+			src, d := b.Cat[j], dst.Cat[j][:n]
+			var remap []int32
+			if k >= 0 {
+				remap = s.groups.remap[k][j]
+			}
+			if remap == nil {
+				for r, i := range idx {
+					d[r] = src[i]
+				}
+				continue
+			}
+			for r, i := range idx {
+				d[r] = remap[src[i]]
+			}
+		}
+	}
+}
+
+// groupedJLL is JointLogLikelihood for a per-group model: rows are sorted by group (counting sort), each
+// group's rows are gathered (category codes translated) and scored by its model, and their scores written
+// back in the pooled class order, -Inf for the classes the group lacks. Rows of no group's model are scored
+// by the pooled model. ws holds every buffer: no allocation once they have grown.
+func (s *Scorer) groupedJLL(b *Batch, out []float64, ws *Workspace) {
+	d := s.groups
+	n, K, G := b.N, len(s.Labels), len(d.scorers)
+	if ws.groups == nil {
+		ws.groups = &groupScratch{}
+	}
+	gs := ws.groups
+	if d.rowwise {
+		s.rowwiseJLL(b, out, ws, gs)
+		return
+	}
+	gs.group = grow(gs.group, n)
+	gs.order = grow(gs.order, n)
+	gs.start = grow(gs.start, G+2)
+	clear(gs.start)
+	for i := range n {
+		k := s.GroupOf(b, i)
+		if k < 0 {
+			k = G
+		}
+		gs.group[i] = int32(k)
+		gs.start[k+1]++
+	}
+	for k := 1; k < G+2; k++ {
+		gs.start[k] += gs.start[k-1]
+	}
+	for i := range n {
+		k := gs.group[i]
+		gs.order[gs.start[k]] = i
+		gs.start[k]++
+	}
+	for k := G; k > 0; k-- { // start[k] now ends group k: shift back
+		gs.start[k] = gs.start[k-1]
+	}
+	gs.start[0] = 0
+	if gs.sub == nil || len(gs.subOut) < n*K {
+		gs.sub = s.newFeatureBatch(max(n, 2048))
+		gs.subOut = make([]float64, max(n, 2048)*K)
+	}
+	ws.Shift, ws.Null = nil, nil
+	for k := 0; k <= G; k++ {
+		idx := gs.order[gs.start[k]:gs.start[k+1]]
+		if len(idx) == 0 {
+			continue
+		}
+		m := len(idx)
+		sc, classOf, grp := s, []int(nil), -1
+		if k < G {
+			sc, classOf, grp = d.scorers[k], d.classOf[k], k
+		}
+		s.gatherGroup(b, gs.sub, grp, idx)
+		sub := gs.subOut[:m*len(sc.Labels)]
+		if grp < 0 {
+			s.pooledJLL(gs.sub, sub, &gs.subWS)
+		} else {
+			sc.JointLogLikelihood(gs.sub, sub, &gs.subWS)
+		}
+		if classOf != nil && len(classOf) < K {
+			for c := range K {
+				o := out[c*n:]
+				for _, i := range idx {
+					o[i] = math.Inf(-1)
+				}
+			}
+		}
+		for c := range len(sc.Labels) {
+			pc := c
+			if classOf != nil {
+				pc = classOf[c]
+			}
+			o, src := out[pc*n:], sub[c*m:]
+			for r, i := range idx {
+				o[i] = src[r]
+			}
+		}
+		if gs.subWS.Null != nil {
+			if ws.Null == nil {
+				ws.Null = ws.nullBuf(n)
+			}
+			for r, i := range idx {
+				ws.Null[i] = gs.subWS.Null[r]
+			}
+		}
+		if gs.subWS.Shift != nil {
+			if ws.Shift == nil {
+				ws.Shift = make([]float64, n)
+			}
+			for r, i := range idx {
+				ws.Shift[i] = gs.subWS.Shift[r]
+			}
+		}
+	}
+}
+
+// newFeatureBatch is NewBatch for the model's features only (no group inputs).
+func (s *Scorer) newFeatureBatch(n int) *Batch {
+	b := &Batch{N: n, Num: make([][]float64, len(s.Inputs)), Valid: make([][]uint64, len(s.Inputs)),
+		Cat: make([][]int32, len(s.Inputs)), Sparse: make([]*Sparse, len(s.Inputs))}
+	for j, in := range s.Inputs {
+		switch in.Kind {
+		case NumberInput:
+			b.Num[j] = make([]float64, n)
+		case TermsInput:
+			b.Sparse[j] = &Sparse{}
+			b.Sparse[j].Reset()
+		default:
+			b.Cat[j] = make([]int32, n)
+		}
+	}
+	return b
+}
+
+// grow returns buf with length n, reallocated only when too small.
+func grow[T any](buf []T, n int) []T {
+	if cap(buf) < n {
+		return make([]T, n)
+	}
+	return buf[:n]
+}
+
+// rowGroup returns the scorer, the one-row batch (group codes) and the class map with which row i of b is
+// scored: the pooled scorer, b and i itself for a row of no group.
+func (s *Scorer) rowGroup(b *Batch, i int) (sc *Scorer, gb *Batch, gi int, classOf []int) {
+	k := s.GroupOf(b, i)
+	if k < 0 {
+		return s, b, i, nil
+	}
+	gb = s.newFeatureBatch(1)
+	s.gatherGroup(b, gb, k, []int{i})
+	return s.groups.scorers[k], gb, 0, s.groups.classOf[k]
+}

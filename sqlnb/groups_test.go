@@ -1,0 +1,206 @@
+package sqlnb_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/sqlnb/sqlnb/sqlnb"
+)
+
+// TestGroupModelsAreExact: with 500 groups, every group's model equals the model trained on its rows alone
+// (statistics and scores to 1e-12), the pooled model equals the model of all rows, and scoring picks the
+// row's group model — unseen groups and NULL group values get the pooled model. Both scoring paths: rows
+// gathered by group (a categorical feature), and row by row (Gaussian features only).
+func TestGroupModelsAreExact(t *testing.T) {
+	for _, feats := range [][]string{{"x", "z", "c"}, {"x", "z"}} {
+		t.Run(fmt.Sprint(feats), func(t *testing.T) { testGroupModels(t, feats) })
+	}
+}
+
+func testGroupModels(t *testing.T, feats []string) {
+	db := mustOpenDB(t)
+	ctx := context.Background()
+	// 500 groups (g1 text × g2 integer) of ~40 rows, three classes, Gaussian features x and z (with NULLs), a
+	// categorical c (with NULLs), and 300 rows whose g1 is NULL: they count in the pooled model only.
+	mustExec(t, db, `CREATE TABLE d AS SELECT
+		CASE WHEN i >= 20000 THEN NULL ELSE 'r' || (i % 25) END AS g1, ((i // 25) % 20)::INTEGER AS g2,
+		['a', 'b', 'c'][1 + (hash(i, 1) % 3)::BIGINT] AS y,
+		(hash(i, 2) % 1000) / 100.0 + (i % 25) + (hash(i, 1) % 3) * 2 AS x,
+		CASE WHEN i % 13 = 0 THEN NULL ELSE (hash(i, 3) % 997) / 50.0 - ((i // 25) % 20) END AS z,
+		CASE WHEN i % 7 = 0 THEN NULL ELSE ['u', 'v', 'w', 'q'][1 + ((hash(i, 4) + hash(i, 1) % 3) % 4)::BIGINT] END AS c
+		FROM range(20300) r(i)`)
+	spec := sqlnb.TrainSpec{Model: "grp", Source: "d", Label: "y", By: []string{"g1", "g2"}, Features: feats}
+	res, err := sqlnb.Train(ctx, db, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(feats) == 3 {
+		res, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "implicit", Source: "d", Label: "y", By: []string{"g1", "g2"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Model.Features; len(got) != 3 {
+			t.Fatalf("features %v: the group columns must not be features", got)
+		}
+	}
+	if len(res.Model.Groups) != 500 {
+		t.Fatalf("%d groups", len(res.Model.Groups))
+	}
+	m, err := sqlnb.Load(ctx, db, "grp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Groups) != 500 || len(m.By) != 2 {
+		t.Fatalf("%d groups by %v, want 500 by g1, g2", len(m.Groups), m.By)
+	}
+	s, err := sqlnb.Compile(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The pooled model is the model of every row (the NULL-group rows included).
+	all, err := sqlnb.Fit(ctx, db, sqlnb.TrainSpec{Model: "all", Source: "d", Label: "y", Features: feats})
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareModels(t, -1, m.Pooled(), all)
+	allScorer, err := sqlnb.Compile(all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, g := range m.Groups {
+		if len(feats) == 2 && k%10 != 0 {
+			continue
+		}
+		direct, err := sqlnb.Fit(ctx, db, sqlnb.TrainSpec{Model: "one", Label: "y", Features: feats,
+			Source: fmt.Sprintf("SELECT * FROM d WHERE g1 = '%s' AND g2 = %s", g.Key[0], g.Key[1])})
+		if err != nil {
+			t.Fatal(err)
+		}
+		compareModels(t, k, m.Member(k), direct)
+		if k%50 != 0 {
+			continue
+		}
+		// Scoring picks the group's model: same joint log-likelihoods as the model trained on its rows alone.
+		ds, err := sqlnb.Compile(direct)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := []map[string]any{{"g1": g.Key[0], "g2": g.Key[1], "x": 3.5, "z": -2.0, "c": "v"},
+			{"g1": g.Key[0], "g2": g.Key[1], "x": 11.0, "z": nil, "c": "unseen"},
+			{"g1": g.Key[0], "g2": g.Key[1], "x": 1e200, "z": 1.0, "c": nil}}
+		checkScores(t, s, ds, rows)
+	}
+	// Unseen groups, and NULL group values, score with the pooled model.
+	rows := []map[string]any{{"g1": "r999", "g2": 1, "x": 3.5, "z": -2.0, "c": "v"},
+		{"g1": nil, "g2": 1, "x": 7.0, "z": 1.0, "c": "w"}, {"g1": "r1", "g2": nil, "x": 7.0, "z": 1.0, "c": nil},
+		{"g1": "r1", "g2": 99, "x": 2.0, "z": 1.0, "c": "u"}}
+	checkScores(t, s, allScorer, rows)
+}
+
+// checkScores compares the joint log-likelihoods and posteriors of rows under s (a per-group model) and want,
+// and the row reference (RowScores, which is not shifted: -Inf beyond float64's range) where it is finite.
+func checkScores(t *testing.T, s, want *sqlnb.Scorer, rows []map[string]any) {
+	t.Helper()
+	b, err := s.BatchOf(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wb, err := want.BatchOf(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, K, WK := len(rows), len(s.Labels), len(want.Labels)
+	got, exp := make([]float64, n*K), make([]float64, n*WK)
+	s.JointLogLikelihood(b, got, nil)
+	want.JointLogLikelihood(wb, exp, nil)
+	gp, wp := make([]float64, K), make([]float64, WK)
+	for i := range rows {
+		sqlnb.Posterior(got, n, K, i, gp)
+		sqlnb.Posterior(exp, n, WK, i, wp)
+		row := make([]float64, K)
+		s.RowScores(b, i, row)
+		for wc, l := range want.Labels {
+			c := -1
+			for gc, gl := range s.Labels {
+				if gl == l {
+					c = gc
+				}
+			}
+			if !near(got[c*n+i], exp[wc*n+i], 1e-12) || !near(gp[c], wp[wc], 1e-12) || (!math.IsInf(row[c], 0) && !near(row[c], exp[wc*n+i], 1e-12)) {
+				t.Errorf("row %v, class %s: jll %v (row reference %v), posterior %v; want %v, %v", rows[i], l, got[c*n+i], row[c], gp[c], exp[wc*n+i], wp[wc])
+			}
+		}
+		if WK < K {
+			for c := range K {
+				if s.Labels[c] != "" && gp[c] == 0 && !math.IsInf(got[c*n+i], -1) {
+					t.Errorf("row %v: class %s absent from the group scores %v, want -Inf", rows[i], s.Labels[c], got[c*n+i])
+				}
+			}
+		}
+	}
+}
+
+func TestGroupErrors(t *testing.T) {
+	db := mustOpenDB(t)
+	ctx := context.Background()
+	mustExec(t, db, `CREATE TABLE d AS SELECT i % 2 AS y, i % 3 AS g, i * 0.5 AS x, i::DOUBLE AS f, 1.0 AS w FROM range(40) r(i)`)
+	for _, c := range []struct {
+		name string
+		spec sqlnb.TrainSpec
+		want error
+	}{
+		{"missing column", sqlnb.TrainSpec{By: []string{"nope"}}, sqlnb.ErrUnknownColumn},
+		{"label", sqlnb.TrainSpec{By: []string{"y"}}, sqlnb.ErrBadOption},
+		{"weight", sqlnb.TrainSpec{By: []string{"w"}, Weight: "w"}, sqlnb.ErrBadOption},
+		{"feature", sqlnb.TrainSpec{By: []string{"g"}, Features: []string{"x", "g"}}, sqlnb.ErrBadOption},
+		{"double type", sqlnb.TrainSpec{By: []string{"f"}}, sqlnb.ErrBadType},
+		{"logistic", sqlnb.TrainSpec{By: []string{"g"}, Features: []string{"x"}, Kind: sqlnb.Kind("logistic")}, sqlnb.ErrBadOption},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			spec := c.spec
+			spec.Model, spec.Source, spec.Label = "m", "d", "y"
+			_, err := sqlnb.Train(ctx, db, spec)
+			if !errors.Is(err, c.want) {
+				t.Fatalf("got %v, want %v", err, c.want)
+			}
+			t.Log(err)
+		})
+	}
+}
+
+// TestGroupExportImport: a per-group model's JSON carries its group columns and every group's statistics;
+// imported, it scores as the original.
+func TestGroupExportImport(t *testing.T) {
+	db := mustOpenDB(t)
+	ctx := context.Background()
+	mustExec(t, db, `CREATE TABLE d AS SELECT i % 3 AS g, ['a', 'b'][1 + (i // 3) % 2] AS y, (i % 17) * 0.5 + (i // 3) % 2 * (i % 3) AS x,
+		['u', 'v'][1 + i % 2] AS c FROM range(300) r(i)`)
+	res, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "m", Source: "d", Label: "y", By: []string{"g"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf strings.Builder
+	if err := sqlnb.Export(&buf, res.Model); err != nil {
+		t.Fatal(err)
+	}
+	got, err := sqlnb.Import(strings.NewReader(buf.String()), "copy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Groups) != 3 || len(got.By) != 1 {
+		t.Fatalf("imported %d groups by %v", len(got.Groups), got.By)
+	}
+	s, err := sqlnb.Compile(res.Model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs, err := sqlnb.Compile(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkScores(t, gs, s, []map[string]any{{"g": 1, "x": 2.0, "c": "u"}, {"g": 2, "x": 7.5, "c": "v"}, {"g": nil, "x": 7.5, "c": "v"}})
+}
