@@ -3,7 +3,8 @@ train_logistic_describe: the first pass of a logistic regression fit. Per class,
 feature is present (not NULL; numbers not NaN), the count and weight, and per number feature its mean
 (Kahan-summed favg) and population variance (Welford's var_pop) — to standardise it for the Newton
 passes — and per categorical feature its distinct levels. Rows with a label but a missing feature form
-their own groups (inc true), counted and left out; the NULL-label rows one group.
+their own groups (inc true), counted and left out (their values, NaN among them, enter no
+mean or variance); the NULL-label rows one group.
 Data: .From, .Label, .Weight (may be empty), .Features (.Name, .Numeric). No parameters of its own; the
 FROM clause may carry bound ones.
 */ -}}
@@ -18,7 +19,7 @@ WITH s AS NOT MATERIALIZED (
 SELECT CAST(l AS VARCHAR) AS class, inc, count(*) AS n
     {{- if .Weight}}, count(w) AS n_weight, min(w) AS min_weight, fsum(w) AS weight{{end}}
     {{- range $i, $f := .Features}},
-    {{if $f.Numeric}}favg(x{{$i}}), var_pop(x{{$i}}){{else}}list(DISTINCT x{{$i}} ORDER BY x{{$i}}){{end}}
+    {{if $f.Numeric}}favg(x{{$i}}) FILTER (WHERE NOT inc), var_pop(x{{$i}}) FILTER (WHERE NOT inc){{else}}list(DISTINCT x{{$i}} ORDER BY x{{$i}}){{end}}
     {{- end}}
 FROM s
 GROUP BY l, inc

@@ -106,6 +106,7 @@ type logisticFeature struct {
 // level's indicator.
 type designCol struct {
 	Expr          string
+	Raw           string // train_logistic_pass's: a number feature's value as DOUBLE (standardised in Go)
 	feature       int
 	level         string
 	mean, scale   float64
@@ -335,19 +336,27 @@ func newtonFit(ctx context.Context, sc *scan, feats []Feature, d *logisticDesign
 		args = append(args, v)
 		return sc.param(len(args))
 	}
+	// Category levels and class labels first (every template's), then the number features' means and
+	// scales (the SQL templates standardise; train_logistic_pass leaves it to the Go kernel).
 	cols := make([]designCol, nc)
 	for j, c := range d.cols {
-		id := queriesIdent(feats[c.feature].Name)
-		if c.numeric {
-			c.Expr = fmt.Sprintf("((CAST(%s AS DOUBLE) - %s) / %s)", id, next(c.mean), next(c.scale))
-		} else {
-			c.Expr = fmt.Sprintf("(CAST(%s AS VARCHAR) = %s)::DOUBLE", id, next(c.level))
+		if !c.numeric {
+			c.Expr = fmt.Sprintf("(CAST(%s AS VARCHAR) = %s)::DOUBLE", queriesIdent(feats[c.feature].Name), next(c.level))
+			c.Raw = c.Expr
 		}
 		cols[j] = c
 	}
 	classes := make([]string, K)
 	for c, l := range d.labels {
 		classes[c] = next(l)
+	}
+	prefix := len(args)
+	for j, c := range cols {
+		if c.numeric {
+			id := queriesIdent(feats[c.feature].Name)
+			cols[j].Expr = fmt.Sprintf("((CAST(%s AS DOUBLE) - %s) / %s)", id, next(c.mean), next(c.scale))
+			cols[j].Raw = fmt.Sprintf("CAST(%s AS DOUBLE)", id)
+		}
 	}
 	shared := len(args)
 	lf := make([]logisticFeature, len(feats))
@@ -358,6 +367,7 @@ func newtonFit(ctx context.Context, sc *scan, feats []Feature, d *logisticDesign
 	withArgs := func(own ...any) []any {
 		return append(append(append([]any{}, p.src.Args...), args[:shared]...), own...)
 	}
+	passArgs := append(append([]any{}, p.src.Args...), args[:prefix]...)
 	total := 0.0
 	for _, w := range d.weight {
 		total += w
@@ -430,7 +440,7 @@ func newtonFit(ctx context.Context, sc *scan, feats []Feature, d *logisticDesign
 		}
 		return pt, nil
 	}
-	full, lp, token, closeFull, err := logisticPasser(ctx, sc, data, K, dim, withArgs, shared)
+	full, lp, token, closeFull, err := logisticPasser(ctx, sc, data, K, dim, withArgs, shared, passArgs)
 	if err != nil {
 		return nil, err
 	}
@@ -663,8 +673,8 @@ func bfgs(B *mat.SymDense, theta, next, g, gNext []float64) {
 // the database has that function (a connection of package udf), else train_logistic_step (the same sums as
 // DuckDB aggregates). Each statement is prepared once: with many classes the aggregates are thousands, and
 // planning them costs. args returns the shared parameters followed by a template's own, numbered from
-// shared + 1.
-func logisticPasser(ctx context.Context, sc *scan, data map[string]any, K, dim int, args func(...any) []any, shared int) (
+// shared + 1; passArgs are train_logistic_pass's (the source's, the levels' and the labels').
+func logisticPasser(ctx context.Context, sc *scan, data map[string]any, K, dim int, args func(...any) []any, shared int, passArgs []any) (
 	pass func(theta []float64, hess bool) ([]float64, error), lp *LogisticPass, token string, release func(), err error) {
 	var closers []func()
 	release = func() {
@@ -702,7 +712,7 @@ func logisticPasser(ctx context.Context, sc *scan, data map[string]any, K, dim i
 	}
 	if has > 0 {
 		var drop func()
-		lp, token, drop = newLogisticPass(K, dim, sc.p.weight != "")
+		lp, token, drop = newLogisticPass(K, data["Cols"].([]designCol), sc.p.weight != "")
 		closers = append(closers, drop)
 		stmt, err := queries.Render("train_logistic_pass.tmpl.sql", with(map[string]any{"Token": queries.Literal(token)}))
 		if err != nil {
@@ -715,7 +725,7 @@ func logisticPasser(ctx context.Context, sc *scan, data map[string]any, K, dim i
 		return func(theta []float64, hess bool) ([]float64, error) {
 			lp.reset(theta, hess)
 			var n int64
-			if err := query(args()...).Scan(&n); err != nil {
+			if err := query(passArgs...).Scan(&n); err != nil {
 				return nil, err
 			}
 			return lp.result()
@@ -796,8 +806,9 @@ func logisticPasser(ctx context.Context, sc *scan, data map[string]any, K, dim i
 func logisticSample(ctx context.Context, sc *scan, d *logisticDesign, data map[string]any, K, dim int, args func(...any) []any, shared int,
 	lp *LogisticPass, token string) (*lrSample, bool, error) {
 	pairs := (K - 1) * K / 2
-	size := int64(min(lrSampleValues/dim, lrSampleWork/(pairs*dim*(dim+1)/2)))
-	size = max(size, 10*int64((K-1)*dim)) // rows enough to determine the Hessian
+	// 500 rows per coefficient (at least 20,000) make the sample's Hessian within a few percent of the
+	// source's, so a step gains one to two digits; within the bounds of memory and work.
+	size := int64(min(lrSampleValues/dim, lrSampleWork/(pairs*dim*(dim+1)/2), max(20_000, 500*(K-1)*dim)))
 	if lrSampleRows > 0 {
 		size = int64(lrSampleRows)
 	}

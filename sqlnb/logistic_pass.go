@@ -240,6 +240,11 @@ type LogisticPass struct {
 	Weighted bool
 
 	kern lrKernel
+	// Per design column: a number feature's raw value, standardised here ((x − center) · (1 / scale); a row
+	// with NaN is left out), or a level's indicator (center 0, scale 1).
+	numeric     []bool
+	center, inv []float64 // inv: 1 / scale
+
 	mu   sync.Mutex
 	acc  ddSum
 	pool sync.Pool
@@ -248,46 +253,77 @@ type LogisticPass struct {
 	collected []lrCollected
 }
 
-// Add adds rows: class indices k (0..K−1), weights w (nil unless Weighted) and the design columns x, each
-// of len(k) values. A class index out of range is an error, returned by the fit.
-func (p *LogisticPass) Add(k []int32, w []float64, x [][]float64) {
-	for i := 0; i < len(k); i += chunkRows {
-		e := min(len(k), i+chunkRows)
+// passScratch is one goroutine's memory for a chunk: the complete rows, standardised, and the kernel's.
+type passScratch struct {
+	k   []int32
+	w   []float64
+	x   [][]float64
+	ker *lrScratch
+}
+
+// Add adds rows: class indices k (0..K−1), weights w (nil unless Weighted) and the design columns x (raw
+// numbers, indicators), each of len(k) values; valid (nil: every row) marks the rows without NULLs. Rows
+// with a NULL or a NaN number are left out. A class index out of range is an error, returned by the fit.
+func (p *LogisticPass) Add(k []int32, w []float64, x [][]float64, valid []bool) {
+	s, _ := p.pool.Get().(*passScratch)
+	if s == nil {
+		s = &passScratch{k: make([]int32, chunkRows), w: make([]float64, chunkRows), x: make([][]float64, p.Columns), ker: p.kern.newScratch(chunkRows)}
+		for j := range s.x {
+			s.x[j] = make([]float64, chunkRows)
+		}
+	}
+	defer p.pool.Put(s)
+	for a := 0; a < len(k); a += chunkRows {
+		e := min(len(k), a+chunkRows)
+		n := 0
+		for i := a; i < e; i++ {
+			if valid != nil && !valid[i] {
+				continue
+			}
+			c := k[i]
+			if c < 0 || int(c) >= p.kern.K {
+				p.mu.Lock()
+				p.err = fmt.Errorf("nb_logistic_pass: class index %d out of range", c)
+				p.mu.Unlock()
+				return
+			}
+			complete := true
+			for j, xj := range x {
+				v := xj[i]
+				if p.numeric[j] {
+					if v != v {
+						complete = false
+						break
+					}
+					v = (v - p.center[j]) * p.inv[j]
+				}
+				s.x[j][n] = v
+			}
+			if !complete {
+				continue
+			}
+			s.k[n] = c
+			if w != nil {
+				s.w[n] = w[i]
+			}
+			n++
+		}
+		if n == 0 {
+			continue
+		}
 		var wc []float64
 		if w != nil {
-			wc = w[i:e]
+			wc = s.w[:n]
 		}
-		xc := make([][]float64, len(x))
-		for j := range x {
-			xc[j] = x[j][i:e]
-		}
-		p.add(k[i:e], wc, xc)
+		p.kern.chunk(s.k[:n], wc, s.x, n, s.ker)
+		p.mu.Lock()
+		p.acc.add(s.ker.out)
+		p.mu.Unlock()
 	}
 }
 
 // chunkRows bounds the rows of one kernel call (DuckDB's vector size).
 const chunkRows = 2048
-
-func (p *LogisticPass) add(k []int32, w []float64, x [][]float64) {
-	n := len(k)
-	for _, c := range k {
-		if c < 0 || int(c) >= p.kern.K {
-			p.mu.Lock()
-			p.err = fmt.Errorf("nb_logistic_pass: class index %d out of range", c)
-			p.mu.Unlock()
-			return
-		}
-	}
-	s, _ := p.pool.Get().(*lrScratch)
-	if s == nil || len(s.h) < n {
-		s = p.kern.newScratch(max(n, chunkRows))
-	}
-	p.kern.chunk(k, w, x, n, s)
-	p.mu.Lock()
-	p.acc.add(s.out)
-	p.mu.Unlock()
-	p.pool.Put(s)
-}
 
 // reset starts a pass at θ.
 func (p *LogisticPass) reset(theta []float64, hess bool) {
@@ -396,12 +432,18 @@ func LookupLogisticPass(token string) (*LogisticPass, error) {
 	return nil, fmt.Errorf("no logistic regression fit in progress has token %q (nb_logistic_pass is sqlnb's own, called by its fits)", token)
 }
 
-// newLogisticPass registers a pass for a fit; release removes it.
-func newLogisticPass(K, dim int, weighted bool) (p *LogisticPass, token string, release func()) {
+// newLogisticPass registers a pass for a fit over the design columns cols; release removes it.
+func newLogisticPass(K int, cols []designCol, weighted bool) (p *LogisticPass, token string, release func()) {
+	dim := len(cols) + 1
 	b := make([]byte, 12)
 	_, _ = rand.Read(b)
 	token = "lr" + hex.EncodeToString(b)
 	p = &LogisticPass{Columns: dim - 1, Weighted: weighted, kern: lrKernel{K: K, dim: dim}}
+	for _, c := range cols {
+		p.numeric = append(p.numeric, c.numeric)
+		p.center = append(p.center, c.mean)
+		p.inv = append(p.inv, 1/c.scale)
+	}
 	logisticPasses.Store(token, p)
 	return p, token, func() { logisticPasses.Delete(token) }
 }

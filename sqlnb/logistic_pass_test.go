@@ -11,10 +11,12 @@ import (
 )
 
 // lrSource is the logistic regression fixture data (testdata/fixtures/lr_synth_*.csv: 300 rows, four
-// number features, three for the binary one) with a row weight and a categorical feature derived from the row id, so the fits below
-// exercise weights and one-hot columns too.
+// number features, three for the binary one) with a row weight and a categorical feature derived from the
+// row id, so the fits below exercise weights and one-hot columns too, and with missing values (x1 NULL or
+// NaN, g NULL in some rows: those rows are left out of the fit).
 func lrSource(file string) string {
-	return fmt.Sprintf(`(SELECT * EXCLUDE (id), ['p', 'q', 'r'][1 + id %% 3] AS g, 0.5 + (id %% 4) / 2 AS w
+	return fmt.Sprintf(`(SELECT * EXCLUDE (id, x1), CASE WHEN id %% 17 = 0 THEN NULL WHEN id %% 23 = 0 THEN 'NaN'::DOUBLE ELSE x1 END AS x1,
+		CASE WHEN id %% 19 = 0 THEN NULL ELSE ['p', 'q', 'r'][1 + id %% 3] END AS g, 0.5 + (id %% 4) / 2 AS w
 		FROM read_csv('../testdata/fixtures/%s'))`, file)
 }
 

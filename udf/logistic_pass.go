@@ -108,54 +108,46 @@ func nbLogisticPassExec(infoPtr, inputPtr, outputPtr unsafe.Pointer) {
 		return
 	}
 	p := b.pass
-	column := func(i int) (unsafe.Pointer, bool) {
+	// Rows with a NULL (a missing number; the query keeps only rows with a label and the categories) are
+	// marked for the fit to leave out.
+	var ok []bool
+	column := func(i int) unsafe.Pointer {
 		vec := mapping.DataChunkGetVector(input, mapping.IdxT(i))
-		return mapping.VectorGetData(vec), validity(vec, n) == nil || allValid(validity(vec, n), n)
+		if mask := validity(vec, n); mask != nil {
+			if ok == nil {
+				ok = make([]bool, n)
+				for r := range ok {
+					ok[r] = true
+				}
+			}
+			for r := range ok {
+				ok[r] = ok[r] && valid(mask, r)
+			}
+		}
+		return mapping.VectorGetData(vec)
 	}
-	ok := true
-	kp, v := column(1)
-	ok = ok && v
+	k := unsafe.Slice((*int32)(column(1)), n)
 	next := 2
 	var w []float64
 	if p.Weighted {
-		wp, v := column(next)
-		ok = ok && v
-		w = unsafe.Slice((*float64)(wp), n)
+		w = unsafe.Slice((*float64)(column(next)), n)
 		next++
 	}
 	x := make([][]float64, p.Columns)
 	for j := range x {
-		xp, v := column(next + j)
-		ok = ok && v
-		x[j] = unsafe.Slice((*float64)(xp), n)
+		x[j] = unsafe.Slice((*float64)(column(next+j)), n)
 	}
-	if !ok {
-		mapping.ScalarFunctionSetError(info, name+": a NULL value reached the fit (its query keeps complete rows only)")
-		return
-	}
-	k := unsafe.Slice((*int32)(kp), n)
 	if b.collect {
-		hp, v := column(next + p.Columns)
-		if !v {
-			mapping.ScalarFunctionSetError(info, name+": a NULL hash reached the fit")
+		if ok != nil {
+			mapping.ScalarFunctionSetError(info, name+": a NULL value reached the fit's sample (its query keeps complete rows only)")
 			return
 		}
-		p.Collect(unsafe.Slice((*uint64)(hp), n), k, w, x)
+		p.Collect(unsafe.Slice((*uint64)(column(next+p.Columns)), n), k, w, x)
 	} else {
-		p.Add(k, w, x)
+		p.Add(k, w, x, ok)
 	}
 	out := unsafe.Slice((*bool)(mapping.VectorGetData(mapping.Vector{Ptr: outputPtr})), n)
 	for i := range out {
 		out[i] = true
 	}
-}
-
-// allValid reports whether the first n rows of a validity mask are all valid.
-func allValid(mask []uint64, n int) bool {
-	for i := range n {
-		if !valid(mask, i) {
-			return false
-		}
-	}
-	return true
 }
