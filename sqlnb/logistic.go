@@ -297,13 +297,14 @@ var lrSampleRows = 0
 // Every iteration is one pass over the source at θ + tΔ returning F and its gradient g (nb_logistic_pass,
 // sqlnb's Go kernel fed by DuckDB's scan; train_logistic_step's aggregates where that function is not
 // registered): Δ = -H⁻¹g is the Newton step of the previous accepted pass, t halves until F decreases
-// (Armijo, up to rounding). H is the Hessian over a fixed sample of the rows held in memory
-// (train_logistic_sample, rescaled to the whole weight), recomputed at every accepted point: when the
-// source has at most the sample's rows (~100,000 with 20 features) it is every row and the iteration is
-// Newton's method; on a larger source it is a sub-sampled Newton method, whose gradient is exact, so it
-// lands on the same optimum (converging linearly, a few digits per pass), and the fit first solves the
-// problem on the sample alone to start near the optimum. Should a sampled step stall (the gradient shrinks
-// by less than half) or its Hessian be singular, later passes also aggregate the exact Hessian.
+// (Armijo, up to rounding). H comes from a fixed sample of the rows held in memory
+// (train_logistic_sample, rescaled to the whole weight). When the source has at most the sample's rows
+// (500 per coefficient, at least 20,000) it is every row, H is the exact Hessian at every accepted point
+// and the iteration is Newton's method. On a larger source the fit first takes Newton steps on the sample
+// alone, to start near the optimum; then H is the sample's Hessian there, updated by BFGS with the exact
+// gradients of every pass: the gradient is exact, so the fit lands on the same optimum, in a few more
+// passes than Newton's method. Should such a step stall (the gradient shrinks by less than half) or H be
+// singular, later passes also aggregate the exact Hessian.
 //
 // It stops when the largest gradient component per unit weight is ≤ tol; with penalty none it stops with
 // ErrSeparable as soon as θ puts every row's own class above ½ (the classes are then linearly separable and
