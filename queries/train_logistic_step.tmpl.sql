@@ -1,6 +1,6 @@
 {{- /*
 train_logistic_step: one Newton (IRLS) step of a logistic regression fit as one aggregation pass (seed
-004): at the parameters θ it returns the weighted log-loss L = Σ w (log Σ_c exp z_c - z_y), the number of
+004), where the Go kernel (train_logistic_pass, nb_logistic_pass) is not registered: at the parameters θ it returns the weighted log-loss L = Σ w (log Σ_c exp z_c - z_y), the number of
 rows whose log-loss is ≥ log 2 (when 0, every row has p(y | x) > ½: θ separates the classes), the gradient
 X^T (μ - y) and the Hessian X^T S X with S_i = w_i (diag μ_i - μ_i μ_iᵀ).
 Class 0 is the reference (z_0 = 0); the free classes c = 1..K-1 have z_c = θ_c0 + Σ_j θ_cj x_j over the
@@ -8,7 +8,7 @@ design columns x_j (standardised numbers, category indicators). Only complete ro
 with a label take part.
 Output columns: loss, unsure; then per free class c and column j (j = 0 the intercept) the gradient
 Σ w (μ_c - y_c) x_j; then per class pair c ≤ c' and column pair j ≤ k the Hessian entry
-Σ w μ_c (δ_cc' - μ_c') x_j x_k — in the order of .Grad and .Hess.
+Σ w μ_c (δ_cc' - μ_c') x_j x_k (none when .Pairs is empty: the fit takes its Hessian from its sample).
 Data: .From, .Label, .Weight (may be empty), .Features (.Name, .Numeric: the completeness test), .Cols
 (.Expr: each design column over the source row t, built from Ident and parameters), .Classes (the
 parameter of each class label, class 0 first), .Z (per free class: .B the intercept's parameter, .W the

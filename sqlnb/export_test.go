@@ -2,3 +2,11 @@ package sqlnb
 
 // LooksLikeIdentifier exposes looksLikeIdentifier to the tests of package sqlnb_test.
 var LooksLikeIdentifier = looksLikeIdentifier
+
+// SetLogisticSampleRows makes logistic regression fits keep n rows for their Hessian (so that a small
+// source is fitted as a large one is: sub-sampled); the returned function restores the default.
+func SetLogisticSampleRows(n int) func() {
+	old := lrSampleRows
+	lrSampleRows = n
+	return func() { lrSampleRows = old }
+}

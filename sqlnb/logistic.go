@@ -106,6 +106,7 @@ type logisticFeature struct {
 // level's indicator.
 type designCol struct {
 	Expr          string
+	Raw           string // train_logistic_pass's: a number feature's value as DOUBLE (standardised in Go)
 	feature       int
 	level         string
 	mean, scale   float64
@@ -117,6 +118,7 @@ type designCol struct {
 type logisticDesign struct {
 	labels []string
 	weight []float64
+	rows   int64 // complete labelled rows
 	cols   []designCol
 	levels [][]string // per feature: its levels (categorical), sorted
 }
@@ -219,6 +221,7 @@ func describeLogistic(ctx context.Context, sc *scan, feats []Feature) (*logistic
 		}
 		d.labels = append(d.labels, class.String)
 		d.weight = append(d.weight, w)
+		d.rows += n
 		for i, f := range lf {
 			if f.Numeric {
 				mom[i].n, mom[i].mean, mom[i].m2 = chanMerge(mom[i].n, mom[i].mean, mom[i].m2, float64(n), num[2*i].Float64, num[2*i+1].Float64*float64(n))
@@ -276,14 +279,37 @@ type logisticFit struct {
 	gradNorm   float64
 }
 
+// Bounds of the rows a fit keeps in memory for its Hessian (the sample): at most lrSampleValues design
+// values, and at most lrSampleWork multiply-adds per Hessian over them.
+const (
+	lrSampleValues = 4_000_000
+	lrSampleWork   = 1_000_000_000
+)
+
+// lrSampleRows, when > 0, sets the sample's size (tests: a sampled fit on small data).
+var lrSampleRows = 0
+
 // newtonFit minimises F(θ) = L(θ) + 1/(2C) · Σ_j ‖W_·j‖² (scikit-learn's objective divided by C: L the
 // weighted log-loss, W the coefficients without the intercepts, centred over the classes for more than two)
 // over θ, the coefficients of the standardised design columns for the free classes 1..K-1 (class 0 is the
-// reference, z_0 = 0). Every iteration is one pass at θ + tΔ: Δ = -H⁻¹g is the Newton step of the previous
-// accepted pass, t halves until F decreases (Armijo, up to rounding). It stops when the largest gradient
-// component per unit weight is ≤ tol; with penalty none it stops with ErrSeparable as soon as θ puts every
-// row's own class above ½ (the classes are then linearly separable and F has no minimum), with ErrSingular
-// when the Hessian is singular, and with ErrNotConverged after max_iter steps.
+// reference, z_0 = 0).
+//
+// Every iteration is one pass over the source at θ + tΔ returning F and its gradient g (nb_logistic_pass,
+// sqlnb's Go kernel fed by DuckDB's scan; train_logistic_step's aggregates where that function is not
+// registered): Δ = -H⁻¹g is the Newton step of the previous accepted pass, t halves until F decreases
+// (Armijo, up to rounding). H comes from a fixed sample of the rows held in memory
+// (train_logistic_sample, rescaled to the whole weight). When the source has at most the sample's rows
+// (500 per coefficient, at least 20,000) it is every row, H is the exact Hessian at every accepted point
+// and the iteration is Newton's method. On a larger source the fit first takes Newton steps on the sample
+// alone, to start near the optimum; then H is the sample's Hessian there, updated by BFGS with the exact
+// gradients of every pass: the gradient is exact, so the fit lands on the same optimum, in a few more
+// passes than Newton's method. Should such a step stall (the gradient shrinks by less than half) or H be
+// singular, later passes also aggregate the exact Hessian.
+//
+// It stops when the largest gradient component per unit weight is ≤ tol; with penalty none it stops with
+// ErrSeparable as soon as θ puts every row's own class above ½ (the classes are then linearly separable and
+// F has no minimum), with ErrSingular when the exact Hessian is singular, and with ErrNotConverged after
+// max_iter steps over the source.
 func newtonFit(ctx context.Context, sc *scan, feats []Feature, d *logisticDesign) (*logisticFit, error) {
 	K, nc := len(d.labels), len(d.cols)
 	dim := nc + 1 // with the intercept
@@ -305,19 +331,19 @@ func newtonFit(ctx context.Context, sc *scan, feats []Feature, d *logisticDesign
 		}
 	}
 	// Bound parameters after the source's: per column its mean and scale, or its level; the class labels;
-	// θ. The template names them.
+	// then a template's own (θ, or the sample's modulus). The templates name them.
 	var args []any
 	next := func(v any) string {
 		args = append(args, v)
 		return sc.param(len(args))
 	}
+	// Category levels and class labels first (every template's), then the number features' means and
+	// scales (the SQL templates standardise; train_logistic_pass leaves it to the Go kernel).
 	cols := make([]designCol, nc)
 	for j, c := range d.cols {
-		id := queriesIdent(feats[c.feature].Name)
-		if c.numeric {
-			c.Expr = fmt.Sprintf("((CAST(%s AS DOUBLE) - %s) / %s)", id, next(c.mean), next(c.scale))
-		} else {
-			c.Expr = fmt.Sprintf("(CAST(%s AS VARCHAR) = %s)::DOUBLE", id, next(c.level))
+		if !c.numeric {
+			c.Expr = fmt.Sprintf("(CAST(%s AS VARCHAR) = %s)::DOUBLE", queriesIdent(feats[c.feature].Name), next(c.level))
+			c.Raw = c.Expr
 		}
 		cols[j] = c
 	}
@@ -325,49 +351,24 @@ func newtonFit(ctx context.Context, sc *scan, feats []Feature, d *logisticDesign
 	for c, l := range d.labels {
 		classes[c] = next(l)
 	}
-	thetaArg := len(args)
-	type zParams struct {
-		B string
-		W []string
-	}
-	z := make([]zParams, free)
-	for c := range z {
-		z[c].B = next(0.0)
-		for range nc {
-			z[c].W = append(z[c].W, next(0.0))
+	prefix := len(args)
+	for j, c := range cols {
+		if c.numeric {
+			id := queriesIdent(feats[c.feature].Name)
+			cols[j].Expr = fmt.Sprintf("((CAST(%s AS DOUBLE) - %s) / %s)", id, next(c.mean), next(c.scale))
+			cols[j].Raw = fmt.Sprintf("CAST(%s AS DOUBLE)", id)
 		}
 	}
-	var freeIdx, cols1 []int
-	for c := 1; c < K; c++ {
-		freeIdx = append(freeIdx, c)
-	}
-	for j := 1; j < dim; j++ {
-		cols1 = append(cols1, j)
-	}
-	type pair struct{ C, D int }
-	type prod struct{ J, K int }
-	var pairsCD []pair
-	for c := 1; c < K; c++ {
-		for e := c; e < K; e++ {
-			pairsCD = append(pairsCD, pair{c, e})
-		}
-	}
-	var prods []prod
-	for j := 1; j < dim; j++ {
-		for k := j; k < dim; k++ {
-			prods = append(prods, prod{j, k})
-		}
-	}
+	shared := len(args)
 	lf := make([]logisticFeature, len(feats))
 	for i, f := range feats {
 		lf[i] = logisticFeature{Name: f.Name, Numeric: isNumeric(f)}
 	}
-	stmt, err := queries.Render("train_logistic_step.tmpl.sql", map[string]any{
-		"From": p.src.From, "Label": p.label.Name, "Weight": p.weight, "Features": lf, "Cols": cols, "Classes": classes,
-		"Z": z, "Free": freeIdx, "Pairs": pairsCD, "Prods": prods, "Cols1": cols1})
-	if err != nil {
-		return nil, err
+	data := map[string]any{"From": p.src.From, "Label": p.label.Name, "Weight": p.weight, "Features": lf, "Cols": cols, "Classes": classes}
+	withArgs := func(own ...any) []any {
+		return append(append(append([]any{}, p.src.Args...), args[:shared]...), own...)
 	}
+	passArgs := append(append([]any{}, p.src.Args...), args[:prefix]...)
 	total := 0.0
 	for _, w := range d.weight {
 		total += w
@@ -390,66 +391,42 @@ func newtonFit(ctx context.Context, sc *scan, feats []Feature, d *logisticDesign
 		return m / (params.C * s * s)
 	}
 	idx := func(c, j int) int { return (c-1)*dim + j }
-	// pass evaluates F, g and H at θ.
-	nout := 2 + D + len(pairsCD)*dim*(dim+1)/2
-	out := make([]sql.NullFloat64, nout)
-	ptrs := make([]any, nout)
-	for i := range out {
-		ptrs[i] = &out[i]
-	}
 	type point struct {
 		theta  []float64
 		f      float64
 		g      []float64
-		h      *mat.SymDense
+		h      *mat.SymDense // nil: not computed
 		unsure int64
 	}
-	// The pass is prepared once: with many classes it has thousands of aggregates, and planning it costs.
-	query := func(args ...any) *sql.Row { return sc.db.QueryRowContext(ctx, stmt, args...) }
-	if pr, ok := sc.db.(interface {
-		PrepareContext(context.Context, string) (*sql.Stmt, error)
-	}); ok {
-		prepared, err := pr.PrepareContext(ctx, stmt)
-		if err != nil {
-			return nil, fmt.Errorf("logistic regression step: %w", err)
-		}
-		defer prepared.Close()
-		query = func(args ...any) *sql.Row { return prepared.QueryRowContext(ctx, args...) }
-	}
-	pass := func(theta []float64) (*point, error) {
-		for i, v := range theta {
-			args[thetaArg+i] = v
-		}
-		all := append(append([]any{}, p.src.Args...), args...)
-		start := time.Now()
-		if err := query(all...).Scan(ptrs...); err != nil {
-			return nil, fmt.Errorf("logistic regression step: %w", err)
-		}
-		if p.trace != nil {
-			p.trace.Passes = append(p.trace.Passes, time.Since(start))
-		}
-		pt := &point{theta: theta, f: out[0].Float64, unsure: int64(out[1].Float64), g: make([]float64, D), h: mat.NewSymDense(D, nil)}
+	// toPoint reads the sums of a pass (the kernel's layout, the step template's columns), times scale, and
+	// adds the penalty.
+	toPoint := func(theta, out []float64, scale float64, hess bool) (*point, error) {
+		pt := &point{theta: theta, f: scale * out[0], unsure: int64(out[1]), g: make([]float64, D)}
 		for i := range D {
-			pt.g[i] = out[2+i].Float64
+			pt.g[i] = scale * out[2+i]
 		}
-		o := 2 + D
-		for _, pr := range pairsCD {
-			for j := range dim {
-				for k := j; k < dim; k++ {
-					v := out[o].Float64
-					o++
-					pt.h.SetSym(idx(pr.C, j), idx(pr.D, k), v)
-					pt.h.SetSym(idx(pr.C, k), idx(pr.D, j), v)
+		if hess {
+			pt.h = mat.NewSymDense(D, nil)
+			o := 2 + D
+			for c := 1; c < K; c++ {
+				for e := c; e < K; e++ {
+					for j := range dim {
+						for k := j; k < dim; k++ {
+							v := scale * out[o]
+							o++
+							pt.h.SetSym(idx(c, j), idx(e, k), v)
+							pt.h.SetSym(idx(c, k), idx(e, j), v)
+						}
+					}
 				}
 			}
 		}
-		// The penalty.
 		for c := 1; c < K; c++ {
 			for j := 1; j < dim; j++ {
 				for e := 1; e < K; e++ {
 					if a := pen(c, e, j); a != 0 {
 						pt.g[idx(c, j)] += a * theta[idx(e, j)]
-						if e >= c {
+						if hess && e >= c {
 							pt.h.SetSym(idx(c, j), idx(e, j), pt.h.At(idx(c, j), idx(e, j))+a)
 						}
 						pt.f += 0.5 * a * theta[idx(c, j)] * theta[idx(e, j)]
@@ -464,6 +441,72 @@ func newtonFit(ctx context.Context, sc *scan, feats []Feature, d *logisticDesign
 		}
 		return pt, nil
 	}
+	full, lp, token, closeFull, err := logisticPasser(ctx, sc, data, K, dim, withArgs, shared, passArgs)
+	if err != nil {
+		return nil, err
+	}
+	defer closeFull()
+	// pass evaluates F, g (and H when hess) at θ over the source.
+	pass := func(theta []float64, hess bool) (*point, error) {
+		start := time.Now()
+		out, err := full(theta, hess)
+		if err != nil {
+			return nil, fmt.Errorf("logistic regression step: %w", err)
+		}
+		if p.trace != nil {
+			p.trace.Passes = append(p.trace.Passes, time.Since(start))
+			if hess {
+				p.trace.HessianPasses++
+			}
+		}
+		return toPoint(theta, out, 1, hess)
+	}
+	t0 := time.Now()
+	sample, sampled, err := logisticSample(ctx, sc, d, data, K, dim, withArgs, shared, lp, token)
+	if err != nil {
+		return nil, err
+	}
+	// exact: every later pass aggregates the Hessian too (the sample's is not usable or stalled).
+	exact := sample.weight <= 0
+	hessian := func(pt *point) (*mat.SymDense, error) {
+		if pt.h != nil {
+			return pt.h, nil
+		}
+		sp, err := toPoint(pt.theta, sample.eval(K, dim, pt.theta, true), total/sample.weight, true)
+		if err != nil {
+			return nil, err
+		}
+		return sp.h, nil
+	}
+	solve := func(g []float64, h *mat.SymDense) (*mat.VecDense, bool) {
+		var ch mat.Cholesky
+		if !ch.Factorize(h) {
+			return nil, false
+		}
+		var step mat.VecDense
+		if err := ch.SolveVecTo(&step, mat.NewVecDense(D, g)); err != nil {
+			return nil, false
+		}
+		return &step, true
+	}
+	slopeOf := func(g []float64, step *mat.VecDense) float64 {
+		s := 0.0
+		for i := range D {
+			s -= g[i] * step.AtVec(i)
+		}
+		return s
+	}
+	along := func(theta []float64, t float64, step *mat.VecDense) []float64 {
+		cand := make([]float64, D)
+		for i := range D {
+			cand[i] = theta[i] - t*step.AtVec(i)
+		}
+		return cand
+	}
+	// Armijo's sufficient decrease, up to the rounding of a sum over every row.
+	decreases := func(cur, pt *point, t, slope float64) bool {
+		return pt.f <= cur.f+1e-4*t*slope+1e-13*math.Abs(cur.f)
+	}
 	gradNorm := func(g []float64) float64 {
 		mx := 0.0
 		for _, v := range g {
@@ -476,7 +519,53 @@ func newtonFit(ctx context.Context, sc *scan, feats []Feature, d *logisticDesign
 	for c := 1; c < K; c++ {
 		theta[idx(c, 0)] = math.Log(d.weight[c] / d.weight[0])
 	}
-	cur, err := pass(theta)
+	// approx: on a sampled fit, the Hessian the steps over the source use, updated by BFGS.
+	var approx *mat.SymDense
+	if sampled && !exact {
+		// Newton steps on the sample alone (to gradient max(tol, 1e-5), at most max_iter): the fit then
+		// starts near the optimum (the sample's optimum is within its sampling error), with the sample's
+		// Hessian there. If they fail (a singular Hessian; with penalty none, a separable sample) the fit
+		// starts at the intercepts.
+		atSample := func(theta []float64) (*point, error) {
+			return toPoint(theta, sample.eval(K, dim, theta, false), total/sample.weight, false)
+		}
+		sp, err := atSample(theta)
+		var h *mat.SymDense
+		for it := int64(0); err == nil && gradNorm(sp.g) > math.Max(params.Tol, 1e-5); it++ {
+			if it >= params.MaxIter || (none && sp.unsure == 0) {
+				err = ErrNotConverged
+				break
+			}
+			if h, err = hessian(sp); err != nil {
+				break
+			}
+			step, ok := solve(sp.g, h)
+			if !ok {
+				err = ErrSingular
+				break
+			}
+			slope := slopeOf(sp.g, step)
+			var nxt *point
+			for t := 1.0; t >= 1e-10 && err == nil; t /= 2 {
+				var pt *point
+				if pt, err = atSample(along(sp.theta, t, step)); err == nil && decreases(sp, pt, t, slope) {
+					nxt = pt
+					break
+				}
+			}
+			if nxt == nil {
+				break // at the limit of precision (or not finite): keep sp
+			}
+			sp = nxt
+		}
+		if err == nil {
+			theta, approx = sp.theta, h
+		}
+	}
+	if p.trace != nil && sampled {
+		p.trace.Sample, p.trace.Sampling = len(sample.k), time.Since(t0)
+	}
+	cur, err := pass(theta, exact)
 	if err != nil {
 		return nil, err
 	}
@@ -496,43 +585,298 @@ func newtonFit(ctx context.Context, sc *scan, feats []Feature, d *logisticDesign
 				"%.3g per unit weight, above tol %g; the classes may be (quasi-)separable or features collinear: set C (penalty l2), "+
 				"or raise max_iter", ErrNotConverged, iter, gn, params.Tol)
 		}
-		var ch mat.Cholesky
-		if !ch.Factorize(cur.h) {
+		if exact && cur.h == nil {
+			if cur, err = pass(cur.theta, true); err != nil {
+				return nil, err
+			}
+		}
+		h := cur.h
+		switch {
+		case h != nil:
+		case sampled && approx != nil:
+			h = approx
+		default:
+			if h, err = hessian(cur); err != nil {
+				return nil, err
+			}
+			if sampled {
+				approx = h
+			}
+		}
+		step, ok := solve(cur.g, h)
+		if !ok {
+			if sampled && !exact {
+				exact = true
+				continue
+			}
 			return nil, fmt.Errorf("%w: the Hessian of the log-loss is singular at Newton step %d: features are collinear (or a category "+
 				"level never occurs with some class) or the classes are separable; set C (penalty l2), or leave features out", ErrSingular, iter)
 		}
-		var step mat.VecDense
-		if err := ch.SolveVecTo(&step, mat.NewVecDense(D, cur.g)); err != nil {
-			return nil, fmt.Errorf("%w: the Hessian is singular at Newton step %d: %v; set C (penalty l2)", ErrSingular, iter, err)
-		}
-		slope := 0.0
-		for i := range D {
-			slope -= cur.g[i] * step.AtVec(i)
-		}
-		var next *point
-		for t := 1.0; ; t /= 2 {
-			cand := make([]float64, D)
-			for i := range D {
-				cand[i] = cur.theta[i] - t*step.AtVec(i)
-			}
-			pt, err := pass(cand)
+		slope := slopeOf(cur.g, step)
+		var nxt *point
+		t := 1.0
+		for ; ; t /= 2 {
+			pt, err := pass(along(cur.theta, t, step), exact)
 			if err != nil {
 				return nil, err
 			}
-			// Armijo's sufficient decrease, up to the rounding of a sum over every row.
-			if pt.f <= cur.f+1e-4*t*slope+1e-13*math.Abs(cur.f) {
-				next = pt
+			if decreases(cur, pt, t, slope) {
+				nxt = pt
 				break
 			}
 			if t < 1e-10 {
-				return nil, fmt.Errorf("%w: the Newton step %d does not decrease the log-loss (largest gradient component %.3g per "+
-					"unit weight, tol %g): the fit is at the limit of floating-point precision; raise tol", ErrNotConverged, iter, gn, params.Tol)
+				break
 			}
 		}
-		cur = next
+		if nxt == nil {
+			if sampled && !exact {
+				exact = true
+				continue
+			}
+			return nil, fmt.Errorf("%w: the Newton step %d does not decrease the log-loss (largest gradient component %.3g per "+
+				"unit weight, tol %g): the fit is at the limit of floating-point precision; raise tol", ErrNotConverged, iter, gn, params.Tol)
+		}
+		if sampled && !exact {
+			if t == 1 && gradNorm(nxt.g) > gn/2 {
+				exact = true // stalled
+			}
+			bfgs(approx, cur.theta, nxt.theta, cur.g, nxt.g)
+		}
+		cur = nxt
 		iter++
 	}
 	return &logisticFit{coefs: logisticCoefs(feats, d, cur.theta, dim), iterations: iter, gradNorm: gradNorm(cur.g)}, nil
+}
+
+// bfgs updates the Hessian approximation B with the step from θ to θ' and the change of the exact
+// gradient, g' − g (Nocedal & Wright (6.19)): B − B s sᵀ B / sᵀBs + y yᵀ / yᵀs, which then maps s to y. A
+// step without curvature (yᵀs ≤ 0, only from rounding: F is convex) leaves B as it is.
+func bfgs(B *mat.SymDense, theta, next, g, gNext []float64) {
+	n := len(theta)
+	s, y := mat.NewVecDense(n, nil), mat.NewVecDense(n, nil)
+	for i := range n {
+		s.SetVec(i, next[i]-theta[i])
+		y.SetVec(i, gNext[i]-g[i])
+	}
+	sy := mat.Dot(s, y)
+	var bs mat.VecDense
+	bs.MulVec(B, s)
+	sbs := mat.Dot(s, &bs)
+	if !(sy > 0) || !(sbs > 0) {
+		return
+	}
+	B.SymRankOne(B, -1/sbs, &bs)
+	B.SymRankOne(B, 1/sy, y)
+}
+
+// logisticPasser returns the function of one pass over the source at θ: the sums of the kernel's layout
+// (lrKernel), with the Hessian when hess. It runs train_logistic_pass (the Go kernel, nb_logistic_pass) when
+// the database has that function (a connection of package udf), else train_logistic_step (the same sums as
+// DuckDB aggregates). Each statement is prepared once: with many classes the aggregates are thousands, and
+// planning them costs. args returns the shared parameters followed by a template's own, numbered from
+// shared + 1; passArgs are train_logistic_pass's (the source's, the levels' and the labels').
+func logisticPasser(ctx context.Context, sc *scan, data map[string]any, K, dim int, args func(...any) []any, shared int, passArgs []any) (
+	pass func(theta []float64, hess bool) ([]float64, error), lp *LogisticPass, token string, release func(), err error) {
+	var closers []func()
+	release = func() {
+		for _, c := range closers {
+			c()
+		}
+	}
+	prepare := func(stmt string) (func(args ...any) *sql.Row, error) {
+		pr, ok := sc.db.(interface {
+			PrepareContext(context.Context, string) (*sql.Stmt, error)
+		})
+		if !ok {
+			return func(args ...any) *sql.Row { return sc.db.QueryRowContext(ctx, stmt, args...) }, nil
+		}
+		prepared, err := pr.PrepareContext(ctx, stmt)
+		if err != nil {
+			return nil, fmt.Errorf("logistic regression step: %w", err)
+		}
+		closers = append(closers, func() { prepared.Close() })
+		return func(args ...any) *sql.Row { return prepared.QueryRowContext(ctx, args...) }, nil
+	}
+	with := func(extra map[string]any) map[string]any {
+		m := map[string]any{}
+		for k, v := range data {
+			m[k] = v
+		}
+		for k, v := range extra {
+			m[k] = v
+		}
+		return m
+	}
+	var has int64
+	if err := sc.db.QueryRowContext(ctx, queries.SQL("function_exists.sql"), "nb_logistic_pass").Scan(&has); err != nil {
+		return nil, nil, "", release, fmt.Errorf("logistic regression: %w", err)
+	}
+	if has > 0 {
+		var drop func()
+		lp, token, drop = newLogisticPass(K, data["Cols"].([]designCol), sc.p.weight != "")
+		closers = append(closers, drop)
+		stmt, err := queries.Render("train_logistic_pass.tmpl.sql", with(map[string]any{"Token": queries.Literal(token)}))
+		if err != nil {
+			return nil, nil, "", release, err
+		}
+		query, err := prepare(stmt)
+		if err != nil {
+			return nil, nil, "", release, err
+		}
+		return func(theta []float64, hess bool) ([]float64, error) {
+			lp.reset(theta, hess)
+			var n int64
+			if err := query(passArgs...).Scan(&n); err != nil {
+				return nil, err
+			}
+			return lp.result()
+		}, lp, token, release, nil
+	}
+	// The step template: θ's parameters follow the shared ones.
+	type zParams struct {
+		B string
+		W []string
+	}
+	type pair struct{ C, D int }
+	type prod struct{ J, K int }
+	z := make([]zParams, K-1)
+	np := shared
+	param := func() string {
+		np++
+		return sc.param(np)
+	}
+	var freeIdx, cols1 []int
+	var pairsCD []pair
+	var prods []prod
+	for c := range z {
+		z[c].B = param()
+		for range dim - 1 {
+			z[c].W = append(z[c].W, param())
+		}
+		freeIdx = append(freeIdx, c+1)
+		for e := c + 1; e < K; e++ {
+			pairsCD = append(pairsCD, pair{c + 1, e})
+		}
+	}
+	for j := 1; j < dim; j++ {
+		cols1 = append(cols1, j)
+		for k := j; k < dim; k++ {
+			prods = append(prods, prod{j, k})
+		}
+	}
+	queriesOf := map[bool]func(args ...any) *sql.Row{}
+	for _, hess := range []bool{false, true} {
+		pairs := pairsCD
+		if !hess {
+			pairs = nil
+		}
+		stmt, err := queries.Render("train_logistic_step.tmpl.sql", with(map[string]any{"Z": z, "Free": freeIdx, "Pairs": pairs, "Prods": prods, "Cols1": cols1}))
+		if err != nil {
+			return nil, nil, "", release, err
+		}
+		if queriesOf[hess], err = prepare(stmt); err != nil {
+			return nil, nil, "", release, err
+		}
+	}
+	return func(theta []float64, hess bool) ([]float64, error) {
+		kr := lrKernel{K: K, dim: dim, hess: hess}
+		out := make([]sql.NullFloat64, kr.width())
+		ptrs := make([]any, len(out))
+		for i := range out {
+			ptrs[i] = &out[i]
+		}
+		th := make([]any, len(theta))
+		for i, v := range theta {
+			th[i] = v
+		}
+		if err := queriesOf[hess](args(th...)...).Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		sums := make([]float64, len(out))
+		for i, v := range out {
+			sums[i] = v.Float64
+		}
+		return sums, nil
+	}, nil, "", release, nil
+}
+
+// logisticSample reads the rows the fit keeps for its Hessian (train_logistic_sample): every complete
+// labelled row if there are at most the budget's (sampled false), else a fixed subset of about that many
+// chosen by hash. args returns the shared parameters followed by the template's own, numbered from
+// shared + 1. With the Go kernel (lp) the rows go through nb_logistic_pass, which keeps them.
+func logisticSample(ctx context.Context, sc *scan, d *logisticDesign, data map[string]any, K, dim int, args func(...any) []any, shared int,
+	lp *LogisticPass, token string) (*lrSample, bool, error) {
+	pairs := (K - 1) * K / 2
+	// 500 rows per coefficient (at least 20,000) make the sample's Hessian within a few percent of the
+	// source's, so a step gains one to two digits; within the bounds of memory and work.
+	size := int64(min(lrSampleValues/dim, lrSampleWork/(pairs*dim*(dim+1)/2), max(20_000, 500*(K-1)*dim)))
+	if lrSampleRows > 0 {
+		size = int64(lrSampleRows)
+	}
+	sampled := d.rows > size
+	const mod = 1 << 20
+	keep := int64(mod)
+	if sampled {
+		keep = max(1, size*mod/d.rows)
+	}
+	m := map[string]any{"Sample": sampled, "Mod": sc.param(shared + 1), "Keep": sc.param(shared + 2), "Token": ""}
+	if lp != nil {
+		m["Token"] = queries.Literal(token)
+	}
+	for k, v := range data {
+		m[k] = v
+	}
+	stmt, err := queries.Render("train_logistic_sample.tmpl.sql", m)
+	if err != nil {
+		return nil, false, err
+	}
+	var own []any
+	if sampled {
+		own = []any{int64(mod), keep}
+	}
+	if lp != nil {
+		var n int64
+		if err := sc.db.QueryRowContext(ctx, stmt, args(own...)...).Scan(&n); err != nil {
+			return nil, false, fmt.Errorf("logistic regression sample: %w", err)
+		}
+		return lp.takeSample(), sampled, nil
+	}
+	rows, err := queryRows(ctx, sc.db, stmt, args(own...)...)
+	if err != nil {
+		return nil, false, fmt.Errorf("logistic regression sample: %w", err)
+	}
+	defer rows.Close()
+	weighted := sc.p.weight != ""
+	s := &lrSample{x: make([][]float64, dim-1)}
+	var k int64
+	var w float64
+	vals := make([]float64, dim-1)
+	ptrs := []any{&k}
+	if weighted {
+		ptrs = append(ptrs, &w)
+	}
+	for i := range vals {
+		ptrs = append(ptrs, &vals[i])
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, false, fmt.Errorf("logistic regression sample: %w", err)
+		}
+		s.k = append(s.k, int32(k))
+		if weighted {
+			s.w = append(s.w, w)
+		} else {
+			w = 1
+		}
+		s.weight += w
+		for j, v := range vals {
+			s.x[j] = append(s.x[j], v)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, false, fmt.Errorf("logistic regression sample: %w", err)
+	}
+	return s, sampled, nil
 }
 
 // logisticCoefs turns θ (standardised columns, class 0 the reference) into coefficients in the units of the

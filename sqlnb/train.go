@@ -63,6 +63,13 @@ type TrainSpec struct {
 type FitTrace struct {
 	Describe time.Duration
 	Passes   []time.Duration
+	// Sample is the number of rows whose Hessian the steps use when they are fewer than the source's
+	// (a sub-sampled fit; 0: every row); Sampling is the time spent reading them and solving on them alone.
+	Sample   int
+	Sampling time.Duration
+	// HessianPasses counts the passes that also aggregated the exact Hessian over the source (a sampled
+	// fit whose steps stalled).
+	HessianPasses int
 }
 
 // TermsSpec names a long term table: one row per (document, term) with a count, joined on Doc to the

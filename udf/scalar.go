@@ -905,5 +905,8 @@ func registerAll(conn mapping.Connection, reg *registry) error {
 	if err := registerCV(conn, reg); err != nil {
 		return err
 	}
+	if err := registerLogisticPass(conn); err != nil {
+		return err
+	}
 	return registerTables(conn, reg)
 }
