@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -52,7 +53,16 @@ func TestConcurrentScoringSeesWholeModels(t *testing.T) {
 		}
 		return false
 	}
-	deadline := time.Now().Add(3 * time.Second)
+	// Everything runs for 3 s and until each side has done enough to overlap (on a loaded machine a
+	// retrain can take longer), for 60 s at most.
+	var nQueries, nTrains, nSets atomic.Int64
+	start := time.Now()
+	running := func() bool {
+		if time.Since(start) > 60*time.Second {
+			return false
+		}
+		return time.Since(start) < 3*time.Second || nQueries.Load() < 100 || nTrains.Load() < 5 || nSets.Load() < 5
+	}
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var failures []string
@@ -74,7 +84,7 @@ func TestConcurrentScoringSeesWholeModels(t *testing.T) {
 				return
 			}
 			defer conn.Close()
-			for time.Now().Before(deadline) {
+			for running() {
 				var got result
 				err := conn.QueryRowContext(ctx, `SELECT nb_predict_proba('m', `+probe+`)::VARCHAR, nb_joint_log_likelihood('m', `+probe+`)::VARCHAR`).Scan(&got.proba, &got.jll)
 				if err != nil {
@@ -85,6 +95,7 @@ func TestConcurrentScoringSeesWholeModels(t *testing.T) {
 					fail("a mixture of models: proba %s, jll %s", got.proba, got.jll)
 				}
 				queries[g]++
+				nQueries.Add(1)
 			}
 		}()
 	}
@@ -92,7 +103,7 @@ func TestConcurrentScoringSeesWholeModels(t *testing.T) {
 	trains, sets := 0, 0
 	go func() {
 		defer wg.Done()
-		for i := 0; time.Now().Before(deadline); i++ {
+		for i := 0; running(); i++ {
 			d, rows := "d1", int64(300)
 			if i%2 == 1 {
 				d, rows = "d2", 301
@@ -102,6 +113,7 @@ func TestConcurrentScoringSeesWholeModels(t *testing.T) {
 				return
 			}
 			trains++
+			nTrains.Add(1)
 			time.Sleep(20 * time.Millisecond) // nb_set runs meanwhile
 			m, err := sqlnb.Load(ctx, db.DB, "m")
 			if err != nil {
@@ -115,7 +127,7 @@ func TestConcurrentScoringSeesWholeModels(t *testing.T) {
 	}()
 	go func() {
 		defer wg.Done()
-		for i := 0; time.Now().Before(deadline); i++ {
+		for i := 0; running(); i++ {
 			m, err := sqlnb.Load(ctx, db.DB, "m")
 			if err != nil {
 				fail("load: %v", err)
@@ -128,6 +140,7 @@ func TestConcurrentScoringSeesWholeModels(t *testing.T) {
 				return
 			}
 			sets++
+			nSets.Add(1)
 		}
 	}()
 	wg.Wait()
