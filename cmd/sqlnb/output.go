@@ -44,8 +44,11 @@ func checkFormat(format string) error {
 	return usageError{fmt.Errorf("--format %q: use %s", format, strings.Join(formats, ", "))}
 }
 
-// query runs stmt and writes its result to w in format (table, csv, json, line or markdown), row by row.
-func query(ctx context.Context, db *sql.DB, w io.Writer, format, stmt string, args ...any) error {
+// query runs stmt on db (a *sql.DB or *sql.Conn) and writes its result to w in format (table, csv, json,
+// line or markdown), row by row.
+func query(ctx context.Context, db interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, w io.Writer, format, stmt string, args ...any) error {
 	if err := checkFormat(format); err != nil {
 		return err
 	}

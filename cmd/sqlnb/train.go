@@ -167,13 +167,21 @@ func runTrain(cmd *cobra.Command, e *env, o *trainOptions) error {
 		return err
 	}
 	defer db.Close()
-	res, err := sqlnb.Train(cmd.Context(), db.DB, spec)
+	ctx := cmd.Context()
+	conn, err := db.Conn(ctx) // one connection, whose progress the bar shows
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	bar := e.track(ctx, conn, "training", o.from)
+	res, err := sqlnb.Train(ctx, conn, spec)
+	bar.clear()
 	if err != nil {
 		return err
 	}
 	m := res.Model
 	printWarnings(e, m.Name, res.Warnings)
-	fmt.Fprintf(e.stderr, "trained %q on %d rows (%d skipped: NULL label): %d classes, %d features (%s) in %.3fs\n",
+	bar.summary("trained %q on %d rows (%d skipped: NULL label): %d classes, %d features (%s) in %.3fs",
 		m.Name, m.Rows, m.SkippedRows, len(m.Classes), len(m.Features), strings.Join(m.Kinds(), ", "), res.Duration.Seconds())
 	return nil
 }
