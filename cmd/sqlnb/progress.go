@@ -51,6 +51,7 @@ func startBar(w io.Writer, desc string, poll func() float64, total int64, delay 
 		defer tick.Stop()
 		started := time.Now()
 		var bar *progressbar.ProgressBar
+		spinning := false
 		defer func() {
 			if bar != nil {
 				_ = bar.Exit()
@@ -71,18 +72,20 @@ func startBar(w io.Writer, desc string, poll func() float64, total int64, delay 
 			if poll != nil {
 				p = poll()
 			}
-			if bar == nil {
-				max := int64(100)
-				if p <= 0 {
-					max = -1 // DuckDB reports nothing (-1) or 0 for sources it cannot measure: a spinner
+			// DuckDB reports nothing (-1), or 0 for sources it cannot measure and at a statement's start: a
+			// spinner, until it reports a percentage.
+			if bar == nil || (spinning && p > 0) {
+				if bar != nil {
+					_ = bar.Clear()
 				}
-				bar = progressbar.NewOptions64(max, progressbar.OptionSetWriter(w), progressbar.OptionSetWidth(30),
-					progressbar.OptionSetDescription(desc), progressbar.OptionSetElapsedTime(true), progressbar.OptionShowDescriptionAtLineEnd(),
-					progressbar.OptionSpinnerType(14), progressbar.OptionThrottle(0), progressbar.OptionSetSpinnerChangeInterval(0))
-				_ = bar.RenderBlank()
+				spinning = p <= 0
+				bar = newBar(w, desc, spinning)
 			}
-			if p < 0 || bar.GetMax64() <= 0 {
+			if spinning {
 				_ = bar.Add(1)
+				continue
+			}
+			if p < 0 {
 				continue
 			}
 			if p+5 < last { // a new statement
@@ -99,6 +102,19 @@ func startBar(w io.Writer, desc string, poll func() float64, total int64, delay 
 		close(quit)
 		<-ended
 	}
+}
+
+// newBar makes a bar of percentages, or a spinner with the elapsed time.
+func newBar(w io.Writer, desc string, spinner bool) *progressbar.ProgressBar {
+	max := int64(100)
+	if spinner {
+		max = -1
+	}
+	bar := progressbar.NewOptions64(max, progressbar.OptionSetWriter(w), progressbar.OptionSetWidth(30),
+		progressbar.OptionSetDescription(desc), progressbar.OptionSetElapsedTime(true), progressbar.OptionShowDescriptionAtLineEnd(),
+		progressbar.OptionSpinnerType(14), progressbar.OptionThrottle(0), progressbar.OptionSetSpinnerChangeInterval(0))
+	_ = bar.RenderBlank()
+	return bar
 }
 
 // barDetail is the text after the bar: what runs, the step, and with a known total the rows done of it and

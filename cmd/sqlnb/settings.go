@@ -15,7 +15,7 @@ import (
 // boundedMemory is the memory_limit of eval and cv when --memory-limit is not given: they sort every score,
 // and spilling keeps them in bounded memory on sources of any size (peak RSS under 1 GiB at 50M rows, see
 // README "Performance").
-const boundedMemory = "512MB"
+const boundedMemory = "256MB"
 
 // configure applies the global settings to a database sqlnb opened: DuckDB's memory_limit (--memory-limit,
 // else the command's default, else DuckDB's own) and temp_directory (--temp-dir, else a directory of

@@ -33,9 +33,9 @@ func TestMemoryLimitApplied(t *testing.T) {
 		{"shell", []string{"--memory-limit", "300MB", "shell", "sqlnb.duckdb"}, "SELECT current_setting('memory_limit') AS m;", "286.1 MiB"},
 		{"predict", []string{"--memory-limit", "300MB", "predict", "--model", "m", "--from", withLimit, "--columns", "lim", "--format", "csv"}, "", "286.1 MiB,"},
 		{"eval", []string{"--memory-limit", "300MB", "eval", "--model", "m", "--from", withLimit, "--label", "lim", "--what", "per-class", "--format", "csv"}, "", "286.1 MiB,"},
-		{"eval default", []string{"eval", "--model", "m", "--from", withLimit, "--label", "lim", "--what", "per-class", "--format", "csv"}, "", "488.2 MiB,"},
-		{"sql default", []string{"sql", "--format", "csv", "-c", "SELECT current_setting('memory_limit') <> '488.2 MiB' AS duckdb_default"}, "", "true"},
-		{"cv default", []string{"cv", "--from", cvLimit, "--label", "y", "--pos-label", "none"}, "", `(classes: 488.2 MiB p, 488.2 MiB q)`},
+		{"eval default", []string{"eval", "--model", "m", "--from", withLimit, "--label", "lim", "--what", "per-class", "--format", "csv"}, "", "244.1 MiB,"},
+		{"sql default", []string{"sql", "--format", "csv", "-c", "SELECT current_setting('memory_limit') <> '244.1 MiB' AS duckdb_default"}, "", "true"},
+		{"cv default", []string{"cv", "--from", cvLimit, "--label", "y", "--pos-label", "none"}, "", `(classes: 244.1 MiB p, 244.1 MiB q)`},
 		{"cv", []string{"--memory-limit", "300MB", "cv", "--from", cvLimit, "--label", "y", "--pos-label", "none"}, "", `(classes: 286.1 MiB p, 286.1 MiB q)`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
