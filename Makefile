@@ -5,12 +5,34 @@ PKGS    := ./...
 # DuckDB is linked statically through cgo; the first build takes ~20 s.
 export CGO_ENABLED=1
 
-.PHONY: all build demo test test-integration test-race bench bench-compare bench-scale bench-big fuzz lint fmt fixtures clean
+.PHONY: all build demo test test-integration test-race bench bench-extension bench-compare bench-scale bench-big fuzz lint fmt fixtures clean extension extension-slots
 
 all: build
 
 build:
 	$(GO) build -o $(BIN) ./cmd/sqlnb
+
+# sqlnb as a loadable DuckDB extension (README "Use from any DuckDB client"): the same Go packages built as a
+# c-shared library that links no DuckDB (build tag duckdb_use_static_lib leaves DuckDB's C API undefined;
+# extension/trampolines.S jumps through the function table the host hands over at LOAD), plus DuckDB's
+# metadata footer written by extension/footer. DuckDB calls <file base name>_init_c_api: keep the name.
+EXT             := build/sqlnb.duckdb_extension
+EXT_VERSION     ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+EXT_API_VERSION := v1.5.6
+EXT_PLATFORM    := linux_amd64
+
+extension:
+	@test "$$($(GO) env GOOS)_$$($(GO) env GOARCH)" = $(EXT_PLATFORM) || (echo "make extension builds for $(EXT_PLATFORM) only"; exit 1)
+	$(GO) build -tags duckdb_use_static_lib -buildmode=c-shared -trimpath -ldflags "-s -w -X main.version=$(EXT_VERSION)" \
+		-o build/libsqlnb.so ./extension
+	$(GO) run ./extension/footer -in build/libsqlnb.so -out $(EXT) -platform $(EXT_PLATFORM) \
+		-api-version $(EXT_API_VERSION) -extension-version $(EXT_VERSION)
+	rm -f build/libsqlnb.so build/libsqlnb.h
+
+# Regenerates extension/slots.h (the order of DuckDB's C API function table) from the DuckDB that
+# @duckdb/node-api in .ci/node ships (make test-integration installs it). Run after a DuckDB upgrade.
+extension-slots:
+	bash extension/gen/gen.sh .ci/node
 
 # Train on a bundled real dataset (UCI Congressional Voting Records, with missing votes) into the default
 # database file ./sqlnb.duckdb, batch-score a parquet file, print the accuracy.
@@ -22,6 +44,7 @@ demo: build
 
 test:
 	$(GO) vet $(PKGS)
+	$(GO) vet -tags duckdb_use_static_lib ./extension
 	$(GO) test -count=1 -timeout 20m $(PKGS)
 
 # Independent peers: @duckdb/node-api opens files sqlnb wrote, a throw-away PostgreSQL runs the exported
@@ -32,9 +55,16 @@ test-integration:
 test-race:
 	$(GO) test -race -count=1 -timeout 30m $(PKGS)
 
-# Ratios against floors measured in the same run (see README "Performance").
+# Ratios against floors measured in the same run (see README "Performance"). The 10-class logistic
+# regression alone takes ~1 hour at 10M rows; BENCH_ONLY picks one configuration (m,k, da4,2, da20,10, lr2,
+# lr10) and BENCH_ROWS the rows.
 bench:
-	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 90m ./bench/
+	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 240m ./bench/
+
+# The loadable extension next to the functions the binary registers and a bare scan, in one run
+# (node-api 1.5.6 hosts the extension; installs it like make test-integration).
+bench-extension:
+	bash .ci/integration.sh bench-extension
 
 # sqlnb against scikit-learn on the same 10M rows, in memory and end to end from a CSV file, the two sides
 # interleaved (README "Performance"). Needs Debian's python3-sklearn and python3-pandas; says so otherwise.
@@ -59,6 +89,7 @@ fuzz:
 
 lint:
 	$(GO) vet $(PKGS)
+	$(GO) vet -tags duckdb_use_static_lib ./extension
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
 
 fmt:
@@ -69,4 +100,4 @@ fixtures:
 	bash testdata/fixtures/generate.sh
 
 clean:
-	rm -rf bin out sqlnb.duckdb sqlnb.duckdb.wal
+	rm -rf bin build out sqlnb.duckdb sqlnb.duckdb.wal

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Integration tests against independent peers: the npm package @duckdb/node-api (a stock DuckDB 1.5.6 client)
 # opens files sqlnb wrote; a throw-away PostgreSQL server (Debian's postgresql, on a local socket) runs the
-# exported PostgreSQL functions; tmux drives `sqlnb shell` as a person would. Installs what is missing.
+# exported PostgreSQL functions; tmux drives `sqlnb shell` as a person would; node-api 1.5.6 and 1.5.5 and a
+# gcc-built C host on DuckDB's own libduckdb.so load the extension (build/sqlnb.duckdb_extension). Installs
+# what is missing. `integration.sh bench-extension` runs the extension's benchmark instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -14,11 +16,27 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 pgbin=$(dirname "$(ls /usr/lib/postgresql/*/bin/initdb | sort -V | tail -1)")
 
+# node_install DIR VERSION: @duckdb/node-api@VERSION in DIR (one version per directory: each brings its own
+# @duckdb/node-bindings and DuckDB library).
+node_install() {
+  mkdir -p "$1"
+  if ! grep -qs "\"version\": \"$2\"" "$1/node_modules/@duckdb/node-api/package.json"; then
+    (cd "$1" && npm install --no-audit --no-fund --silent "@duckdb/node-api@$2" >/dev/null)
+  fi
+}
 node_dir=$root/.ci/node
-mkdir -p "$node_dir"
-node_api=1.5.6-r.1
-if ! grep -qs "\"version\": \"$node_api\"" "$node_dir/node_modules/@duckdb/node-api/package.json"; then
-  (cd "$node_dir" && npm install --no-audit --no-fund --silent "@duckdb/node-api@$node_api" >/dev/null)
+node_install "$node_dir" 1.5.6-r.1
+node155_dir=$root/.ci/node-1.5.5
+node_install "$node155_dir" 1.5.5-r.5
+
+make build >/dev/null
+make extension >/dev/null
+ext_env=(SQLNB_BIN="$root/bin/sqlnb" SQLNB_EXT="$root/build/sqlnb.duckdb_extension" SQLNB_NODE_DIR="$node_dir"
+  SQLNB_NODE155_DIR="$node155_dir" SQLNB_LIBDUCKDB_DIR="$node_dir/node_modules/@duckdb/node-bindings-linux-x64"
+  SQLNB_DUCKDB_INCLUDE="$(go list -m -f '{{.Dir}}' github.com/duckdb/duckdb-go-bindings)/include")
+if [ "${1:-}" = bench-extension ]; then
+  env "${ext_env[@]}" go test -tags integration -count=1 -timeout 60m -run '^$' -bench . -benchtime 1x ./extension/itest/
+  exit
 fi
 
 pgdir=$(mktemp -d /tmp/sqlnb-pg.XXXXXX)
@@ -29,8 +47,11 @@ runpg "$pgbin/initdb -D $pgdir/data -U postgres --auth=trust -E UTF8 >/dev/null"
 runpg "$pgbin/pg_ctl -D $pgdir/data -l $pgdir/log -o \"-k $pgdir -c listen_addresses=''\" -w start >/dev/null"
 trap 'runpg "$pgbin/pg_ctl -D $pgdir/data -m fast -w stop >/dev/null" || true; rm -rf "$pgdir"' EXIT
 
-make build >/dev/null
 SQLNB_BIN=$root/bin/sqlnb SQLNB_NODE_DIR=$node_dir PGHOST=$pgdir PGUSER=postgres PGDATABASE=postgres \
   go test -tags integration -count=1 -timeout 10m -run "${SQLNB_TEST_RUN:-Export|Shell|PredictOutput|ReadersShare|Progress}" -v ./cmd/sqlnb/ 2>&1 | grep -v "^=== RUN"
 # The conformance suite's PostgreSQL part: every exportable family's functions on the server.
-PGHOST=$pgdir PGUSER=postgres PGDATABASE=postgres go test -count=1 -timeout 10m -run TestConformance ./sqlnb/componenttest/
+PGHOST=$pgdir PGUSER=postgres PGDATABASE=postgres SQLNB_EXT=$root/build/sqlnb.duckdb_extension SQLNB_NODE_DIR=$node_dir \
+  go test -count=1 -timeout 10m -run TestConformance ./sqlnb/componenttest/
+# The loadable extension in stock clients (extension/itest).
+env "${ext_env[@]}" go test -tags integration -count=1 -timeout 15m -run "${SQLNB_EXT_TEST_RUN:-.}" -v ./extension/itest/ 2>&1 \
+  | grep -v "^=== RUN"

@@ -95,8 +95,8 @@ func BenchmarkSqlnb(b *testing.B) {
 	n := rows()
 	ctx := context.Background()
 	fmt.Printf("\n%d rows, 2 threads, best of %d (M rows/s)\n", n, repeats)
-	fmt.Println("| (m,k) | GROUP BY | train | train time× | scan | inline SQL | nb_predict | pred/scan | pred/inline | train+score | cv k=5 | cv time× |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| (m,k) | GROUP BY | train | train time× | scan | inline SQL | nb_predict | pred/scan | pred/inline | proba | proba time× | train+score | cv k=5 | cv time× |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, mk := range [][2]int{{4, 2}, {20, 10}, {100, 3}} {
 		m, k := mk[0], mk[1]
 		if only := os.Getenv("BENCH_ONLY"); only != "" && only != fmt.Sprintf("%d,%d", m, k) {
@@ -144,7 +144,7 @@ func BenchmarkSqlnb(b *testing.B) {
 				tInline := best(b, drain(db, "SELECT max("+inlineModel(s)))
 				tPredict := best(b, drain(db, predict))
 				// Cross-validation (k = 5, one setting) against one train + one probability-scoring pass.
-				tProba := best(b, drain(db, "SELECT count(nb_predict_proba('bench', t)) FROM d t"))
+				tProba := best(b, drain(db, "SELECT count(nb_predict_proba('bench', "+args+")) FROM d"))
 				conn, err := db.Conn(ctx)
 				if err != nil {
 					b.Fatal(err)
@@ -156,9 +156,11 @@ func BenchmarkSqlnb(b *testing.B) {
 				conn.Close()
 				tTrainScore := tTrain + tProba
 				rate := func(d time.Duration) float64 { return float64(n) / d.Seconds() / 1e6 }
-				fmt.Printf("| (%d,%d) | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f | %.2f | %.2f | %.2f |\n", m, k,
+				fmt.Printf("| (%d,%d) | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", m, k,
 					rate(tGroup), rate(tTrain), tTrain.Seconds()/tGroup.Seconds(), rate(tScan), rate(tInline), rate(tPredict),
-					rate(tPredict)/rate(tScan), rate(tPredict)/rate(tInline), rate(tTrainScore), rate(tCV), tCV.Seconds()/tTrainScore.Seconds())
+					rate(tPredict)/rate(tScan), rate(tPredict)/rate(tInline), rate(tProba), tProba.Seconds()/tPredict.Seconds(),
+					rate(tTrainScore), rate(tCV), tCV.Seconds()/tTrainScore.Seconds())
+				b.ReportMetric(tProba.Seconds()/tPredict.Seconds(), "proba/predict")
 				b.ReportMetric(tCV.Seconds()/tTrainScore.Seconds(), "cv/train+score")
 				b.ReportMetric(tTrain.Seconds()/tGroup.Seconds(), "train/groupby")
 				b.ReportMetric(rate(tPredict)/rate(tScan), "predict/scan")

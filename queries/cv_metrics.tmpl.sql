@@ -14,11 +14,12 @@ WITH per_row AS (
 ),
 cells AS (
     -- No filter on the terms here: DuckDB would push it down and evaluate nb_cv_terms twice. Labels are
-    -- never NULL (filtered above) and every row has a fold, so every row has terms.
-    SELECT g, y, pred, count(*)::DOUBLE AS n, sum(ll) AS ll, sum(brier) AS brier FROM per_row GROUP BY g, y, pred
+    -- never NULL (filtered above) and every row has a fold; a row the model cannot score (a missing value
+    -- an lda, qda or logistic model needs) has NULL terms and counts nowhere (count(pred)).
+    SELECT g, y, pred, count(pred)::DOUBLE AS n, sum(ll) AS ll, sum(brier) AS brier FROM per_row GROUP BY g, y, pred
 ),
 labels AS (
-    SELECT DISTINCT g, y AS c FROM cells UNION SELECT DISTINCT g, pred FROM cells
+    SELECT DISTINCT g, y AS c FROM cells WHERE n > 0 UNION SELECT DISTINCT g, pred FROM cells WHERE pred IS NOT NULL
 ),
 prf AS (
     SELECT l.g, l.c,

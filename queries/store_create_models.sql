@@ -19,5 +19,15 @@ CREATE TABLE IF NOT EXISTS nb.models (
     format_version INTEGER NOT NULL,
     generation     VARCHAR NOT NULL,   -- changes whenever the statistics change
     threshold      DOUBLE DEFAULT 0,   -- e1071's rule: probabilities ≤ eps count as threshold (0: off)
-    eps            DOUBLE DEFAULT 0
+    eps            DOUBLE DEFAULT 0,
+    reg_param      DOUBLE DEFAULT 0,   -- QDA: covariances regularised towards the identity (scikit-learn's reg_param)
+    solver         VARCHAR DEFAULT 'svd', -- LDA: 'svd' (pooled, n - K) or 'lsqr' (prior-weighted, with shrinkage)
+    shrinkage      DOUBLE DEFAULT 0,   -- LDA (lsqr): shrinkage towards a scaled identity
+    c              DOUBLE DEFAULT 1,   -- logistic: inverse L2 penalty strength (scikit-learn's C)
+    penalty        VARCHAR DEFAULT 'l2', -- logistic: 'l2' or 'none'
+    tol            DOUBLE DEFAULT 1e-10, -- logistic: gradient tolerance of the Newton iterations
+    max_iter       BIGINT DEFAULT 100, -- logistic: iteration limit
+    incomplete_rows BIGINT DEFAULT 0,  -- labelled rows left out for a missing feature value (lda, qda, logistic)
+    iterations     BIGINT DEFAULT 0,   -- logistic: Newton steps taken
+    grad_norm      DOUBLE DEFAULT 0    -- logistic: final largest absolute gradient component
 )

@@ -319,6 +319,27 @@ func (cat *categoricalComponent) Informative(labels []string, c int) []Informati
 	return out
 }
 
+// linear: a Bernoulli feature adds log p(x | 1) - log p(x | 0) = w0_j + w_j x with x its presence (seed
+// 002): w0_j = log((1 - p_1)/(1 - p_0)), w_j = log(p_1/p_0) - w0_j; a categorical feature adds, per level
+// v, log θ_v1/θ_v0 times the level's indicator (unseen levels and NULL aside).
+func (cat *categoricalComponent) linear() (float64, []LinearTerm, error) {
+	w0 := 0.0
+	var terms []LinearTerm
+	for k, in := range cat.in {
+		lp := cat.logProb[k]
+		if in.Binary {
+			b := lp[1][0] - lp[0][0]
+			w0 += b
+			terms = append(terms, LinearTerm{Feature: in.Name, Value: "true", Weight: lp[1][1] - lp[0][1] - b})
+			continue
+		}
+		for v, value := range in.Values {
+			terms = append(terms, LinearTerm{Feature: in.Name, Value: value, Weight: lp[1][v] - lp[0][v]})
+		}
+	}
+	return w0, terms, nil
+}
+
 // SQL: a CASE over the training values (an unseen value gets its own probability, NULL adds 0); Bernoulli
 // features binarize numbers with presentSQL (booleans read as 1 and 0).
 func (cat *categoricalComponent) SQL(x *exporter, c int) (string, error) {

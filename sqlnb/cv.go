@@ -126,7 +126,9 @@ func FoldExpr(k int, seed int64, key, label string, stratified bool) string {
 // FoldModels computes the statistics of every fold in one GROUP BY (fold, class) scan per distribution
 // family and returns, for each fold f, the model trained on all other folds (an exact merge), and the
 // fold expression. The columns are checked as Train checks them (a label with more than MaxClasses classes
-// is refused unless spec.Train.Force).
+// is refused unless spec.Train.Force). A model whose parameters are fitted (logistic regression: a refitter
+// family) does not merge: each fold's model is fitted on the other folds' rows, still by SQL passes over the
+// source (refitFolds).
 func FoldModels(ctx context.Context, db Querier, spec CVSpec) ([]*Model, string, error) {
 	models, fold, _, err := foldModels(ctx, db, spec)
 	return models, fold, err
@@ -153,6 +155,10 @@ func foldModels(ctx context.Context, db Querier, spec CVSpec) ([]*Model, string,
 	if err != nil {
 		return nil, "", nil, err
 	}
+	if err := params.Validate(); err != nil {
+		return nil, "", nil, err
+	}
+	p.params = params
 	if spec.Key != "" {
 		c, ok := findColumn(append([]Column{}, p.allColumns...), spec.Key)
 		if !ok {
@@ -161,6 +167,14 @@ func foldModels(ctx context.Context, db Querier, spec CVSpec) ([]*Model, string,
 		spec.Key = c.Name
 	}
 	fold := FoldExpr(spec.Folds, spec.Seed, spec.Key, p.label.Name, spec.Stratified)
+	base := &Model{Name: t.Model, Label: p.label.Name, LabelType: p.label.Type, Weight: p.weight, Source: t.Source,
+		Params: params, Created: time.Now().UTC(), Version: FormatVersion, Features: p.features}
+	for _, g := range byFamily(p.features) {
+		if _, ok := g.fam.(refitter); ok {
+			out, err := refitFolds(ctx, db, spec, p, base, fold)
+			return out, fold, warnings, err
+		}
+	}
 	sc, err := trainStats(ctx, db, p, fold)
 	if err != nil {
 		return nil, "", nil, err
@@ -177,13 +191,11 @@ func foldModels(ctx context.Context, db Querier, spec CVSpec) ([]*Model, string,
 		return nil, "", nil, err
 	}
 	warnings = append(warnings, more...)
-	base := &Model{Name: t.Model, Label: p.label.Name, LabelType: p.label.Type, Weight: p.weight, Source: t.Source,
-		Params: params, Created: time.Now().UTC(), Version: FormatVersion, Features: p.features}
 	per := make([]*Model, spec.Folds)
 	for f := range per {
 		m := *base
 		if part := sc.parts[int64(f)]; part != nil {
-			m.Classes, m.SkippedRows, m.Stats = part.classList(order), part.skipped, part.stats
+			m.Classes, m.SkippedRows, m.IncompleteRows, m.Stats = part.classList(order), part.skipped, part.incomplete, part.stats
 			for _, c := range m.Classes {
 				m.Rows += c.Count
 			}
@@ -198,7 +210,9 @@ func foldModels(ctx context.Context, db Querier, spec CVSpec) ([]*Model, string,
 				others = append(others, m)
 			}
 		}
-		out[f] = Merge(base, order, others...)
+		if out[f], err = Merge(base, order, others...); err != nil {
+			return nil, "", nil, err
+		}
 		out[f].Name = fmt.Sprintf("%s (fold %d)", t.Model, f)
 		out[f].Generation = newGeneration()
 		if t.Params != nil && params.Priors == PriorsGiven {
@@ -211,6 +225,43 @@ func foldModels(ctx context.Context, db Querier, spec CVSpec) ([]*Model, string,
 		}
 	}
 	return out, fold, warnings, nil
+}
+
+// refitFolds fits, for each fold f, the model on the rows of the other folds: the source restricted by the
+// fold expression (source_other_folds.tmpl.sql, f a bound parameter), trained as Train trains. k fits.
+func refitFolds(ctx context.Context, db Querier, spec CVSpec, p *plan, base *Model, fold string) ([]*Model, error) {
+	out := make([]*Model, spec.Folds)
+	for f := range out {
+		from, err := queries.Render("source_other_folds.tmpl.sql", map[string]any{"From": p.src.From, "Fold": fold, "Param": len(p.src.Args) + 1})
+		if err != nil {
+			return nil, err
+		}
+		fp := *p
+		fp.src = Source{Text: p.src.Text, From: from, Args: append(append([]any{}, p.src.Args...), int64(f))}
+		sc, err := trainStats(ctx, db, &fp, "")
+		if err != nil {
+			return nil, fmt.Errorf("fold %d: %w", f, err)
+		}
+		m := *base
+		part := sc.part(0)
+		m.Classes, m.SkippedRows, m.IncompleteRows, m.Stats = part.classList(sc.order), part.skipped, part.incomplete, part.stats
+		m.Iterations, m.GradNorm = part.iterations, part.gradNorm
+		for _, c := range m.Classes {
+			m.Rows += c.Count
+		}
+		m.Name = fmt.Sprintf("%s (fold %d)", spec.Train.Model, f)
+		m.Generation = newGeneration()
+		if spec.Train.Params != nil && m.Params.Priors == PriorsGiven {
+			if err := applyGivenPriors(&m, spec.Train.GivenPriors); err != nil {
+				return nil, err
+			}
+		}
+		if len(m.Classes) < 2 {
+			return nil, fmt.Errorf("%w: the training folds of fold %d hold %d class(es): use fewer folds or --stratified", ErrOneClass, f, len(m.Classes))
+		}
+		out[f] = &m
+	}
+	return out, nil
 }
 
 // CrossValidate runs k-fold cross-validation: one statistics scan for every fold (FoldModels), then, per

@@ -30,4 +30,14 @@ var (
 	ErrConflict = errors.New("write conflict")
 	// ErrNotExportable: a model's family cannot be written as plain SQL.
 	ErrNotExportable = errors.New("not exportable to SQL")
+	// ErrNotMergeable: a model's parameters are fitted (logistic regression), not sums: models of disjoint
+	// rows cannot be merged.
+	ErrNotMergeable = errors.New("not mergeable")
+	// ErrSingular: a covariance or Hessian is singular (constant or collinear features, separable classes).
+	ErrSingular = errors.New("singular")
+	// ErrSeparable: the classes are linearly separable in the training data, so unregularised logistic
+	// regression has no optimum.
+	ErrSeparable = errors.New("linearly separable")
+	// ErrNotConverged: an iterative fit reached its iteration limit.
+	ErrNotConverged = errors.New("did not converge")
 )

@@ -19,12 +19,17 @@ type Contribution struct {
 }
 
 // Explain returns, for row i of b, the classes compared, a against bb, and each feature's log-likelihood
-// ratio between them, sorted by magnitude, followed by the prior term. With versus < 0 the classes are, for
-// two classes, the second against the first, and for more, the most probable against the runner-up; with
-// versus ≥ 0 they are the most probable class (ties: the first in model order, as nb_predict) against class
-// versus (every ratio is 0 when that is the most probable class). The ratios add up to the log-odds
-// b_a - b_bb: the components' row references (Component.Explain) split exactly what the scorer adds.
+// ratio between them, sorted by magnitude, followed by the prior term (for logistic regression: the
+// intercept difference). With versus < 0 the classes are, for two classes, the second against the first, and
+// for more, the most probable against the runner-up; with versus ≥ 0 they are the most probable class (ties:
+// the first in model order, as nb_predict) against class versus (every ratio is 0 when that is the most
+// probable class). The ratios add up to the log-odds b_a - b_bb: the components' row references
+// (Component.Explain) split exactly what the scorer adds. A row that misses a required value (Incomplete)
+// has no explanation: a and bb are -1.
 func (s *Scorer) Explain(b *Batch, i, versus int) (a, bb int, out []Contribution) {
+	if s.Incomplete(b, i) {
+		return -1, -1, nil
+	}
 	K := len(s.Labels)
 	if K == 2 && versus < 0 {
 		a, bb = 1, 0
@@ -118,7 +123,8 @@ type Parameter struct {
 	// Value is the category of a probability ("" otherwise).
 	Value string
 	// Parameter names the estimate: prior, mean, variance, probability, unseen (the mass of an unseen
-	// category), log_prob, weight, lambda.
+	// category), log_prob, weight, lambda; covariance (lda, qda: Value names the second feature);
+	// intercept and coefficient (logistic: Value names a category's level).
 	Parameter string
 	Estimate  float64
 	// Count is the (weighted) number of training rows behind the estimate, NaN where none applies.
@@ -129,6 +135,10 @@ type Parameter struct {
 func Parameters(s *Scorer) []Parameter {
 	var out []Parameter
 	for c, cl := range s.Model.Classes {
+		if s.Intercepts {
+			out = append(out, Parameter{Class: cl.Label, Parameter: "intercept", Estimate: s.LogPrior[c], Count: cl.Weight})
+			continue
+		}
 		out = append(out, Parameter{Class: cl.Label, Parameter: "prior", Estimate: math.Exp(s.LogPrior[c]), Count: cl.Weight})
 	}
 	for _, comp := range s.Components {

@@ -72,6 +72,13 @@ func ExportSQLWith(w io.Writer, s *Scorer, opts ExportOptions) error {
 	e := &exporter{s: s, pg: dialect == DialectPostgres, name: s.Model.Name, bound: map[string]string{}, version: opts.Version}
 	lo, hi := make([]string, len(s.Labels)), make([]string, len(s.Labels))
 	limit := false
+	var incomplete []string
+	for _, comp := range s.Components {
+		if ic, ok := comp.(incompleter); ok {
+			incomplete = append(incomplete, "("+ic.incompleteSQL(e)+")")
+		}
+	}
+	e.incomplete = strings.Join(incomplete, " OR ")
 	for c := range s.Labels {
 		terms := []string{e.num(s.LogPrior[c])}
 		var his []string
@@ -110,6 +117,12 @@ type overflowing interface {
 	limitSQL(x *exporter, c int) string
 }
 
+// incompleter is implemented by components with required inputs (Input.Required): incompleteSQL is true
+// for a row that misses one of them, which then scores NULL.
+type incompleter interface {
+	incompleteSQL(x *exporter) string
+}
+
 // limitScale is 2^-600: values scaled by it square without overflow (the scaled quadratic is 2^-1200 times
 // the true one).
 const limitScale = 0x1p-600
@@ -123,6 +136,8 @@ type exporter struct {
 	order []string
 	// version: see ExportOptions.Version.
 	version string
+	// incomplete is an SQL condition for rows that miss a required value (they score NULL), or "".
+	incomplete string
 }
 
 func (e *exporter) ident(suffix string) string { return queries.Ident(e.name + suffix) }
@@ -266,6 +281,14 @@ func (e *exporter) list(items []string, bindings bool) string {
 	return fmt.Sprintf("(SELECT %s FROM (SELECT %s))", l, strings.Join(cols, ", "))
 }
 
+// orIncomplete is " OR <condition>" for rows that miss a required value, or "".
+func (e *exporter) orIncomplete() string {
+	if e.incomplete == "" {
+		return ""
+	}
+	return " OR " + e.incomplete
+}
+
 func (e *exporter) labels() string {
 	q := make([]string, len(e.s.Labels))
 	for i, l := range e.s.Labels {
@@ -284,9 +307,9 @@ func (e *exporter) functions(b *strings.Builder, lo, hi []string, limit bool) {
 	jll, lim := e.ident("_joint_log_likelihood"), e.ident("__limit")
 	if e.pg {
 		fmt.Fprintf(b, `CREATE FUNCTION %s(f jsonb) RETURNS double precision[] LANGUAGE sql IMMUTABLE AS $sqlnb$
-  SELECT CASE WHEN f IS NULL OR jsonb_typeof(f) = 'null' THEN NULL ELSE %s END
+  SELECT CASE WHEN f IS NULL OR jsonb_typeof(f) = 'null'%s THEN NULL ELSE %s END
 $sqlnb$;
-`, jll, e.list(lo, false))
+`, jll, e.orIncomplete(), e.list(lo, false))
 		top := "a.arr"
 		if limit {
 			fmt.Fprintf(b, `CREATE FUNCTION %s(f jsonb) RETURNS double precision[] LANGUAGE sql IMMUTABLE AS $sqlnb$
@@ -318,7 +341,7 @@ $sqlnb$;
 			queries.Literal(fmt.Sprintf("model %q changed (retrained, its hyperparameters set, or dropped) since these macros were exported: "+
 				"run sqlnb export --model %s --persist again", e.name, e.name)))
 	}
-	fmt.Fprintf(b, "CREATE MACRO %s(f) AS (CASE WHEN f IS NULL THEN NULL%s ELSE %s END);\n", jll, guard, e.list(lo, true))
+	fmt.Fprintf(b, "CREATE MACRO %s(f) AS (CASE WHEN f IS NULL%s THEN NULL%s ELSE %s END);\n", jll, e.orIncomplete(), guard, e.list(lo, true))
 	proba := "[exp(x - mx) / s FOR x IN l]"
 	pick := "list_position(l, mx)"
 	if limit {

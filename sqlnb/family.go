@@ -30,6 +30,28 @@ type Family interface {
 	Compile(cc *compiler, feats []Feature) ([]Component, error)
 }
 
+// A refitter is a Family whose parameters are fitted to the rows (iteratively), not summed from them:
+// its statistics do not merge, so Merge refuses its models and cross-validation fits each fold's model on
+// the other folds' rows (FoldModels). Its Train runs only without a fold expression.
+type refitter interface {
+	Family
+	refits()
+}
+
+// A fitParamsFamily is a Family whose fit used some hyperparameters (logistic regression's C): changing
+// them needs a new fit, so SetParams refuses it (checkParams returns why, or nil).
+type fitParamsFamily interface {
+	Family
+	checkParams(m *Model, p Params) error
+}
+
+// A summarizer is a Family with hyperparameters of its own: summary describes those of model m in a few
+// words for `sqlnb models show` (Model.ParamsSummary).
+type summarizer interface {
+	Family
+	summary(m *Model) string
+}
+
 // KindInfo describes one kind.
 type KindInfo struct {
 	Kind Kind
@@ -46,10 +68,13 @@ type KindInfo struct {
 	// Priorless: the kind's scores are weights that replace the class priors (complement): a model with one
 	// has only such features.
 	Priorless bool
+	// Alone, when set, says what couples the features of the kind ("covariance", "fit"): the kind models the
+	// feature vector as a whole, and a model with one has only features of this kind.
+	Alone string
 }
 
 // families is the registry, in the order training scans run and components are compiled.
-var families = []Family{gaussianFamily{}, poissonFamily{}, categoricalFamily{}, countsFamily{}, textFamily{}}
+var families = []Family{gaussianFamily{}, poissonFamily{}, categoricalFamily{}, countsFamily{}, textFamily{}, discriminantFamily{}, logisticFamily{}}
 
 var kindInfo = func() map[Kind]*KindInfo {
 	out := map[Kind]*KindInfo{}
@@ -188,6 +213,11 @@ type Component interface {
 // priorless is implemented by components whose scores replace the class priors (complement weights).
 type priorless interface{ ignoresPriors() bool }
 
+// intercepter is implemented by priorless components with a fitted intercept per class (logistic
+// regression): the intercept takes the place of the log-prior, so that it is the scorer's per-class
+// constant, explain's prior term and the exported log_prior.
+type intercepter interface{ intercept(c int) float64 }
+
 // InputKind says how a feature is decoded for scoring.
 type InputKind int
 
@@ -218,6 +248,9 @@ type Input struct {
 	Threshold        float64
 	// Text are a terms input's tokenizer settings.
 	Text TextOptions
+	// Required: a missing value (NULL; NaN or ±Inf for a number input; NULL for a category input) makes the
+	// row's result NULL instead of being skipped (models that need complete rows: lda, qda, logistic).
+	Required bool
 }
 
 // The value classes of a category input (Input.ValueClass): what a scoring argument must be.

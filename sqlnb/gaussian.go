@@ -479,6 +479,26 @@ func (g *gaussianComponent) SQL(x *exporter, c int) (string, error) {
 	return strings.Join(terms, " + "), nil
 }
 
+// linear: with one variance v_j shared by both classes (variance pooled, seed 000), feature j adds
+// log N(x; μ_1, v) - log N(x; μ_0, v) = (μ_1 - μ_0)/v · x + (μ_0² - μ_1²)/(2v).
+func (g *gaussianComponent) linear() (float64, []LinearTerm, error) {
+	if g.rule.on {
+		return 0, nil, fmt.Errorf("e1071's rule (threshold) replaces small densities: the log-odds are not linear")
+	}
+	w0 := 0.0
+	var terms []LinearTerm
+	for k, in := range g.in {
+		h := g.halfInv[k]
+		if h[0] != h[1] {
+			return 0, nil, fmt.Errorf("Gaussian feature %q has a variance per class: its log-odds are quadratic; set variance pooled", in.Name)
+		}
+		m0, m1 := g.mean[k][0], g.mean[k][1]
+		w0 += h[0] * (m0 - m1) * (m0 + m1)
+		terms = append(terms, LinearTerm{Feature: in.Name, Weight: 2 * h[0] * (m1 - m0)})
+	}
+	return w0, terms, nil
+}
+
 // limitSQL is class c's quadratic term scaled by 2^-1200, -((x - mean) 2^-600)² h, which does not overflow
 // (the exporter's limit rule); features with |x| < 1e150 add 0 (their share is below 2^-900).
 func (g *gaussianComponent) limitSQL(x *exporter, c int) string {

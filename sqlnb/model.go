@@ -14,9 +14,11 @@ import (
 )
 
 // FormatVersion is the version of the stored model layout (nb.* tables) and export JSON. Version 2 added the
-// hyperparameters threshold and eps to nb.models and the Poisson statistics; version-1 stores are upgraded
-// by Upgrade, version-1 JSON imports as it is.
-const FormatVersion = 2
+// hyperparameters threshold and eps to nb.models and the Poisson statistics; version 3 the hyperparameters of
+// discriminant analysis and logistic regression (reg_param, solver, shrinkage, c, penalty, tol, max_iter),
+// the fit summary (incomplete_rows, iterations, grad_norm) and their statistics tables. Earlier stores are
+// upgraded by Upgrade; earlier JSON imports as it is (missing hyperparameters take their defaults).
+const FormatVersion = 3
 
 // Kind is the distribution of one feature given the class: one of the kinds a Family registers (Kinds).
 type Kind string
@@ -70,11 +72,42 @@ type Params struct {
 	// Bernoulli, Gaussian and Poisson features.
 	Threshold float64 `json:"threshold,omitempty"`
 	Eps       float64 `json:"eps,omitempty"`
+	// RegParam regularises QDA's class covariances towards the identity, as scikit-learn's
+	// QuadraticDiscriminantAnalysis(reg_param): Σ_c ← (1 - r) Σ_c + r I, r in [0, 1] (default 0).
+	RegParam float64 `json:"reg_param,omitempty"`
+	// Solver picks LDA's covariance estimate with scikit-learn's meaning: SolverSVD (default) pools the class
+	// co-moments with the n - K denominator; SolverLSQR takes the prior-weighted biased class covariances,
+	// shrunk by Shrinkage.
+	Solver string `json:"solver,omitempty"`
+	// Shrinkage is LDA's (lsqr) shrinkage a in [0, 1]: Σ = Σ_c π_c ((1 - a) S_c + a tr(S_c)/p I) (default 0).
+	Shrinkage float64 `json:"shrinkage,omitempty"`
+	// C is the inverse L2 regularisation strength of logistic regression (scikit-learn's C, default 1;
+	// the intercepts are not penalised); Penalty PenaltyNone drops the penalty.
+	C       float64 `json:"c,omitempty"`
+	Penalty string  `json:"penalty,omitempty"`
+	// Tol ends logistic regression's Newton iterations when the largest absolute gradient component (with
+	// respect to the coefficients of standardised features, per unit of training weight) is ≤ Tol
+	// (default 1e-10); MaxIter bounds the iterations (default 100).
+	Tol     float64 `json:"tol,omitempty"`
+	MaxIter int64   `json:"max_iter,omitempty"`
 }
+
+// LDA solvers (scikit-learn's names for its covariance estimates).
+const (
+	SolverSVD  = "svd"
+	SolverLSQR = "lsqr"
+)
+
+// Logistic regression penalties.
+const (
+	PenaltyL2   = "l2"
+	PenaltyNone = "none"
+)
 
 // DefaultParams are the hyperparameters of a newly trained model.
 func DefaultParams() Params {
-	return Params{Alpha: 1, VarSmoothing: 1e-9, Variance: VarianceClass, Priors: PriorsFit}
+	return Params{Alpha: 1, VarSmoothing: 1e-9, Variance: VarianceClass, Priors: PriorsFit,
+		Solver: SolverSVD, C: 1, Penalty: PenaltyL2, Tol: 1e-10, MaxIter: 100}
 }
 
 // Validate checks the ranges and names of p.
@@ -101,6 +134,33 @@ func (p Params) Validate() error {
 	case PriorsFit, PriorsSmoothed, PriorsUniform, PriorsGiven:
 	default:
 		return fmt.Errorf("%w: priors %q: use fit, smoothed, uniform or class=p,...", ErrBadOption, p.Priors)
+	}
+	if !(p.RegParam >= 0 && p.RegParam <= 1) {
+		return fmt.Errorf("%w: reg_param %v: must be in [0, 1]", ErrBadOption, p.RegParam)
+	}
+	if !(p.Shrinkage >= 0 && p.Shrinkage <= 1) {
+		return fmt.Errorf("%w: shrinkage %v: must be in [0, 1]", ErrBadOption, p.Shrinkage)
+	}
+	switch p.Solver {
+	case SolverSVD:
+		if p.Shrinkage != 0 {
+			return fmt.Errorf("%w: shrinkage %v with solver svd: shrinkage needs solver lsqr (as scikit-learn)", ErrBadOption, p.Shrinkage)
+		}
+	case SolverLSQR:
+	default:
+		return fmt.Errorf("%w: solver %q: use svd or lsqr", ErrBadOption, p.Solver)
+	}
+	if !(p.C > 0) || math.IsInf(p.C, 1) {
+		return fmt.Errorf("%w: C %v: must be a finite number > 0", ErrBadOption, p.C)
+	}
+	if p.Penalty != PenaltyL2 && p.Penalty != PenaltyNone {
+		return fmt.Errorf("%w: penalty %q: use l2 or none", ErrBadOption, p.Penalty)
+	}
+	if !(p.Tol > 0) || math.IsInf(p.Tol, 1) {
+		return fmt.Errorf("%w: tol %v: must be a finite number > 0", ErrBadOption, p.Tol)
+	}
+	if p.MaxIter < 1 {
+		return fmt.Errorf("%w: max_iter %d: must be ≥ 1", ErrBadOption, p.MaxIter)
 	}
 	return nil
 }
@@ -191,20 +251,27 @@ type Class struct {
 // Model is a trained model: raw sufficient statistics plus hyperparameters. It is plain data: Stats holds
 // each family's statistics rows by table (nb.<table> in the store, a key of the same name in JSON).
 type Model struct {
-	Name        string    `json:"name"`
-	Label       string    `json:"label"`
-	LabelType   string    `json:"label_type"`
-	Weight      string    `json:"weight,omitempty"`
-	Source      string    `json:"source"`
-	Params      Params    `json:"params"`
-	Rows        int64     `json:"n_rows"`
-	SkippedRows int64     `json:"skipped_rows"`
-	Created     time.Time `json:"created"`
-	Version     int       `json:"format_version"`
-	Generation  string    `json:"generation"`
-	Features    []Feature `json:"features"`
-	Classes     []Class   `json:"classes"`
-	Stats       Stats     `json:"-"`
+	Name        string `json:"name"`
+	Label       string `json:"label"`
+	LabelType   string `json:"label_type"`
+	Weight      string `json:"weight,omitempty"`
+	Source      string `json:"source"`
+	Params      Params `json:"params"`
+	Rows        int64  `json:"n_rows"`
+	SkippedRows int64  `json:"skipped_rows"`
+	// IncompleteRows are the labelled training rows left out because a feature value was missing (NULL or
+	// NaN), by models that need complete rows (lda, qda, logistic).
+	IncompleteRows int64 `json:"incomplete_rows,omitempty"`
+	// Iterations and GradNorm summarise an iterative fit (logistic): the Newton steps taken and the final
+	// largest absolute gradient component (see Params.Tol).
+	Iterations int64     `json:"iterations,omitempty"`
+	GradNorm   float64   `json:"grad_norm,omitempty"`
+	Created    time.Time `json:"created"`
+	Version    int       `json:"format_version"`
+	Generation string    `json:"generation"`
+	Features   []Feature `json:"features"`
+	Classes    []Class   `json:"classes"`
+	Stats      Stats     `json:"-"`
 }
 
 // modelFields is Model without its methods (for the JSON codec).
@@ -263,7 +330,8 @@ func (m *Model) UnmarshalJSON(data []byte) error {
 	}
 	dec := json.NewDecoder(bytes.NewReader(rest))
 	dec.DisallowUnknownFields()
-	var f modelFields
+	// Hyperparameters an earlier format did not have take their defaults.
+	f := modelFields{Params: DefaultParams()}
 	if err := dec.Decode(&f); err != nil {
 		return err
 	}
@@ -379,6 +447,19 @@ func checkFeatures(feats []Feature, weighted bool) error {
 			return err
 		}
 	}
+	for _, f := range feats {
+		info := kindInfo[f.Kind]
+		if info == nil || info.Alone == "" {
+			continue
+		}
+		for _, g := range feats {
+			if g.Kind != f.Kind {
+				return fmt.Errorf("%w: an %s model takes %s features only (feature %q is %s): its %s couples every feature; "+
+					"leave the others out with --features or give every feature the kind %s", ErrBadOption, f.Kind, f.Kind, g.Name, g.Kind,
+					info.Alone, f.Kind)
+			}
+		}
+	}
 	priorless, other := 0, 0
 	for _, f := range feats {
 		if kindInfo[f.Kind] != nil && kindInfo[f.Kind].Priorless {
@@ -391,6 +472,25 @@ func checkFeatures(feats []Feature, weighted bool) error {
 		return fmt.Errorf("%w: a complement model scores with weights, not log-likelihoods: it takes complement and text_complement features only", ErrBadOption)
 	}
 	return nil
+}
+
+// ParamsSummary describes, in one line, the hyperparameters that apply to m's kinds (each family that
+// keeps its own says which: summarizer), and the rows left out for a missing value.
+func (m *Model) ParamsSummary() string {
+	var parts []string
+	for _, g := range byFamily(m.Features) {
+		if s, ok := g.fam.(summarizer); ok {
+			parts = append(parts, s.summary(m))
+		}
+	}
+	p := m.Params
+	if len(parts) == 0 {
+		parts = append(parts, fmt.Sprintf("alpha %g, var_smoothing %g, variance %s, priors %s", p.Alpha, p.VarSmoothing, p.Variance, p.Priors))
+	}
+	if m.IncompleteRows > 0 {
+		parts = append(parts, fmt.Sprintf("%d rows left out for a missing feature value", m.IncompleteRows))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // ClassIndex returns the position of each class label.

@@ -23,6 +23,13 @@ type Options struct {
 	MaxFeatures  *int64   // text: keep the most frequent terms
 	Threshold    *float64 // e1071's rule: probabilities ≤ Eps count as Threshold (0: off)
 	Eps          *float64
+	RegParam     *float64 // QDA: covariance regularisation towards the identity
+	Solver       string   // LDA: svd or lsqr
+	Shrinkage    *float64 // LDA: shrinkage (sets solver lsqr unless Solver says otherwise)
+	C            *float64 // logistic: inverse L2 penalty strength
+	Penalty      string   // logistic: l2 or none
+	Tol          *float64 // logistic: gradient tolerance
+	MaxIter      *int64   // logistic: iteration limit
 	// A long term table (TermsSpec): source, document id, term and count columns, feature name.
 	Terms, Doc, Term, Count, TermsFeature string
 	// Tokenizer settings of text features: n-gram length and stop words ("english").
@@ -58,6 +65,31 @@ func (o Options) Params(base Params) (Params, map[string]float64, error) {
 	}
 	if o.Variance != "" {
 		p.Variance = strings.ToLower(strings.TrimSpace(o.Variance))
+	}
+	if o.RegParam != nil {
+		p.RegParam = *o.RegParam
+	}
+	if o.Shrinkage != nil {
+		p.Shrinkage = *o.Shrinkage
+		p.Solver = SolverLSQR
+	}
+	if o.Solver != "" {
+		p.Solver = strings.ToLower(strings.TrimSpace(o.Solver))
+		if p.Solver == SolverSVD && o.Shrinkage == nil {
+			p.Shrinkage = 0 // back to svd: the stored shrinkage no longer applies
+		}
+	}
+	if o.C != nil {
+		p.C = *o.C
+	}
+	if o.Penalty != "" {
+		p.Penalty = strings.ToLower(strings.TrimSpace(o.Penalty))
+	}
+	if o.Tol != nil {
+		p.Tol = *o.Tol
+	}
+	if o.MaxIter != nil {
+		p.MaxIter = *o.MaxIter
 	}
 	var given map[string]float64
 	if o.Priors != "" {

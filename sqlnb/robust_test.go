@@ -361,7 +361,7 @@ func TestExportImport(t *testing.T) {
 		t.Errorf("import changed the statistics")
 	}
 	for _, bad := range []string{`{}`, `not json`, strings.Replace(buf.String(), `"count": 2`, `"count": -2`, 1),
-		strings.Replace(buf.String(), `"kind": "gaussian"`, `"kind": "poisson"`, 1), strings.Replace(buf.String(), `"format_version": 2`, `"format_version": 9`, 1),
+		strings.Replace(buf.String(), `"kind": "gaussian"`, `"kind": "poisson"`, 1), strings.Replace(buf.String(), `"format_version": 3`, `"format_version": 9`, 1),
 		strings.Replace(buf.String(), `"kind": "gaussian"`, `"kind": "nonsense"`, 1), strings.Replace(buf.String(), `"n_rows": 3`, `"n_rows": 4`, 1)} {
 		if _, err := sqlnb.Import(strings.NewReader(bad), ""); !errors.Is(err, sqlnb.ErrInvalidModel) {
 			t.Errorf("import of damaged JSON: err = %v, want ErrInvalidModel", err)

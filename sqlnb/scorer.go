@@ -18,8 +18,12 @@ type Scorer struct {
 	// Components are the compiled blocks of features, in registry order.
 	Components []Component
 
-	base    []float64 // per class: LogPrior + Σ Component.Base
-	numbers []int     // features read as numbers: a NULL among them sends the row to the row reference
+	// Intercepts: LogPrior holds fitted intercepts (logistic regression), not log-priors.
+	Intercepts bool
+
+	base     []float64 // per class: LogPrior + Σ Component.Base
+	numbers  []int     // features read as numbers: a NULL among them sends the row to the row reference
+	required []int     // features whose missing value makes the row NULL (Input.Required)
 }
 
 // compiler is what a Family compiles against: the model, its class index and the effective smoothing and
@@ -94,13 +98,24 @@ func Compile(m *Model) (*Scorer, error) {
 		if in == nil {
 			return nil, fmt.Errorf("%w: model %q: feature %q was not compiled", ErrInvalidModel, m.Name, m.Features[j].Name)
 		}
-		if in.Kind == NumberInput {
+		switch {
+		case in.Required:
+			s.required = append(s.required, j)
+		case in.Kind == NumberInput:
 			s.numbers = append(s.numbers, j)
 		}
 	}
 	for _, comp := range s.Components {
 		if p, ok := comp.(priorless); ok && p.ignoresPriors() {
 			clear(s.LogPrior) // complement scores ignore the priors, as scikit-learn
+		}
+	}
+	for _, comp := range s.Components {
+		if ic, ok := comp.(intercepter); ok {
+			s.Intercepts = true
+			for c := range K {
+				s.LogPrior[c] += ic.intercept(c)
+			}
 		}
 	}
 	for c := range K {
@@ -113,26 +128,33 @@ func Compile(m *Model) (*Scorer, error) {
 }
 
 func (s *Scorer) computePriors() {
-	m := s.Model
+	for c, p := range classPriors(s.Model) {
+		s.LogPrior[c] = math.Log(p)
+	}
+}
+
+// classPriors returns p(c) per class by the model's prior rule: fit n_c/n (weighted: w_c/w), smoothed
+// (n_c + α)/(n + αK), uniform 1/K, or given.
+func classPriors(m *Model) []float64 {
 	K := float64(len(m.Classes))
 	total := 0.0
 	for _, c := range m.Classes {
 		total += c.Weight
 	}
+	out := make([]float64, len(m.Classes))
 	for c, cl := range m.Classes {
-		var p float64
 		switch m.Params.Priors {
 		case PriorsSmoothed:
-			p = (cl.Weight + m.Params.Alpha) / (total + m.Params.Alpha*K)
+			out[c] = (cl.Weight + m.Params.Alpha) / (total + m.Params.Alpha*K)
 		case PriorsUniform:
-			p = 1 / K
+			out[c] = 1 / K
 		case PriorsGiven:
-			p = cl.Prior
+			out[c] = cl.Prior
 		default:
-			p = cl.Weight / total
+			out[c] = cl.Weight / total
 		}
-		s.LogPrior[c] = math.Log(p)
 	}
+	return out
 }
 
 // String describes s briefly.
@@ -184,7 +206,10 @@ func isValid(mask []uint64, i int) bool {
 
 // Workspace is scratch space for JointLogLikelihood, reused across batches by one goroutine.
 type Workspace struct {
-	bad []bool
+	bad, null []bool
+	// Null is nil unless some row misses a value the model requires (Input.Required): then Null[i] says that
+	// row i's results are NULL (its scores are NaN).
+	Null []bool
 	// Shift is nil unless some row's class scores lie beyond float64's range (values near 1e200 squared): then
 	// Shift[i] is what was subtracted from every class score of row i (the largest one), so that the written
 	// scores still give its posteriors; its true scores are out + Shift[i] (-Inf in float64).
@@ -223,10 +248,96 @@ func (s *Scorer) JointLogLikelihood(b *Batch, out []float64, ws *Workspace) {
 	s.fixup(b, out, ws)
 }
 
-// fixup rescores with the row reference the rows the vector kernels cannot score.
+// Incomplete reports whether row i of b misses a value the model requires (Input.Required: NULL, or NaN
+// or ±Inf for a number): its results are NULL.
+func (s *Scorer) Incomplete(b *Batch, i int) bool {
+	for _, j := range s.required {
+		if s.Inputs[j].Kind == NumberInput {
+			if x := b.Num[j][i]; !isValid(b.Valid[j], i) || x-x != 0 {
+				return true
+			}
+		} else if b.Cat[j][i] == s.Inputs[j].Missing() {
+			return true
+		}
+	}
+	return false
+}
+
+// markIncomplete sets ws.Null (and NaN scores) for the rows that miss a required value: a NULL (validity
+// mask; word by word) or, for a category, the Missing code. A NaN or ±Inf required number makes the row's
+// scores non-finite, so fixup finds it with the rows to rescore and marks it here (nullIfNonFinite).
+func (s *Scorer) markIncomplete(b *Batch, ws *Workspace) {
+	n := b.N
+	ws.Null = nil
+	mark := func(i int) {
+		if ws.Null == nil {
+			ws.Null = ws.nullBuf(n)
+		}
+		ws.Null[i] = true
+	}
+	for _, j := range s.required {
+		in := s.Inputs[j]
+		if in.Kind != NumberInput {
+			miss := in.Missing()
+			for i, code := range b.Cat[j][:n] {
+				if code == miss {
+					mark(i)
+				}
+			}
+			continue
+		}
+		mask := b.Valid[j]
+		if mask == nil {
+			continue
+		}
+		for w := 0; w*64 < n; w++ {
+			if mask[w] == ^uint64(0) {
+				continue
+			}
+			for i := w * 64; i < n && i < w*64+64; i++ {
+				if mask[w]&(1<<(uint(i)&63)) == 0 {
+					mark(i)
+				}
+			}
+		}
+	}
+}
+
+// nullIfNonFinite marks row i NULL if one of its required numbers is NaN or ±Inf, and reports whether it
+// did.
+func (s *Scorer) nullIfNonFinite(b *Batch, i int, ws *Workspace) bool {
+	for _, j := range s.required {
+		if s.Inputs[j].Kind == NumberInput {
+			if x := b.Num[j][i]; x-x != 0 {
+				if ws.Null == nil {
+					ws.Null = ws.nullBuf(b.N)
+				}
+				ws.Null[i] = true
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (ws *Workspace) nullBuf(n int) []bool {
+	if cap(ws.null) < n {
+		ws.null = make([]bool, n)
+	}
+	b := ws.null[:n]
+	clear(b)
+	return b
+}
+
+// NullOf reports whether row i's results are NULL (a required value is missing).
+func (ws *Workspace) NullOf(i int) bool { return ws != nil && ws.Null != nil && ws.Null[i] }
+
+// fixup rescores with the row reference the rows the vector kernels cannot score, and marks the rows that
+// miss a required value.
 func (s *Scorer) fixup(b *Batch, out []float64, ws *Workspace) {
 	n, K := b.N, len(s.Labels)
 	ws.Shift = nil
+	s.markIncomplete(b, ws)
 	if cap(ws.bad) < n {
 		ws.bad = make([]bool, n)
 	}
@@ -251,8 +362,17 @@ func (s *Scorer) fixup(b *Batch, out []float64, ws *Workspace) {
 	}
 	for c := range K {
 		for i, v := range out[c*n : c*n+n] {
-			if v-v != 0 {
+			if v-v != 0 && !ws.NullOf(i) && !s.nullIfNonFinite(b, i, ws) {
 				bad[i], any = true, true
+			}
+		}
+	}
+	// Rows that miss a required value score NaN (their results are NULL), whatever the kernels wrote.
+	for i, null := range ws.Null {
+		if null {
+			bad[i] = false
+			for c := range K {
+				out[c*n+i] = math.NaN()
 			}
 		}
 	}
@@ -366,6 +486,51 @@ func Posterior(jll []float64, n, K, i int, dst []float64) {
 	}
 }
 
+// Posteriors writes p(c | x) of every row to dst, row-major (dst[i*K+c]), the same values as Posterior
+// row by row, computed class by class over the rows (the exponentials dominate nb_predict_proba's cost).
+// rowMax and sums are scratch of n elements.
+func Posteriors(jll []float64, n, K int, dst, rowMax, sums []float64) {
+	expShiftedRows(jll, n, K, dst, rowMax, sums)
+	for i := range n {
+		s, row := sums[i], dst[i*K:i*K+K]
+		for c := range row {
+			row[c] /= s
+		}
+	}
+}
+
+// LogPosteriors writes log p(c | x) of every row to dst, row-major, the same values as LogPosterior.
+func LogPosteriors(jll []float64, n, K int, dst, rowMax, sums []float64) {
+	expShiftedRows(jll, n, K, dst, rowMax, sums)
+	for i := range n {
+		ls, mx, row := math.Log(sums[i]), rowMax[i], dst[i*K:i*K+K]
+		for c := range row {
+			row[c] = (jll[c*n+i] - mx) - ls
+		}
+	}
+}
+
+// expShiftedRows computes, for every row i, B_i = max_c b_ic into rowMax, exp(b_ic − B_i) into dst[i*K+c]
+// and their sum (in class order, as shiftedExpSum) into sums.
+func expShiftedRows(jll []float64, n, K int, dst, rowMax, sums []float64) {
+	rowMax, sums, dst = rowMax[:n], sums[:n], dst[:n*K]
+	copy(rowMax, jll[:n])
+	for c := 1; c < K; c++ {
+		for i, v := range jll[c*n : c*n+n] {
+			if v > rowMax[i] {
+				rowMax[i] = v
+			}
+		}
+	}
+	clear(sums)
+	for c := range K {
+		expShifted(dst[c:], K, jll[c*n:c*n+n], rowMax)
+		for i := range sums {
+			sums[i] += dst[i*K+c]
+		}
+	}
+}
+
 // LogEvidence returns log p(x) = log Σ_c p(c) p(x | c) for row i (seed 004's log-sum-exp); add the row's
 // Workspace shift.
 func LogEvidence(jll []float64, n, K, i int) float64 {
@@ -383,7 +548,7 @@ func shiftedExpSum(jll []float64, n, K, i int, e []float64) (float64, float64) {
 	}
 	sum := 0.0
 	for c := range K {
-		x := math.Exp(jll[c*n+i] - mx)
+		x := expNonPositive(jll[c*n+i] - mx)
 		if e != nil {
 			e[c] = x
 		}

@@ -37,6 +37,9 @@ type Table[T any] struct {
 	// Rows, if set, says how many training rows (and their weight) a row counts: at most its class's, and
 	// equal to each other in a model without a weight column.
 	Rows func(*T) (count int64, weight float64)
+	// ModelRows: rows with an empty feature belong to the model as a whole (a logistic regression's
+	// intercepts).
+	ModelRows bool
 }
 
 // table is the untyped view of a Table the store, JSON codec, validation and merge use.
@@ -175,7 +178,7 @@ func (t *Table[T]) validate(m *Model, rows any, known map[string]bool) error {
 	for i := range rs {
 		k := t.Key(&rs[i])
 		if k.Feature != lastFeature {
-			if !known[k.Feature] {
+			if !known[k.Feature] && !(k.Feature == "" && t.ModelRows && len(known) > 0) {
 				return invalidRow(m, t.Name, i, "feature %q has no %s statistics", k.Feature, t.Name)
 			}
 			lastFeature = k.Feature

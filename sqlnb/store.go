@@ -18,6 +18,15 @@ var schemaStatements = []string{
 	"store_create_schema.sql", "store_create_models.sql", "store_create_features.sql", "store_create_classes.sql",
 }
 
+// upgradeStatements add the nb.models columns of later formats to an earlier store (each IF NOT EXISTS):
+// format 2's, then format 3's.
+var upgradeStatements = []string{
+	"store_upgrade_threshold.sql", "store_upgrade_eps.sql",
+	"store_upgrade_reg_param.sql", "store_upgrade_solver.sql", "store_upgrade_shrinkage.sql", "store_upgrade_c.sql",
+	"store_upgrade_penalty.sql", "store_upgrade_tol.sql", "store_upgrade_max_iter.sql", "store_upgrade_incomplete_rows.sql",
+	"store_upgrade_iterations.sql", "store_upgrade_grad_norm.sql",
+}
+
 // EnsureStore creates the nb schema and its tables if they do not exist, and upgrades a store of an
 // earlier format (Upgrade).
 func EnsureStore(ctx context.Context, q Querier) error {
@@ -39,7 +48,7 @@ func EnsureStore(ctx context.Context, q Querier) error {
 	if err != nil || v == FormatVersion {
 		return err
 	}
-	for _, name := range []string{"store_upgrade_threshold.sql", "store_upgrade_eps.sql"} {
+	for _, name := range upgradeStatements {
 		if _, err := q.ExecContext(ctx, queries.SQL(name)); err != nil {
 			return fmt.Errorf("upgrade model store: %w", err)
 		}
@@ -50,7 +59,9 @@ func EnsureStore(ctx context.Context, q Querier) error {
 // Upgrade brings an existing model store to FormatVersion (nothing if there is none): the columns and
 // tables later formats added are created, and every model's format_version is updated. It returns the
 // oldest format version found. Version 1 → 2 adds nb.models.threshold and eps (0: e1071's rule off) and
-// nb.poisson; the statistics of version-1 models are unchanged.
+// nb.poisson; 2 → 3 adds the hyperparameters and fit summary of discriminant analysis and logistic
+// regression (with their defaults) and nb.comoments and nb.logistic; the statistics of earlier models are
+// unchanged.
 func Upgrade(ctx context.Context, db DB) (from int, err error) {
 	ok, err := storeExists(ctx, db)
 	if err != nil || !ok {
@@ -94,7 +105,8 @@ func Upgrade(ctx context.Context, db DB) (from int, err error) {
 	return from, tx.Commit()
 }
 
-// storeVersion returns the oldest format version of the store: 1 if nb.models lacks the columns of version 2.
+// storeVersion returns the oldest format version of the store: 1 if nb.models lacks the columns of version 2,
+// 2 if it lacks those of version 3.
 func storeVersion(ctx context.Context, q Querier) (int, error) {
 	var v sql.NullInt64
 	if err := q.QueryRowContext(ctx, queries.SQL("store_format_version.sql")).Scan(&v); err != nil {
@@ -218,7 +230,8 @@ func saveTx(ctx context.Context, q Querier, conn *sql.Conn, m *Model) error {
 	p := m.Params
 	if _, err := q.ExecContext(ctx, queries.SQL("store_insert_model.sql"), m.Name, m.Label, m.LabelType, weight,
 		m.Source, p.Alpha, p.VarSmoothing, p.Variance, p.Priors, p.Norm, p.MinDF, p.MaxFeatures, m.Rows, m.SkippedRows,
-		m.Created, m.Version, m.Generation, p.Threshold, p.Eps); err != nil {
+		m.Created, m.Version, m.Generation, p.Threshold, p.Eps, p.RegParam, p.Solver, p.Shrinkage, p.C, p.Penalty, p.Tol, p.MaxIter,
+		m.IncompleteRows, m.Iterations, m.GradNorm); err != nil {
 		return err
 	}
 	n := len(m.Features)
@@ -386,7 +399,8 @@ func LoadTx(ctx context.Context, q Querier, name string) (*Model, error) {
 	p := &m.Params
 	err := q.QueryRowContext(ctx, queries.SQL("store_load_model.sql"), name).Scan(&m.Name, &m.Label, &m.LabelType, &weight,
 		&m.Source, &p.Alpha, &p.VarSmoothing, &p.Variance, &p.Priors, &p.Norm, &p.MinDF, &p.MaxFeatures, &m.Rows, &m.SkippedRows,
-		&m.Created, &m.Version, &m.Generation, &p.Threshold, &p.Eps)
+		&m.Created, &m.Version, &m.Generation, &p.Threshold, &p.Eps, &p.RegParam, &p.Solver, &p.Shrinkage, &p.C, &p.Penalty,
+		&p.Tol, &p.MaxIter, &m.IncompleteRows, &m.Iterations, &m.GradNorm)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, UnknownModelError(ctx, q, name)
 	}
@@ -439,7 +453,8 @@ func loadRows(ctx context.Context, q Querier, file, name string, scan func(*sql.
 // cached compiled model can be reused while both are unchanged.
 func CurrentParams(ctx context.Context, q Querier, name string) (generation string, p Params, err error) {
 	err = q.QueryRowContext(ctx, queries.SQL("store_load_params.sql"), name).Scan(&generation, &p.Alpha, &p.VarSmoothing,
-		&p.Variance, &p.Priors, &p.Norm, &p.MinDF, &p.MaxFeatures, &p.Threshold, &p.Eps)
+		&p.Variance, &p.Priors, &p.Norm, &p.MinDF, &p.MaxFeatures, &p.Threshold, &p.Eps, &p.RegParam, &p.Solver, &p.Shrinkage,
+		&p.C, &p.Penalty, &p.Tol, &p.MaxIter)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", p, UnknownModelError(ctx, q, name)
 	}
@@ -490,6 +505,13 @@ func SetParams(ctx context.Context, db DB, name string, p Params, given map[stri
 		if err != nil {
 			return err
 		}
+		for _, g := range byFamily(m.Features) {
+			if fp, ok := g.fam.(fitParamsFamily); ok {
+				if err := fp.checkParams(m, p); err != nil {
+					return err
+				}
+			}
+		}
 		m.Params = p
 		old := m.Generation
 		m.Generation = newGeneration()
@@ -505,10 +527,14 @@ func SetParams(ctx context.Context, db DB, name string, p Params, given map[stri
 		if err := m.Validate(); err != nil {
 			return err
 		}
+		if _, err := Compile(m); err != nil {
+			return err
+		}
 		err = inTransaction(ctx, db, func(q Querier, _ *sql.Conn) error {
 			beforeReplace(ctx, q, name, old)
 			res, err := q.ExecContext(ctx, queries.SQL("store_update_params.sql"), p.Alpha, p.VarSmoothing, p.Variance, p.Priors,
-				p.Norm, p.MinDF, p.MaxFeatures, p.Threshold, p.Eps, m.Generation, name, old)
+				p.Norm, p.MinDF, p.MaxFeatures, p.Threshold, p.Eps, p.RegParam, p.Solver, p.Shrinkage, p.C, p.Penalty, p.Tol, p.MaxIter,
+				m.Generation, name, old)
 			if err != nil {
 				return err
 			}
@@ -549,7 +575,7 @@ func Export(w io.Writer, m *Model) error {
 	return enc.Encode(m)
 }
 
-// Import reads a model exported by Export (format version 1 or 2) and validates it; rename, if not empty,
+// Import reads a model exported by Export (format version 1 to 3) and validates it; rename, if not empty,
 // renames it.
 func Import(r io.Reader, rename string) (*Model, error) {
 	m := &Model{}

@@ -45,6 +45,16 @@ type TrainSpec struct {
 	Text TextOptions
 	// Binarize is the threshold of Bernoulli and text_bernoulli features (Feature.Binarize).
 	Binarize float64
+	// Trace, if set, receives the durations of an iterative fit's SQL passes (logistic regression).
+	Trace *FitTrace
+}
+
+// FitTrace records where an iterative fit (logistic regression) spends its time: the first pass over the
+// source (classes, levels, standardisation) and every Newton pass (gradient, Hessian and log-loss at one
+// point; a step that is halved takes several).
+type FitTrace struct {
+	Describe time.Duration
+	Passes   []time.Duration
 }
 
 // TermsSpec names a long term table: one row per (document, term) with a count, joined on Doc to the
@@ -114,10 +124,23 @@ type plan struct {
 	label      Column
 	weight     string
 	features   []Feature
+	// params are the model's hyperparameters (families that fit iteratively use them at training), trace
+	// where such a fit records its passes (nil: nowhere).
+	params Params
+	trace  *FitTrace
+}
+
+// Fit trains the model spec describes as Train does, without storing it.
+func Fit(ctx context.Context, db Querier, spec TrainSpec) (*Model, error) {
+	m, _, err := trainModel(ctx, db, spec)
+	if err != nil {
+		return nil, fmt.Errorf("train %q: %w", spec.Model, err)
+	}
+	return m, nil
 }
 
 // trainModel resolves spec, checks its columns (profile), computes the model and checks its classes.
-func trainModel(ctx context.Context, db DB, spec TrainSpec) (m *Model, warnings []string, err error) {
+func trainModel(ctx context.Context, db Querier, spec TrainSpec) (m *Model, warnings []string, err error) {
 	if err := ValidateName(spec.Model); err != nil {
 		return nil, nil, err
 	}
@@ -147,7 +170,8 @@ func trainModel(ctx context.Context, db DB, spec TrainSpec) (m *Model, warnings 
 }
 
 // trainPlanned computes and validates the model of a resolved plan.
-func trainPlanned(ctx context.Context, db DB, spec TrainSpec, p *plan, params Params) (*Model, error) {
+func trainPlanned(ctx context.Context, db Querier, spec TrainSpec, p *plan, params Params) (*Model, error) {
+	p.params, p.trace = params, spec.Trace
 	m := &Model{
 		Name: spec.Model, Label: p.label.Name, LabelType: p.label.Type, Weight: p.weight, Source: spec.Source,
 		Params: params, Created: time.Now().UTC().Truncate(time.Microsecond), Version: FormatVersion,
@@ -159,7 +183,8 @@ func trainPlanned(ctx context.Context, db DB, spec TrainSpec, p *plan, params Pa
 	}
 	part := sc.part(0)
 	classes := part.classList(sc.order)
-	m.Classes, m.SkippedRows, m.Stats = classes, part.skipped, part.stats
+	m.Classes, m.SkippedRows, m.IncompleteRows, m.Stats = classes, part.skipped, part.incomplete, part.stats
+	m.Iterations, m.GradNorm = part.iterations, part.gradNorm
 	for _, c := range classes {
 		m.Rows += c.Count
 	}
@@ -189,6 +214,10 @@ func trainPlanned(ctx context.Context, db DB, spec TrainSpec, p *plan, params Pa
 		}
 	}
 	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	// Compiling now reports what scoring would refuse (a singular covariance) before anything is stored.
+	if _, err := Compile(m); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -415,6 +444,11 @@ type partial struct {
 	classes map[string]Class
 	skipped int64
 	stats   Stats
+	// incomplete counts the labelled rows left out for a missing feature value (families that need
+	// complete rows); iterations and gradNorm summarise an iterative fit.
+	incomplete int64
+	iterations int64
+	gradNorm   float64
 }
 
 // classList returns the classes of the partial in the global order.

@@ -22,6 +22,7 @@ import "C"
 
 import (
 	"fmt"
+	"os"
 	"runtime/cgo"
 	"unsafe"
 )
@@ -50,6 +51,7 @@ func handleValue[T any](p unsafe.Pointer) T {
 
 //export nbDeleteHandle
 func nbDeleteHandle(p unsafe.Pointer) {
+	defer func() { _ = recover() }()
 	if p == nil {
 		return
 	}
@@ -58,14 +60,32 @@ func nbDeleteHandle(p unsafe.Pointer) {
 }
 
 //export nbCopyHandle
-func nbCopyHandle(p unsafe.Pointer) unsafe.Pointer {
+func nbCopyHandle(p unsafe.Pointer) (copied unsafe.Pointer) {
+	defer func() {
+		if recover() != nil {
+			copied = nil
+		}
+	}()
 	// Bound functions are immutable after bind: a copy may share the Go value.
 	return newHandle(cgo.Handle(*(*C.uintptr_t)(p)).Value())
 }
 
-// recovered turns a panic in a callback into an error message for DuckDB.
-func recovered(name string, setError func(string)) {
+// recovered turns a panic in a callback into an error message for DuckDB (a panic that reached DuckDB would
+// end the host process: the sqlnb binary, or any client that loaded the extension). *name is the function's
+// name, "sqlnb" until the callback has read it. Every exported callback defers it first.
+func recovered(name *string, setError func(string)) {
 	if r := recover(); r != nil {
-		setError(fmt.Sprintf("%s: internal error: %v", name, r))
+		setError(fmt.Sprintf("%s: internal error: %v", *name, r))
+	}
+}
+
+// testPanic names a callback that panics on purpose, as "function:stage" (stage bind, init or exec): the
+// extension's integration tests check that the panic reaches the client as an error (SQLNB_TEST_PANIC).
+var testPanic = os.Getenv("SQLNB_TEST_PANIC")
+
+// fault panics if testPanic names this function and stage.
+func fault(name, stage string) {
+	if testPanic != "" && testPanic == name+":"+stage {
+		panic("test panic (SQLNB_TEST_PANIC=" + testPanic + ")")
 	}
 }

@@ -95,9 +95,12 @@ func registerCVFunc(conn mapping.Connection, cf *cvFunc) error {
 //export nbCVBind
 func nbCVBind(infoPtr unsafe.Pointer) {
 	info := mapping.BindInfo{Ptr: infoPtr}
+	name := "sqlnb"
+	defer recovered(&name, func(msg string) { mapping.ScalarFunctionBindSetError(info, msg) })
 	cf := handleValue[*cvFunc](mapping.ScalarFunctionBindGetExtraInfo(info))
+	name = cf.name
+	fault(name, "bind")
 	reg := cf.reg
-	defer recovered(cf.name, func(msg string) { mapping.ScalarFunctionBindSetError(info, msg) })
 	fail := func(err error) { mapping.ScalarFunctionBindSetError(info, cf.name+": "+err.Error()) }
 	args, cctx, release := bindArguments(info)
 	defer release()
@@ -160,8 +163,10 @@ func nbCVBind(infoPtr unsafe.Pointer) {
 //export nbCVExec
 func nbCVExec(infoPtr, inputPtr, outputPtr unsafe.Pointer) {
 	info := mapping.FunctionInfo{Ptr: infoPtr}
+	name := "nb_cv_proba"
+	defer recovered(&name, func(msg string) { mapping.ScalarFunctionSetError(info, msg) })
+	fault(name, "exec")
 	cb := handleValue[*cvBound](mapping.ScalarFunctionGetBindData(info))
-	defer recovered("nb_cv_proba", func(msg string) { mapping.ScalarFunctionSetError(info, msg) })
 	input := mapping.DataChunk{Ptr: inputPtr}
 	out := mapping.Vector{Ptr: outputPtr}
 	n := int(mapping.DataChunkGetSize(input))
@@ -221,14 +226,18 @@ func nbCVExec(infoPtr, inputPtr, outputPtr unsafe.Pointer) {
 		K, m := len(b.labels), len(idx)
 		var w stringWriter
 		w.reset(keys, s.first)
+		sqlnb.Posteriors(jll, m, K, vals[off:off+m*K], s.top, s.sums)
 		for r, i := range idx {
-			entries[i] = listEntry{offset: uint64(off), length: uint64(K)}
-			sqlnb.Posterior(jll, m, K, r, vals[off:off+K])
 			for c := range K {
-				w.write(off+c, int32(c), &b.labels[c])
+				w.write(off+r*K+c, int32(c), &b.labels[c])
 			}
-			off += K
+			if s.ws.NullOf(r) { // a row missing a value a component requires
+				nulls = append(nulls, i)
+				continue
+			}
+			entries[i] = listEntry{offset: uint64(off + r*K), length: uint64(K)}
 		}
+		off += m * K
 		b.pool.Put(s)
 	}
 	for _, i := range nulls {
@@ -262,7 +271,7 @@ func (cb *cvBound) writeTerms(input mapping.DataChunk, out mapping.Vector, struc
 		var w stringWriter
 		w.reset(predVec, s.first)
 		for r, i := range idx {
-			if !valid(labelMask, i) {
+			if !valid(labelMask, i) || s.ws.NullOf(r) {
 				nulls = append(nulls, i)
 				continue
 			}

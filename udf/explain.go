@@ -41,9 +41,11 @@ func (b *bound) writeExplain(input mapping.DataChunk, out mapping.Vector, s *scr
 		cv := mapping.DataChunkGetVector(input, mapping.IdxT(b.classArg))
 		perRow, perRowMask = mapping.VectorGetData(cv), validity(cv, n)
 	}
+	// Elements are written back to back: a row without an explanation (NULL) takes none, so no element of
+	// the child vectors is left unwritten (DuckDB may copy the whole child range).
+	off := base
 	for i := range n {
-		off := base + i*m
-		entries[i] = listEntry{offset: uint64(off), length: uint64(m)}
+		entries[i] = listEntry{offset: uint64(off), length: 0}
 		vs := -1
 		if b.versus {
 			vs = b.classIdx
@@ -59,10 +61,14 @@ func (b *bound) writeExplain(input mapping.DataChunk, out mapping.Vector, s *scr
 			}
 		}
 		if !rowOK[i] {
-			entries[i].length = 0
 			continue
 		}
 		a, c, list := b.scorer.Explain(s.batch, i, vs)
+		if a < 0 { // a row missing a value the model requires
+			rowOK[i], anyNull = false, true
+			continue
+		}
+		entries[i].length = uint64(len(list))
 		for e, x := range list {
 			idx := off + e
 			classes.write(idx, int32(a), &b.labels[a])
@@ -79,7 +85,8 @@ func (b *bound) writeExplain(input mapping.DataChunk, out mapping.Vector, s *scr
 			}
 			contrib[idx] = x.LLR
 		}
+		off += len(list)
 	}
-	mapping.ListVectorSetSize(out, mapping.IdxT(base+n*m))
+	mapping.ListVectorSetSize(out, mapping.IdxT(off))
 	return anyNull
 }

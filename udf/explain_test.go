@@ -131,3 +131,17 @@ func TestExplainVersus(t *testing.T) {
 		t.Errorf("rows whose class is NULL or unknown are not exactly the NULL explanations")
 	}
 }
+
+// Rows without an explanation (a NULL row, a missing value an lda model requires) take no elements of the
+// result list: every element DuckDB may copy is written (an unwritten one crashed the cast to text).
+func TestExplainNullRowsLeaveNoHoles(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT CASE WHEN i % 3 = 0 THEN 'a' ELSE 'b' END AS y, random() + i % 3 AS x1,
+		CASE WHEN i % 7 = 0 THEN NULL WHEN i % 11 = 0 THEN 'nan'::DOUBLE ELSE random() END AS x2 FROM range(5000) r(i)`)
+	mustExec(t, db, "CALL nb_train('m', 'd', 'y', kind := 'lda')")
+	got := queryStrings(t, db, `SELECT count(*) FILTER (WHERE e IS NULL), count(*), sum(length(e)) > 0 FROM (
+		SELECT coalesce(nb_explain('m', t)::VARCHAR, NULL) AS e FROM d t)`)
+	if got[0][0] == "0" || got[0][1] != "5000" || got[0][2] != "true" {
+		t.Errorf("NULL explanations, rows, text: %v", got[0])
+	}
+}

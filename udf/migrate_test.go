@@ -65,7 +65,7 @@ func TestUpgradeVersion1Store(t *testing.T) {
 	}
 	defer db.Close()
 	got := queryStrings(t, db, `SELECT min(format_version), max(format_version), count(*) FROM nb.models`)
-	if got[0][0] != "2" || got[0][2] != "9" {
+	if got[0][0] != strconv.Itoa(sqlnb.FormatVersion) || got[0][2] != "9" {
 		t.Fatalf("after opening: format versions %v", got[0])
 	}
 	if from, err := sqlnb.Upgrade(context.Background(), db.DB); err != nil || from != sqlnb.FormatVersion {
@@ -105,7 +105,7 @@ func TestUpgradeVersion1Store(t *testing.T) {
 	t.Logf("9 version-1 models upgraded: %s scores equal to the version-1 release's within %.3g", res[0][1], worst)
 	// A model saved by this release beside the upgraded ones.
 	mustExec(t, db, `CALL nb_set('votes', alpha := 0.5, threshold := 0.001)`)
-	if got := queryStrings(t, db, `SELECT threshold, format_version FROM nb.models WHERE name = 'votes'`); got[0][0] != "0.001" || got[0][1] != "2" {
+	if got := queryStrings(t, db, `SELECT threshold, format_version FROM nb.models WHERE name = 'votes'`); got[0][0] != "0.001" || got[0][1] != strconv.Itoa(sqlnb.FormatVersion) {
 		t.Errorf("nb_set on an upgraded store: %v", got)
 	}
 }

@@ -121,28 +121,54 @@ func Open(dsn string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %q: %w", dsn, err)
 	}
+	reg, err := newRegistry(key, c, 0)
+	if err != nil {
+		c.Close()
+		return nil, fmt.Errorf("open %q: %w", dsn, err)
+	}
+	if key != "" {
+		registries[key] = reg
+	}
+	return &DB{DB: sql.OpenDB(connector{reg}), reg: reg}, nil
+}
+
+// Attach registers sqlnb's functions on the database behind connector c, which can hand out at most
+// maxConns connections at once: the loadable extension (extension/) attaches the connections it keeps from
+// LOAD. The database stays attached for the life of the process.
+func Attach(c *duckdb.Connector, maxConns int) error {
+	registriesMu.Lock()
+	defer registriesMu.Unlock()
+	_, err := newRegistry("", c, maxConns)
+	return err
+}
+
+// newRegistry registers the functions on the database of c through its first connection, notes the
+// catalog name, upgrades an older model store and lists the registry as live. The caller holds
+// registriesMu. maxConns bounds the internal pool (0: no bound).
+func newRegistry(key string, c *duckdb.Connector, maxConns int) (*registry, error) {
 	reg := &registry{key: key, connector: c, refs: 1, cache: map[string][]*sqlnb.Scorer{}, conns: map[uint64]*connState{}}
 	reg.internal = sql.OpenDB(connector{reg})
 	reg.internal.SetMaxIdleConns(2)
+	if maxConns > 0 {
+		reg.internal.SetMaxOpenConns(maxConns)
+		reg.internal.SetMaxIdleConns(maxConns)
+	}
 	// The first connection registers the functions for the whole database.
 	if err := reg.internal.PingContext(context.Background()); err != nil {
 		reg.internal.Close()
-		c.Close()
-		return nil, fmt.Errorf("open %q: %w", dsn, err)
+		return nil, err
 	}
 	if err := reg.internal.QueryRowContext(context.Background(), "SELECT current_database()").Scan(&reg.catalog); err != nil {
 		reg.internal.Close()
-		c.Close()
-		return nil, fmt.Errorf("open %q: %w", dsn, err)
+		return nil, err
 	}
 	live[reg] = true
-	if key != "" {
-		registries[key] = reg
+	if key != "" || maxConns > 0 {
 		// A model store of an earlier format is upgraded on open; if the database is read-only this fails and
 		// loading a model says what to do.
 		_, _ = sqlnb.Upgrade(context.Background(), reg.internal)
 	}
-	return &DB{DB: sql.OpenDB(connector{reg}), reg: reg}, nil
+	return reg, nil
 }
 
 // Close closes the pool; the database closes when the last DB opened on it is closed.

@@ -248,6 +248,10 @@ func (r *chunkRows) Scan(dest ...any) error {
 			}
 			*p = s
 		case *int64:
+			if i, ok := v.(int64); ok {
+				*p = i
+				break
+			}
 			x, ok := toFloat(v)
 			if !ok {
 				return fmt.Errorf("scan resultColumn %d: %T into an int64", c, v)
@@ -259,6 +263,24 @@ func (r *chunkRows) Scan(dest ...any) error {
 				return fmt.Errorf("scan resultColumn %d: %T into a float64", c, v)
 			}
 			*p = x
+		case *bool:
+			b, ok := v.(bool)
+			if !ok {
+				return fmt.Errorf("scan resultColumn %d: %T into a bool", c, v)
+			}
+			*p = b
+		case *sql.NullBool:
+			p.Bool, p.Valid = v.(bool)
+		case *int:
+			if i, ok := v.(int64); ok {
+				*p = int(i)
+				break
+			}
+			x, ok := toFloat(v)
+			if !ok {
+				return fmt.Errorf("scan resultColumn %d: %T into an int", c, v)
+			}
+			*p = int(x)
 		default:
 			return fmt.Errorf("scan resultColumn %d: unsupported destination %T", c, d)
 		}

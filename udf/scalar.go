@@ -150,6 +150,7 @@ type scratch struct {
 	best  []int32
 	top   []float64
 	post  []float64 // K posteriors of one row
+	sums  []float64 // per row: Σ exp(b_c − max b)
 	first []int
 	rowOK []bool
 }
@@ -160,7 +161,7 @@ func (b *bound) scratch(n int) *scratch {
 	}
 	K := len(b.scorer.Labels)
 	s := &scratch{batch: b.scorer.NewBatch(n), num: make([][]float64, len(b.scorer.Inputs)),
-		jll: make([]float64, n*K), best: make([]int32, n), top: make([]float64, n), post: make([]float64, K),
+		jll: make([]float64, n*K), best: make([]int32, n), top: make([]float64, n), post: make([]float64, K), sums: make([]float64, n),
 		first: make([]int, K), rowOK: make([]bool, n)}
 	for j := range s.num {
 		s.num[j] = s.batch.Num[j]
@@ -171,8 +172,11 @@ func (b *bound) scratch(n int) *scratch {
 //export nbScalarBind
 func nbScalarBind(infoPtr unsafe.Pointer) {
 	info := mapping.BindInfo{Ptr: infoPtr}
+	name := "sqlnb"
+	defer recovered(&name, func(msg string) { mapping.ScalarFunctionBindSetError(info, msg) })
 	spec := handleValue[*scalarSpec](mapping.ScalarFunctionBindGetExtraInfo(info))
-	defer recovered(spec.name, func(msg string) { mapping.ScalarFunctionBindSetError(info, msg) })
+	name = spec.name
+	fault(name, "bind")
 	b, err := bindScalar(info, spec)
 	if err != nil {
 		mapping.ScalarFunctionBindSetError(info, spec.name+": "+err.Error())
@@ -508,8 +512,11 @@ func (b *bound) newReader(j, arg, child int, t mapping.LogicalType) (reader, err
 //export nbScalarExec
 func nbScalarExec(infoPtr, inputPtr, outputPtr unsafe.Pointer) {
 	info := mapping.FunctionInfo{Ptr: infoPtr}
+	name := "sqlnb"
+	defer recovered(&name, func(msg string) { mapping.ScalarFunctionSetError(info, msg) })
 	b := handleValue[*bound](mapping.ScalarFunctionGetBindData(info))
-	defer recovered(b.spec.name, func(msg string) { mapping.ScalarFunctionSetError(info, msg) })
+	name = b.spec.name
+	fault(name, "exec")
 	if b.unknownArg > 0 {
 		mapping.ScalarFunctionSetError(info, fmt.Sprintf("%s: the type of argument %d was not known when the query was bound "+
 			"(a prepared-statement parameter, or a macro parameter): cast it, as in $%d::DOUBLE, or pass the row as a struct (%s)",
@@ -551,6 +558,14 @@ func (b *bound) execute(input mapping.DataChunk, out mapping.Vector, n int, s *s
 	K := len(sc.Labels)
 	jll := s.jll[:K*n]
 	sc.JointLogLikelihood(batch, jll, &s.ws)
+	// Rows that miss a value the model requires (lda, qda, logistic) give NULL.
+	if null := s.ws.Null; null != nil {
+		for i, isNull := range null {
+			if isNull {
+				rowOK[i], anyNull = false, true
+			}
+		}
+	}
 	switch b.spec.out {
 	case outLabel:
 		sqlnb.Argmax(jll, n, K, s.best, s.top)
@@ -561,7 +576,7 @@ func (b *bound) execute(input mapping.DataChunk, out mapping.Vector, n int, s *s
 		var w stringWriter
 		w.reset(out, s.first)
 		for i := range n {
-			if !b.struc || rowOK[i] {
+			if rowOK[i] {
 				c := s.best[i]
 				w.write(i, c, &b.labels[c])
 			}
@@ -621,19 +636,20 @@ func (b *bound) writeMaps(out mapping.Vector, jll []float64, n, K int, s *scratc
 	vals := unsafe.Slice((*float64)(mapping.VectorGetData(mapping.StructVectorGetChild(child, 1))), base+n*K)
 	var w stringWriter
 	w.reset(keys, s.first)
+	switch b.spec.out {
+	case outProba:
+		sqlnb.Posteriors(jll, n, K, vals[base:base+n*K], s.top, s.sums)
+	case outLogProba:
+		sqlnb.LogPosteriors(jll, n, K, vals[base:base+n*K], s.top, s.sums)
+	}
 	for i := range n {
 		off := base + i*K
 		entries[i] = listEntry{offset: uint64(off), length: uint64(K)}
-		switch b.spec.out {
-		case outJLL:
+		if b.spec.out == outJLL {
 			shift := s.ws.ShiftOf(i)
 			for c := range K {
 				vals[off+c] = jll[c*n+i] + shift
 			}
-		case outProba:
-			sqlnb.Posterior(jll, n, K, i, vals[off:off+K])
-		default:
-			sqlnb.LogPosterior(jll, n, K, i, vals[off:off+K])
 		}
 		for c := range K {
 			w.write(off+c, int32(c), &b.labels[c])

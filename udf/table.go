@@ -147,8 +147,11 @@ func goValue(v mapping.Value, t colType) any {
 //export nbTableBind
 func nbTableBind(infoPtr unsafe.Pointer) {
 	info := mapping.BindInfo{Ptr: infoPtr}
+	name := "sqlnb"
+	defer recovered(&name, func(msg string) { mapping.BindSetError(info, msg) })
 	spec := handleValue[*tableSpec](mapping.BindGetExtraInfo(info))
-	defer recovered(spec.name, func(msg string) { mapping.BindSetError(info, msg) })
+	name = spec.name
+	fault(name, "bind")
 	if spec.writes {
 		var cctx mapping.ClientContext
 		mapping.TableFunctionGetClientContext(info, &cctx)
@@ -199,6 +202,10 @@ func nbTableBind(infoPtr unsafe.Pointer) {
 //export nbTableInit
 func nbTableInit(infoPtr unsafe.Pointer) {
 	info := mapping.InitInfo{Ptr: infoPtr}
+	name := "sqlnb"
+	defer recovered(&name, func(msg string) { mapping.InitSetError(info, msg) })
+	name = handleValue[*tableBind](mapping.InitGetBindData(info)).spec.name
+	fault(name, "init")
 	mapping.InitSetMaxThreads(info, 1)
 	mapping.InitSetInitData(info, newHandle(&tableState{}), deleteHandlePt)
 }
@@ -206,8 +213,11 @@ func nbTableInit(infoPtr unsafe.Pointer) {
 //export nbTableExec
 func nbTableExec(infoPtr, outputPtr unsafe.Pointer) {
 	info := mapping.FunctionInfo{Ptr: infoPtr}
+	name := "sqlnb"
+	defer recovered(&name, func(msg string) { mapping.FunctionSetError(info, msg) })
 	b := handleValue[*tableBind](mapping.FunctionGetBindData(info))
-	defer recovered(b.spec.name, func(msg string) { mapping.FunctionSetError(info, msg) })
+	name = b.spec.name
+	fault(name, "exec")
 	st := handleValue[*tableState](mapping.FunctionGetInitData(info))
 	out := mapping.DataChunk{Ptr: outputPtr}
 	if !st.done {

@@ -18,6 +18,8 @@ import (
 var optionParams = []param{
 	{"alpha", tDouble}, {"var_smoothing", tDouble}, {"variance", tVarchar}, {"priors", tVarchar}, {"norm", tBoolean},
 	{"min_df", tBigint}, {"max_features", tBigint}, {"threshold", tDouble}, {"eps", tDouble},
+	{"reg_param", tDouble}, {"solver", tVarchar}, {"shrinkage", tDouble}, {"c", tDouble}, {"penalty", tVarchar},
+	{"tol", tDouble}, {"max_iter", tBigint},
 }
 
 // trainParams are nb_train's named parameters besides the hyperparameters: the columns and how they are
@@ -48,7 +50,8 @@ func tableSpecs() []*tableSpec {
 			positional: []param{{"model", tVarchar}, {"source", tVarchar}, {"label", tVarchar}},
 			named:      append(slices.Clone(trainParams), optionParams...),
 			columns: []column{{"model", tVarchar}, {"n_rows", tBigint}, {"skipped_rows", tBigint}, {"classes", tBigint},
-				{"features", tBigint}, {"kinds", tVarchar}, {"seconds", tDouble}, {"warnings", tVarcharList}},
+				{"features", tBigint}, {"kinds", tVarchar}, {"seconds", tDouble}, {"incomplete_rows", tBigint}, {"iterations", tBigint},
+				{"warnings", tVarcharList}},
 			run: runTrain,
 		},
 		{
@@ -107,6 +110,12 @@ func tableSpecs() []*tableSpec {
 				}
 				return rows, nil
 			},
+		},
+		{
+			name:       "nb_linear_weights",
+			positional: []param{{"model", tVarchar}},
+			columns:    []column{{"class", tVarchar}, {"feature", tVarchar}, {"value", tVarchar}, {"weight", tDouble}},
+			run:        runLinear,
 		},
 		{
 			name:       "nb_drop",
@@ -190,6 +199,11 @@ func options(args map[string]any) sqlnb.Options {
 		o.MaxFeatures = &v
 	}
 	o.Threshold, o.Eps = optFloat(args, "threshold"), optFloat(args, "eps")
+	o.RegParam, o.Shrinkage, o.C, o.Tol = optFloat(args, "reg_param"), optFloat(args, "shrinkage"), optFloat(args, "c"), optFloat(args, "tol")
+	o.Solver, o.Penalty = str(args, "solver"), str(args, "penalty")
+	if v, ok := args["max_iter"].(int64); ok {
+		o.MaxIter = &v
+	}
 	if f, ok := args["features"].([]string); ok {
 		o.Features = f
 	}
@@ -212,7 +226,7 @@ func runTrain(ctx context.Context, reg *registry, args map[string]any) ([][]any,
 	}
 	m := res.Model
 	return [][]any{{m.Name, m.Rows, m.SkippedRows, int64(len(m.Classes)), int64(len(m.Features)),
-		strings.Join(m.Kinds(), ","), res.Duration.Seconds(), append([]string{}, res.Warnings...)}}, nil
+		strings.Join(m.Kinds(), ","), res.Duration.Seconds(), m.IncompleteRows, m.Iterations, append([]string{}, res.Warnings...)}}, nil
 }
 
 func runModels(ctx context.Context, reg *registry, _ map[string]any) ([][]any, error) {
@@ -247,7 +261,34 @@ func runShow(ctx context.Context, reg *registry, args map[string]any) ([][]any, 
 		if p.Feature != "" {
 			feature, kind = p.Feature, string(p.Kind)
 		}
-		rows = append(rows, []any{feature, kind, p.Class, value, p.Parameter, p.Estimate, nanIfMissing(p.Count)})
+		var class any
+		if p.Class != "" {
+			class = p.Class // lda's shared covariance belongs to no class
+		}
+		rows = append(rows, []any{feature, kind, class, value, p.Parameter, p.Estimate, nanIfMissing(p.Count)})
+	}
+	return rows, nil
+}
+
+// runLinear lists the linear form of a two-class model (sqlnb.LinearForm): the intercept (feature NULL),
+// then one weight per number feature (value NULL), Bernoulli presence (value 'true') or category level.
+// class is the class whose log-odds against the other the weights give.
+func runLinear(ctx context.Context, reg *registry, args map[string]any) ([][]any, error) {
+	s, err := reg.scorer(ctx, str(args, "model"))
+	if err != nil {
+		return nil, err
+	}
+	lin, err := sqlnb.LinearForm(s)
+	if err != nil {
+		return nil, err
+	}
+	rows := [][]any{{lin.Positive, nil, nil, lin.Intercept}}
+	for _, t := range lin.Terms {
+		var value any
+		if t.Value != "" {
+			value = t.Value
+		}
+		rows = append(rows, []any{lin.Positive, t.Feature, value, t.Weight})
 	}
 	return rows, nil
 }

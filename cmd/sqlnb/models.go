@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -31,8 +30,9 @@ func newModelsCmd(e *env) *cobra.Command {
 			return query(cmd.Context(), db.DB, e.stdout, format, "FROM nb_models()")
 		},
 	}
+	var linear bool
 	show := &cobra.Command{
-		Use: "show MODEL", Short: "Show a model's hyperparameters, priors and per-feature parameters", Args: cobra.ExactArgs(1),
+		Use: "show MODEL [--linear]", Short: "Show a model's hyperparameters, priors and per-feature parameters", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			db, err := e.openReadOnly()
 			if err != nil {
@@ -47,11 +47,13 @@ func newModelsCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if linear {
+				return showLinear(e, s, format)
+			}
 			if format == "table" {
 				fmt.Fprintf(e.stdout, "model %q: label %q (%s), trained on %s: %d rows (%d skipped), %d classes, %d features\n",
-					m.Name, m.Label, m.LabelType, m.Source, m.Rows, m.SkippedRows, len(m.Classes), len(m.Features))
-				fmt.Fprintf(e.stdout, "alpha %g, var_smoothing %g, variance %s, priors %s, created %s\n\n",
-					m.Params.Alpha, m.Params.VarSmoothing, m.Params.Variance, m.Params.Priors, m.Created.Format("2006-01-02 15:04:05"))
+					m.Name, m.Label, m.LabelType, m.Source, m.Rows, m.SkippedRows+m.IncompleteRows, len(m.Classes), len(m.Features))
+				fmt.Fprintf(e.stdout, "%s, created %s\n\n", m.ParamsSummary(), m.Created.Format("2006-01-02 15:04:05"))
 			}
 			var data [][]any
 			for _, p := range sqlnb.Parameters(s) {
@@ -59,7 +61,7 @@ func newModelsCmd(e *env) *cobra.Command {
 				if math.IsNaN(p.Count) {
 					count = nil
 				}
-				data = append(data, []any{nullIfEmpty(p.Feature), nullIfEmpty(string(p.Kind)), p.Class, nullIfEmpty(p.Value), p.Parameter, p.Estimate, count})
+				data = append(data, []any{nullIfEmpty(p.Feature), nullIfEmpty(string(p.Kind)), nullIfEmpty(p.Class), nullIfEmpty(p.Value), p.Parameter, p.Estimate, count})
 			}
 			if err := writeResult(e.stdout, format, []string{"feature", "kind", "class", "value", "parameter", "estimate", "count"},
 				[]string{"VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR", "DOUBLE", "DOUBLE"}, data); err != nil {
@@ -76,6 +78,7 @@ func newModelsCmd(e *env) *cobra.Command {
 			return writeResult(e.stdout, format, []string{"class", "feature", "value", "llr"}, []string{"VARCHAR", "VARCHAR", "VARCHAR", "DOUBLE"}, inf)
 		},
 	}
+	show.Flags().BoolVar(&linear, "linear", false, "two-class models: the linear form of the log-odds, w0 + Σ w_j x_j (Gaussian NB with variance pooled, Bernoulli, categorical, lda, logistic)")
 	drop := &cobra.Command{
 		Use: "drop MODEL", Short: "Drop a stored model", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -145,7 +148,7 @@ func newModelsCmd(e *env) *cobra.Command {
 	imp.Flags().BoolVar(&replace, "replace", false, "replace a stored model of the same name")
 	var sf modelFlags
 	set := &cobra.Command{
-		Use:   "set MODEL [--alpha A] [--var-smoothing V] [--variance class|pooled|sample] [--priors P] [--threshold T --eps E]",
+		Use:   "set MODEL [--alpha A] [--var-smoothing V] [--variance class|pooled|sample] [--priors P] [--threshold T --eps E] [--reg-param R] [--shrinkage A]",
 		Short: "Change a model's hyperparameters without retraining", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			db, err := e.openExisting()
@@ -167,8 +170,7 @@ func newModelsCmd(e *env) *cobra.Command {
 			for _, w := range m.Params.Warnings() {
 				fmt.Fprintf(e.stderr, "warning: model %q: %s\n", m.Name, w)
 			}
-			fmt.Fprintf(e.stderr, "model %q: alpha %g, var_smoothing %g, variance %s, priors %s\n", m.Name,
-				m.Params.Alpha, m.Params.VarSmoothing, m.Params.Variance, strings.TrimSpace(m.Params.Priors))
+			fmt.Fprintf(e.stderr, "model %q: %s\n", m.Name, m.ParamsSummary())
 			return nil
 		},
 	}
@@ -195,6 +197,23 @@ func newModelsCmd(e *env) *cobra.Command {
 	}
 	cmd.AddCommand(list, show, drop, export, imp, set, upgrade)
 	return cmd
+}
+
+// showLinear prints the linear form of a two-class model: a header line (table format), then the weights.
+func showLinear(e *env, s *sqlnb.Scorer, format string) error {
+	lin, err := sqlnb.LinearForm(s)
+	if err != nil {
+		return err
+	}
+	if format == "table" {
+		fmt.Fprintf(e.stdout, "model %q: log p(%q | x) / p(%q | x) = w0 + Σ w_j x_j (x_j the value; for a value row, 1 when the feature equals it)\n\n",
+			s.Model.Name, lin.Positive, lin.Negative)
+	}
+	data := [][]any{{lin.Positive, nil, nil, lin.Intercept}}
+	for _, t := range lin.Terms {
+		data = append(data, []any{lin.Positive, t.Feature, nullIfEmpty(t.Value), t.Weight})
+	}
+	return writeResult(e.stdout, format, []string{"class", "feature", "value", "weight"}, []string{"VARCHAR", "VARCHAR", "VARCHAR", "DOUBLE"}, data)
 }
 
 func nullIfEmpty(s string) any {

@@ -142,7 +142,7 @@ Exit codes: 0 success, 1 the command failed, 2 bad flags or arguments.`,
 	root.PersistentFlags().StringVar(&e.tempDir, "temp-dir", "", "DuckDB's temp_directory, where data beyond --memory-limit spills (default: a new directory in $TMPDIR, removed at exit)")
 	root.PersistentFlags().BoolVarP(&e.quiet, "quiet", "q", false, "no progress bar and no summary line on stderr")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newTrainCmd(e), newPredictCmd(e), newEvalCmd(e), newCVCmd(e), newModelsCmd(e), newExportCmd(e), newShellCmd(e), newSQLCmd(e))
+	root.AddCommand(newTrainCmd(e), newPredictCmd(e), newEvalCmd(e), newCVCmd(e), newCompareCmd(e), newModelsCmd(e), newExportCmd(e), newShellCmd(e), newSQLCmd(e))
 	for _, c := range root.Commands() {
 		c.SilenceUsage, c.SilenceErrors = true, true
 	}

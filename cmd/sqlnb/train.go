@@ -26,6 +26,13 @@ type modelFlags struct {
 	maxFeatures  int64
 	threshold    float64
 	eps          float64
+	regParam     float64
+	solver       string
+	shrinkage    float64
+	c            float64
+	penalty      string
+	tol          float64
+	maxIter      int64
 
 	force                                 bool
 	terms, doc, term, count, termsFeature string
@@ -50,8 +57,17 @@ func (f *modelFlags) addRule(cmd *cobra.Command) {
 	cmd.Flags().Float64Var(&f.eps, "eps", 0, "e1071's rule: probabilities (and Gaussian standard deviations) ≤ this are replaced by --threshold")
 }
 
-// addPriors adds --variance, --priors, --norm, --min-df and --max-features.
+// addPriors adds --variance, --priors, --norm, --min-df, --max-features and the discriminant and logistic
+// regression flags.
 func (f *modelFlags) addPriors(cmd *cobra.Command) {
+	d := sqlnb.DefaultParams()
+	cmd.Flags().Float64Var(&f.regParam, "reg-param", 0, "qda: regularise each class covariance towards the identity, (1 - r) Σ + r I (scikit-learn's reg_param)")
+	cmd.Flags().StringVar(&f.solver, "solver", "", "lda: svd (pooled covariance, n - K; the default) or lsqr (prior-weighted class covariances, with --shrinkage)")
+	cmd.Flags().Float64Var(&f.shrinkage, "shrinkage", 0, "lda: shrinkage in [0, 1] towards a scaled identity (implies --solver lsqr; scikit-learn's shrinkage)")
+	cmd.Flags().Float64Var(&f.c, "C", d.C, "logistic: inverse L2 penalty strength (scikit-learn's C; intercepts are not penalised)")
+	cmd.Flags().StringVar(&f.penalty, "penalty", "", "logistic: l2 (the default) or none")
+	cmd.Flags().Float64Var(&f.tol, "tol", d.Tol, "logistic: stop when the largest gradient component (standardised features, per unit weight) is ≤ this")
+	cmd.Flags().Int64Var(&f.maxIter, "max-iter", d.MaxIter, "logistic: at most this many Newton steps")
 	cmd.Flags().BoolVar(&f.norm, "norm", false, "complement models: normalise the weights (scikit-learn's ComplementNB norm)")
 	cmd.Flags().Int64Var(&f.minDF, "min-df", 0, "text features: keep terms found in at least this many training documents")
 	cmd.Flags().Int64Var(&f.maxFeatures, "max-features", 0, "text features: keep only the most frequent terms (0: all)")
@@ -109,6 +125,22 @@ func (f *modelFlags) options(cmd *cobra.Command) sqlnb.Options {
 	}
 	if cmd.Flags().Changed("eps") {
 		o.Eps = &f.eps
+	}
+	o.Solver, o.Penalty = f.solver, f.penalty
+	if cmd.Flags().Changed("reg-param") {
+		o.RegParam = &f.regParam
+	}
+	if cmd.Flags().Changed("shrinkage") {
+		o.Shrinkage = &f.shrinkage
+	}
+	if cmd.Flags().Changed("C") {
+		o.C = &f.c
+	}
+	if cmd.Flags().Changed("tol") {
+		o.Tol = &f.tol
+	}
+	if cmd.Flags().Changed("max-iter") {
+		o.MaxIter = &f.maxIter
 	}
 	return o
 }
@@ -181,7 +213,15 @@ func runTrain(cmd *cobra.Command, e *env, o *trainOptions) error {
 	}
 	m := res.Model
 	printWarnings(e, m.Name, res.Warnings)
-	bar.summary("trained %q on %d rows (%d skipped: NULL label): %d classes, %d features (%s) in %.3fs",
-		m.Name, m.Rows, m.SkippedRows, len(m.Classes), len(m.Features), strings.Join(m.Kinds(), ", "), res.Duration.Seconds())
+	skipped := fmt.Sprintf("%d skipped: NULL label", m.SkippedRows)
+	if m.IncompleteRows > 0 {
+		skipped += fmt.Sprintf("; %d skipped: a missing feature value", m.IncompleteRows)
+	}
+	fit := ""
+	if m.Iterations > 0 {
+		fit = fmt.Sprintf(", %d Newton steps (final gradient %.2g)", m.Iterations, m.GradNorm)
+	}
+	bar.summary("trained %q on %d rows (%s): %d classes, %d features (%s)%s in %.3fs",
+		m.Name, m.Rows, skipped, len(m.Classes), len(m.Features), strings.Join(m.Kinds(), ", "), fit, res.Duration.Seconds())
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -436,6 +437,75 @@ func Sweep(points []SweepPoint, metric, param string, best float64, logX bool, d
 		}
 	}
 	return save(p, dir, "cv_"+metric)
+}
+
+// Curve is one learning curve: a name (the kind) and its points (X the training rows, Mean the test error,
+// SD its standard deviation over repeats).
+type Curve struct {
+	Name   string
+	Points []SweepPoint
+}
+
+// LearningCurves writes the test error of each curve against the training set size (log scale), seed
+// 004's Ng and Jordan figure, as learning_curves.png and .svg in dir.
+func LearningCurves(curves []Curve, dir string) ([]string, error) {
+	p := newPlot("Learning curves: held-out error against training size", "training rows (log scale)", "test error (1 - accuracy)")
+	p.X.Scale = plot.LogScale{}
+	var ticks []plot.Tick
+	seen := map[float64]bool{}
+	for _, c := range curves {
+		for _, s := range c.Points {
+			if x := math.Max(s.X, 1); !seen[x] {
+				seen[x] = true
+				ticks = append(ticks, plot.Tick{Value: x, Label: strconv.FormatFloat(x, 'g', 6, 64)})
+			}
+		}
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	p.Legend.Left = false
+	for i, c := range curves {
+		if len(c.Points) == 0 {
+			continue
+		}
+		pts := make(plotter.XYs, len(c.Points))
+		errs := make(plotter.YErrors, len(c.Points))
+		for k, s := range c.Points {
+			pts[k] = plotter.XY{X: math.Max(s.X, 1), Y: s.Mean}
+			errs[k] = struct{ Low, High float64 }{s.SD, s.SD}
+		}
+		lp, sc, err := plotter.NewLinePoints(pts)
+		if err != nil {
+			return nil, err
+		}
+		col := colors[i%len(colors)]
+		lp.LineStyle.Width = vg.Points(2)
+		lp.Color, sc.Color = col, col
+		sc.Shape, sc.Radius = draw.CircleGlyph{}, vg.Points(3.5)
+		p.Add(lp, sc)
+		if hasSpread(c.Points) {
+			bars, err := plotter.NewYErrorBars(struct {
+				plotter.XYer
+				plotter.YErrorer
+			}{pts, errs})
+			if err != nil {
+				return nil, err
+			}
+			bars.Color = col
+			p.Add(bars)
+		}
+		p.Legend.Add(c.Name, lp, sc)
+	}
+	p.Y.Min = 0
+	return save(p, dir, "learning_curves")
+}
+
+func hasSpread(points []SweepPoint) bool {
+	for _, s := range points {
+		if s.SD > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // blues is a white-to-dark-blue palette for counts.

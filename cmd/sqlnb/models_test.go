@@ -1,0 +1,49 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestModelsShowLinearAndFit: `models show --linear` lists the intercept and one weight per feature of a
+// two-class model and refuses a model without a linear form; `models show` of a logistic model reports its
+// Newton steps; `compare` refuses an unknown kind as a usage error.
+func TestModelsShowLinearAndFit(t *testing.T) {
+	testdata, err := filepath.Abs("../../testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	if err := os.Symlink(testdata, "testdata"); err != nil {
+		t.Fatal(err)
+	}
+	sh := func(want int, args ...string) string {
+		t.Helper()
+		var out bytes.Buffer
+		if code := run(args, strings.NewReader(""), &out, &out); code != want {
+			t.Fatalf("sqlnb %v: exit %d, want %d\n%s", args, code, want, out.String())
+		}
+		return out.String()
+	}
+	cancer := "SELECT * EXCLUDE (id, p_malignant, p_benign, predicted) FROM 'testdata/fixtures/sklearn_breast_cancer.csv'"
+	sh(exitOK, "train", "--model", "pooled", "--label", "label", "--variance", "pooled", "--from", cancer)
+	out := sh(exitOK, "models", "show", "pooled", "--linear", "--format", "csv")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 32 || lines[0] != "class,feature,value,weight" || !strings.HasPrefix(lines[1], "malignant,,,") {
+		t.Errorf("models show --linear: %d lines, %q ...", len(lines), lines[:2])
+	}
+	sh(exitOK, "train", "--model", "lr", "--label", "label", "--kind", "logistic", "--from", cancer)
+	if out := sh(exitOK, "models", "show", "lr", "--max-rows", "2"); !strings.Contains(out, "Newton steps") || !strings.Contains(out, "penalty l2, C 1") {
+		t.Errorf("models show of a logistic model: %s", out)
+	}
+	sh(exitOK, "train", "--model", "classvar", "--label", "label", "--from", cancer)
+	if out := sh(exitError, "models", "show", "classvar", "--linear"); !strings.Contains(out, "variance per class") {
+		t.Errorf("models show --linear of a class-variance model: %s", out)
+	}
+	if out := sh(exitUsage, "compare", "--from", cancer, "--label", "label", "--kinds", "gaussian,nope"); !strings.Contains(out, `"nope"`) {
+		t.Errorf("compare with an unknown kind: %s", out)
+	}
+}

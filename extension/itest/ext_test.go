@@ -1,0 +1,410 @@
+//go:build integration
+
+package itest
+
+import (
+	gosql "database/sql"
+	"encoding/csv"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	_ "github.com/duckdb/duckdb-go/v2"
+)
+
+// repo is the repository root (the tests run in extension/itest).
+func repo(t *testing.T) string {
+	t.Helper()
+	abs, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}
+
+// cli runs the sqlnb binary; it returns stdout, or the error message it printed (without "sqlnb: ").
+func cli(t *testing.T, args ...string) (out, errMsg string) {
+	t.Helper()
+	cmd := exec.Command(mustEnv(t, "SQLNB_BIN"), args...)
+	cmd.Dir = repo(t)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		if _, ok := err.(*exec.ExitError); !ok {
+			t.Fatalf("sqlnb %v: %v", args, err)
+		}
+		return stdout.String(), strings.TrimSpace(strings.TrimPrefix(stderr.String(), "sqlnb: "))
+	}
+	return stdout.String(), ""
+}
+
+// cliValue runs one query that returns one VARCHAR value in the binary, read-only.
+func cliValue(t *testing.T, db, query string) (string, string) {
+	t.Helper()
+	out, msg := cli(t, "sql", "--db", db, "--read-only", "--format", "csv", "-c", query)
+	if msg != "" {
+		return "", msg
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(recs) != 2 || len(recs[1]) != 1 {
+		t.Fatalf("sqlnb sql %q: want one value, got %q (%v)", query, out, err)
+	}
+	return recs[1][0], ""
+}
+
+// The data sets the binary trains on, relative to the repository root.
+const (
+	votesTrain = "testdata/housevotes84/train.csv"
+	votesTest  = "testdata/housevotes84/test.parquet"
+	irisTrain  = "testdata/fixtures/e1071_iris_train.csv"
+	irisExtra  = "testdata/fixtures/e1071_iris_extra.csv"
+	reuters    = "testdata/reuters/reuters.csv"
+)
+
+// trainWithCLI makes a database file with three models of different families, trained by the binary.
+func trainWithCLI(t *testing.T) string {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), "models.duckdb")
+	for _, args := range [][]string{
+		{"train", "--db", db, "--model", "votes", "--label", "party", "--from", votesTrain},
+		{"train", "--db", db, "--model", "iris", "--label", "label", "--exclude", "id", "--from", irisTrain},
+		{"train", "--db", db, "--model", "topics", "--label", "topic", "--features", "text", "--feature-kind", "text=text", "--from", reuters},
+	} {
+		if _, msg := cli(t, args...); msg != "" {
+			t.Fatalf("sqlnb %v: %s", args, msg)
+		}
+	}
+	return db
+}
+
+// perRow is a query giving one VARCHAR: expr for every row of src (alias t), in the source's order.
+func perRow(expr, src string) string {
+	return fmt.Sprintf("SELECT string_agg(v, ' | ' ORDER BY rn) FROM (SELECT row_number() OVER () AS rn, (%s)::VARCHAR AS v FROM %s t)", expr, src)
+}
+
+// scoringQueries are every scoring function on every model, and the model tables' table functions, each as
+// one VARCHAR value: DuckDB prints a DOUBLE with the fewest digits that read back to the same bits, so equal
+// text is equal numbers, bit for bit. Paths are relative to root.
+func scoringQueries(root string) []string {
+	votes := "'" + filepath.Join(root, votesTest) + "'"
+	iris := "'" + filepath.Join(root, irisExtra) + "'"
+	topics := "'" + filepath.Join(root, reuters) + "'"
+	var qs []string
+	for _, m := range []struct{ model, src, class, row string }{
+		{"votes", votes, "republican", "t"},
+		{"iris", iris, "virginica", "t.sepal_length, t.sepal_width, t.petal_length, t.petal_width"},
+		{"topics", topics, "crude", "{'text': t.text}"},
+	} {
+		for _, f := range []string{"nb_predict", "nb_predict_proba", "nb_predict_log_proba", "nb_joint_log_likelihood", "nb_log_evidence", "nb_explain"} {
+			qs = append(qs, perRow(fmt.Sprintf("%s('%s', %s)", f, m.model, m.row), m.src))
+		}
+		qs = append(qs, perRow(fmt.Sprintf("nb_proba('%s', %s, '%s')", m.model, m.row, m.class), m.src),
+			perRow(fmt.Sprintf("nb_explain('%s', %s, '%s')", m.model, m.row, m.class), m.src),
+			fmt.Sprintf("SELECT string_agg(s::VARCHAR, ' | ' ORDER BY feature, class, value, parameter) FROM nb_show('%s') s", m.model))
+	}
+	return append(qs,
+		"SELECT string_agg(m::VARCHAR, ' | ' ORDER BY name) FROM nb_models() m",
+		// Cross-validation runs scoring queries inside a query of the extension's own connections.
+		"SELECT string_agg(cvrow::VARCHAR, ' | ' ORDER BY cvrow::VARCHAR) FROM nb_cv('"+filepath.Join(root, votesTrain)+"', 'party', folds := 3) cvrow")
+}
+
+// badInputs are statements from README's edge-case table that must fail, with the same message as in the
+// binary.
+func badInputs(root string) []string {
+	votes := "'" + filepath.Join(root, votesTest) + "'"
+	return []string{
+		"SELECT nb_predict('nope', t) FROM " + votes + " t",
+		"SELECT nb_predict('votes', 1)",
+		"SELECT nb_predict('iris', 'wide', 1.0, 2.0, 3.0)",
+		"SELECT nb_predict('iris', {'sepal_length': 1.0, 'sepal_width': 2.0, 'petal_length': 3.0})",
+		"SELECT nb_predict(m, t) FROM (SELECT 'votes' AS m) t",
+		"SELECT nb_proba('votes', t, 'green') FROM " + votes + " t",
+		"SELECT * FROM nb_train('one', (SELECT 1))",
+		"SELECT * FROM nb_train('one', 'one_class', 'y')",
+		"SELECT * FROM nb_train('dates', 'with_dates', 'y')",
+		"SELECT * FROM nb_train('w', 'one_class', 'y', weight := 'nope')",
+		"SELECT * FROM nb_show('nope')",
+	}
+}
+
+// badSetup makes the tables badInputs trains on.
+const badSetup = "CREATE TABLE one_class AS SELECT 'a' AS y, 1.0 AS x FROM range(3); " +
+	"CREATE TABLE with_dates AS SELECT CASE WHEN i < 2 THEN 'a' ELSE 'b' END AS y, DATE '2020-01-01' + i::INT AS d FROM range(4) t(i)"
+
+// TestNodeScoresLikeTheBinary: @duckdb/node-api 1.5.6-r.1, a stock client, loads the extension into a
+// database the binary trained; every scoring function, nb_show, nb_models and nb_cv give the binary's values
+// bit for bit, and bad input the binary's error messages.
+func TestNodeScoresLikeTheBinary(t *testing.T) {
+	root := repo(t)
+	db := trainWithCLI(t)
+	if _, msg := cli(t, "sql", "--db", db, "-c", badSetup); msg != "" {
+		t.Fatal(msg)
+	}
+	queries, bad := scoringQueries(root), badInputs(root)
+	want := make([]string, len(queries))
+	for i, q := range queries {
+		var msg string
+		if want[i], msg = cliValue(t, db, q); msg != "" {
+			t.Fatalf("binary: %s: %s", q, msg)
+		}
+	}
+	wantErr := make([]string, len(bad))
+	for i, q := range bad {
+		if _, wantErr[i] = cliValue(t, db, q); wantErr[i] == "" {
+			t.Fatalf("binary: %s: no error", q)
+		}
+	}
+	ext := mustEnv(t, "SQLNB_EXT")
+	steps := []step{open(db), load(ext), sql("SELECT nb_extension_version(), nb_ext_abi_check()")}
+	for _, q := range append(queries, bad...) {
+		steps = append(steps, sql(q))
+	}
+	res := runNode(t, mustEnv(t, "SQLNB_NODE_DIR"), nil, steps...)
+	if res[1].Error != "" {
+		t.Fatalf("LOAD: %s", res[1].Error)
+	}
+	if got, want := res[2].text(), extensionVersion(t, ext)+"\tok: 546 slots, 546 named by the host\n"; got != want {
+		t.Errorf("version and ABI check: %q (error %q), want %q", got, res[2].Error, want)
+	}
+	for i, q := range queries {
+		r := res[3+i]
+		if r.Error != "" || r.text() != want[i]+"\n" {
+			at := firstDifference(r.text(), want[i])
+			t.Errorf("%s\ndiffers at byte %d:\nextension: %.300q (error %q)\nbinary:    %.300q", q, at, r.text()[at:], r.Error, want[i][at:])
+		}
+	}
+	for i, q := range bad {
+		if r := res[3+len(queries)+i]; r.Error != wantErr[i] {
+			t.Errorf("%s\nextension error: %q\nbinary error:    %q", q, r.Error, wantErr[i])
+		}
+	}
+}
+
+// TestNodeTrainsCloseReopen: training from SQL in the extension gives the model the binary trains from the
+// same rows (same scores, bit for bit); the database closes and opens again in the same process, LOAD runs
+// again, and what both opens wrote is there for the binary afterwards.
+func TestNodeTrainsCloseReopen(t *testing.T) {
+	root := repo(t)
+	db := trainWithCLI(t)
+	ext := mustEnv(t, "SQLNB_EXT")
+	score := func(model string) string {
+		return perRow(fmt.Sprintf("nb_predict_proba('%s', t)", model), "'"+filepath.Join(root, votesTest)+"'")
+	}
+	want, msg := cliValue(t, db, score("votes"))
+	if msg != "" {
+		t.Fatal(msg)
+	}
+	res := runNode(t, mustEnv(t, "SQLNB_NODE_DIR"), nil,
+		open(db), load(ext),
+		sql("SELECT model, n_rows, classes FROM nb_train('votes_ext', '"+filepath.Join(root, votesTrain)+"', 'party')"),
+		sql(score("votes_ext")),
+		closeDB(),
+		// The extension keeps connections to the database it was loaded into (README): another process cannot
+		// open the file until this one ends.
+		step{"exec": []string{mustEnv(t, "SQLNB_BIN"), "models", "list", "--db", db}},
+		open(db), load(ext),
+		sql(score("votes_ext")), sql(score("votes")),
+		sql("SELECT model FROM nb_train('again', '"+filepath.Join(root, votesTrain)+"', 'party', alpha := 2)"),
+		sql("SELECT string_agg(name, ',' ORDER BY name) FROM nb_models()"),
+		closeDB(),
+	)
+	for i, r := range res {
+		if r.Error != "" {
+			t.Fatalf("step %d: %s", i, r.Error)
+		}
+	}
+	if got := res[2].text(); got != "votes_ext\t348\t2\n" {
+		t.Errorf("nb_train: %q", got)
+	}
+	for _, i := range []int{3, 8, 9} {
+		if got := res[i].text(); got != want+"\n" {
+			t.Errorf("step %d: scores differ from the binary's model trained on the same rows:\n%.300q\n%.300q", i, got, want)
+		}
+	}
+	if st := res[5].Status; st == nil || *st == 0 || !strings.Contains(res[5].Output, "is in use by node") {
+		t.Errorf("another process opened the file while the extension holds it: status %v, %q", st, res[5].Output)
+	}
+	if got := res[11].text(); got != "again,iris,topics,votes,votes_ext\n" {
+		t.Errorf("models after reopening: %q", got)
+	}
+	// After the process: the binary sees everything both opens wrote, and scores the extension's model alike.
+	if got, msg := cliValue(t, db, "SELECT string_agg(name, ',' ORDER BY name) FROM nb_models()"); got != "again,iris,topics,votes,votes_ext" {
+		t.Errorf("binary after node: %q %s", got, msg)
+	}
+	if got, msg := cliValue(t, db, score("votes_ext")); got != want {
+		t.Errorf("binary scoring the extension's model: %.300q %s", got, msg)
+	}
+}
+
+// TestNodeConcurrentConnections: several connections of one client score, train and cross-validate at once
+// (the extension's kept connections serve their binds) without deadlock, each seeing whole models.
+func TestNodeConcurrentConnections(t *testing.T) {
+	root := repo(t)
+	db := trainWithCLI(t)
+	q := perRow("nb_predict('votes', t)", "'"+filepath.Join(root, votesTest)+"'")
+	want, msg := cliValue(t, db, q)
+	if msg != "" {
+		t.Fatal(msg)
+	}
+	train := "SELECT model FROM nb_train('votes', '" + filepath.Join(root, votesTrain) + "', 'party')"
+	cv := "SELECT count(*) FROM nb_cv('" + filepath.Join(root, votesTrain) + "', 'party', folds := 4)"
+	par := []string{q, q, train, q, cv, q, train, q}
+	res := runNode(t, mustEnv(t, "SQLNB_NODE_DIR"), nil, open(db), load(mustEnv(t, "SQLNB_EXT")), step{"parallel": par})
+	if res[1].Error != "" {
+		t.Fatal(res[1].Error)
+	}
+	for i, r := range res[2].Results {
+		switch {
+		case r.Error != "":
+			t.Errorf("%s: %s", par[i], r.Error)
+		case par[i] == q && r.text() != want+"\n":
+			t.Errorf("%s: %.200q", par[i], r.text())
+		}
+	}
+}
+
+// TestNodePanics: a panic inside the extension (forced by SQLNB_TEST_PANIC) is a SQL error in the client,
+// which goes on working.
+func TestNodePanics(t *testing.T) {
+	root := repo(t)
+	db := trainWithCLI(t)
+	votes := "'" + filepath.Join(root, votesTest) + "'"
+	for _, c := range []struct{ point, sql string }{
+		{"nb_predict:bind", "SELECT nb_predict('votes', t) FROM " + votes + " t"},
+		{"nb_predict_proba:exec", "SELECT nb_predict_proba('votes', t) FROM " + votes + " t"},
+		{"nb_show:bind", "SELECT * FROM nb_show('votes')"},
+		{"nb_models:init", "SELECT * FROM nb_models()"},
+		{"nb_models:exec", "SELECT * FROM nb_models()"},
+	} {
+		res := runNode(t, mustEnv(t, "SQLNB_NODE_DIR"), []string{"SQLNB_TEST_PANIC=" + c.point},
+			open(db), load(mustEnv(t, "SQLNB_EXT")), sql(c.sql), sql("SELECT count(nb_log_evidence('iris', 1.0, 2.0, 3.0, 4.0))"))
+		name := strings.Split(c.point, ":")[0]
+		if !strings.Contains(res[2].Error, name+": internal error: test panic") {
+			t.Errorf("%s: %q, want the panic as an error", c.point, res[2].Error)
+		}
+		if res[3].text() != "1\n" {
+			t.Errorf("%s: after the panic: %q %q", c.point, res[3].text(), res[3].Error)
+		}
+	}
+}
+
+// TestNodeAPI155Refuses: DuckDB 1.5.5 knows C API versions up to v1.2.0 and refuses the file (built for
+// v1.5.6, where the scalar-function bind the functions need became stable) with a clear error.
+func TestNodeAPI155Refuses(t *testing.T) {
+	res := runNode(t, mustEnv(t, "SQLNB_NODE155_DIR"), nil, open(":memory:"), sql("SELECT version()"),
+		load(mustEnv(t, "SQLNB_EXT")), sql("SELECT 42"))
+	if res[1].text() != "v1.5.5\n" {
+		t.Fatalf("node-api runs %q", res[1].text())
+	}
+	const want = "The file was built for DuckDB C API version 'v1.5.6', but we can only load extensions built for DuckDB C API 'v1.2.0' and lower"
+	if !strings.Contains(res[2].Error, want) {
+		t.Errorf("LOAD in 1.5.5: %q, want %q", res[2].Error, want)
+	}
+	if res[3].text() != "42\n" {
+		t.Errorf("after the refusal: %q %q", res[3].text(), res[3].Error)
+	}
+}
+
+// TestRefusedFooters: a footer for another platform, or for a C API newer than the host's, is refused by
+// DuckDB with a clear error at LOAD, and the client goes on working.
+func TestRefusedFooters(t *testing.T) {
+	ext := mustEnv(t, "SQLNB_EXT")
+	platform := withFooter(t, ext, "-platform", "osx_arm64")
+	tooNew := withFooter(t, ext, "-api-version", "v1.7.0")
+	const (
+		wantPlatform = "The file was built for the platform 'osx_arm64', but we can only load extensions built for platform 'linux_amd64'"
+		wantTooNew   = "The file was built for DuckDB C API version 'v1.7.0', but we can only load extensions built for DuckDB C API 'v1.5.6' and lower"
+	)
+	res := runNode(t, mustEnv(t, "SQLNB_NODE_DIR"), nil, open(":memory:"), load(platform), load(tooNew), sql("SELECT 42"))
+	if !strings.Contains(res[1].Error, wantPlatform) || !strings.Contains(res[2].Error, wantTooNew) || res[3].text() != "42\n" {
+		t.Errorf("node-api: %q / %q / %q", res[1].Error, res[2].Error, res[3].text())
+	}
+	out := runC(t, cBuild(t, "chost.c"), ":memory:", "LOAD '"+platform+"'", "LOAD '"+tooNew+"'", "SELECT 42")
+	if !strings.Contains(out[0], wantPlatform) || !strings.Contains(out[1], wantTooNew) || out[2] != "42\n" {
+		t.Errorf("C host: %q", out)
+	}
+}
+
+// TestCHost: a plain C program linked against DuckDB's own libduckdb.so (from npm, no sqlnb code) loads the
+// extension, trains from SQL and scores like the binary.
+func TestCHost(t *testing.T) {
+	root := repo(t)
+	db := trainWithCLI(t)
+	queries := scoringQueries(root)[:9] // the votes model's functions
+	want := make([]string, len(queries))
+	for i, q := range queries {
+		var msg string
+		if want[i], msg = cliValue(t, db, q); msg != "" {
+			t.Fatal(msg)
+		}
+	}
+	stmts := append([]string{"LOAD '" + mustEnv(t, "SQLNB_EXT") + "'",
+		"SELECT model, n_rows FROM nb_train('votes_c', '" + filepath.Join(root, votesTrain) + "', 'party')"}, queries...)
+	stmts = append(stmts, strings.ReplaceAll(queries[1], "'votes'", "'votes_c'"))
+	out := runC(t, cBuild(t, "chost.c"), db, stmts...)
+	if out[0] != "" || out[1] != "votes_c\t348\n" {
+		t.Fatalf("LOAD and train: %q %q", out[0], out[1])
+	}
+	for i, q := range queries {
+		if out[2+i] != want[i]+"\n" {
+			t.Errorf("%s\nC host: %.300q\nbinary: %.300q", q, out[2+i], want[i])
+		}
+	}
+	if got := out[len(out)-1]; got != want[1]+"\n" {
+		t.Errorf("the C host's model scores differently: %.300q", got)
+	}
+	if _, err := os.Stat(db); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// firstDifference is the index of the first byte where a and b differ (or the shorter length).
+func firstDifference(a, b string) int {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// TestGoHost: a Go program using duckdb-go (database/sql, DuckDB 1.5.6 linked statically, no sqlnb
+// registration) loads the extension and scores like the binary. The process then holds two Go runtimes
+// (its own and the extension's).
+func TestGoHost(t *testing.T) {
+	root := repo(t)
+	db := trainWithCLI(t)
+	queries := scoringQueries(root)[:9]
+	want := make([]string, len(queries))
+	for i, q := range queries {
+		var msg string
+		if want[i], msg = cliValue(t, db, q); msg != "" {
+			t.Fatal(msg)
+		}
+	}
+	conn, err := gosql.Open("duckdb", db+"?allow_unsigned_extensions=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetMaxOpenConns(2)
+	if _, err := conn.Exec("LOAD '" + mustEnv(t, "SQLNB_EXT") + "'"); err != nil {
+		t.Fatal(err)
+	}
+	for i, q := range queries {
+		var got string
+		if err := conn.QueryRow(q).Scan(&got); err != nil || got != want[i] {
+			t.Errorf("%s\nGo host: %.300q (%v)\nbinary:  %.300q", q, got, err, want[i])
+		}
+	}
+	var model string
+	if err := conn.QueryRow("SELECT model FROM nb_train('votes_go', '" + filepath.Join(root, votesTrain) + "', 'party')").Scan(&model); err != nil {
+		t.Fatal(err)
+	}
+	var got string
+	if err := conn.QueryRow(strings.ReplaceAll(queries[1], "'votes'", "'votes_go'")).Scan(&got); err != nil || got != want[1] {
+		t.Errorf("the Go host's model scores differently: %.300q (%v)", got, err)
+	}
+}

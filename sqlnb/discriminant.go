@@ -1,0 +1,878 @@
+package sqlnb
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/sqlnb/sqlnb/queries"
+)
+
+// The kinds of the discriminant family: the features of a model form one vector x, Gaussian given the
+// class, x | c ~ N(μ_c, Σ_c) (seed 003).
+const (
+	// LDA: one covariance Σ shared by every class (linear discriminant analysis): the class scores are linear
+	// in x, δ_c(x) = log π_c + (μ_c - x̄)ᵀ Σ⁻¹ (x - x̄) - ½ (μ_c - x̄)ᵀ Σ⁻¹ (μ_c - x̄).
+	LDA Kind = "lda"
+	// QDA: a covariance per class (quadratic discriminant analysis): the class scores are the log-densities
+	// log π_c - ½ log|2π Σ_c| - ½ (x - μ_c)ᵀ Σ_c⁻¹ (x - μ_c).
+	QDA Kind = "qda"
+)
+
+// CoMoment holds the statistics of one pair of features (Feature, Other; Other = Feature on the diagonal)
+// in one class, over the class's complete rows (every feature of the model present): the count, the
+// (weighted) weight sum, both features' (weighted) means and the co-moment Σ w (x - Mean)(y - OtherMean).
+// Each row carries what Chan et al.'s pairwise update needs, so rows of disjoint training sets merge
+// exactly by key.
+type CoMoment struct {
+	Feature   string  `json:"feature"`
+	Class     string  `json:"class"`
+	Other     string  `json:"other"`
+	Count     int64   `json:"count"`
+	Weight    float64 `json:"weight"`
+	Mean      float64 `json:"mean"`
+	OtherMean float64 `json:"other_mean"`
+	CoMoment  float64 `json:"comoment"`
+}
+
+// CoMomentTable is the discriminant features' statistics: nb.comoments, one row per class and pair j ≤ k.
+var CoMomentTable = &Table[CoMoment]{
+	Name: "comoments",
+	Key:  func(r *CoMoment) rowKey { return rowKey{r.Feature, r.Class, r.Other} },
+	// Chan, Golub and LeVeque's pairwise rule for co-moments: C = C_a + C_b + dx dy n_a n_b / n.
+	Merge: func(x, r *CoMoment) {
+		x.Count += r.Count
+		na, nb := x.Weight, r.Weight
+		switch {
+		case nb == 0:
+			return
+		case na == 0:
+			x.Weight, x.Mean, x.OtherMean, x.CoMoment = r.Weight, r.Mean, r.OtherMean, r.CoMoment
+			return
+		}
+		n := na + nb
+		dx, dy := r.Mean-x.Mean, r.OtherMean-x.OtherMean
+		x.CoMoment += r.CoMoment + dx*dy*na*nb/n
+		x.Mean += dx * nb / n
+		x.OtherMean += dy * nb / n
+		x.Weight = n
+	},
+	Check: func(r *CoMoment) error {
+		for _, v := range []float64{r.Weight, r.Mean, r.OtherMean, r.CoMoment} {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("a statistic is not finite")
+			}
+		}
+		if r.Count < 0 || r.Weight < 0 || (r.Feature == r.Other && r.CoMoment < 0) {
+			return fmt.Errorf("a count, weight or second moment is negative")
+		}
+		return nil
+	},
+}
+
+type discriminantFamily struct{}
+
+func (discriminantFamily) Kinds() []KindInfo {
+	accepts := func(k Kind) func(Column) error {
+		return func(c Column) error {
+			if !classifyType(c.Type).numeric() {
+				return fmt.Errorf("%w: feature %q has type %s: an %s feature must be numeric (leave it out with --features, or cast it)", ErrBadType, c.Name, c.Type, k)
+			}
+			return nil
+		}
+	}
+	return []KindInfo{
+		{Kind: LDA, Doc: "numeric columns, jointly normal per class with one shared covariance (LinearDiscriminantAnalysis)",
+			Accepts: accepts(LDA), Alone: "covariance"},
+		{Kind: QDA, Doc: "numeric columns, jointly normal per class with a covariance per class (QuadraticDiscriminantAnalysis)",
+			Accepts: accepts(QDA), Alone: "covariance"},
+	}
+}
+
+func (discriminantFamily) Tables() []table                    { return []table{CoMomentTable} }
+func (discriminantFamily) Check(_, _ []Feature, _ bool) error { return nil }
+
+type featurePair struct{ J, K int }
+
+// pairs lists the feature pairs j ≤ k of m features, row by row.
+func pairs(m int) []featurePair {
+	var out []featurePair
+	for j := range m {
+		for k := j; k < m; k++ {
+			out = append(out, featurePair{j, k})
+		}
+	}
+	return out
+}
+
+// Train runs train_comoments: per (fold,) class the count and weight of the complete rows, every feature's
+// mean and every pair's co-moment; rows with a missing feature value (NULL or NaN) are left out and
+// counted (Model.IncompleteRows). Infinite values are an error naming their columns.
+func (discriminantFamily) Train(ctx context.Context, sc *scan, feats []Feature) error {
+	names := make([]string, len(feats))
+	for i, f := range feats {
+		names[i] = f.Name
+	}
+	// First as if every row were complete (one GROUP BY class, as fast as the bare one); if a feature has
+	// NULLs or NaNs, again with the completeness of each row as a group key. The classes and statistics
+	// are kept from the second scan only.
+	done := sc.done
+	complete, err := comomentScan(ctx, sc, names, false)
+	if err != nil || complete {
+		return err
+	}
+	if !done {
+		// The discriminant kinds are alone in their models: what the first scan recorded is all there is.
+		sc.parts, sc.order = map[int64]*partial{}, nil
+	}
+	_, err = comomentScan(ctx, sc, names, true)
+	return err
+}
+
+// comomentScan runs train_comoments; without missing it reports whether every row was complete, and keeps
+// nothing if not.
+func comomentScan(ctx context.Context, sc *scan, names []string, missing bool) (bool, error) {
+	feats := names
+	ps := pairs(len(feats))
+	rows, err := sc.query(ctx, "train_comoments.tmpl.sql", map[string]any{"Features": names, "Pairs": ps, "Missing": missing})
+	if err != nil {
+		if strings.Contains(err.Error(), "out of range") {
+			return false, discriminantDiagnose(ctx, sc, names, err)
+		}
+		return false, fmt.Errorf("compute co-moments: %w", err)
+	}
+	defer rows.Close()
+	weighted := sc.p.weight != ""
+	m := len(feats)
+	width := m + len(ps)
+	head := 1
+	if weighted {
+		width += m
+		head = 4
+	}
+	if !missing {
+		width += m // every feature's count of non-NULL values
+	}
+	var fold int64
+	var class sql.NullString
+	var inc bool
+	vals := make([]sql.NullFloat64, head+width)
+	var ptrs []any
+	if sc.fold != "" {
+		ptrs = append(ptrs, &fold)
+	}
+	ptrs = append(ptrs, &class, &inc)
+	for i := range vals {
+		ptrs = append(ptrs, &vals[i])
+	}
+	stats := map[int64][]CoMoment{}
+	finite, complete := true, true
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return false, fmt.Errorf("compute co-moments: %w", err)
+		}
+		n := int64(vals[0].Float64)
+		if inc {
+			if weighted {
+				if err := checkWeights(sc.p.weight, n, int64(vals[1].Float64), vals[2]); err != nil {
+					return false, err
+				}
+			}
+			if !sc.done {
+				sc.part(fold).incomplete += n
+			}
+			continue
+		}
+		ok, err := sc.addClass(fold, class, vals[:head])
+		if err != nil || !ok {
+			if err != nil {
+				return false, err
+			}
+			continue
+		}
+		v := vals[head:]
+		if !missing {
+			for _, cnt := range v[width-m:] {
+				complete = complete && int64(cnt.Float64) == n
+			}
+		}
+		w := float64(n)
+		mean := make([]float64, m)
+		co := make([]float64, len(ps))
+		if weighted {
+			w = vals[3].Float64
+			shift := v[m+len(ps):]
+			for j := range m {
+				mean[j] = shift[j].Float64
+				if w > 0 {
+					mean[j] += v[j].Float64 / w
+				}
+			}
+			for p, pr := range ps {
+				if w > 0 {
+					co[p] = v[m+p].Float64 - v[pr.J].Float64*v[pr.K].Float64/w
+				}
+			}
+		} else {
+			for j := range m {
+				mean[j] = v[j].Float64
+			}
+			for p := range ps {
+				co[p] = v[m+p].Float64 * float64(n)
+			}
+		}
+		for p, pr := range ps {
+			r := CoMoment{Feature: names[pr.J], Class: class.String, Other: names[pr.K], Count: n, Weight: w,
+				Mean: mean[pr.J], OtherMean: mean[pr.K], CoMoment: co[p]}
+			if pr.J == pr.K {
+				r.CoMoment = math.Max(0, r.CoMoment)
+			}
+			if math.IsNaN(r.CoMoment + r.Mean + r.OtherMean) {
+				complete = complete && missing // a NaN value: the rows are not all complete
+			}
+			finite = finite && !math.IsNaN(r.CoMoment+r.Mean+r.OtherMean) && !math.IsInf(r.CoMoment+r.Mean+r.OtherMean, 0)
+			stats[fold] = append(stats[fold], r)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		if strings.Contains(err.Error(), "out of range") {
+			return false, discriminantDiagnose(ctx, sc, names, err)
+		}
+		return false, fmt.Errorf("compute co-moments: %w", err)
+	}
+	if !complete {
+		return false, nil
+	}
+	if !finite {
+		return false, discriminantDiagnose(ctx, sc, names, fmt.Errorf("%w: a mean or co-moment is not finite", ErrBadValue))
+	}
+	for fold, s := range stats {
+		addRows(sc.part(fold).stats, CoMomentTable, s...)
+	}
+	return true, nil
+}
+
+// discriminantDiagnose names the columns with infinite values, or values so large that their products
+// overflow, after the co-moment scan failed or gave a non-finite statistic.
+func discriminantDiagnose(ctx context.Context, sc *scan, names []string, cause error) error {
+	mf := make([]momentFeature, len(names))
+	for i, n := range names {
+		mf[i] = momentFeature{Name: n}
+	}
+	stmt, err := queries.Render("train_nonfinite.tmpl.sql", map[string]any{"From": sc.p.src.From, "Label": sc.p.label.Name, "Features": mf})
+	if err != nil {
+		return err
+	}
+	counts := make([]sql.NullFloat64, 3*len(mf))
+	ptrs := make([]any, len(counts))
+	for i := range counts {
+		ptrs[i] = &counts[i]
+	}
+	if err := sc.db.QueryRowContext(ctx, stmt, sc.p.src.Args...).Scan(ptrs...); err != nil {
+		return fmt.Errorf("%w (and checking for infinity failed: %v)", cause, err)
+	}
+	var infs, huge []string
+	for i, f := range mf {
+		if counts[3*i].Float64 > 0 {
+			infs = append(infs, fmt.Sprintf("%q (%d rows)", f.Name, int64(counts[3*i].Float64)))
+		}
+		if counts[3*i+2].Float64 >= 1e150 {
+			huge = append(huge, fmt.Sprintf("%q (|x| up to %.3g)", f.Name, counts[3*i+2].Float64))
+		}
+	}
+	switch {
+	case len(infs) > 0:
+		return fmt.Errorf("%w: feature %s holds infinite values: filter them out or replace them with NULL (rows with a missing value are left out)",
+			ErrBadValue, strings.Join(infs, ", "))
+	case len(huge) > 0:
+		return fmt.Errorf("%w: feature %s: values this large make the co-moments overflow a DOUBLE: "+
+			"rescale the column (for example divide it by 1e150) and train again", ErrBadValue, strings.Join(huge, ", "))
+	}
+	return fmt.Errorf("compute co-moments: %w", cause)
+}
+
+// Validate: every class has a row for every pair of features j ≤ k.
+func (discriminantFamily) Validate(m *Model, feats []Feature) error {
+	have := map[rowKey]bool{}
+	for _, r := range rowsOf(m, CoMomentTable) {
+		have[CoMomentTable.Key(&r)] = true
+	}
+	for _, c := range m.Classes {
+		for _, p := range pairs(len(feats)) {
+			if !have[rowKey{feats[p.J].Name, c.Label, feats[p.K].Name}] {
+				return fmt.Errorf("%w: model %q: no co-moment of features %q and %q in class %q", ErrInvalidModel, m.Name, feats[p.J].Name, feats[p.K].Name, c.Label)
+			}
+		}
+	}
+	return nil
+}
+
+func (discriminantFamily) summary(m *Model) string {
+	p := m.Params
+	if m.Features[0].Kind == QDA {
+		return fmt.Sprintf("reg_param %g, priors %s", p.RegParam, p.Priors)
+	}
+	if p.Solver == SolverLSQR {
+		return fmt.Sprintf("solver lsqr, shrinkage %g, priors %s", p.Shrinkage, p.Priors)
+	}
+	return fmt.Sprintf("solver svd, priors %s", p.Priors)
+}
+
+// discriminantComponent scores an lda or qda model: one block over the feature vector. Every feature is
+// required: a row with a missing value (NULL, NaN, ±Inf) scores NULL.
+type discriminantComponent struct {
+	in     []*Input
+	qda    bool
+	K, m   int
+	mean   [][]float64 // [class][j]
+	weight []float64   // per class: the (weighted) complete rows behind the estimates
+	cov    []*mat.SymDense
+	// LDA: the centre x̄, per class the weights w_c = Σ⁻¹(μ_c - x̄) and constants b_c = -½ (μ_c - x̄)ᵀ w_c.
+	xbar []float64
+	w    [][]float64
+	b    []float64
+	// QDA, per class: L⁻¹ (lower triangle, row r holding r+1 entries), the precision Σ⁻¹, -½ log|2πΣ| and
+	// log L_jj (the Cholesky factor's diagonal).
+	inv     [][]float64
+	prec    []*mat.SymDense
+	logNorm []float64
+	logDiag [][]float64
+	scratch sync.Pool // *[]float64
+}
+
+// Compile estimates the covariances (scikit-learn 1.2's rules) and factors them (gonum's Cholesky):
+//   - qda: S_c = C_c / (W_c - 1) (unbiased), Σ_c = (1 - r) S_c + r I with r = reg_param;
+//   - lda, solver svd: Σ = Σ_c C_c / (W - K) (pooled, unbiased);
+//   - lda, solver lsqr: Σ = Σ_c π_c ((1 - a) S_c + a tr(S_c)/p I) with S_c = C_c / W_c (biased), π_c the
+//     priors and a = shrinkage;
+//
+// C_c are the class co-moment matrices, W_c the class weights (counts when unweighted). A covariance that is
+// singular — a Cholesky pivot below 1e-12 of its feature's variance: a constant feature, or one that is a
+// linear combination of the features before it — is an error (ErrSingular) naming the feature and the
+// regularisation to set.
+func (discriminantFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
+	m, K := len(feats), cc.K
+	pos := map[string]int{}
+	for j, f := range feats {
+		pos[f.Name] = j
+	}
+	qda := feats[0].Kind == QDA
+	g := &discriminantComponent{qda: qda, K: K, m: m, mean: make([][]float64, K), weight: make([]float64, K)}
+	co := make([]*mat.SymDense, K)
+	for c := range K {
+		g.mean[c] = make([]float64, m)
+		co[c] = mat.NewSymDense(m, nil)
+	}
+	for _, r := range rowsOf(cc.m, CoMomentTable) {
+		c, j, k := cc.class[r.Class], pos[r.Feature], pos[r.Other]
+		co[c].SetSym(j, k, r.CoMoment)
+		g.mean[c][j], g.mean[c][k] = r.Mean, r.OtherMean
+		g.weight[c] = r.Weight
+	}
+	for _, f := range feats {
+		in := cc.input(f, NumberInput)
+		in.Required = true
+		g.in = append(g.in, in)
+	}
+	total := 0.0
+	for c, w := range g.weight {
+		if !(w > 0) {
+			return nil, fmt.Errorf("%w: class %q has no complete training row with a positive weight", ErrBadValue, cc.m.Classes[c].Label)
+		}
+		total += w
+	}
+	g.xbar = make([]float64, m)
+	for c := range K {
+		for j := range m {
+			g.xbar[j] += g.weight[c] / total * g.mean[c][j]
+		}
+	}
+	p := cc.m.Params
+	if qda {
+		return g.compileQDA(cc, feats, co, p.RegParam)
+	}
+	return g.compileLDA(cc, feats, co, total, p)
+}
+
+func (g *discriminantComponent) compileQDA(cc *compiler, feats []Feature, co []*mat.SymDense, r float64) ([]Component, error) {
+	m := g.m
+	for c := range g.K {
+		if !(g.weight[c] > 1) {
+			return nil, fmt.Errorf("%w: class %q has %g complete training rows (weight): qda estimates a covariance per class from "+
+				"n - 1 and needs more than one; use lda, or more rows", ErrBadValue, cc.m.Classes[c].Label, g.weight[c])
+		}
+		sigma := mat.NewSymDense(m, nil)
+		for j := range m {
+			for k := j; k < m; k++ {
+				v := (1 - r) * co[c].At(j, k) / (g.weight[c] - 1)
+				if j == k {
+					v += r
+				}
+				sigma.SetSym(j, k, v)
+			}
+		}
+		ch, err := factor(sigma, feats)
+		if err != nil {
+			return nil, fmt.Errorf("%w: the covariance of class %q is singular: %v: set reg_param (reg_param := 0.1, --reg-param 0.1) "+
+				"to regularise it, or leave the feature out", ErrSingular, cc.m.Classes[c].Label, err)
+		}
+		var l, w mat.TriDense
+		ch.LTo(&l)
+		if err := w.InverseTri(&l); err != nil {
+			return nil, fmt.Errorf("%w: the covariance of class %q: %v: set reg_param", ErrSingular, cc.m.Classes[c].Label, err)
+		}
+		inv := make([]float64, 0, m*(m+1)/2)
+		ld := make([]float64, m)
+		for i := range m {
+			for j := 0; j <= i; j++ {
+				inv = append(inv, w.At(i, j))
+			}
+			ld[i] = math.Log(l.At(i, i))
+		}
+		var prec mat.SymDense
+		if err := ch.InverseTo(&prec); err != nil {
+			return nil, fmt.Errorf("%w: the covariance of class %q: %v: set reg_param", ErrSingular, cc.m.Classes[c].Label, err)
+		}
+		g.inv = append(g.inv, inv)
+		g.prec = append(g.prec, &prec)
+		g.logDiag = append(g.logDiag, ld)
+		g.logNorm = append(g.logNorm, -0.5*(float64(m)*math.Log(2*math.Pi)+ch.LogDet()))
+		g.cov = append(g.cov, sigma)
+	}
+	return []Component{qdaComponent{g}}, nil
+}
+
+func (g *discriminantComponent) compileLDA(cc *compiler, feats []Feature, co []*mat.SymDense, total float64, p Params) ([]Component, error) {
+	m, K := g.m, g.K
+	sigma := mat.NewSymDense(m, nil)
+	if p.Solver == SolverLSQR {
+		pri := classPriors(cc.m)
+		a := p.Shrinkage
+		for c := range K {
+			tr := 0.0
+			for j := range m {
+				tr += co[c].At(j, j) / g.weight[c]
+			}
+			for j := range m {
+				for k := j; k < m; k++ {
+					v := (1 - a) * co[c].At(j, k) / g.weight[c]
+					if j == k {
+						v += a * tr / float64(m)
+					}
+					sigma.SetSym(j, k, sigma.At(j, k)+pri[c]*v)
+				}
+			}
+		}
+	} else {
+		if !(total > float64(K)) {
+			return nil, fmt.Errorf("%w: %g complete training rows (weight) for %d classes: lda's pooled covariance divides by n - K; "+
+				"use more rows, or solver lsqr", ErrBadValue, total, K)
+		}
+		for c := range K {
+			for j := range m {
+				for k := j; k < m; k++ {
+					sigma.SetSym(j, k, sigma.At(j, k)+co[c].At(j, k)/(total-float64(K)))
+				}
+			}
+		}
+	}
+	ch, err := factor(sigma, feats)
+	if err != nil {
+		return nil, fmt.Errorf("%w: the pooled covariance is singular: %v: set shrinkage (shrinkage := 0.1, --shrinkage 0.1; solver lsqr) "+
+			"to regularise it, or leave the feature out", ErrSingular, err)
+	}
+	g.cov = []*mat.SymDense{sigma}
+	g.w, g.b = make([][]float64, K), make([]float64, K)
+	for c := range K {
+		d := mat.NewVecDense(m, nil)
+		for j := range m {
+			d.SetVec(j, g.mean[c][j]-g.xbar[j])
+		}
+		var w mat.VecDense
+		if err := ch.SolveVecTo(&w, d); err != nil {
+			return nil, fmt.Errorf("%w: the pooled covariance: %v: set shrinkage", ErrSingular, err)
+		}
+		g.w[c] = make([]float64, m)
+		for j := range m {
+			g.w[c][j] = w.AtVec(j)
+			g.b[c] -= 0.5 * d.AtVec(j) * g.w[c][j]
+		}
+	}
+	return []Component{g}, nil
+}
+
+// factor returns the Cholesky factorisation of sigma, or an error naming the first feature whose pivot is
+// below 1e-12 of its variance (constant, or a linear combination of the features before it).
+func factor(sigma *mat.SymDense, feats []Feature) (*mat.Cholesky, error) {
+	m := sigma.SymmetricDim()
+	// The pivots of an unpivoted Cholesky factorisation, computed here to name the feature that fails.
+	l := make([][]float64, m)
+	for j := range m {
+		l[j] = make([]float64, j+1)
+		for k := 0; k <= j; k++ {
+			s := sigma.At(j, k)
+			for i := range k {
+				s -= l[j][i] * l[k][i]
+			}
+			if k < j {
+				l[j][k] = s / l[k][k]
+				continue
+			}
+			if !(s > 1e-12*sigma.At(j, j)) || !(sigma.At(j, j) > 0) {
+				if j == 0 || !(sigma.At(j, j) > 0) {
+					return nil, fmt.Errorf("feature %q is constant", feats[j].Name)
+				}
+				return nil, fmt.Errorf("feature %q is (nearly) a linear combination of the features before it", feats[j].Name)
+			}
+			l[j][j] = math.Sqrt(s)
+		}
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(sigma) {
+		return nil, fmt.Errorf("the covariance is not positive definite")
+	}
+	return &ch, nil
+}
+
+func (g *discriminantComponent) Inputs() []*Input { return g.in }
+
+// Base is b_c (lda) or -½ log|2π Σ_c| (qda).
+func (g *discriminantComponent) Base(c int) float64 {
+	if g.qda {
+		return g.logNorm[c]
+	}
+	return g.b[c]
+}
+
+func (g *discriminantComponent) buffer(n int) (*[]float64, []float64) {
+	bufp, _ := g.scratch.Get().(*[]float64)
+	if bufp == nil || cap(*bufp) < n {
+		buf := make([]float64, n)
+		bufp = &buf
+	}
+	return bufp, (*bufp)[:n]
+}
+
+// Add: lda adds Σ_j w_cj (x_j - x̄_j), four features per pass over a class's rows; qda subtracts ½ Σ_r z_r²,
+// z = L_c⁻¹ (x - μ_c), over blocks of rows that stay in the cache.
+func (g *discriminantComponent) Add(b *Batch, out []float64) {
+	n := b.N
+	if !g.qda {
+		// Four features per pass over the rows of one class, as the Gaussian kernel.
+		for c := range g.K {
+			o, w := out[c*n:c*n+n], g.w[c]
+			j := 0
+			for ; len(g.in)-j >= 4; j += 4 {
+				x0, x1, x2, x3 := b.Num[g.in[j].Feature][:n], b.Num[g.in[j+1].Feature][:n], b.Num[g.in[j+2].Feature][:n], b.Num[g.in[j+3].Feature][:n]
+				m0, m1, m2, m3 := g.xbar[j], g.xbar[j+1], g.xbar[j+2], g.xbar[j+3]
+				w0, w1, w2, w3 := w[j], w[j+1], w[j+2], w[j+3]
+				for i := range o {
+					o[i] += w0*(x0[i]-m0) + w1*(x1[i]-m1) + w2*(x2[i]-m2) + w3*(x3[i]-m3)
+				}
+			}
+			for ; j < len(g.in); j++ {
+				x, m0, w0 := b.Num[g.in[j].Feature][:n], g.xbar[j], w[j]
+				for i := range o {
+					o[i] += w0 * (x[i] - m0)
+				}
+			}
+		}
+		return
+	}
+	// qda, per class and block of rows: d_j = x_j - μ_cj, then z_r = Σ_{j≤r} (L⁻¹)_rj d_j four terms at a
+	// time, q += z_r²; a block of d (m × 128 values) stays in the first-level cache.
+	const blk = 128
+	m := g.m
+	bufp, buf := g.buffer(blk * (m + 2))
+	defer g.scratch.Put(bufp)
+	for c := range g.K {
+		inv, mu := g.inv[c], g.mean[c]
+		for i0 := 0; i0 < n; i0 += blk {
+			nb := min(blk, n-i0)
+			d := func(j int) []float64 { return buf[j*blk : j*blk+nb] }
+			for j, in := range g.in {
+				x, dj, mj := b.Num[in.Feature][i0:i0+nb], d(j), mu[j]
+				for i := range dj {
+					dj[i] = x[i] - mj
+				}
+			}
+			z, q := buf[m*blk:m*blk+nb], buf[(m+1)*blk:(m+1)*blk+nb]
+			clear(q)
+			off := 0
+			for r := range m {
+				w := inv[off : off+r+1]
+				off += r + 1
+				w0, d0 := w[0], d(0)
+				for i := range z {
+					z[i] = w0 * d0[i]
+				}
+				j := 1
+				for ; r+1-j >= 4; j += 4 {
+					w0, w1, w2, w3 := w[j], w[j+1], w[j+2], w[j+3]
+					d0, d1, d2, d3 := d(j), d(j+1), d(j+2), d(j+3)
+					for i := range z {
+						z[i] += w0*d0[i] + w1*d1[i] + w2*d2[i] + w3*d3[i]
+					}
+				}
+				for ; j <= r; j++ {
+					wj, dj := w[j], d(j)
+					for i := range z {
+						z[i] += wj * dj[i]
+					}
+				}
+				for i := range q {
+					q[i] += z[i] * z[i]
+				}
+			}
+			o := out[c*n+i0 : c*n+i0+nb]
+			for i := range o {
+				o[i] -= 0.5 * q[i]
+			}
+		}
+	}
+}
+
+// value returns feature j of row i (0 when missing: required inputs make such rows NULL before any term
+// is used).
+func (g *discriminantComponent) value(b *Batch, i, j int) float64 {
+	in := g.in[j]
+	x := b.Num[in.Feature][i]
+	if !isValid(b.Valid[in.Feature], i) || x-x != 0 {
+		return 0
+	}
+	return x
+}
+
+// Row: the class term in extended range (values near 1e200 square without overflow).
+func (g *discriminantComponent) Row(b *Batch, i, c int) XFloat {
+	if !g.qda {
+		s := X(g.b[c])
+		for j := range g.in {
+			s = s.Add(X(g.w[c][j]).Mul(X(g.value(b, i, j)).Sub(X(g.xbar[j]))))
+		}
+		return s
+	}
+	d := make([]XFloat, g.m)
+	for j := range d {
+		d[j] = X(g.value(b, i, j)).Sub(X(g.mean[c][j]))
+	}
+	var q XFloat
+	off := 0
+	for r := range g.m {
+		var z XFloat
+		for j := 0; j <= r; j++ {
+			z = z.Add(X(g.inv[c][off+j]).Mul(d[j]))
+		}
+		off += r + 1
+		q = q.Add(z.Mul(z))
+	}
+	return X(g.logNorm[c]).Sub(q.Mul(X(0.5)))
+}
+
+// contributions splits Row(a) - Row(c) at x by feature. lda: δ_j (x_j - (μ_aj + μ_cj)/2) with δ = w_a - w_c
+// = Σ⁻¹(μ_a - μ_c) (seed 003's linear discriminant). qda: -½ [d_aj (P_a d_a)_j - d_cj (P_c d_c)_j]
+// - (log L_a,jj - log L_c,jj), d_k = x - μ_k, P_k = Σ_k⁻¹: the quadratic forms split by their rows and the
+// log-determinants by the Cholesky diagonal (so the split depends on the feature order; the sum does not).
+func (g *discriminantComponent) contributions(x []float64, a, c int) []float64 {
+	out := make([]float64, g.m)
+	if !g.qda {
+		for j := range out {
+			mid := X(g.mean[a][j]).Add(X(g.mean[c][j])).Mul(X(0.5))
+			out[j] = X(g.w[a][j] - g.w[c][j]).Mul(X(x[j]).Sub(mid)).Float()
+		}
+		return out
+	}
+	half := func(k int) []XFloat {
+		d := make([]XFloat, g.m)
+		for j := range d {
+			d[j] = X(x[j]).Sub(X(g.mean[k][j]))
+		}
+		h := make([]XFloat, g.m)
+		for j := range h {
+			var pd XFloat
+			for l := range g.m {
+				pd = pd.Add(X(g.prec[k].At(j, l)).Mul(d[l]))
+			}
+			h[j] = d[j].Mul(pd).Mul(X(0.5))
+		}
+		return h
+	}
+	ha, hc := half(a), half(c)
+	for j := range out {
+		out[j] = hc[j].Sub(ha[j]).Sub(X(g.logDiag[a][j] - g.logDiag[c][j])).Float()
+	}
+	return out
+}
+
+func (g *discriminantComponent) Explain(b *Batch, i, a, c int, out []Contribution) []Contribution {
+	x := make([]float64, g.m)
+	for j := range x {
+		x[j] = g.value(b, i, j)
+	}
+	for j, v := range g.contributions(x, a, c) {
+		out = append(out, Contribution{Feature: g.in[j].Name, input: g.in[j], LLR: v})
+	}
+	return out
+}
+
+// Parameters lists the class means and the covariance entries j ≤ k (Value names the second feature):
+// per class for qda (regularised), once with no class for lda.
+func (g *discriminantComponent) Parameters(labels []string) []Parameter {
+	kind := LDA
+	if g.qda {
+		kind = QDA
+	}
+	var out []Parameter
+	for c, l := range labels {
+		for j, in := range g.in {
+			out = append(out, Parameter{Feature: in.Name, Kind: kind, Class: l, Parameter: "mean", Estimate: g.mean[c][j], Count: g.weight[c]})
+		}
+	}
+	for k, cov := range g.cov {
+		class, count := "", 0.0
+		if g.qda {
+			class, count = labels[k], g.weight[k]
+		} else {
+			for _, w := range g.weight {
+				count += w
+			}
+		}
+		for j := range g.m {
+			for l := j; l < g.m; l++ {
+				out = append(out, Parameter{Feature: g.in[j].Name, Kind: kind, Class: class, Value: g.in[l].Name, Parameter: "covariance",
+					Estimate: cov.At(j, l), Count: count})
+			}
+		}
+	}
+	return out
+}
+
+// Informative rates each feature at the class mean: its share of the log-odds of class c against the
+// likeliest other class there.
+func (g *discriminantComponent) Informative(labels []string, c int) []Informative {
+	x := g.mean[c]
+	score := func(d int) float64 {
+		if !g.qda {
+			s := g.b[d]
+			for j := range x {
+				s += g.w[d][j] * (x[j] - g.xbar[j])
+			}
+			return s
+		}
+		s := g.logNorm[d]
+		for j := range x {
+			for l := range x {
+				s -= 0.5 * (x[j] - g.mean[d][j]) * g.prec[d].At(j, l) * (x[l] - g.mean[d][l])
+			}
+		}
+		return s
+	}
+	best, top := -1, math.Inf(-1)
+	for d := range g.K {
+		if d != c && score(d) > top {
+			best, top = d, score(d)
+		}
+	}
+	var out []Informative
+	for j, v := range g.contributions(x, c, best) {
+		out = append(out, Informative{Class: labels[c], Feature: g.in[j].Name, Value: "mean " + strconv.FormatFloat(x[j], 'g', 6, 64), LLR: v})
+	}
+	return out
+}
+
+// linear: lda's log-odds of class 1 against class 0 are b_1 - b_0 + Σ_j (w_1j - w_0j)(x_j - x̄_j).
+func (g *discriminantComponent) linear() (float64, []LinearTerm, error) {
+	if g.qda {
+		return 0, nil, fmt.Errorf("qda's log-odds are quadratic (a covariance per class); lda's are linear")
+	}
+	w0 := g.b[1] - g.b[0]
+	var terms []LinearTerm
+	for j, in := range g.in {
+		w := g.w[1][j] - g.w[0][j]
+		w0 -= w * g.xbar[j]
+		terms = append(terms, LinearTerm{Feature: in.Name, Weight: w})
+	}
+	return w0, terms, nil
+}
+
+// incompleteSQL: a row with a missing feature value (NULL, NaN, ±Inf) has no score.
+func (g *discriminantComponent) incompleteSQL(x *exporter) string {
+	var conds []string
+	for _, in := range g.in {
+		conds = append(conds, "("+x.isMissingNumber(x.number(in.Name))+")")
+	}
+	return strings.Join(conds, " OR ")
+}
+
+// SQL: lda b_c + Σ_j w_cj (x_j - x̄_j); qda -½ log|2πΣ_c| - ½ Σ_r z_r² with z = L_c⁻¹ (x - μ_c), each z_r
+// bound once per row (DuckDB). PostgreSQL raises an error on overflow, so there a value with |x| ≥ 1e150
+// makes the qda term -Infinity directly (the exporter's limit rule then decides, as for Gaussian NB).
+func (g *discriminantComponent) SQL(x *exporter, c int) (string, error) {
+	if !g.qda {
+		terms := []string{x.num(g.b[c])}
+		for j, in := range g.in {
+			terms = append(terms, fmt.Sprintf("%s * (%s - %s)", x.num(g.w[c][j]), x.number(in.Name), x.num(g.xbar[j])))
+		}
+		return strings.Join(terms, " + "), nil
+	}
+	var squares []string
+	for r, z := range g.zSQL(x, c, 1) {
+		if x.pg {
+			squares = append(squares, fmt.Sprintf("power(%s, 2)", z))
+			continue
+		}
+		id := x.bind(fmt.Sprintf("qda%d_z%d", c, r), z)
+		squares = append(squares, id+" * "+id)
+	}
+	t := fmt.Sprintf("%s - 0.5 * (%s)", x.num(g.logNorm[c]), strings.Join(squares, " + "))
+	if x.pg {
+		var huge []string
+		for _, in := range g.in {
+			huge = append(huge, fmt.Sprintf("abs(%s) >= 1e150", x.number(in.Name)))
+		}
+		t = fmt.Sprintf("CASE WHEN %s THEN %s ELSE %s END", strings.Join(huge, " OR "), x.num(math.Inf(-1)), t)
+	}
+	return t, nil
+}
+
+// zSQL writes z = L_c⁻¹ (x - μ_c) row by row; with s ≠ 1 (limitScale) the differences are scaled by s, and a
+// feature with |x| < 1e150 counts 0 (next to one ≥ 1e154, whose square overflows, its share is below
+// float64's precision, as in the row reference; and PostgreSQL raises an error where a square underflows).
+func (g *discriminantComponent) zSQL(x *exporter, c int, s float64) []string {
+	var out []string
+	off := 0
+	for r := range g.m {
+		var terms []string
+		for j := 0; j <= r; j++ {
+			v := x.number(g.in[j].Name)
+			d := fmt.Sprintf("(%s - %s)", v, x.num(g.mean[c][j]))
+			if s != 1 {
+				d = fmt.Sprintf("(CASE WHEN abs(%s) < 1e150 THEN 0 ELSE %s * %s END)", v, v, x.num(s))
+			}
+			terms = append(terms, fmt.Sprintf("%s * %s", x.num(g.inv[c][off+j]), d))
+		}
+		off += r + 1
+		out = append(out, strings.Join(terms, " + "))
+	}
+	return out
+}
+
+// qdaComponent is a qda model's component: its terms can overflow for finite input (quadratic forms), so
+// it writes the exporter's limit rule.
+type qdaComponent struct{ *discriminantComponent }
+
+// limitSQL is class c's quadratic term scaled by 2^-1200: -½ Σ_r z_r² with the values scaled by 2^-600,
+// which does not overflow (the exporter's limit rule, where every class score is -inf).
+func (g qdaComponent) limitSQL(x *exporter, c int) string {
+	var squares []string
+	for _, z := range g.zSQL(x, c, limitScale) {
+		squares = append(squares, fmt.Sprintf("power(%s, 2)", z))
+	}
+	return "-0.5 * (" + strings.Join(squares, " + ") + ")"
+}

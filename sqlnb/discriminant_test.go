@@ -1,0 +1,146 @@
+package sqlnb_test
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/sqlnb/sqlnb/sqlnb"
+)
+
+// comoments indexes a model's co-moment rows by class, feature and other feature.
+func comoments(m *sqlnb.Model) map[[3]string]sqlnb.CoMoment {
+	out := map[[3]string]sqlnb.CoMoment{}
+	for _, r := range sqlnb.StatRows(m, sqlnb.CoMomentTable) {
+		out[[3]string{r.Class, r.Feature, r.Other}] = r
+	}
+	return out
+}
+
+// TestCoMomentsWithLargeOffset: features shifted by 1e9 give the same co-moments (covariances) as the
+// unshifted ones to 1e-6 relative (to sqrt(C_jj C_kk); the shifted values themselves are rounded to
+// 1.2e-7, DOUBLE's spacing at 1e9), and means shifted by 1e9, unweighted and weighted — the scan uses
+// Welford/Chan updates (covar_pop) and shifted sums, never Σx² - n x̄², which would lose every digit here
+// (x² ≈ 1e18 against co-moments of ≈ 1e2: DOUBLE keeps 16 digits).
+func TestCoMomentsWithLargeOffset(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT ['a', 'b', 'c'][1 + i % 3] AS y, 1 + (i % 7) * 0.25 AS w,
+		sin(i) + (i % 3) AS x1, cos(3 * i) * (1 + i % 3) + 0.5 * sin(i) AS x2, (i % 11) / 10.0 AS x3 FROM range(3000) r(i)`)
+	mustExec(t, db, `CREATE TABLE shifted AS SELECT y, w, x1 + 1e9 AS x1, x2 + 1e9 AS x2, x3 - 1e9 AS x3 FROM d`)
+	for _, weight := range []string{"", "w"} {
+		var ms []*sqlnb.Model
+		for _, src := range []string{"d", "shifted"} {
+			spec := sqlnb.TrainSpec{Model: "m_" + src + weight, Source: src, Label: "y", Kind: sqlnb.QDA, Weight: weight}
+			if weight == "" {
+				spec.Features = []string{"x1", "x2", "x3"}
+			}
+			res, err := sqlnb.Train(ctx, db, spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ms = append(ms, res.Model)
+		}
+		plain, shifted := comoments(ms[0]), comoments(ms[1])
+		offset := map[string]float64{"x1": 1e9, "x2": 1e9, "x3": -1e9}
+		worst := 0.0
+		for k, p := range plain {
+			s := shifted[k]
+			// Relative to the scale of the pair, sqrt(C_jj C_kk) (an off-diagonal co-moment can be near 0).
+			scale := math.Sqrt(plain[[3]string{k[0], k[1], k[1]}].CoMoment * plain[[3]string{k[0], k[2], k[2]}].CoMoment)
+			rel := math.Abs(s.CoMoment-p.CoMoment) / scale
+			worst = max(worst, rel)
+			if rel > 1e-6 {
+				t.Errorf("weight %q, class %s, %s×%s: co-moment %v with the 1e9 offset, %v without", weight, k[0], k[1], k[2], s.CoMoment, p.CoMoment)
+			}
+			if d := s.Mean - offset[k[1]] - p.Mean; math.Abs(d) > 1e-6 {
+				t.Errorf("weight %q, class %s, %s: mean %v with the offset, %v without", weight, k[0], k[1], s.Mean, p.Mean)
+			}
+			if s.Count != p.Count || s.Weight != p.Weight {
+				t.Errorf("count %d/%d, weight %v/%v", s.Count, p.Count, s.Weight, p.Weight)
+			}
+		}
+		t.Logf("weight %q: co-moments with a 1e9 offset within %.2g (relative) of those without", weight, worst)
+	}
+}
+
+// TestDiscriminantSingular: a constant feature or one that is a linear combination of others makes the
+// covariance singular: training fails with ErrSingular naming the model, the feature and the
+// regularisation to set (never a NaN model); with it set, training succeeds.
+func TestDiscriminantSingular(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT ['a', 'b'][1 + i % 2] AS y, sin(i) AS x1, cos(i) AS x2,
+		2 * sin(i) - cos(i) AS x3, 5.0 AS c FROM range(200) r(i)`)
+	for _, c := range []struct {
+		kind     sqlnb.Kind
+		features []string
+		want     []string
+		fix      sqlnb.Params
+	}{
+		{sqlnb.LDA, []string{"x1", "x2", "x3"}, []string{`"x3"`, "linear combination", "shrinkage"}, sqlnb.Params{Solver: sqlnb.SolverLSQR, Shrinkage: 0.1}},
+		{sqlnb.QDA, []string{"x1", "x2", "x3"}, []string{`"x3"`, "linear combination", "reg_param", `class "a"`}, sqlnb.Params{RegParam: 0.1}},
+		{sqlnb.QDA, []string{"c", "x1"}, []string{`"c"`, "constant", "reg_param"}, sqlnb.Params{RegParam: 0.1}},
+		{sqlnb.LDA, []string{"x1", "c"}, []string{`"c"`, "constant", "shrinkage"}, sqlnb.Params{Solver: sqlnb.SolverLSQR, Shrinkage: 0.1}},
+	} {
+		spec := sqlnb.TrainSpec{Model: "sing", Source: "d", Label: "y", Kind: c.kind, Features: c.features}
+		_, err := sqlnb.Train(ctx, db, spec)
+		if !errors.Is(err, sqlnb.ErrSingular) {
+			t.Fatalf("%s %v: %v, want ErrSingular", c.kind, c.features, err)
+		}
+		for _, w := range append(c.want, `"sing"`) {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s %v: %q does not say %s", c.kind, c.features, err, w)
+			}
+		}
+		p := sqlnb.DefaultParams()
+		p.RegParam, p.Shrinkage = c.fix.RegParam, c.fix.Shrinkage
+		if c.fix.Solver != "" {
+			p.Solver = c.fix.Solver
+		}
+		spec.Params = &p
+		res, err := sqlnb.Train(ctx, db, spec)
+		if err != nil {
+			t.Fatalf("%s %v regularised: %v", c.kind, c.features, err)
+		}
+		s, err := sqlnb.Compile(res.Model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := s.NewBatch(1)
+		for j := range b.Num {
+			b.Num[j][0] = 0.3
+		}
+		jll := make([]float64, 2)
+		s.JointLogLikelihood(b, jll, nil)
+		if math.IsNaN(jll[0]) || math.IsNaN(jll[1]) {
+			t.Errorf("%s regularised: scores %v", c.kind, jll)
+		}
+	}
+}
+
+// TestDiscriminantMissingValues: training leaves out the rows with a missing feature value (NULL or NaN)
+// and counts them; an infinite value is an error naming its column.
+func TestDiscriminantMissingValues(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT ['a', 'b'][1 + i % 2] AS y,
+		CASE WHEN i % 10 = 0 THEN NULL ELSE sin(i) END AS x1,
+		CASE WHEN i % 15 = 1 THEN 'nan'::DOUBLE ELSE cos(i) END AS x2 FROM range(300) r(i)
+		UNION ALL SELECT NULL, 1, 2`)
+	res, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "m", Source: "d", Label: "y", Kind: sqlnb.LDA})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 30 rows with x1 NULL (i % 10 = 0), 20 with x2 NaN (i % 15 = 1), none both: 50 left out.
+	if m := res.Model; m.IncompleteRows != 50 || m.Rows != 250 || m.SkippedRows != 1 {
+		t.Errorf("rows %d, incomplete %d, skipped %d; want 250, 50, 1", m.Rows, m.IncompleteRows, m.SkippedRows)
+	}
+	mustExec(t, db, `INSERT INTO d VALUES ('a', 'inf'::DOUBLE, 0)`)
+	_, err = sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "m", Source: "d", Label: "y", Kind: sqlnb.QDA})
+	if !errors.Is(err, sqlnb.ErrBadValue) || !strings.Contains(err.Error(), `"x1" (1 rows)`) {
+		t.Errorf("infinite value: %v", err)
+	}
+}

@@ -1,0 +1,64 @@
+package sqlnb
+
+import (
+	"fmt"
+	"strings"
+)
+
+// LinearTerm is one weight of a linear form: it multiplies the feature's value (Value empty: a number
+// feature), the indicator of a Bernoulli feature's presence (Value "true": x > binarize, or true), or the
+// indicator of one category level (Value the level).
+type LinearTerm struct {
+	Feature, Value string
+	Weight         float64
+}
+
+// Linear is the linear form of a two-class model (seed 000: Gaussian NB with a shared variance; seed 002:
+// Bernoulli NB): for every row without a missing value,
+//
+//	log p(Positive | x) / p(Negative | x) = Intercept + Σ_j Weight_j x_j
+//
+// the log-odds that nb_explain splits and whose sign decides nb_predict (Positive wins when it is > 0).
+// Positive is the model's second class, Negative its first.
+type Linear struct {
+	Positive, Negative string
+	Intercept          float64
+	Terms              []LinearTerm
+}
+
+// linearComponent is implemented by components whose term can be linear in their inputs for two classes:
+// linear returns w0 and the terms with Row(1) - Row(0) = w0 + Σ_j w_j x_j on every row without a missing
+// value, or an error saying why this component's term is not linear (a variance per class, e1071's rule).
+type linearComponent interface {
+	linear() (w0 float64, terms []LinearTerm, err error)
+}
+
+// LinearForm returns the linear form of a two-class model whose every component has one (Gaussian NB with
+// variance pooled, Bernoulli and categorical NB, lda, logistic); otherwise an error naming the model and
+// what is not linear.
+func LinearForm(s *Scorer) (*Linear, error) {
+	m := s.Model
+	if len(s.Labels) != 2 {
+		return nil, fmt.Errorf("%w: model %q has %d classes: a linear form (the log-odds of one class against the other) needs two",
+			ErrBadOption, m.Name, len(s.Labels))
+	}
+	out := &Linear{Positive: s.Labels[1], Negative: s.Labels[0], Intercept: s.LogPrior[1] - s.LogPrior[0]}
+	for _, comp := range s.Components {
+		lc, ok := comp.(linearComponent)
+		if !ok {
+			var kinds []string
+			for _, in := range comp.Inputs() {
+				kinds = appendNew(kinds, string(m.Features[in.Feature].Kind))
+			}
+			return nil, fmt.Errorf("%w: model %q: %s features have no linear form (it exists for gaussian with variance pooled, "+
+				"bernoulli, categorical, lda and logistic)", ErrBadOption, m.Name, strings.Join(kinds, ", "))
+		}
+		w0, terms, err := lc.linear()
+		if err != nil {
+			return nil, fmt.Errorf("%w: model %q: %v", ErrBadOption, m.Name, err)
+		}
+		out.Intercept += w0
+		out.Terms = append(out.Terms, terms...)
+	}
+	return out, nil
+}

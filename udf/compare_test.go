@@ -1,0 +1,56 @@
+package udf_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"testing"
+
+	"github.com/sqlnb/sqlnb/queries"
+	"github.com/sqlnb/sqlnb/sqlnb"
+)
+
+// TestCompareMatchesDirectEvaluation: a point of a learning curve (kind, size) has the accuracy and
+// log-loss of the model trained directly on the first size rows of the training pool and evaluated with
+// nb_eval on the held-out rows (the split reproduced in SQL: hash(t, seed) as compare_split draws it).
+func TestCompareMatchesDirectEvaluation(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpenDB(t)
+	mustExec(t, db, fmt.Sprintf(`CREATE TABLE wine AS SELECT * EXCLUDE (id) FROM read_csv(%s)`, queries.Literal(fixture("wine.csv"))))
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	spec := sqlnb.CompareSpec{Train: sqlnb.TrainSpec{Source: "wine", Label: "label"}, Kinds: []sqlnb.Kind{sqlnb.Gaussian, sqlnb.Logistic, sqlnb.LDA},
+		Sizes: []int{40, 100}, TestFraction: 0.3, Seed: 5}
+	res, err := sqlnb.Compare(ctx, conn, db, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Points) != 6 {
+		t.Fatalf("%d points", len(res.Points))
+	}
+	mustExec(t, db, `CREATE TABLE split AS SELECT *, (hash(t, 5) % 1000000007) / 1000000007.0 AS u FROM wine t`)
+	for _, p := range res.Points {
+		if p.Err != "" {
+			t.Fatalf("%s at %d: %s", p.Kind, p.Size, p.Err)
+		}
+		name := fmt.Sprintf("direct_%s_%d", p.Kind, p.Size)
+		mustExec(t, db, fmt.Sprintf(`CALL nb_train(%s, 'SELECT * EXCLUDE (u) FROM split WHERE u >= 0.3 ORDER BY u LIMIT %d', 'label', kind := %s)`,
+			queries.Literal(name), p.Size, queries.Literal(string(p.Kind))))
+		got := queryStrings(t, db, fmt.Sprintf(`SELECT metric, value FROM nb_eval(%s, 'SELECT * EXCLUDE (u) FROM split WHERE u < 0.3')
+			WHERE metric IN ('accuracy', 'log_loss') AND class IS NULL ORDER BY metric`, queries.Literal(name)))
+		for _, r := range got {
+			v, _ := strconv.ParseFloat(r[1], 64)
+			if math.Abs(v-p.Mean[r[0]]) > 1e-12 {
+				t.Errorf("%s at %d rows: compare's %s %v, nb_eval's %v", p.Kind, p.Size, r[0], p.Mean[r[0]], v)
+			}
+		}
+		if p.Rows != float64(p.Size) {
+			t.Errorf("%s: trained on %v rows, want %d", p.Kind, p.Rows, p.Size)
+		}
+	}
+	t.Logf("%d points on %d test rows equal direct training and nb_eval", len(res.Points), res.TestRows)
+}
