@@ -5,7 +5,7 @@ PKGS    := ./...
 # DuckDB is linked statically through cgo; the first build takes ~20 s.
 export CGO_ENABLED=1
 
-.PHONY: all build demo test test-integration test-race bench bench-extension fuzz lint fmt fixtures clean extension extension-slots
+.PHONY: all build demo test test-integration test-race bench bench-extension bench-compare bench-scale bench-big fuzz lint fmt fixtures clean extension extension-slots
 
 all: build
 
@@ -65,6 +65,22 @@ bench:
 # (node-api 1.5.6 hosts the extension; installs it like make test-integration).
 bench-extension:
 	bash .ci/integration.sh bench-extension
+
+# sqlnb against scikit-learn on the same 10M rows, in memory and end to end from a CSV file, the two sides
+# interleaved (README "Performance"). Needs Debian's python3-sklearn and python3-pandas; says so otherwise.
+# ROWS and REPS change the size and the runs.
+bench-compare: build
+	$(GO) run ./bench/compare -sqlnb $(BIN) -rows $(or $(ROWS),10000000) -reps $(or $(REPS),3)
+
+# eval, eval --no-curves, cv and cv --auc against one scoring pass, time and peak RSS per command
+# (ROWS, default 4.6M; ROWS=50000000 for the issue's scale; see bench/scale/run.sh).
+bench-scale: build
+	bash bench/scale/run.sh
+
+# train and predict --output on a generated 200M-row parquet file with --memory-limit 2GB (ROWS, DIR, LIMIT;
+# ~8 GB of free disk; see bench/scale/big.sh).
+bench-big: build
+	bash bench/scale/big.sh
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzIdent -fuzztime 30s ./queries/

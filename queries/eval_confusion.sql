@@ -1,2 +1,2 @@
--- Confusion matrix per group g of nb_eval_scored: every (actual, predicted) pair with its count. No parameters.
-SELECT g, y AS actual, pred AS predicted, count(*) AS n FROM nb_eval_scored GROUP BY ALL ORDER BY ALL
+-- Confusion matrix per group g of nb_eval_cells: every (actual, predicted) pair with its count. No parameters.
+SELECT g, y AS actual, pred AS predicted, n FROM nb_eval_cells ORDER BY ALL

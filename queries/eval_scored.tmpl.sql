@@ -1,15 +1,28 @@
 {{- /*
-eval_scored: scores a source once into the temporary table nb_eval_scored(g, rid, y, p, pred): the group
-(fold; 0 for a plain evaluation), a row id, the true label as text, the posteriors and the predicted class
-(the first class with the largest posterior). Rows with a NULL label are left out.
-Data: .From (with bound parameters), .Label, .Model (a quoted literal: scoring functions need a constant
-model name), .Group (SQL for the group, "0" for none), .Proba (the scoring expression, by default
-nb_predict_proba(model, t)).
+eval_scored: the scored rows of an evaluation in a compact form, one per source row with a label and
+posteriors: g (the group, the fold; only with .Grouped), yi (the true label's position in the class list;
+NULL for a label outside it), yx (the true label as text where yi is NULL) and p1 … pK (the posteriors in
+class order; NULL where a row's MAP lacks the class). One DOUBLE per class instead of a MAP: a fraction of
+the memory, and the posteriors of a class are a column to sort.
+Parameter $1: the class labels (VARCHAR[]) in order; the source binds $2.
+Data: .From (the source, binding $2), .Label, .Grouped and .Group (SQL for the group), .Proba (an SQL
+expression over the source row t yielding MAP(VARCHAR, DOUBLE)), .Ordered (every MAP's keys are the class
+labels in order, as nb_predict_proba's are: the values are taken by position, else looked up by label),
+.Positions (1 … K).
 */ -}}
-CREATE OR REPLACE TEMPORARY TABLE nb_eval_scored AS
-SELECT g, row_number() OVER () AS rid, y, p, map_keys(p)[list_position(map_values(p), list_max(map_values(p)))] AS pred
+SELECT {{if .Grouped}}g, {{end}}yi, CASE WHEN yi IS NULL THEN y END AS yx
+{{- range .Positions}}, v[{{.}}] AS p{{.}}{{end}}
 FROM (
-    SELECT {{.Group}} AS g, CAST({{ident .Label}} AS VARCHAR) AS y, {{.Proba}} AS p
-    FROM {{.From}} t
-    WHERE {{ident .Label}} IS NOT NULL
-) WHERE p IS NOT NULL
+    SELECT {{if .Grouped}}g, {{end}}y, list_position($1::VARCHAR[], y)::USMALLINT AS yi,
+{{- if .Ordered}}
+           map_values(p) AS v
+{{- else}}
+           [{{range $i, $c := .Positions}}{{if $i}}, {{end}}p[($1::VARCHAR[])[{{$c}}]]{{end}}] AS v
+{{- end}}
+    FROM (
+        SELECT {{if .Grouped}}({{.Group}})::INTEGER AS g, {{end}}CAST({{ident .Label}} AS VARCHAR) AS y, {{.Proba}} AS p
+        FROM {{.From}} t
+        WHERE {{ident .Label}} IS NOT NULL
+    )
+    WHERE p IS NOT NULL
+)

@@ -383,12 +383,19 @@ func cvSetting(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, models []
 	var metrics []Metric
 	var err error
 	if spec.AUC {
-		proba := "nb_cv_proba(" + queries.Literal(name) + ", " + fold + ", t)"
-		if err := scoreInto(ctx, conn, src, models[0].Label, fold, proba); err != nil {
-			return nil, err
+		// Each row scored once by its fold's model into a compact table, sorted once per class: the
+		// evaluation of eval, per fold.
+		var e *Evaluation
+		classes := foldClasses(models)
+		ordered := true // every fold's model has every class, in the same order: nb_cv_proba's keys are the classes
+		for _, m := range models {
+			ordered = ordered && len(m.Classes) == len(classes)
 		}
-		metrics, err = readMetrics(ctx, conn, spec.PosLabel)
-		conn.ExecContext(context.WithoutCancel(ctx), queries.SQL("eval_drop.sql"))
+		e, err = evaluate(ctx, conn, scoring{src: src, label: models[0].Label, group: fold,
+			proba: "nb_cv_proba(" + queries.Literal(name) + ", " + fold + ", t)", classes: classes, ordered: ordered, pos: spec.PosLabel, ranking: true})
+		if e != nil {
+			metrics = e.Metrics
+		}
 	} else {
 		// The positive class is a constant of the query, as nb_cv_terms must see it when it is bound.
 		pos := "NULL"
@@ -426,6 +433,19 @@ func cvSetting(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, models []
 		s.Mean[k], s.SD[k] = meanSD(xs)
 	}
 	return s, nil
+}
+
+// foldClasses lists the classes of the fold models in order (a class may be missing from a fold's model).
+func foldClasses(models []*Model) []string {
+	var out []string
+	for _, m := range models {
+		for _, c := range m.Classes {
+			if !slices.Contains(out, c.Label) {
+				out = append(out, c.Label)
+			}
+		}
+	}
+	return out
 }
 
 func meanSD(xs []float64) (float64, float64) {

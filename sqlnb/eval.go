@@ -1,10 +1,12 @@
 package sqlnb
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/sqlnb/sqlnb/queries"
@@ -18,6 +20,10 @@ type EvalSpec struct {
 	Label string
 	// Curves also reads the ROC, precision-recall and calibration data (for plots).
 	Curves bool
+	// NoCurves leaves out everything that sorts the scores: ROC-AUC and average precision (per class and
+	// averaged) and the curve data (Curves). What is left — accuracy, log-loss, Brier score, precision,
+	// recall, F1 and the confusion matrix — takes one pass over the scored rows and no temporary table.
+	NoCurves bool
 	// PosLabel is the positive class of a two-class model for the binary metrics (Brier score, ROC-AUC and
 	// average precision without a class, the binary plots); empty: the second class. Like scikit-learn's
 	// pos_label.
@@ -80,8 +86,12 @@ func (e *Evaluation) Get(metric, class string) (float64, bool) {
 }
 
 // Evaluate scores spec.Source once with nb_predict_proba (the connection must have the nb_* functions:
-// udf.Open) into a temporary table and computes every metric inside DuckDB (eval_metrics.sql: the
-// definitions of scikit-learn 1.2). It needs a single connection for the temporary table.
+// udf.Open) and computes every metric inside DuckDB with the definitions of scikit-learn 1.2. The scores go
+// into a compact temporary table (one DOUBLE per class); the metrics that need no order come from one
+// aggregation pass over it (eval_cells.tmpl.sql, eval_metrics.sql), ROC-AUC and average precision from one
+// sort per class (eval_ranking.tmpl.sql). Sorts and the table spill to DuckDB's temp_directory under its
+// memory_limit. With spec.NoCurves there is no table and no sort: the source is scored and aggregated in one
+// statement. It needs a single connection for the temporary tables.
 func Evaluate(ctx context.Context, conn *sql.Conn, spec EvalSpec) (*Evaluation, error) {
 	m, err := Load(ctx, conn, spec.Model)
 	if err != nil {
@@ -95,7 +105,12 @@ func Evaluate(ctx context.Context, conn *sql.Conn, spec EvalSpec) (*Evaluation, 
 	if err != nil {
 		return nil, err
 	}
-	e, err := EvaluateScores(ctx, conn, spec.Source, label, "nb_predict_proba("+queries.Literal(m.Name)+", t)", pos, spec.Curves)
+	src, err := ResolveSource(ctx, conn, spec.Source)
+	if err != nil {
+		return nil, fmt.Errorf("evaluate %q: %w", m.Name, err)
+	}
+	e, err := evaluate(ctx, conn, scoring{src: src, label: label, proba: "nb_predict_proba(" + queries.Literal(m.Name) + ", t)",
+		classes: classLabels(m), ordered: true, pos: pos, ranking: !spec.NoCurves, curves: spec.Curves && !spec.NoCurves})
 	if err != nil {
 		return nil, fmt.Errorf("evaluate %q: %w", m.Name, err)
 	}
@@ -126,53 +141,203 @@ func PositiveClass(m *Model, pos string) (string, error) {
 
 // EvaluateScores evaluates posteriors given by proba, an SQL expression over the source row t that
 // yields MAP(VARCHAR, DOUBLE) in class order (Evaluate passes nb_predict_proba(model, t)), against the
-// true labels in column label of source. pos is the positive class of two-class scores (empty: the second
-// class).
+// true labels in column label of source. The classes are the keys of the first row's MAP. pos is the
+// positive class of two-class scores (empty: the second class).
 func EvaluateScores(ctx context.Context, conn *sql.Conn, source, label, proba, pos string, curves bool) (*Evaluation, error) {
 	src, err := ResolveSource(ctx, conn, source)
 	if err != nil {
 		return nil, err
 	}
-	if err := RequireColumns(ctx, conn, src, "label", label); err != nil {
+	stmt, err := queries.Render("eval_classes.tmpl.sql", map[string]any{"From": src.From, "Label": label, "Proba": proba})
+	if err != nil {
 		return nil, err
 	}
-	if err := scoreInto(ctx, conn, src, label, "0", proba); err != nil {
+	var keys []any
+	if err := conn.QueryRowContext(ctx, stmt, src.Args...).Scan(&keys); err != nil && err != sql.ErrNoRows {
 		return nil, err
 	}
-	defer conn.ExecContext(context.WithoutCancel(ctx), queries.SQL("eval_drop.sql"))
-	e := &Evaluation{Positive: pos}
-	if e.Metrics, err = readMetrics(ctx, conn, pos); err != nil {
+	classes := make([]string, len(keys))
+	for i, k := range keys {
+		classes[i] = fmt.Sprint(k)
+	}
+	if len(classes) == 2 && pos == "" {
+		pos = classes[1]
+	}
+	if pos != "" && !slices.Contains(classes, pos) {
+		return nil, fmt.Errorf("%w: the scores have no class %q to count as positive (classes: %s)", ErrPosLabel, pos, strings.Join(classes, ", "))
+	}
+	return evaluate(ctx, conn, scoring{src: src, label: label, proba: proba, classes: classes, pos: pos, ranking: true, curves: curves})
+}
+
+// scoring says what evaluate scores and what it computes.
+type scoring struct {
+	src   Source
+	label string
+	// group is SQL over the source row t for the group of each row (the fold), "" for none (group 0);
+	// proba yields the posteriors, MAP(VARCHAR, DOUBLE), over t.
+	group, proba string
+	// classes are the labels of the posteriors, in order; ordered says that every MAP has exactly these keys
+	// in this order (nb_predict_proba's), so values are taken by position; pos is the positive class when
+	// there are two.
+	classes []string
+	ordered bool
+	pos     string
+	// ranking computes ROC-AUC and average precision (one sort per class); curves (group 0) the curve
+	// and calibration data too.
+	ranking, curves bool
+}
+
+// evaluate scores s.src once and computes the metrics of every group: the confusion cells with the log-loss
+// and Brier terms in one aggregation pass, then, with s.ranking, ROC-AUC and average precision per class
+// from one sort each of a compact temporary table of the scores.
+func evaluate(ctx context.Context, conn *sql.Conn, s scoring) (*Evaluation, error) {
+	if err := RequireColumns(ctx, conn, s.src, "label", s.label); err != nil {
+		return nil, err
+	}
+	e := &Evaluation{Positive: s.pos}
+	if len(s.classes) == 0 {
+		return e, nil
+	}
+	positions := make([]int, len(s.classes))
+	for i := range positions {
+		positions[i] = i + 1
+	}
+	pos := 0
+	if len(s.classes) == 2 {
+		pos = slices.Index(s.classes, s.pos) + 1
+	}
+	grouped := s.group != ""
+	data := map[string]any{"From": s.src.FromAt(2), "Label": s.label, "Grouped": grouped, "Group": s.group, "Proba": s.proba,
+		"Ordered": s.ordered, "Positions": positions, "Pos": pos, "Table": s.ranking}
+	scoreArgs := append([]any{s.classes}, s.src.Args...)
+	cleanup := context.WithoutCancel(ctx)
+	defer conn.ExecContext(cleanup, queries.SQL("eval_drop_cells.sql"))
+	cellArgs := scoreArgs
+	if s.ranking {
+		defer conn.ExecContext(cleanup, queries.SQL("eval_drop.sql"))
+		if err := execTemplate(ctx, conn, "eval_score_table.tmpl.sql", data, scoreArgs...); err != nil {
+			return nil, err
+		}
+		cellArgs = scoreArgs[:1]
+	}
+	if err := execTemplate(ctx, conn, "eval_cells.tmpl.sql", data, cellArgs...); err != nil {
+		return nil, err
+	}
+	var err error
+	if e.Metrics, err = scanMetrics(ctx, conn, true, queries.SQL("eval_metrics.sql")); err != nil {
 		return nil, err
 	}
 	if e.Confusion, err = readConfusion(ctx, conn); err != nil {
 		return nil, err
 	}
-	if curves {
-		if err := readCurves(ctx, conn, e); err != nil {
+	if !s.ranking {
+		return e, nil
+	}
+	ranks, err := readRanking(ctx, conn, s.classes, grouped)
+	if err != nil {
+		return nil, err
+	}
+	e.Metrics = append(e.Metrics, ranks.metrics(s.classes, s.pos)...)
+	slices.SortStableFunc(e.Metrics, func(a, b Metric) int {
+		return cmp.Or(cmp.Compare(a.Group, b.Group), strings.Compare(a.Metric, b.Metric), strings.Compare(a.Class, b.Class))
+	})
+	if s.curves {
+		if err := readCurves(ctx, conn, e, s.classes, grouped, ranks); err != nil {
 			return nil, err
 		}
 	}
 	return e, nil
 }
 
-// scoreInto creates nb_eval_scored from src: group expression g and scoring expression proba.
-func scoreInto(ctx context.Context, conn *sql.Conn, src Source, label, group, proba string) error {
-	stmt, err := queries.Render("eval_scored.tmpl.sql", map[string]any{"From": src.From, "Label": label, "Group": group, "Proba": proba})
+// execTemplate renders the template name with data and runs it.
+func execTemplate(ctx context.Context, conn *sql.Conn, name string, data any, args ...any) error {
+	stmt, err := queries.Render(name, data)
 	if err != nil {
 		return err
 	}
-	_, err = conn.ExecContext(ctx, stmt, src.Args...)
+	_, err = conn.ExecContext(ctx, stmt, args...)
 	return err
 }
 
-// readMetrics computes the metrics of nb_eval_scored with pos as the positive class of two-class scores
-// (empty: the second class).
-func readMetrics(ctx context.Context, conn *sql.Conn, pos string) ([]Metric, error) {
-	var positive any
-	if pos != "" {
-		positive = pos
+// classRanking is one class's ranking metrics in one group (NaN where undefined).
+type classRanking struct {
+	n, np                int64
+	rocAUC, avgPrecision float64
+}
+
+// rankings holds, per group, each class's ranking metrics (in class order).
+type rankings map[int64][]classRanking
+
+// readRanking sorts the posteriors of each class of nb_eval_scored once (eval_ranking.tmpl.sql).
+func readRanking(ctx context.Context, conn *sql.Conn, classes []string, grouped bool) (rankings, error) {
+	out := rankings{}
+	for i := range classes {
+		stmt, err := queries.Render("eval_ranking.tmpl.sql", map[string]any{"Col": i + 1, "Grouped": grouped})
+		if err != nil {
+			return nil, err
+		}
+		rows, err := conn.QueryContext(ctx, stmt, i+1)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var g, n, np, nn int64
+			var auc, ap sql.NullFloat64
+			if err := rows.Scan(&g, &n, &np, &nn, &auc, &ap); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			if out[g] == nil {
+				out[g] = make([]classRanking, len(classes))
+				for j := range out[g] {
+					out[g][j] = classRanking{rocAUC: math.NaN(), avgPrecision: math.NaN()}
+				}
+			}
+			out[g][i] = classRanking{n: n, np: np, rocAUC: nullNaN(auc), avgPrecision: nullNaN(ap)}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
 	}
-	return scanMetrics(ctx, conn, true, queries.SQL("eval_metrics.sql"), positive)
+	return out, nil
+}
+
+func nullNaN(v sql.NullFloat64) float64 {
+	if !v.Valid {
+		return math.NaN()
+	}
+	return v.Float64
+}
+
+// metrics lists the ranking metrics of every group: roc_auc and average_precision per class; for two
+// classes, those of the positive class pos without a class; for more, their macro means and
+// prevalence-weighted means over the classes with positives and negatives (roc_auc defined).
+func (r rankings) metrics(classes []string, pos string) []Metric {
+	var out []Metric
+	for g, cs := range r {
+		var sumAUC, sumAP, wAUC, wAP, np float64
+		k := 0
+		for i, c := range cs {
+			out = append(out, Metric{Group: g, Metric: "roc_auc", Class: classes[i], Value: c.rocAUC},
+				Metric{Group: g, Metric: "average_precision", Class: classes[i], Value: c.avgPrecision})
+			if len(classes) == 2 && classes[i] == pos {
+				out = append(out, Metric{Group: g, Metric: "roc_auc", Value: c.rocAUC}, Metric{Group: g, Metric: "average_precision", Value: c.avgPrecision})
+			}
+			if len(classes) > 2 && !math.IsNaN(c.rocAUC) {
+				k++
+				sumAUC, sumAP = sumAUC+c.rocAUC, sumAP+c.avgPrecision
+				wAUC, wAP, np = wAUC+c.rocAUC*float64(c.np), wAP+c.avgPrecision*float64(c.np), np+float64(c.np)
+			}
+		}
+		if k > 0 {
+			out = append(out, Metric{Group: g, Metric: "roc_auc_macro", Value: sumAUC / float64(k)},
+				Metric{Group: g, Metric: "roc_auc_weighted", Value: wAUC / np},
+				Metric{Group: g, Metric: "average_precision_macro", Value: sumAP / float64(k)},
+				Metric{Group: g, Metric: "average_precision_weighted", Value: wAP / np})
+		}
+	}
+	return out
 }
 
 // scanMetrics reads rows (group, metric, [class,] value) of stmt; a NULL value is NaN.
@@ -194,10 +359,7 @@ func scanMetrics(ctx context.Context, conn *sql.Conn, withClass bool, stmt strin
 		if err := rows.Scan(dst...); err != nil {
 			return nil, err
 		}
-		m.Class, m.Value = class.String, v.Float64
-		if !v.Valid {
-			m.Value = math.NaN()
-		}
+		m.Class, m.Value = class.String, nullNaN(v)
 		out = append(out, m)
 	}
 	return out, rows.Err()
@@ -220,34 +382,114 @@ func readConfusion(ctx context.Context, conn *sql.Conn) ([]Cell, error) {
 	return out, rows.Err()
 }
 
-func readCurves(ctx context.Context, conn *sql.Conn, e *Evaluation) error {
-	rows, err := conn.QueryContext(ctx, queries.SQL("eval_curves.sql"))
-	if err != nil {
-		return err
+// calibrationQuantiles are the quantiles of scikit-learn's quantile bins (n_bins=10).
+var calibrationQuantiles = []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9}
+
+// readCurves reads the ROC and precision-recall points and the reliability-diagram bins of every class in
+// group 0 (classes in label order), one sort of the class's posteriors for each.
+func readCurves(ctx context.Context, conn *sql.Conn, e *Evaluation, classes []string, grouped bool, ranks rankings) error {
+	order := make([]int, len(classes))
+	for i := range order {
+		order[i] = i
 	}
-	for rows.Next() {
-		var p CurvePoint
-		if err := rows.Scan(&p.Class, &p.FPR, &p.TPR, &p.Precision); err != nil {
-			rows.Close()
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(classes[a], classes[b]) })
+	for _, i := range order {
+		col := map[string]any{"Col": i + 1, "Grouped": grouped}
+		stmt, err := queries.Render("eval_curves.tmpl.sql", col)
+		if err != nil {
 			return err
 		}
-		e.Curves = append(e.Curves, p)
+		rows, err := conn.QueryContext(ctx, stmt, i+1)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			p := CurvePoint{Class: classes[i]}
+			if err := rows.Scan(&p.FPR, &p.TPR, &p.Precision); err != nil {
+				rows.Close()
+				return err
+			}
+			e.Curves = append(e.Curves, p)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		var n int64
+		if cs := ranks[0]; cs != nil {
+			n = cs[i].n
+		}
+		if n == 0 {
+			continue
+		}
+		bins, err := calibrationBins(ctx, conn, col, i+1, n)
+		if err != nil {
+			return err
+		}
+		for _, b := range bins {
+			b.Class = classes[i]
+			e.Calibration = append(e.Calibration, b)
+		}
+	}
+	return nil
+}
+
+// calibrationBins returns the reliability-diagram bins of the class at position pos (column data col) over
+// its n non-NULL posteriors in group 0. The edges are the calibrationQuantiles of the posteriors,
+// interpolated linearly between order statistics as numpy.percentile and DuckDB's quantile_cont do:
+// h = (n-1) q, edge = x[⌊h⌋] + (x[⌈h⌉] - x[⌊h⌋]) (h - ⌊h⌋).
+func calibrationBins(ctx context.Context, conn *sql.Conn, col map[string]any, pos int, n int64) ([]CalibrationBin, error) {
+	var at []int64
+	for _, q := range calibrationQuantiles {
+		h := float64(n-1) * q
+		at = append(at, int64(math.Floor(h)), int64(math.Ceil(h)))
+	}
+	stmt, err := queries.Render("eval_calibration_edges.tmpl.sql", col)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := conn.QueryContext(ctx, stmt, at)
+	if err != nil {
+		return nil, err
+	}
+	x := map[int64]float64{}
+	for rows.Next() {
+		var j int64
+		var s float64
+		if err := rows.Scan(&j, &s); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		x[j] = s
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return err
+		return nil, err
 	}
-	rows, err = conn.QueryContext(ctx, queries.SQL("eval_calibration.sql"))
+	edges := make([]float64, len(calibrationQuantiles))
+	for i, q := range calibrationQuantiles {
+		h := float64(n-1) * q
+		lo, hi := x[int64(math.Floor(h))], x[int64(math.Ceil(h))]
+		edges[i] = lo
+		if d := h - math.Floor(h); d != 0 {
+			edges[i] = lo + (hi-lo)*d
+		}
+	}
+	if stmt, err = queries.Render("eval_calibration.tmpl.sql", col); err != nil {
+		return nil, err
+	}
+	rows, err = conn.QueryContext(ctx, stmt, pos, edges)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer rows.Close()
+	var out []CalibrationBin
 	for rows.Next() {
 		var b CalibrationBin
-		if err := rows.Scan(&b.Class, &b.Bin, &b.Predicted, &b.Observed, &b.N); err != nil {
-			return err
+		if err := rows.Scan(&b.Bin, &b.Predicted, &b.Observed, &b.N); err != nil {
+			return nil, err
 		}
-		e.Calibration = append(e.Calibration, b)
+		out = append(out, b)
 	}
-	return rows.Err()
+	return out, rows.Err()
 }

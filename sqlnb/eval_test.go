@@ -2,6 +2,7 @@ package sqlnb_test
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/sqlnb/sqlnb/queries"
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/udf"
 )
 
 // TestMetricsMatchScikitLearn runs the evaluation SQL on scored rows from testdata/fixtures/gen_metrics.py
@@ -136,5 +138,159 @@ func TestCalibrationMatchesScikitLearn(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// refRanking is a plain-Go reference of scikit-learn 1.2's roc_auc_score (the probability that a positive
+// outscores a negative, ties counting 1/2, by counting every pair) and average_precision_score (Σ over the
+// distinct thresholds, descending, of ΔRecall × Precision) of scores s against positives pos.
+func refRanking(s []float64, pos []bool) (auc, ap float64) {
+	var np, nn, u float64
+	for i := range s {
+		if !pos[i] {
+			nn++
+			continue
+		}
+		np++
+		for j := range s {
+			switch {
+			case pos[j]:
+			case s[j] < s[i]:
+				u++
+			case s[j] == s[i]:
+				u += 0.5
+			}
+		}
+	}
+	thresholds := slices.Clone(s)
+	slices.Sort(thresholds)
+	thresholds = slices.Compact(thresholds)
+	prevRecall := 0.0
+	for t := len(thresholds) - 1; t >= 0; t-- {
+		var tp, all float64
+		for i := range s {
+			if s[i] >= thresholds[t] {
+				all++
+				if pos[i] {
+					tp++
+				}
+			}
+		}
+		ap += (tp/np - prevRecall) * tp / all
+		prevRecall = tp / np
+	}
+	return u / (np * nn), ap
+}
+
+// TestRankingMatchesReference: ROC-AUC and average precision per class, from one DuckDB sort per class with
+// average ranks, equal a pair-counting reference to 1e-12 on scores with many ties (posteriors rounded to
+// two decimals), four classes, a true label outside the classes and rows whose MAP lacks a class.
+func TestRankingMatchesReference(t *testing.T) {
+	db := mustOpenDB(t)
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	classes := []string{"a", "b", "c", "d"}
+	if _, err := conn.ExecContext(ctx, `CREATE TABLE s AS SELECT CASE WHEN i % 97 = 0 THEN 'z' ELSE ['a', 'b', 'c', 'd'][1 + (hash(i, 1) % 4)::INTEGER] END AS y,
+		round((hash(i, 2) % 100) / 100, 2) AS pa, round((hash(i, 3) % 100) / 100, 2) AS pb, round((hash(i, 4) % 100) / 100, 2) AS pc,
+		CASE WHEN i % 53 = 0 THEN NULL ELSE round((hash(i, 5) % 100) / 100, 2) END AS pd FROM range(1500) r(i)`); err != nil {
+		t.Fatal(err)
+	}
+	proba := "CASE WHEN pd IS NULL THEN MAP(['a', 'b', 'c'], [pa, pb, pc]) ELSE MAP(['a', 'b', 'c', 'd'], [pa, pb, pc, pd]) END"
+	e, err := sqlnb.EvaluateScores(ctx, conn, "SELECT * FROM s ORDER BY pd NULLS LAST", "y", proba, "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := conn.QueryContext(ctx, "SELECT y, pa, pb, pc, pd FROM s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores := make([][]float64, len(classes))
+	positives := make([][]bool, len(classes))
+	for rows.Next() {
+		var y string
+		var p [4]sql.NullFloat64
+		if err := rows.Scan(&y, &p[0], &p[1], &p[2], &p[3]); err != nil {
+			t.Fatal(err)
+		}
+		for c := range classes {
+			if p[c].Valid {
+				scores[c] = append(scores[c], p[c].Float64)
+				positives[c] = append(positives[c], y == classes[c])
+			}
+		}
+	}
+	rows.Close()
+	var sumAUC float64
+	for c, class := range classes {
+		wantAUC, wantAP := refRanking(scores[c], positives[c])
+		sumAUC += wantAUC
+		gotAUC, _ := e.Get("roc_auc", class)
+		gotAP, _ := e.Get("average_precision", class)
+		if !near(gotAUC, wantAUC, 1e-12) || !near(gotAP, wantAP, 1e-12) {
+			t.Errorf("class %s: roc_auc %.17g, average_precision %.17g; reference %.17g, %.17g", class, gotAUC, gotAP, wantAUC, wantAP)
+		}
+	}
+	if got, _ := e.Get("roc_auc_macro", ""); !near(got, sumAUC/4, 1e-12) {
+		t.Errorf("roc_auc_macro %.17g, reference %.17g", got, sumAUC/4)
+	}
+}
+
+// TestEvaluateNoCurves: without the sorting metrics, Evaluate scores and aggregates in one statement and
+// gets every other metric and the confusion matrix as the full evaluation does; with them, taking the
+// posteriors by position (nb_predict_proba's keys) and looking them up by label agree.
+func TestEvaluateNoCurves(t *testing.T) {
+	ctx := context.Background()
+	db, err := udf.Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "votes", Source: votesTrain, Label: "party"}); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	full, err := sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Model: "votes", Source: votesTest})
+	if err != nil {
+		t.Fatal(err)
+	}
+	quick, err := sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Model: "votes", Source: votesTest, NoCurves: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byLabel, err := sqlnb.EvaluateScores(ctx, conn, votesTest, "party", "nb_predict_proba('votes', t)", "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sorting := map[string]bool{"roc_auc": true, "average_precision": true}
+	n := 0
+	for _, m := range full.Metrics {
+		if v, ok := byLabel.Get(m.Metric, m.Class); !ok || !near(v, m.Value, 1e-12) {
+			t.Errorf("%s %q: %v by position, %v by label", m.Metric, m.Class, m.Value, v)
+		}
+		v, ok := quick.Get(m.Metric, m.Class)
+		if sorting[m.Metric] {
+			if ok {
+				t.Errorf("NoCurves computed %s %q", m.Metric, m.Class)
+			}
+			continue
+		}
+		n++
+		if !ok || !near(v, m.Value, 1e-12) {
+			t.Errorf("%s %q: %v without curves, %v with", m.Metric, m.Class, v, m.Value)
+		}
+	}
+	if n != len(quick.Metrics) || n < 10 {
+		t.Errorf("%d metrics without curves, %d shared with the full evaluation", len(quick.Metrics), n)
+	}
+	if !slices.Equal(quick.Confusion, full.Confusion) || len(full.Confusion) != 3 {
+		t.Errorf("confusion %v without curves, %v with", quick.Confusion, full.Confusion)
 	}
 }

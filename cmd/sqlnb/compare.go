@@ -73,8 +73,10 @@ func runCompare(cmd *cobra.Command, e *env, o *compareOptions) error {
 		return err
 	}
 	defer closeAll()
+	bar := e.track(ctx, conn, "comparing", o.from)
 	res, err := sqlnb.Compare(ctx, conn, db, sqlnb.CompareSpec{Train: spec, Kinds: kinds, Sizes: o.sizes, TestFraction: o.test,
 		Repeats: o.repeats, Seed: o.seed})
+	bar.clear()
 	if err != nil {
 		return err
 	}
@@ -91,7 +93,7 @@ func runCompare(cmd *cobra.Command, e *env, o *compareOptions) error {
 		[]string{"VARCHAR", "BIGINT", "DOUBLE", "DOUBLE", "DOUBLE", "DOUBLE", "DOUBLE", "VARCHAR"}, data); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "%d kinds × %d sizes × %d split(s), %d test rows, in %.3fs\n", len(kinds), len(o.sizes), o.repeats, res.TestRows, res.Duration.Seconds())
+	bar.summary("%d kinds × %d sizes × %d split(s), %d test rows, in %.3fs", len(kinds), len(o.sizes), o.repeats, res.TestRows, res.Duration.Seconds())
 	if o.plot != "" {
 		var curves []plots.Curve
 		for _, k := range kinds {

@@ -25,7 +25,7 @@ type cvOptions struct {
 	posLabel           string
 	format             string
 	alphas, vss        []float64
-	auc                bool
+	auc, noCurves      bool
 }
 
 func newCVCmd(e *env) *cobra.Command {
@@ -64,7 +64,8 @@ deviation over the folds, then each fold's value (fold1 … foldK), in every --f
 	f.StringVar(&o.key, "key", "", "column whose hash assigns folds (default: the whole row)")
 	f.StringVar(&o.metric, "metric", "accuracy", "metric that picks the best setting: "+strings.Join(sqlnb.CVMetrics(), ", "))
 	f.StringVar(&o.posLabel, "pos-label", "", "positive class of a two-class label for Brier, ROC-AUC and average precision (default: the second class)")
-	f.BoolVar(&o.auc, "auc", false, "also compute ROC-AUC and average precision per fold (sorts every score)")
+	f.BoolVar(&o.auc, "auc", false, "also compute ROC-AUC and average precision per fold (sorts every score, spilling beyond --memory-limit; default for cv: "+boundedMemory+")")
+	f.BoolVar(&o.noCurves, "no-curves", false, "leave out everything that sorts the scores (ROC-AUC and average precision): the default, here to say so against --auc or --metric")
 	f.StringVar(&o.format, "format", "table", formatHelp)
 	f.StringVar(&o.plot, "plot", "", "directory for the metric-versus-smoothing picture (PNG and SVG)")
 	_ = cmd.MarkFlagRequired("label")
@@ -83,6 +84,12 @@ func runCV(cmd *cobra.Command, e *env, o *cvOptions) error {
 	if !slices.Contains(sqlnb.CVMetrics(), o.metric) {
 		return usageError{fmt.Errorf("--metric %q: use %s", o.metric, strings.Join(sqlnb.CVMetrics(), ", "))}
 	}
+	switch {
+	case o.noCurves && o.auc:
+		return usageError{fmt.Errorf("--no-curves leaves out ROC-AUC and average precision, which --auc asks for: give one of them")}
+	case o.noCurves && (o.metric == "roc_auc" || o.metric == "average_precision"):
+		return usageError{fmt.Errorf("--metric %s needs the sorting that --no-curves leaves out: give one of them", o.metric)}
+	}
 	if o.folds < 2 {
 		return usageError{fmt.Errorf("--folds %d: use at least 2", o.folds)}
 	}
@@ -96,6 +103,7 @@ func runCV(cmd *cobra.Command, e *env, o *cvOptions) error {
 	}
 	ctx := cmd.Context()
 	// cv stores nothing: without a database file it runs in memory rather than create one.
+	e.memoryDefault = boundedMemory
 	de := *e
 	if !dbExists(e.db) {
 		de.db = ":memory:"
@@ -105,7 +113,9 @@ func runCV(cmd *cobra.Command, e *env, o *cvOptions) error {
 		return err
 	}
 	defer closeAll()
+	bar := e.track(ctx, conn, "cross-validating", o.from)
 	res, err := sqlnb.CrossValidate(ctx, conn, db, cv)
+	bar.clear()
 	if errors.Is(err, sqlnb.ErrPosLabel) {
 		return usageError{err}
 	}
@@ -118,7 +128,7 @@ func runCV(cmd *cobra.Command, e *env, o *cvOptions) error {
 	}
 	metric := res.Metric
 	best := res.Settings[res.Best]
-	fmt.Fprintf(e.stderr, "%d-fold cv in %.3fs; best by %s: alpha %g, var_smoothing %g (%s %.6g ± %.2g)\n", o.folds,
+	bar.summary("%d-fold cv in %.3fs; best by %s: alpha %g, var_smoothing %g (%s %.6g ± %.2g)", o.folds,
 		res.Duration.Seconds(), metric, best.Params.Alpha, best.Params.VarSmoothing, metric, best.Mean[metric], best.SD[metric])
 	if o.plot != "" && len(res.Settings) > 1 {
 		param, logX := "alpha", false

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -17,6 +18,7 @@ import (
 type evalOptions struct {
 	model, from, label, format, plot, posLabel string
 	what                                       []string
+	noCurves                                   bool
 }
 
 // evalParts are the parts of eval's output (--what).
@@ -35,7 +37,12 @@ class, macro and weighted), and the confusion matrix. Definitions are scikit-lea
 The output has three parts (--what): metrics (one row per overall metric), per-class (one row per class)
 and confusion (actual, predicted, n). table, line and markdown print the parts asked for (default: all)
 one after the other; csv prints one table (default: metrics); json is one object with a key per part.
---plot DIR also writes ROC, precision-recall, calibration and confusion pictures (PNG and SVG).`,
+--plot DIR also writes ROC, precision-recall, calibration and confusion pictures (PNG and SVG).
+
+The scores go into a compact temporary table, one sort per class gives ROC-AUC and average precision;
+sorts and the table spill to --temp-dir beyond --memory-limit (default for eval: ` + boundedMemory + `).
+--no-curves leaves out everything that sorts (ROC-AUC, average precision, --plot): the source is scored
+and every other metric aggregated in one pass.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runEval(cmd, e, o) },
 	}
@@ -47,6 +54,7 @@ one after the other; csv prints one table (default: metrics); json is one object
 	f.StringSliceVar(&o.what, "what", nil, "parts to print, comma-separated: "+strings.Join(evalParts, ", ")+" (default: all; csv: metrics)")
 	f.StringVar(&o.plot, "plot", "", "directory for PNG and SVG pictures")
 	f.StringVar(&o.posLabel, "pos-label", "", "positive class of a two-class model for Brier, ROC-AUC, average precision and the plots (default: the second class)")
+	f.BoolVar(&o.noCurves, "no-curves", false, "leave out what sorts the scores (ROC-AUC, average precision): one pass over the source")
 	_ = cmd.MarkFlagRequired("model")
 	_ = cmd.MarkFlagRequired("from")
 	return cmd
@@ -55,6 +63,9 @@ one after the other; csv prints one table (default: metrics); json is one object
 func runEval(cmd *cobra.Command, e *env, o *evalOptions) error {
 	if err := checkFormat(o.format); err != nil {
 		return err
+	}
+	if o.noCurves && o.plot != "" {
+		return usageError{fmt.Errorf("--plot draws the ROC, precision-recall and calibration curves, which --no-curves leaves out: give one of them")}
 	}
 	what := o.what
 	for _, w := range what {
@@ -72,12 +83,17 @@ func runEval(cmd *cobra.Command, e *env, o *evalOptions) error {
 			strings.Join(what, ","), strings.Join(evalParts, ", "))}
 	}
 	ctx := cmd.Context()
+	e.memoryDefault = boundedMemory
 	_, conn, closeAll, err := e.openConn(ctx)
 	if err != nil {
 		return err
 	}
 	defer closeAll()
-	ev, err := sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Model: o.model, Source: o.from, Label: o.label, Curves: o.plot != "", PosLabel: o.posLabel})
+	start := time.Now()
+	bar := e.track(ctx, conn, "evaluating", o.from)
+	ev, err := sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Model: o.model, Source: o.from, Label: o.label, Curves: o.plot != "", PosLabel: o.posLabel,
+		NoCurves: o.noCurves})
+	bar.clear()
 	if errors.Is(err, sqlnb.ErrPosLabel) {
 		return usageError{err}
 	}
@@ -87,13 +103,16 @@ func runEval(cmd *cobra.Command, e *env, o *evalOptions) error {
 	if err := writeEvaluation(e, o.format, what, ev); err != nil {
 		return err
 	}
+	pictures := ""
 	if o.plot != "" {
 		files, err := plots.Evaluation(ev, o.plot)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stderr, "wrote %d pictures to %s\n", len(files), o.plot)
+		pictures = fmt.Sprintf("; wrote %d pictures to %s", len(files), o.plot)
 	}
+	n, _ := ev.Get("n", "")
+	bar.summary("evaluated %q on %d rows in %.3fs%s", ev.Model.Name, int64(n), time.Since(start).Seconds(), pictures)
 	return nil
 }
 

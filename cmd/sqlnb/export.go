@@ -59,6 +59,9 @@ func runExport(cmd *cobra.Command, e *env, o *exportOptions) error {
 	}
 	defer db.Close()
 	ctx := cmd.Context()
+	// Compiling and writing a model is Go, not a DuckDB statement: a spinner with the elapsed time.
+	bar := e.track(ctx, nil, "exporting", "")
+	defer bar.clear()
 	m, err := sqlnb.Load(ctx, db, o.model)
 	if err != nil {
 		return err
@@ -87,13 +90,13 @@ func runExport(cmd *cobra.Command, e *env, o *exportOptions) error {
 		if err := writeFileAtomic(o.sql, script.Bytes()); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stderr, "wrote %s scoring SQL for %q to %s\n", o.dialect, m.Name, o.sql)
+		bar.summary("wrote %s scoring SQL for %q to %s", o.dialect, m.Name, o.sql)
 	}
 	if o.persist {
 		if err := persist(ctx, db, m.Name, script.String()); err != nil {
 			return fmt.Errorf("persist %q: %w", m.Name, err)
 		}
-		fmt.Fprintf(e.stderr, "created %s_predict, %s_predict_proba and %s_joint_log_likelihood in the database\n", m.Name, m.Name, m.Name)
+		bar.summary("created %s_predict, %s_predict_proba and %s_joint_log_likelihood in the database", m.Name, m.Name, m.Name)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -375,4 +376,79 @@ func TestShellTmux(t *testing.T) {
 		t.Errorf("the recalled statement is not whole:\n%s", s)
 	}
 	quit()
+}
+
+// TestProgressTmux runs long commands in a terminal (tmux) as a person would: predict and eval draw a
+// progress bar on stderr — the percentage DuckDB reports, the rows it stands for of the source's estimated
+// rows, their rate and the time left — erase it, and end with their one-line summary; with --quiet the
+// terminal shows nothing but the prompt.
+func TestProgressTmux(t *testing.T) {
+	bin := mustEnv(t, "SQLNB_BIN")
+	dir := t.TempDir()
+	db := filepath.Join(dir, "big.duckdb")
+	sqlnbCmd(t, dir, "--db", db, "sql", "-c", `CREATE TABLE d AS SELECT ['a', 'b', 'c'][1 + (i % 3)::INTEGER] AS y,
+		(i % 3) + sin(i) AS x1, cos(i * 7) AS x2, (i % 3) * 0.5 + sin(i * 13) AS x3, sin(i * 17) AS x4 FROM range(6000000) r(i)`)
+	sqlnbCmd(t, dir, "--db", db, "train", "--model", "m", "--label", "y", "--from", "d")
+	session := "sqlnb_progress_" + strconv.Itoa(os.Getpid())
+	tmux := func(args ...string) string {
+		out, err := exec.Command("tmux", args...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	tmux("new-session", "-d", "-s", session, "-x", "150", "-y", "40", "-c", dir, "bash --norc --noprofile")
+	defer exec.Command("tmux", "kill-session", "-t", session).Run()
+	screen := func() string { return tmux("capture-pane", "-p", "-t", session) }
+	waitFor := func(what string, ok func(string) bool) string {
+		t.Helper()
+		deadline := time.Now().Add(90 * time.Second)
+		for {
+			s := screen()
+			if ok(s) {
+				return s
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("screen never showed %s:\n%s", what, s)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	contains := func(texts ...string) func(string) bool {
+		return func(s string) bool {
+			for _, x := range texts {
+				if !strings.Contains(s, x) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	command := func(line string) {
+		tmux("send-keys", "-t", session, "clear; "+line+"; echo DONE-$?", "Enter")
+	}
+	command(bin + " --db big.duckdb predict --model m --from d --proba --output out.parquet")
+	bar := waitFor("a progress bar with rows and a rate", contains("%", "|", "scoring: ", " of ~6.00M rows, ", " rows/s"))
+	if !regexp.MustCompile(`\d+% \|[^|]*\| +\[\d+s:\d+s\] scoring: `).MatchString(bar) {
+		t.Errorf("the bar lacks its percentage, bar or time left:\n%s", bar)
+	}
+	s := waitFor("the summary", contains("DONE-0"))
+	if !strings.Contains(s, `scored 6000000 rows with "m" into out.parquet in `) || strings.Contains(s, "rows/s") || strings.Contains(s, "%") {
+		t.Errorf("after predict the bar is not replaced by the summary:\n%s", s)
+	}
+	command(bin + " --db big.duckdb eval --model m --from d --format csv --what confusion")
+	waitFor("eval's bar", contains("%", "evaluating: ", " rows/s"))
+	s = waitFor("eval's summary", contains("DONE-0"))
+	if !strings.Contains(s, `evaluated "m" on 6000000 rows in `) || strings.Contains(s, "rows/s") {
+		t.Errorf("after eval:\n%s", s)
+	}
+	command(bin + " --quiet --db big.duckdb predict --model m --from d --proba --output out.parquet")
+	time.Sleep(1500 * time.Millisecond)
+	if s := screen(); strings.Contains(s, "%") {
+		t.Errorf("--quiet drew a bar:\n%s", s)
+	}
+	s = waitFor("the quiet command's end", contains("DONE-0"))
+	if strings.Contains(s, "scored") {
+		t.Errorf("--quiet wrote a summary:\n%s", s)
+	}
 }

@@ -51,7 +51,15 @@ func runMerge(cmd *cobra.Command, e *env, o *mergeOptions, inputs []string) erro
 	}
 	defer db.Close()
 	start := time.Now()
-	m, err := sqlnb.MergeModels(cmd.Context(), db.DB, sqlnb.MergeSpec{Into: o.into, Inputs: inputs, Replace: o.replace, Force: o.force})
+	ctx := cmd.Context()
+	conn, err := db.Conn(ctx) // one connection, whose progress the bar shows
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	bar := e.track(ctx, conn, "merging", "")
+	m, err := sqlnb.MergeModels(ctx, conn, sqlnb.MergeSpec{Into: o.into, Inputs: inputs, Replace: o.replace, Force: o.force})
+	bar.clear()
 	if err != nil {
 		return err
 	}
@@ -59,7 +67,7 @@ func runMerge(cmd *cobra.Command, e *env, o *mergeOptions, inputs []string) erro
 	for i, n := range inputs {
 		quoted[i] = fmt.Sprintf("%q", n)
 	}
-	fmt.Fprintf(e.stderr, "merged %s into %q: %d rows, %d classes, %d features (%s) in %.3fs\n",
+	bar.summary("merged %s into %q: %d rows, %d classes, %d features (%s) in %.3fs",
 		strings.Join(quoted, ", "), m.Name, m.Rows, len(m.Classes), len(m.Features), strings.Join(m.Kinds(), ", "), time.Since(start).Seconds())
 	return nil
 }

@@ -44,8 +44,11 @@ func checkFormat(format string) error {
 	return usageError{fmt.Errorf("--format %q: use %s", format, strings.Join(formats, ", "))}
 }
 
-// query runs stmt and writes its result to w in format (table, csv, json, line or markdown), row by row.
-func query(ctx context.Context, db *sql.DB, w io.Writer, format, stmt string, args ...any) error {
+// query runs stmt on db (a *sql.DB or *sql.Conn) and writes its result to w in format (table, csv, json,
+// line or markdown), row by row.
+func query(ctx context.Context, db interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, w io.Writer, format, stmt string, args ...any) error {
 	if err := checkFormat(format); err != nil {
 		return err
 	}
@@ -150,7 +153,8 @@ type resultWriter struct {
 	n            int64 // rows seen
 	kept         [][]any
 	csv          *csv.Writer
-	width        int // line mode: the widest column name
+	width        int      // line mode: the widest column name
+	jsonKeys     [][]byte // json: the column names, quoted once
 }
 
 func newResultWriter(w io.Writer, format string, limit int, names, types []string) (*resultWriter, error) {
@@ -166,6 +170,10 @@ func newResultWriter(w io.Writer, format string, limit int, names, types []strin
 		}
 	case "json":
 		rw.w.WriteString("[")
+		rw.jsonKeys = make([][]byte, len(names))
+		for i, n := range names {
+			rw.jsonKeys[i], _ = json.Marshal(n)
+		}
 	case "line":
 		for _, n := range names {
 			rw.width = max(rw.width, len(n))
@@ -206,12 +214,21 @@ func (rw *resultWriter) row(vals []any) error {
 			if i > 0 {
 				rw.w.WriteString(",")
 			}
-			key, _ := json.Marshal(rw.names[i])
-			val, err := json.MarshalIndent(jsonValue(v), "    ", "  ")
+			rw.w.WriteString("\n    ")
+			rw.w.Write(rw.jsonKeys[i])
+			rw.w.WriteString(": ")
+			var val []byte
+			var err error
+			switch x := jsonValue(v).(type) {
+			case map[string]any, []any: // nested: indented under its key
+				val, err = json.MarshalIndent(x, "    ", "  ")
+			default:
+				val, err = json.Marshal(x)
+			}
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(rw.w, "\n    %s: %s", key, val)
+			rw.w.Write(val)
 		}
 		if len(vals) > 0 {
 			rw.w.WriteString("\n  ")

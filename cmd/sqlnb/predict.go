@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/sqlnb/sqlnb/udf"
 	"path/filepath"
 	"strings"
+	"time"
+
+	"github.com/sqlnb/sqlnb/udf"
 
 	"github.com/spf13/cobra"
 
@@ -75,8 +77,21 @@ func runPredict(cmd *cobra.Command, e *env, o *predictOptions) error {
 	if err != nil {
 		return err
 	}
+	conn, err := db.Conn(ctx) // one connection, whose progress the bar shows
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	start := time.Now()
 	if o.output == "" {
-		return query(ctx, db.DB, e.stdout, o.format, sel, src.Args...)
+		// The rows go to stdout: a bar only when they do not go to the terminal too.
+		bar := &tracker{e: e, stop: func() {}}
+		if !isTerminal(e.stdout) {
+			bar = e.track(ctx, conn, "scoring", o.from)
+		}
+		err := query(ctx, conn, e.stdout, o.format, sel, src.Args...)
+		bar.clear()
+		return err
 	}
 	out, err := newOutputFile(o.output)
 	if err != nil {
@@ -84,7 +99,9 @@ func runPredict(cmd *cobra.Command, e *env, o *predictOptions) error {
 	}
 	// DuckDB writes the whole file to out.Path(); it replaces --output only once complete.
 	stmt := "COPY (" + sel + ") TO $" + fmt.Sprint(len(src.Args)+1) + " (FORMAT " + copyFormat + ", USE_TMP_FILE false)"
-	res, err := db.ExecContext(ctx, stmt, append(src.Args, out.Path())...)
+	bar := e.track(ctx, conn, "scoring", o.from)
+	res, err := conn.ExecContext(ctx, stmt, append(src.Args, out.Path())...)
+	bar.clear()
 	if err != nil {
 		out.Abort()
 		return fmt.Errorf("predict %q: %s", o.model, strings.ReplaceAll(err.Error(), out.Path(), o.output))
@@ -93,7 +110,7 @@ func runPredict(cmd *cobra.Command, e *env, o *predictOptions) error {
 		return err
 	}
 	n, _ := res.RowsAffected()
-	fmt.Fprintf(e.stderr, "scored %d rows with %q into %s\n", n, o.model, o.output)
+	bar.summary("scored %d rows with %q into %s in %.3fs", n, o.model, o.output, time.Since(start).Seconds())
 	return nil
 }
 

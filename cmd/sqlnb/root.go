@@ -36,6 +36,12 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	db             string
+	// memoryLimit and tempDir are the global --memory-limit and --temp-dir; memoryDefault is the limit of
+	// the running command when --memory-limit is not given ("": DuckDB's default). spill is the temporary
+	// directory sqlnb named when --temp-dir is not given (removed when sqlnb ends).
+	memoryLimit, tempDir, memoryDefault, spill string
+	// quiet is the global --quiet: no progress bar, no summary line.
+	quiet bool
 }
 
 // open opens the --db database with the nb_* functions registered, creating it if it does not exist (train,
@@ -44,7 +50,7 @@ func (e *env) open() (*udf.DB, error) {
 	if err := checkDB(e.db, false); err != nil {
 		return nil, err
 	}
-	return openDB(e.db)
+	return e.openDB(e.db)
 }
 
 // openExisting opens the --db database, which must exist (the commands that change stored models).
@@ -52,7 +58,7 @@ func (e *env) openExisting() (*udf.DB, error) {
 	if err := checkDB(e.db, true); err != nil {
 		return nil, err
 	}
-	return openDB(e.db)
+	return e.openDB(e.db)
 }
 
 // openReadOnly opens the existing --db database read-only (the commands that only read it: predict, eval,
@@ -61,7 +67,7 @@ func (e *env) openReadOnly() (*udf.DB, error) {
 	if err := checkDB(e.db, true); err != nil {
 		return nil, err
 	}
-	return openDB(readOnly(e.db))
+	return e.openDB(readOnly(e.db))
 }
 
 // readOnly adds DuckDB's access_mode=read_only to a file database's DSN.
@@ -79,9 +85,16 @@ func readOnly(dsn string) string {
 // lockHeld finds DuckDB's "Conflicting lock is held in PROGRAM (PID N)".
 var lockHeld = regexp.MustCompile(`Conflicting lock is held in (.*?) \(PID (\d+)\)`)
 
-// openDB opens dsn, rewording DuckDB's file-lock error: it says who holds the database and what to do.
-func openDB(dsn string) (*udf.DB, error) {
+// openDB opens dsn with the global settings applied (configure), rewording DuckDB's file-lock error: it
+// says who holds the database and what to do.
+func (e *env) openDB(dsn string) (*udf.DB, error) {
 	db, err := udf.Open(dsn)
+	if err == nil {
+		if err = e.configure(db); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
 	if err != nil && strings.Contains(err.Error(), "Could not set lock on file") {
 		path, _, _ := strings.Cut(dsn, "?")
 		who := "another process"
@@ -124,6 +137,10 @@ Exit codes: 0 success, 1 the command failed, 2 bad flags or arguments.`,
 	}
 	root.PersistentFlags().StringVar(&e.db, "db", defaultDB, "DuckDB database file (\":memory:\" for a throw-away one)")
 	root.PersistentFlags().IntVar(&maxRows, "max-rows", defaultMaxRows, "table output: show at most this many rows, then \"… N more rows\" (0: all)")
+	root.PersistentFlags().StringVar(&e.memoryLimit, "memory-limit", "", "DuckDB's memory_limit, e.g. 2GB: sorts, aggregates and temporary tables spill to --temp-dir beyond it "+
+		"(default: DuckDB's, 80% of RAM; eval and cv "+boundedMemory+")")
+	root.PersistentFlags().StringVar(&e.tempDir, "temp-dir", "", "DuckDB's temp_directory, where data beyond --memory-limit spills (default: a new directory in $TMPDIR, removed at exit)")
+	root.PersistentFlags().BoolVarP(&e.quiet, "quiet", "q", false, "no progress bar and no summary line on stderr")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(newTrainCmd(e), newMergeCmd(e), newPredictCmd(e), newEvalCmd(e), newCVCmd(e), newCompareCmd(e), newModelsCmd(e), newExportCmd(e), newShellCmd(e), newSQLCmd(e))
 	for _, c := range root.Commands() {
@@ -135,6 +152,7 @@ Exit codes: 0 success, 1 the command failed, 2 bad flags or arguments.`,
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	e.spillDir() // named once: commands that copy env share it
 	root := newRoot(e)
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -142,6 +160,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetErr(stderr)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	defer e.removeSpill()
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return exitOK

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/chzyer/readline"
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/sqlnb/sqlnb/queries"
@@ -88,6 +87,10 @@ func (sh *shell) open(dsn string) error {
 	if err != nil {
 		return err
 	}
+	if err := sh.e.configure(db); err != nil {
+		db.Close()
+		return err
+	}
 	conn, err := db.Conn(ctx)
 	if err == nil {
 		var parse func(string) (int, error)
@@ -96,9 +99,7 @@ func (sh *shell) open(dsn string) error {
 			sh.db, sh.conn, sh.parser, sh.e.db = db, conn, sqlParser{count: parse}, dsn
 			sh.progress = nil
 			if sh.interactive {
-				if _, err := conn.ExecContext(ctx, "SET enable_progress_bar = true; SET enable_progress_bar_print = false"); err == nil {
-					sh.progress, _ = udf.Progress(conn)
-				}
+				sh.progress, _ = enableProgress(ctx, conn)
 			}
 			sh.cache.setLoader(func() *catalog { return loadCatalog(ctx, conn) })
 			return nil
@@ -333,62 +334,13 @@ func (sh *shell) interruptible(f func(ctx context.Context, queryDone func()) err
 	return err
 }
 
-// startProgress draws a progress bar on stderr (a terminal only) from half a second on: a percentage
-// when DuckDB knows it (table scans), else a spinner with the elapsed time. stop ends the drawing
-// goroutine, waits for it and erases the bar: nothing draws after stop returns. progressbar's own
-// spinner goroutine (spinnerChangeInterval) is turned off: it stops only when the bar reaches its end,
-// which a spinner never does, so it went on drawing over the prompt after the query.
+// startProgress draws a progress bar on stderr (a terminal only) from half a second on (startBar): a
+// percentage when DuckDB knows it (table scans), else a spinner with the elapsed time. stop erases it.
 func (sh *shell) startProgress() (stop func()) {
 	if !sh.interactive {
 		return func() {}
 	}
-	quit, ended := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(ended)
-		tick := time.NewTicker(100 * time.Millisecond)
-		defer tick.Stop()
-		started := time.Now()
-		var bar *progressbar.ProgressBar
-		defer func() {
-			if bar != nil {
-				_ = bar.Exit()
-				_ = bar.Clear()
-			}
-		}()
-		for {
-			select {
-			case <-quit:
-				return
-			case <-tick.C:
-			}
-			if time.Since(started) < 500*time.Millisecond {
-				continue
-			}
-			p := -1.0
-			if sh.progress != nil {
-				p = sh.progress()
-			}
-			if bar == nil {
-				max := int64(100)
-				if p <= 0 {
-					max = -1 // DuckDB reports nothing (-1) or 0 for sources it cannot measure: a spinner
-				}
-				bar = progressbar.NewOptions64(max, progressbar.OptionSetWriter(sh.e.stderr), progressbar.OptionSetWidth(40),
-					progressbar.OptionSetDescription("running"), progressbar.OptionSetElapsedTime(true),
-					progressbar.OptionSpinnerType(14), progressbar.OptionThrottle(0), progressbar.OptionSetSpinnerChangeInterval(0))
-				_ = bar.RenderBlank()
-			}
-			if p >= 0 && bar.GetMax64() > 0 {
-				_ = bar.Set(int(p))
-			} else {
-				_ = bar.Add(1)
-			}
-		}
-	}()
-	return func() {
-		close(quit)
-		<-ended
-	}
+	return startBar(sh.e.stderr, "running", sh.progress, 0, barDelay)
 }
 
 // queryAll runs stmt and returns its rows (for dot commands with small results).

@@ -237,7 +237,15 @@ func runTrain(cmd *cobra.Command, e *env, o *trainOptions) error {
 	}
 	defer db.Close()
 	spec.Registrar = db
-	res, err := sqlnb.Train(cmd.Context(), db.DB, spec)
+	ctx := cmd.Context()
+	conn, err := db.Conn(ctx) // one connection, whose progress the bar shows
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	bar := e.track(ctx, conn, "training", o.from)
+	res, err := sqlnb.Train(ctx, conn, spec)
+	bar.clear()
 	if err != nil {
 		return err
 	}
@@ -257,7 +265,7 @@ func runTrain(cmd *cobra.Command, e *env, o *trainOptions) error {
 	if len(m.By) > 0 {
 		fit += fmt.Sprintf(", %d group models by %s", len(m.Groups), groupColumns(m))
 	}
-	fmt.Fprintf(e.stderr, "trained %q on %d rows (%s): %d classes, %d features (%s)%s in %.3fs\n",
+	bar.summary("trained %q on %d rows (%s): %d classes, %d features (%s)%s in %.3fs",
 		m.Name, m.Rows, skipped, len(m.Classes), len(m.Features), strings.Join(m.Kinds(), ", "), fit, res.Duration.Seconds())
 	return nil
 }

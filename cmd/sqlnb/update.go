@@ -26,11 +26,19 @@ func runUpdate(cmd *cobra.Command, e *env, o *trainOptions) error {
 		return err
 	}
 	defer db.Close()
-	update, verb, prep := sqlnb.Append, "appended", "to"
+	update, verb, prep, doing := sqlnb.Append, "appended", "to", "appending"
 	if o.forget {
-		update, verb, prep = sqlnb.Forget, "forgot", "of"
+		update, verb, prep, doing = sqlnb.Forget, "forgot", "of", "forgetting"
 	}
-	res, err := update(cmd.Context(), db.DB, spec)
+	ctx := cmd.Context()
+	conn, err := db.Conn(ctx) // one connection, whose progress the bar shows
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	bar := e.track(ctx, conn, doing, o.from)
+	res, err := update(ctx, conn, spec)
+	bar.clear()
 	if err != nil {
 		return err
 	}
@@ -40,7 +48,7 @@ func runUpdate(cmd *cobra.Command, e *env, o *trainOptions) error {
 	if p.IncompleteRows > 0 {
 		skipped += fmt.Sprintf("; %d skipped: a missing feature value", p.IncompleteRows)
 	}
-	fmt.Fprintf(e.stderr, "%s %d rows %s %q (%s): now %d rows, %d classes, %d features (%s) in %.3fs\n",
+	bar.summary("%s %d rows %s %q (%s): now %d rows, %d classes, %d features (%s) in %.3fs",
 		verb, p.Rows, prep, m.Name, skipped, m.Rows, len(m.Classes), len(m.Features), strings.Join(m.Kinds(), ", "), res.Duration.Seconds())
 	return nil
 }
