@@ -6,18 +6,18 @@ when .Sample is false. With .Token (the fit's token as a string literal) the row
 nb_logistic_pass, which keeps them for the fit (and the query returns their number); without, the query
 returns them ordered by hash (then by the values), so the fit sums them in a fixed order.
 Output (without .Token): the class index (0 for the first class), the weight (with .Weight), the design
-columns.
-Data: .From, .Label, .Weight (may be empty), .Features (.Name, .Numeric), .Cols (.Expr), .Classes (the
+columns unstandardised (the fit standardises them in memory, by the sample's own mean and spread).
+Data: .From, .Label, .Weight (may be empty), .Features (.Name, .Numeric), .Cols (.Raw), .Classes (the
 parameter of each class label), .Sample, .Mod and .Keep (the parameters of the modulus and of the kept
 residues), .Token.
-Parameters: the source's, then those named in .Cols, .Classes, and with .Sample .Mod and .Keep.
+Parameters: the source's, then those named in .Cols' .Raw and .Classes, and with .Sample .Mod and .Keep.
 */ -}}
 SELECT {{if .Token}}count(nb_logistic_pass({{.Token}}, k{{if .Weight}}, w{{end}}{{range $i, $c := .Cols}}, x{{add $i 1}}{{end}}, h)){{else}}k{{if .Weight}}, w{{end}}{{range $i, $c := .Cols}}, x{{add $i 1}}{{end}}{{end}}
 FROM (
     SELECT h, CAST(CASE CAST({{ident .Label}} AS VARCHAR){{range $c, $p := .Classes}} WHEN {{$p}} THEN {{$c}}{{end}} END AS INTEGER) AS k
         {{- if .Weight}}, CAST({{ident .Weight}} AS DOUBLE) AS w{{end}}
         {{- range $i, $c := .Cols}},
-        CAST({{$c.Expr}} AS DOUBLE) AS x{{add $i 1}}
+        CAST({{$c.Raw}} AS DOUBLE) AS x{{add $i 1}}
         {{- end}}
     FROM (
         SELECT *, hash({{ident .Label}}{{if .Weight}}, {{ident .Weight}}{{end}}{{range .Features}}, {{ident .Name}}{{end}}) AS h

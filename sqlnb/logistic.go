@@ -102,14 +102,15 @@ type logisticFeature struct {
 	Numeric bool
 }
 
-// designCol is one column of the design matrix: a number feature standardised ((x - mean)/scale) or one
-// level's indicator.
+// designCol is one column of the design matrix: a number feature standardised ((x - mean)/scale: the mean
+// and spread of the fit's sample) or one level's indicator.
 type designCol struct {
 	Expr          string
-	Raw           string // train_logistic_pass's: a number feature's value as DOUBLE (standardised in Go)
+	Raw           string // train_logistic_pass's and train_logistic_sample's: a number feature's value as DOUBLE (standardised in Go)
 	feature       int
 	level         string
 	mean, scale   float64
+	lo, hi        float64 // a number feature's range over the complete labelled rows (the first pass)
 	numeric       bool
 	constantLevel bool
 }
@@ -188,8 +189,10 @@ func describeLogistic(ctx context.Context, sc *scan, feats []Feature) (*logistic
 		}
 	}
 	d := &logisticDesign{levels: make([][]string, len(feats))}
-	type moments struct{ n, mean, m2 float64 }
-	mom := make([]moments, len(feats))
+	lo, hi := make([]float64, len(feats)), make([]float64, len(feats))
+	for i := range lo {
+		lo[i], hi[i] = math.Inf(1), math.Inf(-1)
+	}
 	levelSet := make([]map[string]bool, len(feats))
 	for i := range levelSet {
 		levelSet[i] = map[string]bool{}
@@ -224,7 +227,9 @@ func describeLogistic(ctx context.Context, sc *scan, feats []Feature) (*logistic
 		d.rows += n
 		for i, f := range lf {
 			if f.Numeric {
-				mom[i].n, mom[i].mean, mom[i].m2 = chanMerge(mom[i].n, mom[i].mean, mom[i].m2, float64(n), num[2*i].Float64, num[2*i+1].Float64*float64(n))
+				if n > 0 {
+					lo[i], hi[i] = math.Min(lo[i], num[2*i].Float64), math.Max(hi[i], num[2*i+1].Float64)
+				}
 				continue
 			}
 			list, _ := lists[i].([]any)
@@ -243,14 +248,10 @@ func describeLogistic(ctx context.Context, sc *scan, feats []Feature) (*logistic
 	}
 	for i, f := range feats {
 		if lf[i].Numeric {
-			scale := 1.0
-			if mom[i].n > 0 && mom[i].m2 > 0 {
-				scale = math.Sqrt(mom[i].m2 / mom[i].n)
+			if d.rows > 0 && (math.IsInf(lo[i], 0) || math.IsInf(hi[i], 0) || math.IsInf(hi[i]-lo[i], 0)) {
+				return nil, logisticDiagnose(ctx, sc, lf, fmt.Errorf("%w: feature %q: its range is not finite", ErrBadValue, f.Name))
 			}
-			if math.IsInf(mom[i].mean, 0) || math.IsNaN(mom[i].mean) || math.IsInf(scale, 0) || math.IsNaN(scale) {
-				return nil, logisticDiagnose(ctx, sc, lf, fmt.Errorf("%w: feature %q: its mean or variance is not finite", ErrBadValue, f.Name))
-			}
-			d.cols = append(d.cols, designCol{feature: i, numeric: true, mean: mom[i].mean, scale: scale, constantLevel: !(mom[i].m2 > 0)})
+			d.cols = append(d.cols, designCol{feature: i, numeric: true, lo: lo[i], hi: hi[i], scale: 1, constantLevel: !(hi[i] > lo[i])})
 			continue
 		}
 		d.levels[i] = sortedKeys(levelSet[i])
@@ -299,7 +300,7 @@ var lrSampleRows = 0
 // registered): Δ = -H⁻¹g is the Newton step of the previous accepted pass, t halves until F decreases
 // (Armijo, up to rounding). H comes from a fixed sample of the rows held in memory
 // (train_logistic_sample, rescaled to the whole weight). When the source has at most the sample's rows
-// (500 per coefficient, at least 20,000) it is every row, H is the exact Hessian at every accepted point
+// (500 per coefficient, at least 100,000) it is every row, H is the exact Hessian at every accepted point
 // and the iteration is Newton's method. On a larger source the fit first takes Newton steps on the sample
 // alone, to start near the optimum; then H is the sample's Hessian there, updated by BFGS with the exact
 // gradients of every pass: the gradient is exact, so the fit lands on the same optimum, in a few more
@@ -354,21 +355,43 @@ func newtonFit(ctx context.Context, sc *scan, feats []Feature, d *logisticDesign
 	prefix := len(args)
 	for j, c := range cols {
 		if c.numeric {
-			id := queriesIdent(feats[c.feature].Name)
-			cols[j].Expr = fmt.Sprintf("((CAST(%s AS DOUBLE) - %s) / %s)", id, next(c.mean), next(c.scale))
-			cols[j].Raw = fmt.Sprintf("CAST(%s AS DOUBLE)", id)
+			cols[j].Raw = fmt.Sprintf("CAST(%s AS DOUBLE)", queriesIdent(feats[c.feature].Name))
 		}
 	}
-	shared := len(args)
 	lf := make([]logisticFeature, len(feats))
 	for i, f := range feats {
 		lf[i] = logisticFeature{Name: f.Name, Numeric: isNumeric(f)}
 	}
 	data := map[string]any{"From": p.src.From, "Label": p.label.Name, "Weight": p.weight, "Features": lf, "Cols": cols, "Classes": classes}
-	withArgs := func(own ...any) []any {
-		return append(append(append([]any{}, p.src.Args...), args[:shared]...), own...)
+	argsFrom := func(n int) func(own ...any) []any {
+		return func(own ...any) []any {
+			return append(append(append([]any{}, p.src.Args...), args[:n]...), own...)
+		}
 	}
 	passArgs := append(append([]any{}, p.src.Args...), args[:prefix]...)
+	// The sample first (with the kernel, through nb_logistic_pass): its rows' mean and spread standardise
+	// the number columns, then bound after the shared parameters for the SQL templates.
+	lp, token, dropKernel, err := logisticKernel(ctx, sc, K, dim)
+	if err != nil {
+		return nil, err
+	}
+	defer dropKernel()
+	t0 := time.Now()
+	sample, sampled, err := logisticSample(ctx, sc, d, data, K, dim, argsFrom(prefix), prefix, lp, token)
+	if err != nil {
+		return nil, err
+	}
+	if err := standardise(ctx, sc, lf, feats, d, sample); err != nil {
+		return nil, err
+	}
+	for j, c := range d.cols {
+		cols[j].mean, cols[j].scale = c.mean, c.scale
+		if c.numeric {
+			cols[j].Expr = fmt.Sprintf("((CAST(%s AS DOUBLE) - %s) / %s)", queriesIdent(feats[c.feature].Name), next(c.mean), next(c.scale))
+		}
+	}
+	shared := len(args)
+	withArgs := argsFrom(shared)
 	total := 0.0
 	for _, w := range d.weight {
 		total += w
@@ -441,7 +464,10 @@ func newtonFit(ctx context.Context, sc *scan, feats []Feature, d *logisticDesign
 		}
 		return pt, nil
 	}
-	full, lp, token, closeFull, err := logisticPasser(ctx, sc, data, K, dim, withArgs, shared, passArgs)
+	if lp != nil {
+		lp.setColumns(cols)
+	}
+	full, closeFull, err := logisticPasser(ctx, sc, data, K, dim, withArgs, shared, passArgs, lp, token)
 	if err != nil {
 		return nil, err
 	}
@@ -460,11 +486,6 @@ func newtonFit(ctx context.Context, sc *scan, feats []Feature, d *logisticDesign
 			}
 		}
 		return toPoint(theta, out, 1, hess)
-	}
-	t0 := time.Now()
-	sample, sampled, err := logisticSample(ctx, sc, d, data, K, dim, withArgs, shared, lp, token)
-	if err != nil {
-		return nil, err
 	}
 	// exact: every later pass aggregates the Hessian too (the sample's is not usable or stalled).
 	exact := sample.weight <= 0
@@ -675,8 +696,8 @@ func bfgs(B *mat.SymDense, theta, next, g, gNext []float64) {
 // DuckDB aggregates). Each statement is prepared once: with many classes the aggregates are thousands, and
 // planning them costs. args returns the shared parameters followed by a template's own, numbered from
 // shared + 1; passArgs are train_logistic_pass's (the source's, the levels' and the labels').
-func logisticPasser(ctx context.Context, sc *scan, data map[string]any, K, dim int, args func(...any) []any, shared int, passArgs []any) (
-	pass func(theta []float64, hess bool) ([]float64, error), lp *LogisticPass, token string, release func(), err error) {
+func logisticPasser(ctx context.Context, sc *scan, data map[string]any, K, dim int, args func(...any) []any, shared int, passArgs []any,
+	lp *LogisticPass, token string) (pass func(theta []float64, hess bool) ([]float64, error), release func(), err error) {
 	var closers []func()
 	release = func() {
 		for _, c := range closers {
@@ -707,21 +728,14 @@ func logisticPasser(ctx context.Context, sc *scan, data map[string]any, K, dim i
 		}
 		return m
 	}
-	var has int64
-	if err := sc.db.QueryRowContext(ctx, queries.SQL("function_exists.sql"), "nb_logistic_pass").Scan(&has); err != nil {
-		return nil, nil, "", release, fmt.Errorf("logistic regression: %w", err)
-	}
-	if has > 0 {
-		var drop func()
-		lp, token, drop = newLogisticPass(K, data["Cols"].([]designCol), sc.p.weight != "")
-		closers = append(closers, drop)
+	if lp != nil {
 		stmt, err := queries.Render("train_logistic_pass.tmpl.sql", with(map[string]any{"Token": queries.Literal(token)}))
 		if err != nil {
-			return nil, nil, "", release, err
+			return nil, release, err
 		}
 		query, err := prepare(stmt)
 		if err != nil {
-			return nil, nil, "", release, err
+			return nil, release, err
 		}
 		return func(theta []float64, hess bool) ([]float64, error) {
 			lp.reset(theta, hess)
@@ -730,7 +744,7 @@ func logisticPasser(ctx context.Context, sc *scan, data map[string]any, K, dim i
 				return nil, err
 			}
 			return lp.result()
-		}, lp, token, release, nil
+		}, release, nil
 	}
 	// The step template: θ's parameters follow the shared ones.
 	type zParams struct {
@@ -772,10 +786,10 @@ func logisticPasser(ctx context.Context, sc *scan, data map[string]any, K, dim i
 		}
 		stmt, err := queries.Render("train_logistic_step.tmpl.sql", with(map[string]any{"Z": z, "Free": freeIdx, "Pairs": pairs, "Prods": prods, "Cols1": cols1}))
 		if err != nil {
-			return nil, nil, "", release, err
+			return nil, release, err
 		}
 		if queriesOf[hess], err = prepare(stmt); err != nil {
-			return nil, nil, "", release, err
+			return nil, release, err
 		}
 	}
 	return func(theta []float64, hess bool) ([]float64, error) {
@@ -797,7 +811,64 @@ func logisticPasser(ctx context.Context, sc *scan, data map[string]any, K, dim i
 			sums[i] = v.Float64
 		}
 		return sums, nil
-	}, nil, "", release, nil
+	}, release, nil
+}
+
+// logisticKernel registers a pass of the Go kernel for the fit (nil when the connection does not have
+// nb_logistic_pass: the fit then runs train_logistic_step's aggregates); release removes it.
+func logisticKernel(ctx context.Context, sc *scan, K, dim int) (*LogisticPass, string, func(), error) {
+	var has int64
+	if err := sc.db.QueryRowContext(ctx, queries.SQL("function_exists.sql"), "nb_logistic_pass").Scan(&has); err != nil {
+		return nil, "", func() {}, fmt.Errorf("logistic regression: %w", err)
+	}
+	if has == 0 {
+		return nil, "", func() {}, nil
+	}
+	lp, token, release := newLogisticPass(K, dim, sc.p.weight != "")
+	return lp, token, release, nil
+}
+
+// standardise sets the center and scale of every number column (d.cols) from the sample's rows — their
+// mean and standard deviation (two passes, in the sample's fixed order), the source's own when the sample
+// is every row; the centre of the range and 1 when the sample is empty; the range's half when the sample's
+// values are all equal but the source's are not — and standardises the sample's columns in place. Any
+// center and scale give the same optimum (the penalty is rescaled with them); these keep Newton's steps
+// well conditioned.
+func standardise(ctx context.Context, sc *scan, lf []logisticFeature, feats []Feature, d *logisticDesign, sample *lrSample) error {
+	for j := range d.cols {
+		c := &d.cols[j]
+		if !c.numeric {
+			continue
+		}
+		x := sample.x[j]
+		c.mean, c.scale = c.lo, 1
+		if !c.constantLevel {
+			c.mean = c.lo + (c.hi-c.lo)/2
+			if len(x) > 0 {
+				m := 0.0
+				for _, v := range x {
+					m += v
+				}
+				m /= float64(len(x))
+				ss := 0.0
+				for _, v := range x {
+					ss += (v - m) * (v - m)
+				}
+				c.mean, c.scale = m, math.Sqrt(ss/float64(len(x)))
+			}
+			if !(c.scale > 0) {
+				c.scale = (c.hi - c.lo) / 2
+			}
+		}
+		if math.IsInf(c.mean, 0) || math.IsNaN(c.mean) || math.IsInf(c.scale, 0) || math.IsNaN(c.scale) {
+			return logisticDiagnose(ctx, sc, lf, fmt.Errorf("%w: feature %q: its mean or variance is not finite", ErrBadValue, feats[c.feature].Name))
+		}
+		inv := 1 / c.scale
+		for i, v := range x {
+			x[i] = (v - c.mean) * inv
+		}
+	}
+	return nil
 }
 
 // logisticSample reads the rows the fit keeps for its Hessian (train_logistic_sample): every complete
@@ -807,9 +878,11 @@ func logisticPasser(ctx context.Context, sc *scan, data map[string]any, K, dim i
 func logisticSample(ctx context.Context, sc *scan, d *logisticDesign, data map[string]any, K, dim int, args func(...any) []any, shared int,
 	lp *LogisticPass, token string) (*lrSample, bool, error) {
 	pairs := (K - 1) * K / 2
-	// 500 rows per coefficient (at least 20,000) make the sample's Hessian within a few percent of the
-	// source's, so a step gains one to two digits; within the bounds of memory and work.
-	size := int64(min(lrSampleValues/dim, lrSampleWork/(pairs*dim*(dim+1)/2), max(20_000, 500*(K-1)*dim)))
+	// 500 rows per coefficient (at least 100,000: reading the sample costs a scan whatever its size, and a
+	// larger one saves passes — 5 instead of 7 for 20 features and two classes) make the sample's Hessian
+	// within a few percent of the source's, so a step gains one to two digits; within the bounds of memory
+	// and work.
+	size := int64(min(lrSampleValues/dim, lrSampleWork/(pairs*dim*(dim+1)/2), max(100_000, 500*(K-1)*dim)))
 	if lrSampleRows > 0 {
 		size = int64(lrSampleRows)
 	}
