@@ -10,7 +10,6 @@ import (
 	"sync"
 
 	"gonum.org/v1/gonum/mat"
-
 )
 
 // The kinds of the discriminant family: the features of a model form one vector x, Gaussian given the
