@@ -97,8 +97,9 @@ func (m *Model) Pooled() *Model {
 func GroupKey(key []string) string { return "[" + strings.Join(key, ", ") + "]" }
 
 // validateGroups checks a grouped model: group columns named, distinct, not the label, weight or a
-// feature; every group's key has one value per column, keys are distinct, and every group is a valid model.
-func validateGroups(m *Model) error {
+// feature; every group's key has one value per column, keys are distinct, and (members) every group is a
+// valid model.
+func validateGroups(m *Model, members bool) error {
 	if len(m.By) == 0 {
 		if len(m.Groups) > 0 {
 			return fmt.Errorf("%w: model %q has %d groups but no group columns", ErrInvalidModel, m.Name, len(m.Groups))
@@ -129,6 +130,9 @@ func validateGroups(m *Model) error {
 			return fmt.Errorf("%w: model %q: group %s appears twice", ErrInvalidModel, m.Name, GroupKey(g.Key))
 		}
 		seen[id] = true
+		if !members {
+			continue
+		}
 		if err := m.Member(k).Validate(); err != nil {
 			return fmt.Errorf("group %s: %w", GroupKey(g.Key), err)
 		}
@@ -296,7 +300,7 @@ func trainGrouped(ctx context.Context, db Querier, spec TrainSpec, p *plan, base
 		if err := member.Validate(); err != nil {
 			return nil, nil, fmt.Errorf("group %s: %w", GroupKey(k.key), err)
 		}
-		if _, err := Compile(&member); err != nil {
+		if _, err := compileValid(&member); err != nil {
 			warnings = append(warnings, fmt.Sprintf("group %s gets no model of its own (its rows score with the pooled model): %v", GroupKey(k.key), err))
 			continue
 		}
@@ -507,11 +511,12 @@ type groupScratch struct {
 	scores []XFloat
 }
 
-// compileGroups compiles a per-group model: the pooled scorer (returned, with m as its Model), one scorer per
+// compileGroups compiles a per-group model, which the caller validated (Model.Validate validates the pooled
+// model and every group's): the pooled scorer (returned, with m as its Model), one scorer per
 // group, and the group inputs (one category input per group column, whose values are the column's values
 // over the groups).
 func compileGroups(m *Model) (*Scorer, error) {
-	s, err := compileOne(m.Pooled())
+	s, err := compileValid(m.Pooled())
 	if err != nil {
 		return nil, err
 	}
@@ -538,7 +543,7 @@ func compileGroups(m *Model) (*Scorer, error) {
 	}
 	pooledClass := m.ClassIndex()
 	for k := range m.Groups {
-		gs, err := compileOne(m.Member(k))
+		gs, err := compileValid(m.Member(k))
 		if err != nil {
 			return nil, fmt.Errorf("group %s: %w", GroupKey(m.Groups[k].Key), err)
 		}
