@@ -483,13 +483,20 @@ func (d *groupDispatch) layoutRows(sc []*Scorer) {
 	F := len(cols)
 	var quad []float64
 	var seg []int
+	part := func(c, k, inputs int) {
+		seg = append(seg, len(quad))
+		for _, mq := range quads {
+			quad = append(quad, mq[2*(c*F+k):][:2*inputs]...)
+		}
+	}
 	for c := range K {
-		for k := 0; k < F; k += 4 {
-			seg = append(seg, len(quad))
-			w := 2 * min(4, F-k)
-			for _, mq := range quads {
-				quad = append(quad, mq[2*(c*F+k):][:w]...)
-			}
+		k := 0
+		for ; F-k >= 4; k += 4 {
+			part(c, k, 2)
+			part(c, k+2, 2)
+		}
+		for ; k < F; k++ {
+			part(c, k, 1)
 		}
 	}
 	d.cols, d.base, d.quad, d.seg, d.lacks = cols, base, quad, seg, lacks
@@ -505,8 +512,9 @@ type groupScratch struct {
 	sub    *Batch
 	subOut []float64
 	subWS  Workspace
-	// rowwiseJLL: one row's scores, the rows to rescore.
+	// rowwiseJLL: one row's scores, the rows to rescore, half a block's terms.
 	row    []float64
+	half   []float64
 	bad    []bool
 	scores []XFloat
 }
@@ -618,35 +626,44 @@ func (s *Scorer) rowwiseJLL(b *Batch, out []float64, ws *Workspace, gs *groupScr
 	for _, m := range model {
 		partial = partial || d.lacks[m] != nil
 	}
-	S := (F + 3) / 4
+	S := 2*(F/4) + F%4
+	gs.half = grow(gs.half, n)
+	half := gs.half
 	for c := range K {
 		o := out[c*n : c*n+n]
 		for i, m := range model[:n] {
 			o[i] = d.base[int(m)*K+c]
 		}
-		k := 0
+		j, k := c*S, 0
 		for ; F-k >= 4; k += 4 {
-			x0, x1, x2, x3 := b.Num[d.cols[k]][:n], b.Num[d.cols[k+1]][:n], b.Num[d.cols[k+2]][:n], b.Num[d.cols[k+3]][:n]
-			quad := d.quad[d.seg[c*S+k/4]:]
+			// Four inputs in two passes (half holds the first two terms), so that each pass reads a part of
+			// the table small enough to stay in the nearest cache; o -= ((e0 + e1) + e2) + e3 as in Add.
+			x0, x1 := b.Num[d.cols[k]][:n], b.Num[d.cols[k+1]][:n]
+			quad := d.quad[d.seg[j]:]
 			for i, m := range model[:n] {
-				q := quad[int(m)*8:][:8]
-				d0, d1, d2, d3 := x0[i]-q[0], x1[i]-q[2], x2[i]-q[4], x3[i]-q[6]
-				o[i] -= d0*d0*q[1] + d1*d1*q[3] + d2*d2*q[5] + d3*d3*q[7]
+				q := quad[int(m)*4:][:4]
+				d0, d1 := x0[i]-q[0], x1[i]-q[2]
+				half[i] = d0*d0*q[1] + d1*d1*q[3]
 			}
+			x2, x3 := b.Num[d.cols[k+2]][:n], b.Num[d.cols[k+3]][:n]
+			quad = d.quad[d.seg[j+1]:]
+			for i, m := range model[:n] {
+				q := quad[int(m)*4:][:4]
+				d2, d3 := x2[i]-q[0], x3[i]-q[2]
+				o[i] -= half[i] + d2*d2*q[1] + d3*d3*q[3]
+			}
+			j += 2
 		}
-		if k < F {
-			// The rest one by one, in order (as the vector kernel subtracts them).
-			w := 2 * (F - k)
-			quad := d.quad[d.seg[c*S+k/4]:]
+		for ; k < F; k++ {
+			// The rest one by one (as Add subtracts them).
+			x := b.Num[d.cols[k]][:n]
+			quad := d.quad[d.seg[j]:]
 			for i, m := range model[:n] {
-				q := quad[int(m)*w:][:w]
-				v := o[i]
-				for r := range F - k {
-					dx := b.Num[d.cols[k+r]][i] - q[2*r]
-					v -= dx * dx * q[2*r+1]
-				}
-				o[i] = v
+				q := quad[int(m)*2:][:2]
+				dx := x[i] - q[0]
+				o[i] -= dx * dx * q[1]
 			}
+			j++
 		}
 		for i, v := range o {
 			if v-v != 0 {
