@@ -419,11 +419,11 @@ type groupDispatch struct {
 	// rowwise: every model is one quadratic component (Gaussian features) and nothing else: the rows are
 	// scored as one model's vector kernel scores them, each row reading its model's parameters from one
 	// table. Model m (0: the pooled model, g+1: group g) has, per pooled class c, the base score
-	// base[m·K+c] and the (mean, 1/(2 var)) pairs of the inputs cols: per class, the inputs fall into blocks
-	// of four (then one block of the rest), and block s of class c holds every model's pairs, model m's
-	// w = 2·(inputs in the block) values at quad[seg[c·S+s] + m·w] (so that one pass over the rows reads one
-	// small part of the table). A class the model lacks has zeros there and is listed in lacks[m] (its score
-	// is then set to -Inf).
+	// base[m·K+c] and the (mean, 1/(2 var)) pairs of the inputs cols: per class, the inputs fall into parts
+	// (two pairs per block of four, then the rest one by one), and part s of class c holds every model's
+	// pairs, model m's w = 2·(inputs in the part) values at quad[seg[c·S+s] + m·w] (so that one pass over
+	// the rows reads one small part of the table: 16 KB for 1,000 groups). A class the model lacks has zeros
+	// there and is listed in lacks[m] (its score is then set to -Inf).
 	rowwise bool
 	cols    []int
 	base    []float64
@@ -595,8 +595,9 @@ func compileGroups(m *Model) (*Scorer, error) {
 
 // rowwiseJLL is groupedJLL for models of one quadratic component (layoutRows). It is the Gaussian vector
 // kernel (the same operations in the same order) with each row's parameters read from its model's entry
-// of one table instead of registers: per class and four features one pass over the rows, in row order, so
-// that rows are independent and the table's reads (one cache line per row and pass) overlap. The rows
+// of one table instead of registers: per class and two features one pass over the rows, in row order (no
+// sorting by group), so that rows are independent, their table reads overlap and hit a part of the table
+// that fits the nearest cache (Add's sum of four terms is split over two passes, in its order). The rows
 // with a NULL number or a score that is not finite are then rescored with their model's row reference (as
 // JointLogLikelihood's fixup does).
 func (s *Scorer) rowwiseJLL(b *Batch, out []float64, ws *Workspace, gs *groupScratch) {
