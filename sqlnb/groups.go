@@ -97,8 +97,9 @@ func (m *Model) Pooled() *Model {
 func GroupKey(key []string) string { return "[" + strings.Join(key, ", ") + "]" }
 
 // validateGroups checks a grouped model: group columns named, distinct, not the label, weight or a
-// feature; every group's key has one value per column, keys are distinct, and every group is a valid model.
-func validateGroups(m *Model) error {
+// feature; every group's key has one value per column, keys are distinct, and (members) every group is a
+// valid model.
+func validateGroups(m *Model, members bool) error {
 	if len(m.By) == 0 {
 		if len(m.Groups) > 0 {
 			return fmt.Errorf("%w: model %q has %d groups but no group columns", ErrInvalidModel, m.Name, len(m.Groups))
@@ -129,6 +130,9 @@ func validateGroups(m *Model) error {
 			return fmt.Errorf("%w: model %q: group %s appears twice", ErrInvalidModel, m.Name, GroupKey(g.Key))
 		}
 		seen[id] = true
+		if !members {
+			continue
+		}
 		if err := m.Member(k).Validate(); err != nil {
 			return fmt.Errorf("group %s: %w", GroupKey(g.Key), err)
 		}
@@ -296,7 +300,7 @@ func trainGrouped(ctx context.Context, db Querier, spec TrainSpec, p *plan, base
 		if err := member.Validate(); err != nil {
 			return nil, nil, fmt.Errorf("group %s: %w", GroupKey(k.key), err)
 		}
-		if _, err := Compile(&member); err != nil {
+		if _, err := compileValid(&member); err != nil {
 			warnings = append(warnings, fmt.Sprintf("group %s gets no model of its own (its rows score with the pooled model): %v", GroupKey(k.key), err))
 			continue
 		}
@@ -412,15 +416,20 @@ type groupDispatch struct {
 	// dense maps the combined code to the group when the codes are few (-1: the pooled model), instead of
 	// index.
 	dense []int32
-	// rowwise: every model is one quadratic component (Gaussian features) and nothing else: rows are scored
-	// one by one, each with its group's parameters read from one contiguous table (no gathering). Model m
-	// (0: the pooled model, k+1: group k) has nclass[m] classes; its base scores then its (mean, 1/(2 var))
-	// per class and feature start at flat[off[m]], its classes' pooled indices at cls[coff[m]].
-	rowwise     bool
-	cols        []int
-	flat        []float64
-	off, coff   []int
-	nclass, cls []int32
+	// rowwise: every model is one quadratic component (Gaussian features) and nothing else: the rows are
+	// scored as one model's vector kernel scores them, each row reading its model's parameters from one
+	// table. Model m (0: the pooled model, g+1: group g) has, per pooled class c, the base score
+	// base[m·K+c] and the (mean, 1/(2 var)) pairs of the inputs cols: per class, the inputs fall into parts
+	// (two pairs per block of four, then the rest one by one), and part s of class c holds every model's
+	// pairs, model m's w = 2·(inputs in the part) values at quad[seg[c·S+s] + m·w] (so that one pass over
+	// the rows reads one small part of the table: 16 KB for 1,000 groups). A class the model lacks has zeros
+	// there and is listed in lacks[m] (its score is then set to -Inf).
+	rowwise bool
+	cols    []int
+	base    []float64
+	quad    []float64
+	seg     []int
+	lacks   [][]int
 }
 
 // A quadraticComponent is a Component whose row-dependent term for class c is -Σ_k (x_k - a_ck)² b_ck over
@@ -431,8 +440,13 @@ type quadraticComponent interface {
 }
 
 // layoutRows sets up rowwiseJLL when every model (pooled sc[0], groups sc[1:]) is one quadratic component
-// with no required input.
+// with no required input and the same inputs.
 func (d *groupDispatch) layoutRows(sc []*Scorer) {
+	K := len(sc[0].Labels)
+	var base []float64
+	var quads [][]float64
+	var lacks [][]int
+	var cols []int
 	for m, s := range sc {
 		if len(s.Components) != 1 || len(s.required) > 0 {
 			return
@@ -441,47 +455,76 @@ func (d *groupDispatch) layoutRows(sc []*Scorer) {
 		if !ok {
 			return
 		}
-		cols, params, ok := q.quadratic()
-		if !ok {
+		c0, params, ok := q.quadratic()
+		if !ok || (m > 0 && !slices.Equal(c0, cols)) {
 			return
 		}
-		d.cols = cols
-		d.off = append(d.off, len(d.flat))
-		d.flat = append(append(d.flat, s.base...), params...)
-		d.coff = append(d.coff, len(d.cls))
-		d.nclass = append(d.nclass, int32(len(s.Labels)))
+		cols = c0
+		F := len(cols)
+		mb, mq := make([]float64, K), make([]float64, K*2*F)
+		has := make([]bool, K)
 		for c := range s.Labels {
 			pc := c
 			if m > 0 {
 				pc = d.classOf[m-1][c]
 			}
-			d.cls = append(d.cls, int32(pc))
+			has[pc] = true
+			mb[pc] = s.base[c]
+			copy(mq[pc*2*F:(pc+1)*2*F], params[c*2*F:(c+1)*2*F])
+		}
+		var lack []int
+		for c, ok := range has {
+			if !ok {
+				lack = append(lack, c)
+			}
+		}
+		base, quads, lacks = append(base, mb...), append(quads, mq), append(lacks, lack)
+	}
+	F := len(cols)
+	var quad []float64
+	var seg []int
+	part := func(c, k, inputs int) {
+		seg = append(seg, len(quad))
+		for _, mq := range quads {
+			quad = append(quad, mq[2*(c*F+k):][:2*inputs]...)
 		}
 	}
+	for c := range K {
+		k := 0
+		for ; F-k >= 4; k += 4 {
+			part(c, k, 2)
+			part(c, k+2, 2)
+		}
+		for ; k < F; k++ {
+			part(c, k, 1)
+		}
+	}
+	d.cols, d.base, d.quad, d.seg, d.lacks = cols, base, quad, seg, lacks
 	d.rowwise = true
 }
 
 // groupScratch is a Workspace's space for per-group scoring: the rows of each group, one group's rows
 // gathered into sub, and sub's scores.
 type groupScratch struct {
-	group  []int32 // per row: its group, or len(scorers) for the pooled model
+	group  []int32 // per row: its group, or len(scorers) for the pooled model (rowwiseJLL: its model)
 	order  []int   // rows sorted by group (counting sort)
 	start  []int   // per group: where its rows begin in order (len(scorers)+2 entries)
 	sub    *Batch
 	subOut []float64
 	subWS  Workspace
-	// The row-by-row path: one row's scores, the rows to rescore, the feature columns.
-	xr     []float64
+	// rowwiseJLL: one row's scores, the rows to rescore, half a block's terms.
 	row    []float64
+	half   []float64
 	bad    []bool
 	scores []XFloat
 }
 
-// compileGroups compiles a per-group model: the pooled scorer (returned, with m as its Model), one scorer per
+// compileGroups compiles a per-group model, which the caller validated (Model.Validate validates the pooled
+// model and every group's): the pooled scorer (returned, with m as its Model), one scorer per
 // group, and the group inputs (one category input per group column, whose values are the column's values
 // over the groups).
 func compileGroups(m *Model) (*Scorer, error) {
-	s, err := compileOne(m.Pooled())
+	s, err := compileValid(m.Pooled())
 	if err != nil {
 		return nil, err
 	}
@@ -508,7 +551,7 @@ func compileGroups(m *Model) (*Scorer, error) {
 	}
 	pooledClass := m.ClassIndex()
 	for k := range m.Groups {
-		gs, err := compileOne(m.Member(k))
+		gs, err := compileValid(m.Member(k))
 		if err != nil {
 			return nil, fmt.Errorf("group %s: %w", GroupKey(m.Groups[k].Key), err)
 		}
@@ -550,13 +593,16 @@ func compileGroups(m *Model) (*Scorer, error) {
 	return s, nil
 }
 
-// rowwiseJLL is groupedJLL for models of one quadratic component (layoutRows): each row is scored by its
-// group's parameters in place (no gathering; the same operations in the same order as the Gaussian vector
-// kernel), rows visited by group so that the parameters are read in order, then the rows with a NULL number or a score that is not finite are
-// rescored with their model's row reference (as JointLogLikelihood's fixup does).
+// rowwiseJLL is groupedJLL for models of one quadratic component (layoutRows). It is the Gaussian vector
+// kernel (the same operations in the same order) with each row's parameters read from its model's entry
+// of one table instead of registers: per class and two features one pass over the rows, in row order (no
+// sorting by group), so that rows are independent, their table reads overlap and hit a part of the table
+// that fits the nearest cache (Add's sum of four terms is split over two passes, in its order). The rows
+// with a NULL number or a score that is not finite are then rescored with their model's row reference (as
+// JointLogLikelihood's fixup does).
 func (s *Scorer) rowwiseJLL(b *Batch, out []float64, ws *Workspace, gs *groupScratch) {
 	d := s.groups
-	n, K := b.N, len(s.Labels)
+	n, K, F := b.N, len(s.Labels), len(d.cols)
 	ws.Shift, ws.Null = nil, nil
 	gs.row = grow(gs.row, K)
 	gs.bad = grow(gs.bad, n)
@@ -573,59 +619,64 @@ func (s *Scorer) rowwiseJLL(b *Batch, out []float64, ws *Workspace, gs *groupScr
 			}
 		}
 	}
-	inf := math.Inf(-1)
-	// The features row-major (xr[i*F+k]): rows are visited by group, so each row's values are then one read.
-	F := len(d.cols)
-	gs.xr = grow(gs.xr, n*F)
-	xr := gs.xr
-	for k, j := range d.cols {
-		for i, x := range b.Num[j][:n] {
-			xr[i*F+k] = x
+	// Each row's model m (0: pooled).
+	gs.group = grow(gs.group, n)
+	model := gs.group
+	s.modelsOf(b, model)
+	partial := false
+	for _, m := range model {
+		partial = partial || d.lacks[m] != nil
+	}
+	S := 2*(F/4) + F%4
+	gs.half = grow(gs.half, n)
+	half := gs.half
+	for c := range K {
+		o := out[c*n : c*n+n]
+		for i, m := range model[:n] {
+			o[i] = d.base[int(m)*K+c]
 		}
-	}
-	// Visit the rows by model (a counting sort): the parameter table is then read in order, not at random.
-	M := len(d.scorers) + 1
-	gs.group, gs.order, gs.start = grow(gs.group, n), grow(gs.order, n), grow(gs.start, M+1)
-	clear(gs.start)
-	for i := range n {
-		m := s.GroupOf(b, i) + 1
-		gs.group[i] = int32(m)
-		gs.start[m+1]++
-	}
-	for m := 1; m <= M; m++ {
-		gs.start[m] += gs.start[m-1]
-	}
-	for i := range n {
-		m := gs.group[i]
-		gs.order[gs.start[m]] = i
-		gs.start[m]++
-	}
-	for _, i := range gs.order {
-		m := gs.group[i]
-		kc := int(d.nclass[m])
-		p := d.flat[d.off[m] : d.off[m]+kc*(1+2*F)]
-		cls := d.cls[d.coff[m] : d.coff[m]+kc]
-		if kc < K {
-			for c := range K {
-				out[c*n+i] = inf
+		j, k := c*S, 0
+		for ; F-k >= 4; k += 4 {
+			// Four inputs in two passes (half holds the first two terms), so that each pass reads a part of
+			// the table small enough to stay in the nearest cache; o -= ((e0 + e1) + e2) + e3 as in Add.
+			x0, x1 := b.Num[d.cols[k]][:n], b.Num[d.cols[k+1]][:n]
+			quad := d.quad[d.seg[j]:]
+			for i, m := range model[:n] {
+				q := quad[int(m)*4:][:4]
+				d0, d1 := x0[i]-q[0], x1[i]-q[2]
+				half[i] = d0*d0*q[1] + d1*d1*q[3]
 			}
+			x2, x3 := b.Num[d.cols[k+2]][:n], b.Num[d.cols[k+3]][:n]
+			quad = d.quad[d.seg[j+1]:]
+			for i, m := range model[:n] {
+				q := quad[int(m)*4:][:4]
+				d2, d3 := x2[i]-q[0], x3[i]-q[2]
+				o[i] -= half[i] + d2*d2*q[1] + d3*d3*q[3]
+			}
+			j += 2
 		}
-		for c := range kc {
-			v := p[c]
-			q := p[kc+2*F*c : kc+2*F*(c+1)]
-			x := xr[i*F : i*F+F]
-			k := 0
-			for ; F-k >= 4; k += 4 {
-				d0, d1, d2, d3 := x[k]-q[2*k], x[k+1]-q[2*k+2], x[k+2]-q[2*k+4], x[k+3]-q[2*k+6]
-				v -= d0*d0*q[2*k+1] + d1*d1*q[2*k+3] + d2*d2*q[2*k+5] + d3*d3*q[2*k+7]
+		for ; k < F; k++ {
+			// The rest one by one (as Add subtracts them).
+			x := b.Num[d.cols[k]][:n]
+			quad := d.quad[d.seg[j]:]
+			for i, m := range model[:n] {
+				q := quad[int(m)*2:][:2]
+				dx := x[i] - q[0]
+				o[i] -= dx * dx * q[1]
 			}
-			for ; k < F; k++ {
-				dx := x[k] - q[2*k]
-				v -= dx * dx * q[2*k+1]
-			}
-			out[int(cls[c])*n+i] = v
+			j++
+		}
+		for i, v := range o {
 			if v-v != 0 {
 				bad[i] = true
+			}
+		}
+	}
+	if partial {
+		inf := math.Inf(-1)
+		for i, m := range model[:n] {
+			for _, c := range d.lacks[m] {
+				out[c*n+i] = inf
 			}
 		}
 	}
@@ -633,7 +684,7 @@ func (s *Scorer) rowwiseJLL(b *Batch, out []float64, ws *Workspace, gs *groupScr
 		if !isBad {
 			continue
 		}
-		k := s.GroupOf(b, i)
+		k := int(model[i]) - 1
 		sc, classOf := s, []int(nil)
 		if k >= 0 {
 			sc, classOf = d.scorers[k], d.classOf[k]
@@ -654,6 +705,25 @@ func (s *Scorer) rowwiseJLL(b *Batch, out []float64, ws *Workspace, gs *groupScr
 			}
 			out[pc*n+i] = v
 		}
+	}
+}
+
+// modelsOf sets model[i] to the model that scores row i of b: GroupOf(b, i)+1 (0: the pooled model).
+func (s *Scorer) modelsOf(b *Batch, model []int32) {
+	d := s.groups
+	if len(s.GroupInputs) == 1 && d.dense != nil {
+		radix, dense := int32(d.radix[0]), d.dense
+		for i, code := range b.Cat[s.GroupInputs[0].Feature][:len(model)] {
+			m := int32(0)
+			if uint32(code) < uint32(radix) {
+				m = dense[code] + 1
+			}
+			model[i] = m
+		}
+		return
+	}
+	for i := range model {
+		model[i] = int32(s.GroupOf(b, i) + 1)
 	}
 }
 

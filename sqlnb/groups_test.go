@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -203,4 +204,89 @@ func TestGroupExportImport(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkScores(t, gs, s, []map[string]any{{"g": 1, "x": 2.0, "c": "u"}, {"g": 2, "x": 7.5, "c": "v"}, {"g": nil, "x": 7.5, "c": "v"}})
+}
+
+// TestGroupRowKernel: the per-group row kernel (Gaussian features only) with seven features (one block of
+// four, then three one by one), 60 groups mixed in one batch, groups that lack a class, NULLs, 1e200 and
+// unseen groups: every row scores as its group's model alone (compiled from Model.Member; the pooled model
+// for an unseen group) to 1e-12, and a class the group lacks gets -Inf.
+func TestGroupRowKernel(t *testing.T) {
+	db := mustOpenDB(t)
+	ctx := context.Background()
+	// Groups g < 10 hold classes a and b only.
+	mustExec(t, db, `CREATE TABLE d AS SELECT (i % 60)::INTEGER AS g,
+		CASE WHEN i % 60 < 10 THEN ['a', 'b'][1 + (hash(i, 1) % 2)::BIGINT] ELSE ['a', 'b', 'c'][1 + (hash(i, 1) % 3)::BIGINT] END AS y,
+		(hash(i, 2) % 1000) / 100.0 + (i % 60) AS x1, (hash(i, 3) % 997) / 50.0 AS x2, (hash(i, 4) % 991) / 10.0 - (i % 7) AS x3,
+		(hash(i, 5) % 983) / 30.0 AS x4, CASE WHEN i % 11 = 0 THEN NULL ELSE (hash(i, 6) % 977) / 20.0 END AS x5,
+		(hash(i, 7) % 971) / 40.0 + (i % 60) * 0.5 AS x6, (hash(i, 8) % 967) / 60.0 AS x7
+		FROM range(6000) r(i)`)
+	feats := []string{"x1", "x2", "x3", "x4", "x5", "x6", "x7"}
+	if _, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "rk", Source: "d", Label: "y", By: []string{"g"}, Features: feats}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := sqlnb.Load(ctx, db, "rk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sqlnb.Compile(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []map[string]any
+	for i := range 500 {
+		r := map[string]any{"g": int64((i * 7) % 65)} // 60..64: unseen groups
+		for j, f := range feats {
+			r[f] = float64((i*13+j*7)%97)/3 - 5
+		}
+		switch i % 17 {
+		case 3:
+			r["x5"] = nil
+		case 5:
+			r["x2"] = 1e200
+		case 7:
+			r["x1"], r["x7"] = nil, nil
+		}
+		rows = append(rows, r)
+	}
+	b, err := s.BatchOf(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, K := len(rows), len(s.Labels)
+	got := make([]float64, n*K)
+	s.JointLogLikelihood(b, got, nil)
+	for i, r := range rows {
+		k := s.GroupOf(b, i)
+		one := m.Pooled()
+		if k >= 0 {
+			one = m.Member(k)
+		} else if g := r["g"].(int64); g < 60 {
+			t.Fatalf("row %d: group %d has no model", i, g)
+		}
+		os, err := sqlnb.Compile(one)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ob, err := os.BatchOf([]map[string]any{r})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := make([]float64, len(os.Labels))
+		os.JointLogLikelihood(ob, want, nil)
+		gp, wp := make([]float64, K), make([]float64, len(os.Labels))
+		sqlnb.Posterior(got, n, K, i, gp)
+		sqlnb.Posterior(want, 1, len(os.Labels), 0, wp)
+		for c, l := range s.Labels {
+			wc := slices.Index(os.Labels, l)
+			if wc < 0 {
+				if !math.IsInf(got[c*n+i], -1) || gp[c] != 0 {
+					t.Errorf("row %d (group %v): class %s, which the group lacks: jll %v, posterior %v; want -Inf, 0", i, r["g"], l, got[c*n+i], gp[c])
+				}
+				continue
+			}
+			if !near(got[c*n+i], want[wc], 1e-12) || !near(gp[c], wp[wc], 1e-12) {
+				t.Errorf("row %d (group %v), class %s: jll %v, posterior %v; want %v, %v", i, r["g"], l, got[c*n+i], gp[c], want[wc], wp[wc])
+			}
+		}
+	}
 }

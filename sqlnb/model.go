@@ -387,7 +387,11 @@ func ValidateName(name string) error {
 // Validate checks that m is complete and consistent: names, at least two classes, known kinds, the
 // families' rules on mixing features, and every statistics row (known feature and class, unique, finite,
 // non-negative: Table.Check), complete for every feature (Family.Validate).
-func (m *Model) Validate() error {
+func (m *Model) Validate() error { return m.validate(true) }
+
+// validate is Validate; with members false a per-group model's groups are checked without validating each
+// group's model (the trainer validated them one by one).
+func (m *Model) validate(members bool) error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: model %q: %s", ErrInvalidModel, m.Name, fmt.Sprintf(format, args...))
 	}
@@ -465,7 +469,7 @@ func (m *Model) Validate() error {
 			return err
 		}
 	}
-	return validateGroups(m)
+	return validateGroups(m, members)
 }
 
 // checkFeatures applies the rules on mixing features: each family's Check, and a model with a priorless

@@ -92,6 +92,11 @@ func compileOne(m *Model) (*Scorer, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
+	return compileValid(m)
+}
+
+// compileValid is compileOne for a model the caller validated.
+func compileValid(m *Model) (*Scorer, error) {
 	K := len(m.Classes)
 	s := &Scorer{Model: m, Labels: make([]string, K), LogPrior: make([]float64, K), base: make([]float64, K)}
 	for c, cl := range m.Classes {

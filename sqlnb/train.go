@@ -269,11 +269,13 @@ func checkTrained(spec TrainSpec, p *plan, m *Model) (*Model, error) {
 			return nil, err
 		}
 	}
-	if err := m.Validate(); err != nil {
+	// A per-group model's groups were validated and compiled one by one as they were trained
+	// (trainGrouped): here the pooled model and the groups' keys.
+	if err := m.validate(len(m.By) == 0); err != nil {
 		return nil, err
 	}
 	// Compiling now reports what scoring would refuse (a singular covariance) before anything is stored.
-	if _, err := Compile(m); err != nil {
+	if _, err := compileValid(m.Pooled()); err != nil {
 		return nil, err
 	}
 	return m, nil
