@@ -759,20 +759,7 @@ func (s *Scorer) gatherGroup(b, dst *Batch, k int, idx []int) {
 	for j, in := range s.Inputs {
 		switch in.Kind {
 		case NumberInput:
-			src, d := b.Num[j], dst.Num[j][:n]
-			for r, i := range idx {
-				d[r] = src[i]
-			}
-			dst.Valid[j] = nil
-			if mask := b.Valid[j]; mask != nil {
-				out := dst.validBuf(j, n)
-				for r, i := range idx {
-					if isValid(mask, i) {
-						out[r>>6] |= 1 << (uint(r) & 63)
-					}
-				}
-				dst.Valid[j] = out
-			}
+			b.gatherNumbers(dst, j, idx)
 		case CategoryInput:
 			src, d := b.Cat[j], dst.Cat[j][:n]
 			var remap []int32

@@ -622,26 +622,32 @@ func shiftedExpSum(jll []float64, n, K, i int, e []float64) (float64, float64) {
 	return mx, sum
 }
 
+// gatherNumbers copies rows idx of number input j of b, with its validity, into dst.
+func (b *Batch) gatherNumbers(dst *Batch, j int, idx []int) {
+	n := len(idx)
+	src, d := b.Num[j], dst.Num[j][:n]
+	for r, i := range idx {
+		d[r] = src[i]
+	}
+	dst.Valid[j] = nil
+	if mask := b.Valid[j]; mask != nil {
+		out := dst.validBuf(j, n)
+		for r, i := range idx {
+			if isValid(mask, i) {
+				out[r>>6] |= 1 << (uint(r) & 63)
+			}
+		}
+		dst.Valid[j] = out
+	}
+}
+
 // Gather copies rows idx of b into dst (a batch of the same scorer from NewBatch) and sets dst.N.
 func (b *Batch) Gather(dst *Batch, idx []int) {
 	n := len(idx)
 	dst.N = n
 	for j := range b.Num {
 		if b.Num[j] != nil {
-			src, d := b.Num[j], dst.Num[j][:n]
-			for r, i := range idx {
-				d[r] = src[i]
-			}
-			dst.Valid[j] = nil
-			if mask := b.Valid[j]; mask != nil {
-				out := dst.validBuf(j, n)
-				for r, i := range idx {
-					if isValid(mask, i) {
-						out[r>>6] |= 1 << (uint(r) & 63)
-					}
-				}
-				dst.Valid[j] = out
-			}
+			b.gatherNumbers(dst, j, idx)
 		}
 		if b.Cat[j] != nil {
 			src, d := b.Cat[j], dst.Cat[j][:n]
