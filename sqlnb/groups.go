@@ -878,22 +878,7 @@ func (s *Scorer) groupedJLL(b *Batch, out []float64, ws *Workspace) {
 }
 
 // newFeatureBatch is NewBatch for the model's features only (no group inputs).
-func (s *Scorer) newFeatureBatch(n int) *Batch {
-	b := &Batch{N: n, Num: make([][]float64, len(s.Inputs)), Valid: make([][]uint64, len(s.Inputs)),
-		Cat: make([][]int32, len(s.Inputs)), Sparse: make([]*Sparse, len(s.Inputs))}
-	for j, in := range s.Inputs {
-		switch in.Kind {
-		case NumberInput:
-			b.Num[j] = make([]float64, n)
-		case TermsInput:
-			b.Sparse[j] = &Sparse{}
-			b.Sparse[j].Reset()
-		default:
-			b.Cat[j] = make([]int32, n)
-		}
-	}
-	return b
-}
+func (s *Scorer) newFeatureBatch(n int) *Batch { return s.newBatch(n, nil) }
 
 // grow returns buf with length n, reallocated only when too small.
 func grow[T any](buf []T, n int) []T {

@@ -204,11 +204,14 @@ type Batch struct {
 }
 
 // NewBatch returns a batch of n rows with buffers for every input of s and no validity masks.
-func (s *Scorer) NewBatch(n int) *Batch {
-	w := len(s.Inputs) + len(s.GroupInputs)
+func (s *Scorer) NewBatch(n int) *Batch { return s.newBatch(n, s.GroupInputs) }
+
+// newBatch returns a batch of n rows for the features of s and the group inputs given.
+func (s *Scorer) newBatch(n int, groups []*Input) *Batch {
+	w := len(s.Inputs) + len(groups)
 	b := &Batch{N: n, Num: make([][]float64, w), Valid: make([][]uint64, w),
 		Cat: make([][]int32, w), Sparse: make([]*Sparse, w)}
-	for _, in := range s.GroupInputs {
+	for _, in := range groups {
 		b.Cat[in.Feature] = make([]int32, n)
 	}
 	for j, in := range s.Inputs {
