@@ -3,7 +3,7 @@
 --   n; accuracy; log_loss and brier: the means of the per-row terms (eval_cells.tmpl.sql);
 --   per class precision, recall, f1 (2PR/(P+R), 0 when undefined) and support, over the labels present in
 --   y or the predictions; their macro and support-weighted averages.
--- ROC-AUC and average precision sort the scores: eval_ranking.tmpl.sql.
+-- ROC-AUC and average precision sort the scores: eval_sorted.tmpl.sql and sqlnb's readRanking.
 WITH labels AS (
     SELECT DISTINCT g, y AS c FROM nb_eval_cells UNION SELECT DISTINCT g, pred FROM nb_eval_cells
 ),

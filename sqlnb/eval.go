@@ -6,6 +6,8 @@ import (
 	"database/sql"
 	"fmt"
 	"math"
+	"math/big"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -89,7 +91,7 @@ func (e *Evaluation) Get(metric, class string) (float64, bool) {
 // udf.Open) and computes every metric inside DuckDB with the definitions of scikit-learn 1.2. The scores go
 // into a compact temporary table (one DOUBLE per class); the metrics that need no order come from one
 // aggregation pass over it (eval_cells.tmpl.sql, eval_metrics.sql), ROC-AUC and average precision from one
-// sort per class (eval_ranking.tmpl.sql). Sorts and the table spill to DuckDB's temp_directory under its
+// sort per class (eval_sorted.tmpl.sql, read as it streams). Sorts and the table spill to DuckDB's temp_directory under its
 // memory_limit. With spec.NoCurves there is no table and no sort: the source is scored and aggregated in one
 // statement. It needs a single connection for the temporary tables.
 func Evaluate(ctx context.Context, conn *sql.Conn, spec EvalSpec) (*Evaluation, error) {
@@ -268,40 +270,149 @@ type classRanking struct {
 // rankings holds, per group, each class's ranking metrics (in class order).
 type rankings map[int64][]classRanking
 
-// readRanking sorts the posteriors of each class of nb_eval_scored once (eval_ranking.tmpl.sql).
+// readRanking computes ROC-AUC and average precision of each class of nb_eval_scored from one sort of
+// its posteriors (eval_sorted.tmpl.sql), read as DuckDB produces it: the sort spills under memory_limit and
+// nothing here grows with the rows.
 func readRanking(ctx context.Context, conn *sql.Conn, classes []string, grouped bool) (rankings, error) {
 	out := rankings{}
 	for i := range classes {
-		stmt, err := queries.Render("eval_ranking.tmpl.sql", map[string]any{"Col": i + 1, "Grouped": grouped})
+		stmt, err := queries.Render("eval_sorted.tmpl.sql", map[string]any{"Col": i + 1, "Grouped": grouped})
 		if err != nil {
 			return nil, err
 		}
-		rows, err := conn.QueryContext(ctx, stmt, i+1)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			var g, n, np, nn int64
-			var auc, ap sql.NullFloat64
-			if err := rows.Scan(&g, &n, &np, &nn, &auc, &ap); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			if out[g] == nil {
-				out[g] = make([]classRanking, len(classes))
-				for j := range out[g] {
-					out[g][j] = classRanking{rocAUC: math.NaN(), avgPrecision: math.NaN()}
+		var r ranker
+		finish := func() {
+			if r.started {
+				if out[r.g] == nil {
+					out[r.g] = make([]classRanking, len(classes))
+					for j := range out[r.g] {
+						out[r.g][j] = classRanking{rocAUC: math.NaN(), avgPrecision: math.NaN()}
+					}
 				}
+				out[r.g][i] = r.result()
 			}
-			out[g][i] = classRanking{n: n, np: np, rocAUC: nullNaN(auc), avgPrecision: nullNaN(ap)}
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+		err = streamNumbers(ctx, conn, stmt, []any{i + 1}, func(cols [][]float64) error {
+			gs, pos, s := cols[0], cols[1], cols[2]
+			for k, v := range s {
+				if g := int64(gs[k]); !r.started || g != r.g {
+					finish()
+					r = ranker{g: g, started: true}
+				}
+				r.add(v, pos[k] != 0)
+			}
+			return nil
+		})
+		if err != nil {
 			return nil, err
 		}
+		finish()
 	}
 	return out, nil
 }
+
+// ranker computes one class's ranking metrics in one group from its posteriors in descending order, tied
+// scores taken together as one threshold:
+//
+//	roc_auc: the Mann-Whitney U / (np nn), ties counting 1/2, from the discordant pairs (a negative above
+//	         a positive): 2D = Σ over thresholds of 2 a N + a b (a positives and b negatives at the
+//	         threshold, N negatives above it), 2U = 2 np nn − 2D, exact integers (128 bits);
+//	average_precision: Σ over the thresholds of ΔRecall × Precision = Σ a · tp / ge / np, tp and ge the
+//	         positives and rows scoring at least as high (scikit-learn 1.2's definition), summed with
+//	         Neumaier's compensation.
+//
+// Without positives or negatives roc_auc is NaN; without positives average_precision is too.
+type ranker struct {
+	g       int64
+	started bool
+	// the current threshold: its score and its positives and negatives
+	s    float64
+	a, b uint64
+	// the rows above it: all of them, the positives and the negatives
+	n, np, nn uint64
+	// 2D as a 128-bit integer
+	d2hi, d2lo uint64
+	ap         neumaier
+}
+
+func (r *ranker) add(s float64, pos bool) {
+	if r.a+r.b > 0 && !(s == r.s || (s != s && r.s != r.s)) {
+		r.close()
+	}
+	r.s = s
+	if pos {
+		r.a++
+	} else {
+		r.b++
+	}
+}
+
+// close ends the current threshold.
+func (r *ranker) close() {
+	a, b := r.a, r.b
+	if a > 0 {
+		ge, tp := r.n+a+b, r.np+a
+		r.ap.add(float64(a) * (float64(tp) / float64(ge)))
+		// 2D += 2 a N + a b
+		hi, lo := bits.Mul64(2*a, r.nn)
+		r.d2hi, r.d2lo = add128(r.d2hi, r.d2lo, hi, lo)
+		hi, lo = bits.Mul64(a, b)
+		r.d2hi, r.d2lo = add128(r.d2hi, r.d2lo, hi, lo)
+	}
+	r.n, r.np, r.nn = r.n+a+b, r.np+a, r.nn+b
+	r.a, r.b = 0, 0
+}
+
+func add128(hi, lo, bhi, blo uint64) (uint64, uint64) {
+	lo, carry := bits.Add64(lo, blo, 0)
+	hi, _ = bits.Add64(hi, bhi, carry)
+	return hi, lo
+}
+
+func (r *ranker) result() classRanking {
+	r.close()
+	c := classRanking{n: int64(r.n), np: int64(r.np), rocAUC: math.NaN(), avgPrecision: math.NaN()}
+	if r.np > 0 {
+		c.avgPrecision = r.ap.sum() / float64(r.np)
+	}
+	if r.np > 0 && r.nn > 0 {
+		// 2 np nn and 2U = 2 np nn − 2D, then both as doubles (correctly rounded, as DuckDB casts HUGEINT).
+		hi, lo := bits.Mul64(2*r.np, r.nn)
+		uhi, ulo := sub128(hi, lo, r.d2hi, r.d2lo)
+		c.rocAUC = u128Float(uhi, ulo) / u128Float(hi, lo)
+	}
+	return c
+}
+
+func sub128(hi, lo, bhi, blo uint64) (uint64, uint64) {
+	lo, borrow := bits.Sub64(lo, blo, 0)
+	hi, _ = bits.Sub64(hi, bhi, borrow)
+	return hi, lo
+}
+
+// u128Float converts hi·2⁶⁴ + lo to the nearest double.
+func u128Float(hi, lo uint64) float64 {
+	if hi == 0 {
+		return float64(lo)
+	}
+	f, _ := new(big.Float).SetInt(new(big.Int).Or(new(big.Int).Lsh(new(big.Int).SetUint64(hi), 64), new(big.Int).SetUint64(lo))).Float64()
+	return f
+}
+
+// neumaier is a compensated sum (Neumaier's variant of Kahan's).
+type neumaier struct{ s, c float64 }
+
+func (k *neumaier) add(x float64) {
+	t := k.s + x
+	if math.Abs(k.s) >= math.Abs(x) {
+		k.c += (k.s - t) + x
+	} else {
+		k.c += (x - t) + k.s
+	}
+	k.s = t
+}
+
+func (k *neumaier) sum() float64 { return k.s + k.c }
 
 func nullNaN(v sql.NullFloat64) float64 {
 	if !v.Valid {

@@ -665,3 +665,76 @@ func mergeStats(parts []Stats) Stats {
 	}
 	return out
 }
+
+// NumberStream runs query on conn and calls each with every chunk of its result, in order, as one []float64
+// per column (BOOLEAN as 0 or 1, integers converted), valid only during the call. The result streams: an
+// ORDER BY of any size costs the sort's memory, which spills under DuckDB's memory_limit. Package udf sets
+// one that reads DuckDB's result chunks (SetNumberStream); without it, or when it returns ErrFallback,
+// database/sql reads the rows.
+type NumberStream func(ctx context.Context, conn *sql.Conn, query string, args []any, each func(cols [][]float64) error) error
+
+var numberStream NumberStream
+
+// SetNumberStream installs the fast path for streaming large sorted results.
+func SetNumberStream(f NumberStream) { numberStream = f }
+
+// streamNumbers runs query through the number stream when one is installed, else through database/sql
+// (chunks of up to 2048 rows; NULL values are an error).
+func streamNumbers(ctx context.Context, conn *sql.Conn, query string, args []any, each func(cols [][]float64) error) error {
+	if numberStream != nil {
+		if err := numberStream(ctx, conn, query, args, each); !errors.Is(err, ErrFallback) {
+			return err
+		}
+	}
+	rows, err := conn.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	names, err := rows.Columns()
+	if err != nil {
+		return err
+	}
+	const size = 2048
+	cols := make([][]float64, len(names))
+	for c := range cols {
+		cols[c] = make([]float64, 0, size)
+	}
+	vals := make([]sql.NullFloat64, len(names))
+	dst := make([]any, len(names))
+	for c := range dst {
+		dst[c] = &vals[c]
+	}
+	flush := func() error {
+		if len(cols[0]) == 0 {
+			return nil
+		}
+		if err := each(cols); err != nil {
+			return err
+		}
+		for c := range cols {
+			cols[c] = cols[c][:0]
+		}
+		return nil
+	}
+	for rows.Next() {
+		if err := rows.Scan(dst...); err != nil {
+			return err
+		}
+		for c, v := range vals {
+			if !v.Valid {
+				return fmt.Errorf("column %s of the streamed result is NULL", names[c])
+			}
+			cols[c] = append(cols[c], v.Float64)
+		}
+		if len(cols[0]) == size {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	return flush()
+}

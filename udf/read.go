@@ -92,41 +92,10 @@ func (c *resultColumn) value(i int) any {
 func (r *chunkRows) run(ctx context.Context, conn mapping.Connection, query string, args []any) error {
 	var stmt mapping.PreparedStatement
 	defer mapping.DestroyPrepare(&stmt)
-	if mapping.Prepare(conn, query, &stmt) == mapping.StateError {
-		return errors.New(mapping.PrepareError(stmt))
+	if err := prepareBound(conn, query, args, &stmt); err != nil {
+		return err
 	}
-	for i, a := range args {
-		idx := mapping.IdxT(i + 1)
-		var st mapping.State
-		switch v := a.(type) {
-		case nil:
-			st = mapping.BindNull(stmt, idx)
-		case string:
-			st = mapping.BindVarchar(stmt, idx, v)
-		case float64:
-			st = mapping.BindDouble(stmt, idx, v)
-		case int64:
-			st = mapping.BindInt64(stmt, idx, v)
-		case int:
-			st = mapping.BindInt64(stmt, idx, int64(v))
-		case bool:
-			st = mapping.BindBoolean(stmt, idx, v)
-		default:
-			return errNotFast
-		}
-		if st == mapping.StateError {
-			return fmt.Errorf("bind parameter %d: %s", i+1, mapping.PrepareError(stmt))
-		}
-	}
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		select {
-		case <-ctx.Done():
-			mapping.Interrupt(conn)
-		case <-done:
-		}
-	}()
+	defer interruptOnCancel(ctx, conn)()
 	var res mapping.Result
 	defer mapping.DestroyResult(&res)
 	if mapping.ExecutePrepared(stmt, &res) == mapping.StateError {
@@ -216,6 +185,52 @@ func (r *chunkRows) run(ctx context.Context, conn mapping.Connection, query stri
 	}
 	r.pos = -1
 	return ctx.Err()
+}
+
+// prepareBound prepares query on conn into stmt and binds args (nil, string, float64, int64, int, bool; other
+// types: errNotFast).
+func prepareBound(conn mapping.Connection, query string, args []any, stmt *mapping.PreparedStatement) error {
+	if mapping.Prepare(conn, query, stmt) == mapping.StateError {
+		return errors.New(mapping.PrepareError(*stmt))
+	}
+	for i, a := range args {
+		idx := mapping.IdxT(i + 1)
+		var st mapping.State
+		switch v := a.(type) {
+		case nil:
+			st = mapping.BindNull(*stmt, idx)
+		case string:
+			st = mapping.BindVarchar(*stmt, idx, v)
+		case float64:
+			st = mapping.BindDouble(*stmt, idx, v)
+		case int64:
+			st = mapping.BindInt64(*stmt, idx, v)
+		case int:
+			st = mapping.BindInt64(*stmt, idx, int64(v))
+		case bool:
+			st = mapping.BindBoolean(*stmt, idx, v)
+		default:
+			return errNotFast
+		}
+		if st == mapping.StateError {
+			return fmt.Errorf("bind parameter %d: %s", i+1, mapping.PrepareError(*stmt))
+		}
+	}
+	return nil
+}
+
+// interruptOnCancel interrupts the query running on conn when ctx is cancelled, until the returned function
+// is called.
+func interruptOnCancel(ctx context.Context, conn mapping.Connection) func() {
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			mapping.Interrupt(conn)
+		case <-done:
+		}
+	}()
+	return func() { close(done) }
 }
 
 // Len is the number of rows (callers size their buffers with it).

@@ -39,8 +39,9 @@ and confusion (actual, predicted, n). table, line and markdown print the parts a
 one after the other; csv prints one table (default: metrics); json is one object with a key per part.
 --plot DIR also writes ROC, precision-recall, calibration and confusion pictures (PNG and SVG).
 
-The scores go into a compact temporary table, one sort per class gives ROC-AUC and average precision;
-sorts and the table spill to --temp-dir beyond --memory-limit (default for eval: ` + boundedMemory + `).
+The scores go into a compact temporary table; one sort per class, read as it streams, gives ROC-AUC and
+average precision; sorts and the table spill to --temp-dir beyond --memory-limit (default for eval:
+` + boundedMemory + `).
 --no-curves leaves out everything that sorts (ROC-AUC, average precision, --plot): the source is scored
 and every other metric aggregated in one pass.`,
 		Args: cobra.NoArgs,
