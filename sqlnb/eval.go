@@ -6,8 +6,6 @@ import (
 	"database/sql"
 	"fmt"
 	"math"
-	"math/big"
-	"math/bits"
 	"slices"
 	"strings"
 
@@ -48,7 +46,8 @@ type Cell struct {
 	N                 int64
 }
 
-// CurvePoint is one point of a class's ROC and precision-recall curves.
+// CurvePoint is one point of a class's ROC and precision-recall curves: one per distinct posterior,
+// descending, at most ~1,000 per class (curveState).
 type CurvePoint struct {
 	Class               string
 	FPR, TPR, Precision float64
@@ -56,7 +55,7 @@ type CurvePoint struct {
 
 // CalibrationBin is one bin of a class's reliability diagram (one-vs-rest): the bins are quantile bins of the
 // class's posteriors, as scikit-learn's calibration_curve(strategy='quantile', n_bins=10) makes them
-// (eval_calibration.sql); Predicted is the bin's mean posterior, Observed the share of its rows of that
+// (curveState); Predicted is the bin's mean posterior, Observed the share of its rows of that
 // class.
 type CalibrationBin struct {
 	Class               string
@@ -200,10 +199,7 @@ func evaluate(ctx context.Context, conn *sql.Conn, s scoring) (*Evaluation, erro
 	if len(s.classes) == 0 {
 		return e, nil
 	}
-	positions := make([]int, len(s.classes))
-	for i := range positions {
-		positions[i] = i + 1
-	}
+	positions := positionsOf(s.classes)
 	pos := 0
 	if len(s.classes) == 2 {
 		pos = slices.Index(s.classes, s.pos) + 1
@@ -235,7 +231,7 @@ func evaluate(ctx context.Context, conn *sql.Conn, s scoring) (*Evaluation, erro
 	if !s.ranking {
 		return e, nil
 	}
-	ranks, err := readRanking(ctx, conn, s.classes, grouped)
+	ranks, err := readRanking(ctx, conn, e, s.classes, grouped, s.curves)
 	if err != nil {
 		return nil, err
 	}
@@ -243,11 +239,6 @@ func evaluate(ctx context.Context, conn *sql.Conn, s scoring) (*Evaluation, erro
 	slices.SortStableFunc(e.Metrics, func(a, b Metric) int {
 		return cmp.Or(cmp.Compare(a.Group, b.Group), strings.Compare(a.Metric, b.Metric), strings.Compare(a.Class, b.Class))
 	})
-	if s.curves {
-		if err := readCurves(ctx, conn, e, s.classes, grouped, ranks); err != nil {
-			return nil, err
-		}
-	}
 	return e, nil
 }
 
@@ -267,152 +258,6 @@ type classRanking struct {
 	rocAUC, avgPrecision float64
 }
 
-// rankings holds, per group, each class's ranking metrics (in class order).
-type rankings map[int64][]classRanking
-
-// readRanking computes ROC-AUC and average precision of each class of nb_eval_scored from one sort of
-// its posteriors (eval_sorted.tmpl.sql), read as DuckDB produces it: the sort spills under memory_limit and
-// nothing here grows with the rows.
-func readRanking(ctx context.Context, conn *sql.Conn, classes []string, grouped bool) (rankings, error) {
-	out := rankings{}
-	for i := range classes {
-		stmt, err := queries.Render("eval_sorted.tmpl.sql", map[string]any{"Col": i + 1, "Grouped": grouped})
-		if err != nil {
-			return nil, err
-		}
-		var r ranker
-		finish := func() {
-			if r.started {
-				if out[r.g] == nil {
-					out[r.g] = make([]classRanking, len(classes))
-					for j := range out[r.g] {
-						out[r.g][j] = classRanking{rocAUC: math.NaN(), avgPrecision: math.NaN()}
-					}
-				}
-				out[r.g][i] = r.result()
-			}
-		}
-		err = streamNumbers(ctx, conn, stmt, []any{i + 1}, func(cols [][]float64) error {
-			gs, pos, s := cols[0], cols[1], cols[2]
-			for k, v := range s {
-				if g := int64(gs[k]); !r.started || g != r.g {
-					finish()
-					r = ranker{g: g, started: true}
-				}
-				r.add(v, pos[k] != 0)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		finish()
-	}
-	return out, nil
-}
-
-// ranker computes one class's ranking metrics in one group from its posteriors in descending order, tied
-// scores taken together as one threshold:
-//
-//	roc_auc: the Mann-Whitney U / (np nn), ties counting 1/2, from the discordant pairs (a negative above
-//	         a positive): 2D = Σ over thresholds of 2 a N + a b (a positives and b negatives at the
-//	         threshold, N negatives above it), 2U = 2 np nn − 2D, exact integers (128 bits);
-//	average_precision: Σ over the thresholds of ΔRecall × Precision = Σ a · tp / ge / np, tp and ge the
-//	         positives and rows scoring at least as high (scikit-learn 1.2's definition), summed with
-//	         Neumaier's compensation.
-//
-// Without positives or negatives roc_auc is NaN; without positives average_precision is too.
-type ranker struct {
-	g       int64
-	started bool
-	// the current threshold: its score and its positives and negatives
-	s    float64
-	a, b uint64
-	// the rows above it: all of them, the positives and the negatives
-	n, np, nn uint64
-	// 2D as a 128-bit integer
-	d2hi, d2lo uint64
-	ap         neumaier
-}
-
-func (r *ranker) add(s float64, pos bool) {
-	if r.a+r.b > 0 && !(s == r.s || (s != s && r.s != r.s)) {
-		r.close()
-	}
-	r.s = s
-	if pos {
-		r.a++
-	} else {
-		r.b++
-	}
-}
-
-// close ends the current threshold.
-func (r *ranker) close() {
-	a, b := r.a, r.b
-	if a > 0 {
-		ge, tp := r.n+a+b, r.np+a
-		r.ap.add(float64(a) * (float64(tp) / float64(ge)))
-		// 2D += 2 a N + a b
-		hi, lo := bits.Mul64(2*a, r.nn)
-		r.d2hi, r.d2lo = add128(r.d2hi, r.d2lo, hi, lo)
-		hi, lo = bits.Mul64(a, b)
-		r.d2hi, r.d2lo = add128(r.d2hi, r.d2lo, hi, lo)
-	}
-	r.n, r.np, r.nn = r.n+a+b, r.np+a, r.nn+b
-	r.a, r.b = 0, 0
-}
-
-func add128(hi, lo, bhi, blo uint64) (uint64, uint64) {
-	lo, carry := bits.Add64(lo, blo, 0)
-	hi, _ = bits.Add64(hi, bhi, carry)
-	return hi, lo
-}
-
-func (r *ranker) result() classRanking {
-	r.close()
-	c := classRanking{n: int64(r.n), np: int64(r.np), rocAUC: math.NaN(), avgPrecision: math.NaN()}
-	if r.np > 0 {
-		c.avgPrecision = r.ap.sum() / float64(r.np)
-	}
-	if r.np > 0 && r.nn > 0 {
-		// 2 np nn and 2U = 2 np nn − 2D, then both as doubles (correctly rounded, as DuckDB casts HUGEINT).
-		hi, lo := bits.Mul64(2*r.np, r.nn)
-		uhi, ulo := sub128(hi, lo, r.d2hi, r.d2lo)
-		c.rocAUC = u128Float(uhi, ulo) / u128Float(hi, lo)
-	}
-	return c
-}
-
-func sub128(hi, lo, bhi, blo uint64) (uint64, uint64) {
-	lo, borrow := bits.Sub64(lo, blo, 0)
-	hi, _ = bits.Sub64(hi, bhi, borrow)
-	return hi, lo
-}
-
-// u128Float converts hi·2⁶⁴ + lo to the nearest double.
-func u128Float(hi, lo uint64) float64 {
-	if hi == 0 {
-		return float64(lo)
-	}
-	f, _ := new(big.Float).SetInt(new(big.Int).Or(new(big.Int).Lsh(new(big.Int).SetUint64(hi), 64), new(big.Int).SetUint64(lo))).Float64()
-	return f
-}
-
-// neumaier is a compensated sum (Neumaier's variant of Kahan's).
-type neumaier struct{ s, c float64 }
-
-func (k *neumaier) add(x float64) {
-	t := k.s + x
-	if math.Abs(k.s) >= math.Abs(x) {
-		k.c += (k.s - t) + x
-	} else {
-		k.c += (x - t) + k.s
-	}
-	k.s = t
-}
-
-func (k *neumaier) sum() float64 { return k.s + k.c }
 
 func nullNaN(v sql.NullFloat64) float64 {
 	if !v.Valid {
@@ -489,118 +334,6 @@ func readConfusion(ctx context.Context, conn *sql.Conn) ([]Cell, error) {
 			return nil, err
 		}
 		out = append(out, c)
-	}
-	return out, rows.Err()
-}
-
-// calibrationQuantiles are the quantiles of scikit-learn's quantile bins (n_bins=10).
-var calibrationQuantiles = []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9}
-
-// readCurves reads the ROC and precision-recall points and the reliability-diagram bins of every class in
-// group 0 (classes in label order), one sort of the class's posteriors for each.
-func readCurves(ctx context.Context, conn *sql.Conn, e *Evaluation, classes []string, grouped bool, ranks rankings) error {
-	order := make([]int, len(classes))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(classes[a], classes[b]) })
-	for _, i := range order {
-		col := map[string]any{"Col": i + 1, "Grouped": grouped}
-		stmt, err := queries.Render("eval_curves.tmpl.sql", col)
-		if err != nil {
-			return err
-		}
-		rows, err := conn.QueryContext(ctx, stmt, i+1)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			p := CurvePoint{Class: classes[i]}
-			if err := rows.Scan(&p.FPR, &p.TPR, &p.Precision); err != nil {
-				rows.Close()
-				return err
-			}
-			e.Curves = append(e.Curves, p)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		var n int64
-		if cs := ranks[0]; cs != nil {
-			n = cs[i].n
-		}
-		if n == 0 {
-			continue
-		}
-		bins, err := calibrationBins(ctx, conn, col, i+1, n)
-		if err != nil {
-			return err
-		}
-		for _, b := range bins {
-			b.Class = classes[i]
-			e.Calibration = append(e.Calibration, b)
-		}
-	}
-	return nil
-}
-
-// calibrationBins returns the reliability-diagram bins of the class at position pos (column data col) over
-// its n non-NULL posteriors in group 0. The edges are the calibrationQuantiles of the posteriors,
-// interpolated linearly between order statistics as numpy.percentile and DuckDB's quantile_cont do:
-// h = (n-1) q, edge = x[⌊h⌋] + (x[⌈h⌉] - x[⌊h⌋]) (h - ⌊h⌋).
-func calibrationBins(ctx context.Context, conn *sql.Conn, col map[string]any, pos int, n int64) ([]CalibrationBin, error) {
-	var at []int64
-	for _, q := range calibrationQuantiles {
-		h := float64(n-1) * q
-		at = append(at, int64(math.Floor(h)), int64(math.Ceil(h)))
-	}
-	stmt, err := queries.Render("eval_calibration_edges.tmpl.sql", col)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := conn.QueryContext(ctx, stmt, at)
-	if err != nil {
-		return nil, err
-	}
-	x := map[int64]float64{}
-	for rows.Next() {
-		var j int64
-		var s float64
-		if err := rows.Scan(&j, &s); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		x[j] = s
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	edges := make([]float64, len(calibrationQuantiles))
-	for i, q := range calibrationQuantiles {
-		h := float64(n-1) * q
-		lo, hi := x[int64(math.Floor(h))], x[int64(math.Ceil(h))]
-		edges[i] = lo
-		if d := h - math.Floor(h); d != 0 {
-			edges[i] = lo + (hi-lo)*d
-		}
-	}
-	if stmt, err = queries.Render("eval_calibration.tmpl.sql", col); err != nil {
-		return nil, err
-	}
-	rows, err = conn.QueryContext(ctx, stmt, pos, edges)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []CalibrationBin
-	for rows.Next() {
-		var b CalibrationBin
-		if err := rows.Scan(&b.Bin, &b.Predicted, &b.Observed, &b.N); err != nil {
-			return nil, err
-		}
-		out = append(out, b)
 	}
 	return out, rows.Err()
 }

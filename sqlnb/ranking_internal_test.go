@@ -4,13 +4,15 @@ import (
 	"context"
 	"database/sql"
 	"math"
+	"slices"
 	"testing"
 )
 
-// TestRankingStreamAndFallback: readRanking gives the same metrics, bit for bit, through package udf's
-// result-chunk stream and through database/sql, per group (folds), with tied scores, NULL posteriors and
-// labels outside the classes; and both equal a pairwise count (ties ½) and scikit-learn 1.2's average
-// precision written out directly (Σ over thresholds of ΔRecall × Precision).
+// TestRankingStreamAndFallback: readRanking gives the same metrics, curve points and reliability bins, bit
+// for bit, through package udf's result-chunk stream and through database/sql, per group (folds), with tied
+// scores, NULL posteriors and labels outside the classes; the metrics equal a pairwise count (ties ½) and
+// scikit-learn 1.2's average precision written out directly (Σ over thresholds of ΔRecall × Precision), the
+// points and bins of group 0 equal plain-Go references (refCurve, refBins).
 func TestRankingStreamAndFallback(t *testing.T) {
 	if numberStream == nil {
 		t.Fatal("package udf's number stream is not installed (the test binary imports udf through the external tests)")
@@ -36,16 +38,20 @@ func TestRankingStreamAndFallback(t *testing.T) {
 		t.Fatal(err)
 	}
 	classes := []string{"a", "b", "c"}
-	fast, err := readRanking(ctx, conn, classes, true)
+	var eFast, eSlow Evaluation
+	fast, err := readRanking(ctx, conn, &eFast, classes, true, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	saved := numberStream
 	numberStream = nil
-	slow, err := readRanking(ctx, conn, classes, true)
+	slow, err := readRanking(ctx, conn, &eSlow, classes, true, true)
 	numberStream = saved
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !slices.Equal(eFast.Curves, eSlow.Curves) || !slices.Equal(eFast.Calibration, eSlow.Calibration) {
+		t.Errorf("curves or bins differ between the stream and database/sql")
 	}
 	type row struct {
 		s   float64
@@ -131,5 +137,194 @@ func TestRankingStreamAndFallback(t *testing.T) {
 					g, c, got.n, got.np, got.rocAUC, got.avgPrecision, len(rs), np, wantAUC, wantAP)
 			}
 		}
+	}
+	// Group 0's curves and bins against the references, class by class (label order = class order here).
+	for c, class := range classes {
+		var s []float64
+		var pos []bool
+		for _, r := range data[0][c] {
+			s, pos = append(s, r.s), append(pos, r.pos)
+		}
+		var gotPts []CurvePoint
+		for _, p := range eFast.Curves {
+			if p.Class == class {
+				gotPts = append(gotPts, p)
+			}
+		}
+		wantPts := refCurve(s, pos)
+		if len(wantPts) > maxCurvePoints {
+			t.Fatalf("class %s: %d thresholds; the test wants all of them kept", class, len(wantPts))
+		}
+		if len(gotPts) != len(wantPts) {
+			t.Errorf("class %s: %d points, reference %d", class, len(gotPts), len(wantPts))
+		}
+		for i := range min(len(gotPts), len(wantPts)) {
+			g, w := gotPts[i], wantPts[i]
+			if g.FPR != w[0] || g.TPR != w[1] || g.Precision != w[2] {
+				t.Errorf("class %s point %d: %+v, reference %v", class, i, g, w)
+			}
+		}
+		var gotBins []CalibrationBin
+		for _, b := range eFast.Calibration {
+			if b.Class == class {
+				gotBins = append(gotBins, b)
+			}
+		}
+		wantBins := refBins(s, pos)
+		if len(gotBins) != len(wantBins) {
+			t.Fatalf("class %s: %d bins %+v, reference %d %+v", class, len(gotBins), gotBins, len(wantBins), wantBins)
+		}
+		for i, g := range gotBins {
+			w := wantBins[i]
+			if g.Bin != w.Bin || g.N != w.N || math.Abs(g.Predicted-w.Predicted) > 1e-14 || g.Observed != w.Observed {
+				t.Errorf("class %s bin %d: %+v, reference %+v", class, i, g, w)
+			}
+		}
+	}
+}
+
+// refCurve lists (fpr, tpr, precision) at every distinct score, descending, counting the rows at or above it.
+func refCurve(s []float64, pos []bool) [][3]float64 {
+	var np, nn float64
+	for _, p := range pos {
+		if p {
+			np++
+		} else {
+			nn++
+		}
+	}
+	if np == 0 {
+		return nil
+	}
+	th := slices.Clone(s)
+	slices.Sort(th)
+	th = slices.Compact(th)
+	var out [][3]float64
+	for i := len(th) - 1; i >= 0; i-- {
+		var tp, ge float64
+		for j := range s {
+			if s[j] >= th[i] {
+				ge++
+				if pos[j] {
+					tp++
+				}
+			}
+		}
+		out = append(out, [3]float64{(ge - tp) / max(nn, 1), tp / max(np, 1), tp / ge})
+	}
+	return out
+}
+
+// refBins is scikit-learn 1.2's calibration_curve(strategy='quantile', n_bins=10) written out: edges by
+// numpy.percentile's linear interpolation, bin = numpy.searchsorted(edges, s) (edges below s), empty bins
+// left out.
+func refBins(s []float64, pos []bool) []CalibrationBin {
+	x := slices.Clone(s)
+	slices.Sort(x)
+	n := len(x)
+	var edges []float64
+	for _, q := range calibrationQuantiles {
+		h := float64(n-1) * q
+		lo, hi := x[int(math.Floor(h))], x[int(math.Ceil(h))]
+		e := lo
+		if d := h - math.Floor(h); d != 0 {
+			e = lo + (hi-lo)*d
+		}
+		edges = append(edges, e)
+	}
+	var cnt, hit [10]int64
+	var sum [10]float64
+	for i, v := range s {
+		b := 0
+		for _, e := range edges {
+			if e < v {
+				b++
+			}
+		}
+		cnt[b]++
+		sum[b] += v
+		if pos[i] {
+			hit[b]++
+		}
+	}
+	var out []CalibrationBin
+	for b := range cnt {
+		if cnt[b] > 0 {
+			out = append(out, CalibrationBin{Bin: b, Predicted: sum[b] / float64(cnt[b]), Observed: float64(hit[b]) / float64(cnt[b]), N: cnt[b]})
+		}
+	}
+	return out
+}
+
+// TestCurveThinning: with more distinct posteriors than maxCurvePoints, between half of maxCurvePoints and
+// maxCurvePoints + 1 points are kept, each a reference point (refCurve) in the same order, the last one
+// (every row at or above it: (1, 1)) always; a class whose posteriors are all equal has that one point.
+func TestCurveThinning(t *testing.T) {
+	ctx := context.Background()
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `CREATE TEMPORARY TABLE nb_eval_scored AS
+		SELECT (1 + hash(i, 1) % 2)::USMALLINT AS yi, NULL::VARCHAR AS yx, (hash(i, 2) % 1000003) / 1000003 AS p1, 0.5 AS p2
+		FROM range(4500) r(i)`); err != nil {
+		t.Fatal(err)
+	}
+	var e Evaluation
+	if _, err := readRanking(ctx, conn, &e, []string{"a", "b"}, false, true); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := conn.QueryContext(ctx, "SELECT p1, yi = 1 FROM nb_eval_scored")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s []float64
+	var pos []bool
+	for rows.Next() {
+		var v float64
+		var p bool
+		if err := rows.Scan(&v, &p); err != nil {
+			t.Fatal(err)
+		}
+		s, pos = append(s, v), append(pos, p)
+	}
+	rows.Close()
+	ref := refCurve(s, pos)
+	var got []CurvePoint
+	for _, p := range e.Curves {
+		if p.Class == "a" {
+			got = append(got, p)
+		}
+	}
+	if len(ref) <= maxCurvePoints || len(got) > maxCurvePoints+1 || len(got) < maxCurvePoints/2 {
+		t.Fatalf("%d thresholds, %d points kept", len(ref), len(got))
+	}
+	j := 0
+	for _, p := range got {
+		for j < len(ref) && (ref[j][0] != p.FPR || ref[j][1] != p.TPR || ref[j][2] != p.Precision) {
+			j++
+		}
+		if j == len(ref) {
+			t.Fatalf("point %+v is not a reference point in order", p)
+		}
+	}
+	if last := got[len(got)-1]; last.FPR != 1 || last.TPR != 1 {
+		t.Errorf("last point %+v, want (1, 1)", last)
+	}
+	// Class b: one threshold (every posterior 0.5): one point, (1, 1); one bin.
+	var b []CurvePoint
+	for _, p := range e.Curves {
+		if p.Class == "b" {
+			b = append(b, p)
+		}
+	}
+	if len(b) != 1 || b[0].FPR != 1 || b[0].TPR != 1 {
+		t.Errorf("class b points %+v, want one at (1, 1)", b)
 	}
 }
