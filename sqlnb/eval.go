@@ -258,7 +258,6 @@ type classRanking struct {
 	rocAUC, avgPrecision float64
 }
 
-
 func nullNaN(v sql.NullFloat64) float64 {
 	if !v.Valid {
 		return math.NaN()
