@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/sqlnb/sqlnb/queries"
 )
@@ -416,19 +417,16 @@ type groupDispatch struct {
 	// dense maps the combined code to the group when the codes are few (-1: the pooled model), instead of
 	// index.
 	dense []int32
-	// rowwise: every model is one quadratic component (Gaussian features) and nothing else: the rows are
-	// scored as one model's vector kernel scores them, each row reading its model's parameters from one
-	// table. Model m (0: the pooled model, g+1: group g) has, per pooled class c, the base score
-	// base[m·K+c] and the (mean, 1/(2 var)) pairs of the inputs cols: per class, the inputs fall into parts
-	// (two pairs per block of four, then the rest one by one), and part s of class c holds every model's
-	// pairs, model m's w = 2·(inputs in the part) values at quad[seg[c·S+s] + m·w] (so that one pass over
-	// the rows reads one small part of the table: 16 KB for 1,000 groups). A class the model lacks has zeros
-	// there and is listed in lacks[m] (its score is then set to -Inf).
+	// rowwise: every model is one quadratic component (Gaussian features) and nothing else: each row is
+	// scored as its model's vector kernel scores it, reading the model's parameters from its entry of table.
+	// Model m (0: the pooled model, g+1: group g) has width values at table[m·width:], per pooled class c at
+	// c·(1+2F): the base score, then the (mean, 1/(2 var)) pairs of the inputs cols (F of them). A class the
+	// model lacks has zeros there and is listed in lacks[m] (its score is then set to -Inf).
 	rowwise bool
 	cols    []int
-	base    []float64
-	quad    []float64
-	seg     []int
+	classes int
+	table   []float64
+	width   int
 	lacks   [][]int
 }
 
@@ -443,9 +441,6 @@ type quadraticComponent interface {
 // with no required input and the same inputs.
 func (d *groupDispatch) layoutRows(sc []*Scorer) {
 	K := len(sc[0].Labels)
-	var base []float64
-	var quads [][]float64
-	var lacks [][]int
 	var cols []int
 	for m, s := range sc {
 		if len(s.Components) != 1 || len(s.required) > 0 {
@@ -455,13 +450,21 @@ func (d *groupDispatch) layoutRows(sc []*Scorer) {
 		if !ok {
 			return
 		}
-		c0, params, ok := q.quadratic()
+		c0, _, ok := q.quadratic()
 		if !ok || (m > 0 && !slices.Equal(c0, cols)) {
 			return
 		}
 		cols = c0
-		F := len(cols)
-		mb, mq := make([]float64, K), make([]float64, K*2*F)
+	}
+	F := len(cols)
+	C := 1 + 2*F
+	// A model's entry is rounded up to whole 64-byte cache lines.
+	width := (K*C + 7) &^ 7
+	table := make([]float64, len(sc)*width)
+	lacks := make([][]int, len(sc))
+	for m, s := range sc {
+		_, params, _ := s.Components[0].(quadraticComponent).quadratic()
+		entry := table[m*width:][:K*C]
 		has := make([]bool, K)
 		for c := range s.Labels {
 			pc := c
@@ -469,37 +472,16 @@ func (d *groupDispatch) layoutRows(sc []*Scorer) {
 				pc = d.classOf[m-1][c]
 			}
 			has[pc] = true
-			mb[pc] = s.base[c]
-			copy(mq[pc*2*F:(pc+1)*2*F], params[c*2*F:(c+1)*2*F])
+			entry[pc*C] = s.base[c]
+			copy(entry[pc*C+1:][:2*F], params[c*2*F:][:2*F])
 		}
-		var lack []int
 		for c, ok := range has {
 			if !ok {
-				lack = append(lack, c)
+				lacks[m] = append(lacks[m], c)
 			}
 		}
-		base, quads, lacks = append(base, mb...), append(quads, mq), append(lacks, lack)
 	}
-	F := len(cols)
-	var quad []float64
-	var seg []int
-	part := func(c, k, inputs int) {
-		seg = append(seg, len(quad))
-		for _, mq := range quads {
-			quad = append(quad, mq[2*(c*F+k):][:2*inputs]...)
-		}
-	}
-	for c := range K {
-		k := 0
-		for ; F-k >= 4; k += 4 {
-			part(c, k, 2)
-			part(c, k+2, 2)
-		}
-		for ; k < F; k++ {
-			part(c, k, 1)
-		}
-	}
-	d.cols, d.base, d.quad, d.seg, d.lacks = cols, base, quad, seg, lacks
+	d.cols, d.classes, d.table, d.width, d.lacks = cols, K, table, width, lacks
 	d.rowwise = true
 }
 
@@ -512,9 +494,9 @@ type groupScratch struct {
 	sub    *Batch
 	subOut []float64
 	subWS  Workspace
-	// rowwiseJLL: one row's scores, the rows to rescore, half a block's terms.
+	// rowwiseJLL: the input columns, one row's scores, the rows to rescore.
+	x      []float64
 	row    []float64
-	half   []float64
 	bad    []bool
 	scores []XFloat
 }
@@ -594,12 +576,10 @@ func compileGroups(m *Model) (*Scorer, error) {
 }
 
 // rowwiseJLL is groupedJLL for models of one quadratic component (layoutRows). It is the Gaussian vector
-// kernel (the same operations in the same order) with each row's parameters read from its model's entry
-// of one table instead of registers: per class and two features one pass over the rows, in row order (no
-// sorting by group), so that rows are independent, their table reads overlap and hit a part of the table
-// that fits the nearest cache (Add's sum of four terms is split over two passes, in its order). The rows
-// with a NULL number or a score that is not finite are then rescored with their model's row reference (as
-// JointLogLikelihood's fixup does).
+// kernel with each row's parameters read from its model's entry of one table instead of registers: rows in
+// row order (no sorting by group), each row's classes and inputs in one pass over its entry (scoreRows). The
+// rows with a NULL number or a score that is not finite are then rescored with their model's row reference
+// (as JointLogLikelihood's fixup does).
 func (s *Scorer) rowwiseJLL(b *Batch, out []float64, ws *Workspace, gs *groupScratch) {
 	d := s.groups
 	n, K, F := b.N, len(s.Labels), len(d.cols)
@@ -627,51 +607,15 @@ func (s *Scorer) rowwiseJLL(b *Batch, out []float64, ws *Workspace, gs *groupScr
 	for _, m := range model {
 		partial = partial || d.lacks[m] != nil
 	}
-	S := 2*(F/4) + F%4
-	gs.half = grow(gs.half, n)
-	half := gs.half
-	for c := range K {
-		o := out[c*n : c*n+n]
-		for i, m := range model[:n] {
-			o[i] = d.base[int(m)*K+c]
-		}
-		j, k := c*S, 0
-		for ; F-k >= 4; k += 4 {
-			// Four inputs in two passes (half holds the first two terms), so that each pass reads a part of
-			// the table small enough to stay in the nearest cache; o -= ((e0 + e1) + e2) + e3 as in Add.
-			x0, x1 := b.Num[d.cols[k]][:n], b.Num[d.cols[k+1]][:n]
-			quad := d.quad[d.seg[j]:]
-			for i, m := range model[:n] {
-				q := quad[int(m)*4:][:4]
-				d0, d1 := x0[i]-q[0], x1[i]-q[2]
-				half[i] = d0*d0*q[1] + d1*d1*q[3]
-			}
-			x2, x3 := b.Num[d.cols[k+2]][:n], b.Num[d.cols[k+3]][:n]
-			quad = d.quad[d.seg[j+1]:]
-			for i, m := range model[:n] {
-				q := quad[int(m)*4:][:4]
-				d2, d3 := x2[i]-q[0], x3[i]-q[2]
-				o[i] -= half[i] + d2*d2*q[1] + d3*d3*q[3]
-			}
-			j += 2
-		}
-		for ; k < F; k++ {
-			// The rest one by one (as Add subtracts them).
-			x := b.Num[d.cols[k]][:n]
-			quad := d.quad[d.seg[j]:]
-			for i, m := range model[:n] {
-				q := quad[int(m)*2:][:2]
-				dx := x[i] - q[0]
-				o[i] -= dx * dx * q[1]
-			}
-			j++
-		}
-		for i, v := range o {
-			if v-v != 0 {
-				bad[i] = true
-			}
+	// The inputs row by row: row i's at x[i·F:].
+	gs.x = grow(gs.x, n*F)
+	for k, j := range d.cols {
+		x := gs.x[k:]
+		for i, v := range b.Num[j][:n] {
+			x[i*F] = v
 		}
 	}
+	d.scoreRows(gs.x, model[:n], out[:K*n], bad)
 	if partial {
 		inf := math.Inf(-1)
 		for i, m := range model[:n] {
@@ -704,6 +648,55 @@ func (s *Scorer) rowwiseJLL(b *Batch, out []float64, ws *Workspace, gs *groupScr
 				pc = classOf[c]
 			}
 			out[pc*n+i] = v
+		}
+	}
+}
+
+// scoreRows writes the scores of the rows whose models are model (out class by class: out[c·n+i]) and marks
+// in bad the rows with a score that is not finite. Row i's class c score is that of its model's vector kernel
+// (gaussianComponent.Add after the base score), the same operations in the same order, so the same bits: from
+// the base score, subtract the terms (x_k - mean)² · 1/(2 var) of each block of four inputs as
+// ((e0 + e1) + e2) + e3, then the rest one by one. x holds the inputs' columns, each of at least n values;
+// every model must be < len(table)/width.
+func (d *groupDispatch) scoreRows(x []float64, model []int32, out []float64, bad []bool) {
+	n, K, F := len(model), d.classes, len(d.cols)
+	M := uint32(len(d.table) / d.width)
+	if len(x) != n*F || len(bad) < n || len(out) != K*n || K*(1+2*F) > d.width {
+		panic("sqlnb: scoreRows: bad layout")
+	}
+	const f8 = 8
+	tab, xp, outp := unsafe.Pointer(unsafe.SliceData(d.table)), unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(unsafe.SliceData(out))
+	W, C, classOut, rowX := uintptr(d.width)*f8, uintptr(1+2*F)*f8, uintptr(n)*f8, uintptr(F)*f8
+	for i, m := range model {
+		if uint32(m) >= M {
+			panic("sqlnb: scoreRows: model out of range")
+		}
+		p := unsafe.Add(tab, uintptr(m)*W)
+		o := unsafe.Add(outp, uintptr(i)*f8)
+		xr := unsafe.Add(xp, uintptr(i)*rowX)
+		chk := 0.0
+		for range K {
+			v := *(*float64)(p)
+			q, xk := unsafe.Add(p, f8), xr
+			k := F
+			for ; k >= 4; k -= 4 {
+				px, pq := (*[4]float64)(xk), (*[8]float64)(q)
+				d0, d1, d2, d3 := px[0]-pq[0], px[1]-pq[2], px[2]-pq[4], px[3]-pq[6]
+				v -= d0*d0*pq[1] + d1*d1*pq[3] + d2*d2*pq[5] + d3*d3*pq[7]
+				q, xk = unsafe.Add(q, 8*f8), unsafe.Add(xk, 4*f8)
+			}
+			for ; k > 0; k-- {
+				pq := (*[2]float64)(q)
+				dx := *(*float64)(xk) - pq[0]
+				v -= dx * dx * pq[1]
+				q, xk = unsafe.Add(q, 2*f8), unsafe.Add(xk, f8)
+			}
+			*(*float64)(o) = v
+			chk += v - v // 0 while every score is finite, NaN after one that is not
+			p, o = unsafe.Add(p, C), unsafe.Add(o, classOut)
+		}
+		if chk != 0 {
+			bad[i] = true
 		}
 	}
 }
