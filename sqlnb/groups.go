@@ -419,9 +419,11 @@ type groupDispatch struct {
 	dense []int32
 	// rowwise: every model is one quadratic component (Gaussian features) and nothing else: each row is
 	// scored as its model's vector kernel scores it, reading the model's parameters from its entry of table.
-	// Model m (0: the pooled model, g+1: group g) has width values at table[m·width:], per pooled class c at
-	// c·(1+2F): the base score, then the (mean, 1/(2 var)) pairs of the inputs cols (F of them). A class the
-	// model lacks has zeros there and is listed in lacks[m] (its score is then set to -Inf).
+	// Model m (0: the pooled model, g+1: group g) has width = K(1+2F) values at table[m·width:]: the base
+	// scores of the K pooled classes, then per input (of cols, F of them) the K means and the K 1/(2 var). A
+	// class the model lacks (listed in lacks[m] and set to -Inf after) repeats the model's first class, so
+	// that it is not finite only when that class is not. table ends with 4 more values (the AVX2 kernel
+	// reads four classes at a time).
 	rowwise bool
 	cols    []int
 	classes int
@@ -457,14 +459,19 @@ func (d *groupDispatch) layoutRows(sc []*Scorer) {
 		cols = c0
 	}
 	F := len(cols)
-	C := 1 + 2*F
-	// A model's entry is rounded up to whole 64-byte cache lines.
-	width := (K*C + 7) &^ 7
-	table := make([]float64, len(sc)*width)
+	width := K * (1 + 2*F)
+	table := make([]float64, len(sc)*width+4)
 	lacks := make([][]int, len(sc))
 	for m, s := range sc {
 		_, params, _ := s.Components[0].(quadraticComponent).quadratic()
-		entry := table[m*width:][:K*C]
+		entry := table[m*width:][:width]
+		// set writes the model's class c as pooled class pc.
+		set := func(pc, c int) {
+			entry[pc] = s.base[c]
+			for k := range F {
+				entry[K+2*K*k+pc], entry[2*K+2*K*k+pc] = params[2*(c*F+k)], params[2*(c*F+k)+1]
+			}
+		}
 		has := make([]bool, K)
 		for c := range s.Labels {
 			pc := c
@@ -472,12 +479,12 @@ func (d *groupDispatch) layoutRows(sc []*Scorer) {
 				pc = d.classOf[m-1][c]
 			}
 			has[pc] = true
-			entry[pc*C] = s.base[c]
-			copy(entry[pc*C+1:][:2*F], params[c*2*F:][:2*F])
+			set(pc, c)
 		}
-		for c, ok := range has {
+		for pc, ok := range has {
 			if !ok {
-				lacks[m] = append(lacks[m], c)
+				set(pc, 0)
+				lacks[m] = append(lacks[m], pc)
 			}
 		}
 	}
@@ -495,7 +502,7 @@ type groupScratch struct {
 	subOut []float64
 	subWS  Workspace
 	// rowwiseJLL: the input columns, one row's scores, the rows to rescore.
-	x      []float64
+	x      []unsafe.Pointer
 	row    []float64
 	bad    []bool
 	scores []XFloat
@@ -605,15 +612,11 @@ func (s *Scorer) rowwiseJLL(b *Batch, out []float64, ws *Workspace, gs *groupScr
 	s.modelsOf(b, model)
 	partial := false
 	for _, m := range model {
-		partial = partial || d.lacks[m] != nil
+		partial = partial || d.lacks[m] != nil // (which also checks that m is a model: scoreRows reads its entry)
 	}
-	// The inputs row by row: row i's at x[i·F:].
-	gs.x = grow(gs.x, n*F)
+	gs.x = grow(gs.x, F)
 	for k, j := range d.cols {
-		x := gs.x[k:]
-		for i, v := range b.Num[j][:n] {
-			x[i*F] = v
-		}
+		gs.x[k] = unsafe.Pointer(unsafe.SliceData(b.Num[j][:n]))
 	}
 	d.scoreRows(gs.x, model[:n], out[:K*n], bad)
 	if partial {
@@ -656,44 +659,59 @@ func (s *Scorer) rowwiseJLL(b *Batch, out []float64, ws *Workspace, gs *groupScr
 // in bad the rows with a score that is not finite. Row i's class c score is that of its model's vector kernel
 // (gaussianComponent.Add after the base score), the same operations in the same order, so the same bits: from
 // the base score, subtract the terms (x_k - mean)² · 1/(2 var) of each block of four inputs as
-// ((e0 + e1) + e2) + e3, then the rest one by one. x holds the inputs' columns, each of at least n values;
-// every model must be < len(table)/width.
-func (d *groupDispatch) scoreRows(x []float64, model []int32, out []float64, bad []bool) {
+// ((e0 + e1) + e2) + e3, then the rest one by one, each term rounded (no fused multiply-add). x holds the inputs' columns (F of them), each of at least n
+// values; every model must be < len(table)/width (the caller checked).
+func (d *groupDispatch) scoreRows(x []unsafe.Pointer, model []int32, out []float64, bad []bool) {
 	n, K, F := len(model), d.classes, len(d.cols)
-	M := uint32(len(d.table) / d.width)
-	if len(x) != n*F || len(bad) < n || len(out) != K*n || K*(1+2*F) > d.width {
+	if n == 0 {
+		return
+	}
+	if len(x) != F || len(bad) < n || len(out) != K*n || d.width != K*(1+2*F) || len(d.table)%d.width != 4 {
 		panic("sqlnb: scoreRows: bad layout")
 	}
+	if useAVX2 {
+		scoreRowsAVX2(&d.table[0], uintptr(d.width)*8, &x[0], F, K, &model[0], n, &out[0], &bad[0])
+		return
+	}
+	scoreRowsGo(d.table, d.width, x, model, out, bad, K)
+}
+
+// scoreRowsGo is scoreRows in Go, class by class; scoreRowsAVX2 computes four classes at once.
+func scoreRowsGo(table []float64, width int, x []unsafe.Pointer, model []int32, out []float64, bad []bool, K int) {
 	const f8 = 8
-	tab, xp, outp := unsafe.Pointer(unsafe.SliceData(d.table)), unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(unsafe.SliceData(out))
-	W, C, classOut, rowX := uintptr(d.width)*f8, uintptr(1+2*F)*f8, uintptr(n)*f8, uintptr(F)*f8
+	n, F := len(model), len(x)
+	tab, xs, outp := unsafe.Pointer(unsafe.SliceData(table)), unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(unsafe.SliceData(out))
+	W, classes, classOut := uintptr(width)*f8, uintptr(K)*f8, uintptr(n)*f8
 	for i, m := range model {
-		if uint32(m) >= M {
-			panic("sqlnb: scoreRows: model out of range")
-		}
 		p := unsafe.Add(tab, uintptr(m)*W)
-		o := unsafe.Add(outp, uintptr(i)*f8)
-		xr := unsafe.Add(xp, uintptr(i)*rowX)
+		row := uintptr(i) * f8
+		o := unsafe.Add(outp, row)
 		chk := 0.0
 		for range K {
+			// p is class c's base score; its mean of input k is at p + K + 2Kk, its 1/(2 var) K further.
 			v := *(*float64)(p)
-			q, xk := unsafe.Add(p, f8), xr
+			q, xk := unsafe.Add(p, classes), xs
 			k := F
 			for ; k >= 4; k -= 4 {
-				px, pq := (*[4]float64)(xk), (*[8]float64)(q)
-				d0, d1, d2, d3 := px[0]-pq[0], px[1]-pq[2], px[2]-pq[4], px[3]-pq[6]
-				v -= d0*d0*pq[1] + d1*d1*pq[3] + d2*d2*pq[5] + d3*d3*pq[7]
-				q, xk = unsafe.Add(q, 8*f8), unsafe.Add(xk, 4*f8)
+				q1, q2 := unsafe.Add(q, 2*classes), unsafe.Add(q, 4*classes)
+				q3 := unsafe.Add(q2, 2*classes)
+				d0 := *(*float64)(unsafe.Add(*(*unsafe.Pointer)(xk), row)) - *(*float64)(q)
+				d1 := *(*float64)(unsafe.Add(*(*unsafe.Pointer)(unsafe.Add(xk, 8)), row)) - *(*float64)(q1)
+				d2 := *(*float64)(unsafe.Add(*(*unsafe.Pointer)(unsafe.Add(xk, 16)), row)) - *(*float64)(q2)
+				d3 := *(*float64)(unsafe.Add(*(*unsafe.Pointer)(unsafe.Add(xk, 24)), row)) - *(*float64)(q3)
+				h0, h1 := *(*float64)(unsafe.Add(q, classes)), *(*float64)(unsafe.Add(q1, classes))
+				h2, h3 := *(*float64)(unsafe.Add(q2, classes)), *(*float64)(unsafe.Add(q3, classes))
+				v -= float64(d0*d0*h0) + float64(d1*d1*h1) + float64(d2*d2*h2) + float64(d3*d3*h3)
+				q, xk = unsafe.Add(q3, 2*classes), unsafe.Add(xk, 32)
 			}
 			for ; k > 0; k-- {
-				pq := (*[2]float64)(q)
-				dx := *(*float64)(xk) - pq[0]
-				v -= dx * dx * pq[1]
-				q, xk = unsafe.Add(q, 2*f8), unsafe.Add(xk, f8)
+				dx := *(*float64)(unsafe.Add(*(*unsafe.Pointer)(xk), row)) - *(*float64)(q)
+				v -= float64(dx * dx * *(*float64)(unsafe.Add(q, classes)))
+				q, xk = unsafe.Add(q, 2*classes), unsafe.Add(xk, 8)
 			}
 			*(*float64)(o) = v
 			chk += v - v // 0 while every score is finite, NaN after one that is not
-			p, o = unsafe.Add(p, C), unsafe.Add(o, classOut)
+			p, o = unsafe.Add(p, f8), unsafe.Add(o, classOut)
 		}
 		if chk != 0 {
 			bad[i] = true

@@ -295,11 +295,16 @@ func TestGroupRowKernel(t *testing.T) {
 // TestGroupRowKernelBits: the per-group row kernel gives every row the very bits that its group's model's
 // vector kernel gives it (the pooled model's for an unseen group): 1 to 10 features (blocks of four, then
 // the rest one by one), 2 to 5 classes, groups that lack classes (-Inf there), values whose square
-// overflows (rescored, shifted) and NaN.
+// overflows (rescored, shifted) and NaN; with each row kernel of the platform (Go, AVX2).
 func TestGroupRowKernelBits(t *testing.T) {
-	for _, F := range []int{1, 3, 4, 5, 8, 10} {
-		for _, K := range []int{2, 3, 5} {
-			t.Run(fmt.Sprintf("%d features, %d classes", F, K), func(t *testing.T) { testRowKernelBits(t, F, K) })
+	for _, kernel := range sqlnb.RowKernels() {
+		for _, F := range []int{1, 3, 4, 5, 8, 10} {
+			for _, K := range []int{2, 3, 4, 5, 9} {
+				t.Run(fmt.Sprintf("%s, %d features, %d classes", kernel, F, K), func(t *testing.T) {
+					defer sqlnb.UseRowKernel(kernel)()
+					testRowKernelBits(t, F, K)
+				})
+			}
 		}
 	}
 }
