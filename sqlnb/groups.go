@@ -503,6 +503,7 @@ type groupScratch struct {
 	subWS  Workspace
 	// rowwiseJLL: the input columns, one row's scores, the rows to rescore.
 	x      []unsafe.Pointer
+	xt     []float64
 	row    []float64
 	bad    []bool
 	scores []XFloat
@@ -618,7 +619,7 @@ func (s *Scorer) rowwiseJLL(b *Batch, out []float64, ws *Workspace, gs *groupScr
 	for k, j := range d.cols {
 		gs.x[k] = unsafe.Pointer(unsafe.SliceData(b.Num[j][:n]))
 	}
-	d.scoreRows(gs.x, model[:n], out[:K*n], bad)
+	d.scoreRows(gs.x, model[:n], out[:K*n], bad, &gs.xt)
 	if partial {
 		inf := math.Inf(-1)
 		for i, m := range model[:n] {
@@ -660,8 +661,8 @@ func (s *Scorer) rowwiseJLL(b *Batch, out []float64, ws *Workspace, gs *groupScr
 // (gaussianComponent.Add after the base score), the same operations in the same order, so the same bits: from
 // the base score, subtract the terms (x_k - mean)² · 1/(2 var) of each block of four inputs as
 // ((e0 + e1) + e2) + e3, then the rest one by one, each term rounded (no fused multiply-add). x holds the inputs' columns (F of them), each of at least n
-// values; every model must be < len(table)/width (the caller checked).
-func (d *groupDispatch) scoreRows(x []unsafe.Pointer, model []int32, out []float64, bad []bool) {
+// values; every model must be < len(table)/width (the caller checked). xt is scratch space for the Go loop.
+func (d *groupDispatch) scoreRows(x []unsafe.Pointer, model []int32, out []float64, bad []bool, xt *[]float64) {
 	n, K, F := len(model), d.classes, len(d.cols)
 	if n == 0 {
 		return
@@ -673,45 +674,50 @@ func (d *groupDispatch) scoreRows(x []unsafe.Pointer, model []int32, out []float
 		scoreRowsAVX2(&d.table[0], uintptr(d.width)*8, &x[0], F, K, &model[0], n, &out[0], &bad[0])
 		return
 	}
-	scoreRowsGo(d.table, d.width, x, model, out, bad, K)
+	// The inputs row by row, for the Go loop.
+	*xt = grow(*xt, n*F)
+	for k, col := range x {
+		v, t := unsafe.Slice((*float64)(col), n), (*xt)[k:]
+		for i := range n {
+			t[i*F] = v[i]
+		}
+	}
+	scoreRowsGo(d.table, d.width, *xt, F, model, out, bad, K)
 }
 
-// scoreRowsGo is scoreRows in Go, class by class; scoreRowsAVX2 computes four classes at once.
-func scoreRowsGo(table []float64, width int, x []unsafe.Pointer, model []int32, out []float64, bad []bool, K int) {
+// scoreRowsGo is scoreRows in Go, class by class; scoreRowsAVX2 computes four classes at once. xt holds the
+// inputs row by row (row i's F values at xt[i·F:]). (Offsets are added to a pointer only where a value is
+// read or written, so that no pointer leaves its allocation.)
+func scoreRowsGo(table []float64, width int, xt []float64, F int, model []int32, out []float64, bad []bool, K int) {
 	const f8 = 8
-	n, F := len(model), len(x)
-	tab, xs, outp := unsafe.Pointer(unsafe.SliceData(table)), unsafe.Pointer(unsafe.SliceData(x)), unsafe.Pointer(unsafe.SliceData(out))
+	n := len(model)
+	tab, xp, outp := unsafe.Pointer(unsafe.SliceData(table)), unsafe.Pointer(unsafe.SliceData(xt)), unsafe.Pointer(unsafe.SliceData(out))
 	W, classes, classOut := uintptr(width)*f8, uintptr(K)*f8, uintptr(n)*f8
+	num := func(p unsafe.Pointer, off uintptr) float64 { return *(*float64)(unsafe.Add(p, off)) }
 	for i, m := range model {
-		p := unsafe.Add(tab, uintptr(m)*W)
-		row := uintptr(i) * f8
-		o := unsafe.Add(outp, row)
+		e := unsafe.Add(tab, uintptr(m)*W)
+		xr := unsafe.Add(xp, uintptr(i*F)*f8)
 		chk := 0.0
-		for range K {
-			// p is class c's base score; its mean of input k is at p + K + 2Kk, its 1/(2 var) K further.
-			v := *(*float64)(p)
-			q, xk := unsafe.Add(p, classes), xs
-			k := F
-			for ; k >= 4; k -= 4 {
-				q1, q2 := unsafe.Add(q, 2*classes), unsafe.Add(q, 4*classes)
-				q3 := unsafe.Add(q2, 2*classes)
-				d0 := *(*float64)(unsafe.Add(*(*unsafe.Pointer)(xk), row)) - *(*float64)(q)
-				d1 := *(*float64)(unsafe.Add(*(*unsafe.Pointer)(unsafe.Add(xk, 8)), row)) - *(*float64)(q1)
-				d2 := *(*float64)(unsafe.Add(*(*unsafe.Pointer)(unsafe.Add(xk, 16)), row)) - *(*float64)(q2)
-				d3 := *(*float64)(unsafe.Add(*(*unsafe.Pointer)(unsafe.Add(xk, 24)), row)) - *(*float64)(q3)
-				h0, h1 := *(*float64)(unsafe.Add(q, classes)), *(*float64)(unsafe.Add(q1, classes))
-				h2, h3 := *(*float64)(unsafe.Add(q2, classes)), *(*float64)(unsafe.Add(q3, classes))
+		for c := range K {
+			// Class c's base score is at e + c, its mean of input k at e + c + K + 2Kk, its 1/(2 var) K further.
+			at := uintptr(c) * f8
+			v := num(e, at)
+			q := at + classes
+			k := 0
+			for ; F-k >= 4; k += 4 {
+				xk := uintptr(k) * f8
+				d0, d1, d2, d3 := num(xr, xk)-num(e, q), num(xr, xk+8)-num(e, q+2*classes), num(xr, xk+16)-num(e, q+4*classes), num(xr, xk+24)-num(e, q+6*classes)
+				h0, h1, h2, h3 := num(e, q+classes), num(e, q+3*classes), num(e, q+5*classes), num(e, q+7*classes)
 				v -= float64(d0*d0*h0) + float64(d1*d1*h1) + float64(d2*d2*h2) + float64(d3*d3*h3)
-				q, xk = unsafe.Add(q3, 2*classes), unsafe.Add(xk, 32)
+				q += 8 * classes
 			}
-			for ; k > 0; k-- {
-				dx := *(*float64)(unsafe.Add(*(*unsafe.Pointer)(xk), row)) - *(*float64)(q)
-				v -= float64(dx * dx * *(*float64)(unsafe.Add(q, classes)))
-				q, xk = unsafe.Add(q, 2*classes), unsafe.Add(xk, 8)
+			for ; k < F; k++ {
+				dx := num(xr, uintptr(k)*f8) - num(e, q)
+				v -= float64(dx * dx * num(e, q+classes))
+				q += 2 * classes
 			}
-			*(*float64)(o) = v
+			*(*float64)(unsafe.Add(outp, uintptr(c)*classOut+uintptr(i)*f8)) = v
 			chk += v - v // 0 while every score is finite, NaN after one that is not
-			p, o = unsafe.Add(p, f8), unsafe.Add(o, classOut)
 		}
 		if chk != 0 {
 			bad[i] = true
