@@ -2,9 +2,9 @@
 train_groups: the distinct groups of a per-group model's training source: each group's values (as text; NULL
 stays NULL), ordered, and its id — the expression .ID (a hash of the group columns over the source row t),
 which the statistics scans then group by in place of a fold. sqlnb checks that no two groups share an id.
+The distinct values are found first, in their own types (cheap), and only they are cast and hashed.
 Data: .From, .By (group column names), .ID. No parameters of its own.
 */ -}}
 SELECT {{range $i, $b := .By}}CAST(t.{{ident $b}} AS VARCHAR) AS k{{$i}}, {{end}}{{.ID}} AS id
-FROM {{.From}} t
-GROUP BY ALL
+FROM (SELECT DISTINCT {{range $i, $b := .By}}{{if $i}}, {{end}}t.{{ident $b}}{{end}} FROM {{.From}} t) t
 ORDER BY ALL

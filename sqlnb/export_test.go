@@ -10,3 +10,18 @@ func SetLogisticSampleRows(n int) func() {
 	lrSampleRows = n
 	return func() { lrSampleRows = old }
 }
+
+// RowKernels names the per-group row kernels of this platform (the Go one, and the AVX2 one where the CPU has
+// it); UseRowKernel selects one and returns the function that restores the default.
+func RowKernels() []string {
+	if useAVX2 {
+		return []string{"go", "avx2"}
+	}
+	return []string{"go"}
+}
+
+func UseRowKernel(name string) func() {
+	old := useAVX2
+	useAVX2 = name == "avx2"
+	return func() { useAVX2 = old }
+}

@@ -366,7 +366,9 @@ func (g *gaussianComponent) Base(c int) float64 {
 	return b
 }
 
-// Add subtracts (x - mean)² / (2 var) of four features per pass over the rows of one class.
+// Add subtracts (x - mean)² / (2 var) of four features per pass over the rows of one class. Each term is
+// rounded before it is added (the float64 conversions: no fused multiply-add, whatever GOAMD64 allows), so
+// that the scores do not depend on the build, and the per-group row kernels (groups.go) give the same bits.
 func (g *gaussianComponent) Add(b *Batch, out []float64) {
 	n := b.N
 	if g.rule.on {
@@ -383,7 +385,7 @@ func (g *gaussianComponent) Add(b *Batch, out []float64) {
 			h0, h1, h2, h3 := g.halfInv[k][c], g.halfInv[k+1][c], g.halfInv[k+2][c], g.halfInv[k+3][c]
 			for i := range o {
 				d0, d1, d2, d3 := x0[i]-m0, x1[i]-m1, x2[i]-m2, x3[i]-m3
-				o[i] -= d0*d0*h0 + d1*d1*h1 + d2*d2*h2 + d3*d3*h3
+				o[i] -= float64(d0*d0*h0) + float64(d1*d1*h1) + float64(d2*d2*h2) + float64(d3*d3*h3)
 			}
 		}
 		for ; k < len(js); k++ {
@@ -391,7 +393,7 @@ func (g *gaussianComponent) Add(b *Batch, out []float64) {
 			m, h := g.mean[k][c], g.halfInv[k][c]
 			for i := range o {
 				d := x[i] - m
-				o[i] -= d * d * h
+				o[i] -= float64(d * d * h)
 			}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/sqlnb/sqlnb/queries"
 )
@@ -416,19 +417,18 @@ type groupDispatch struct {
 	// dense maps the combined code to the group when the codes are few (-1: the pooled model), instead of
 	// index.
 	dense []int32
-	// rowwise: every model is one quadratic component (Gaussian features) and nothing else: the rows are
-	// scored as one model's vector kernel scores them, each row reading its model's parameters from one
-	// table. Model m (0: the pooled model, g+1: group g) has, per pooled class c, the base score
-	// base[m·K+c] and the (mean, 1/(2 var)) pairs of the inputs cols: per class, the inputs fall into parts
-	// (two pairs per block of four, then the rest one by one), and part s of class c holds every model's
-	// pairs, model m's w = 2·(inputs in the part) values at quad[seg[c·S+s] + m·w] (so that one pass over
-	// the rows reads one small part of the table: 16 KB for 1,000 groups). A class the model lacks has zeros
-	// there and is listed in lacks[m] (its score is then set to -Inf).
+	// rowwise: every model is one quadratic component (Gaussian features) and nothing else: each row is
+	// scored as its model's vector kernel scores it, reading the model's parameters from its entry of table.
+	// Model m (0: the pooled model, g+1: group g) has width = K(1+2F) values at table[m·width:]: the base
+	// scores of the K pooled classes, then per input (of cols, F of them) the K means and the K 1/(2 var). A
+	// class the model lacks (listed in lacks[m] and set to -Inf after) repeats the model's first class, so
+	// that it is not finite only when that class is not. table ends with 4 more values (the AVX2 kernel
+	// reads four classes at a time).
 	rowwise bool
 	cols    []int
-	base    []float64
-	quad    []float64
-	seg     []int
+	classes int
+	table   []float64
+	width   int
 	lacks   [][]int
 }
 
@@ -443,9 +443,6 @@ type quadraticComponent interface {
 // with no required input and the same inputs.
 func (d *groupDispatch) layoutRows(sc []*Scorer) {
 	K := len(sc[0].Labels)
-	var base []float64
-	var quads [][]float64
-	var lacks [][]int
 	var cols []int
 	for m, s := range sc {
 		if len(s.Components) != 1 || len(s.required) > 0 {
@@ -455,13 +452,26 @@ func (d *groupDispatch) layoutRows(sc []*Scorer) {
 		if !ok {
 			return
 		}
-		c0, params, ok := q.quadratic()
+		c0, _, ok := q.quadratic()
 		if !ok || (m > 0 && !slices.Equal(c0, cols)) {
 			return
 		}
 		cols = c0
-		F := len(cols)
-		mb, mq := make([]float64, K), make([]float64, K*2*F)
+	}
+	F := len(cols)
+	width := K * (1 + 2*F)
+	table := make([]float64, len(sc)*width+4)
+	lacks := make([][]int, len(sc))
+	for m, s := range sc {
+		_, params, _ := s.Components[0].(quadraticComponent).quadratic()
+		entry := table[m*width:][:width]
+		// set writes the model's class c as pooled class pc.
+		set := func(pc, c int) {
+			entry[pc] = s.base[c]
+			for k := range F {
+				entry[K+2*K*k+pc], entry[2*K+2*K*k+pc] = params[2*(c*F+k)], params[2*(c*F+k)+1]
+			}
+		}
 		has := make([]bool, K)
 		for c := range s.Labels {
 			pc := c
@@ -469,37 +479,16 @@ func (d *groupDispatch) layoutRows(sc []*Scorer) {
 				pc = d.classOf[m-1][c]
 			}
 			has[pc] = true
-			mb[pc] = s.base[c]
-			copy(mq[pc*2*F:(pc+1)*2*F], params[c*2*F:(c+1)*2*F])
+			set(pc, c)
 		}
-		var lack []int
-		for c, ok := range has {
+		for pc, ok := range has {
 			if !ok {
-				lack = append(lack, c)
+				set(pc, 0)
+				lacks[m] = append(lacks[m], pc)
 			}
 		}
-		base, quads, lacks = append(base, mb...), append(quads, mq), append(lacks, lack)
 	}
-	F := len(cols)
-	var quad []float64
-	var seg []int
-	part := func(c, k, inputs int) {
-		seg = append(seg, len(quad))
-		for _, mq := range quads {
-			quad = append(quad, mq[2*(c*F+k):][:2*inputs]...)
-		}
-	}
-	for c := range K {
-		k := 0
-		for ; F-k >= 4; k += 4 {
-			part(c, k, 2)
-			part(c, k+2, 2)
-		}
-		for ; k < F; k++ {
-			part(c, k, 1)
-		}
-	}
-	d.cols, d.base, d.quad, d.seg, d.lacks = cols, base, quad, seg, lacks
+	d.cols, d.classes, d.table, d.width, d.lacks = cols, K, table, width, lacks
 	d.rowwise = true
 }
 
@@ -512,9 +501,10 @@ type groupScratch struct {
 	sub    *Batch
 	subOut []float64
 	subWS  Workspace
-	// rowwiseJLL: one row's scores, the rows to rescore, half a block's terms.
+	// rowwiseJLL: the input columns, one row's scores, the rows to rescore.
+	x      []unsafe.Pointer
+	xt     []float64
 	row    []float64
-	half   []float64
 	bad    []bool
 	scores []XFloat
 }
@@ -594,12 +584,10 @@ func compileGroups(m *Model) (*Scorer, error) {
 }
 
 // rowwiseJLL is groupedJLL for models of one quadratic component (layoutRows). It is the Gaussian vector
-// kernel (the same operations in the same order) with each row's parameters read from its model's entry
-// of one table instead of registers: per class and two features one pass over the rows, in row order (no
-// sorting by group), so that rows are independent, their table reads overlap and hit a part of the table
-// that fits the nearest cache (Add's sum of four terms is split over two passes, in its order). The rows
-// with a NULL number or a score that is not finite are then rescored with their model's row reference (as
-// JointLogLikelihood's fixup does).
+// kernel with each row's parameters read from its model's entry of one table instead of registers: rows in
+// row order (no sorting by group), each row's classes and inputs in one pass over its entry (scoreRows). The
+// rows with a NULL number or a score that is not finite are then rescored with their model's row reference
+// (as JointLogLikelihood's fixup does).
 func (s *Scorer) rowwiseJLL(b *Batch, out []float64, ws *Workspace, gs *groupScratch) {
 	d := s.groups
 	n, K, F := b.N, len(s.Labels), len(d.cols)
@@ -625,53 +613,13 @@ func (s *Scorer) rowwiseJLL(b *Batch, out []float64, ws *Workspace, gs *groupScr
 	s.modelsOf(b, model)
 	partial := false
 	for _, m := range model {
-		partial = partial || d.lacks[m] != nil
+		partial = partial || d.lacks[m] != nil // (which also checks that m is a model: scoreRows reads its entry)
 	}
-	S := 2*(F/4) + F%4
-	gs.half = grow(gs.half, n)
-	half := gs.half
-	for c := range K {
-		o := out[c*n : c*n+n]
-		for i, m := range model[:n] {
-			o[i] = d.base[int(m)*K+c]
-		}
-		j, k := c*S, 0
-		for ; F-k >= 4; k += 4 {
-			// Four inputs in two passes (half holds the first two terms), so that each pass reads a part of
-			// the table small enough to stay in the nearest cache; o -= ((e0 + e1) + e2) + e3 as in Add.
-			x0, x1 := b.Num[d.cols[k]][:n], b.Num[d.cols[k+1]][:n]
-			quad := d.quad[d.seg[j]:]
-			for i, m := range model[:n] {
-				q := quad[int(m)*4:][:4]
-				d0, d1 := x0[i]-q[0], x1[i]-q[2]
-				half[i] = d0*d0*q[1] + d1*d1*q[3]
-			}
-			x2, x3 := b.Num[d.cols[k+2]][:n], b.Num[d.cols[k+3]][:n]
-			quad = d.quad[d.seg[j+1]:]
-			for i, m := range model[:n] {
-				q := quad[int(m)*4:][:4]
-				d2, d3 := x2[i]-q[0], x3[i]-q[2]
-				o[i] -= half[i] + d2*d2*q[1] + d3*d3*q[3]
-			}
-			j += 2
-		}
-		for ; k < F; k++ {
-			// The rest one by one (as Add subtracts them).
-			x := b.Num[d.cols[k]][:n]
-			quad := d.quad[d.seg[j]:]
-			for i, m := range model[:n] {
-				q := quad[int(m)*2:][:2]
-				dx := x[i] - q[0]
-				o[i] -= dx * dx * q[1]
-			}
-			j++
-		}
-		for i, v := range o {
-			if v-v != 0 {
-				bad[i] = true
-			}
-		}
+	gs.x = grow(gs.x, F)
+	for k, j := range d.cols {
+		gs.x[k] = unsafe.Pointer(unsafe.SliceData(b.Num[j][:n]))
 	}
+	d.scoreRows(gs.x, model[:n], out[:K*n], bad, &gs.xt)
 	if partial {
 		inf := math.Inf(-1)
 		for i, m := range model[:n] {
@@ -704,6 +652,75 @@ func (s *Scorer) rowwiseJLL(b *Batch, out []float64, ws *Workspace, gs *groupScr
 				pc = classOf[c]
 			}
 			out[pc*n+i] = v
+		}
+	}
+}
+
+// scoreRows writes the scores of the rows whose models are model (out class by class: out[c·n+i]) and marks
+// in bad the rows with a score that is not finite. Row i's class c score is that of its model's vector kernel
+// (gaussianComponent.Add after the base score), the same operations in the same order, so the same bits: from
+// the base score, subtract the terms (x_k - mean)² · 1/(2 var) of each block of four inputs as
+// ((e0 + e1) + e2) + e3, then the rest one by one, each term rounded (no fused multiply-add). x holds the inputs' columns (F of them), each of at least n
+// values; every model must be < len(table)/width (the caller checked). xt is scratch space for the Go loop.
+func (d *groupDispatch) scoreRows(x []unsafe.Pointer, model []int32, out []float64, bad []bool, xt *[]float64) {
+	n, K, F := len(model), d.classes, len(d.cols)
+	if n == 0 {
+		return
+	}
+	if len(x) != F || len(bad) < n || len(out) != K*n || d.width != K*(1+2*F) || len(d.table)%d.width != 4 {
+		panic("sqlnb: scoreRows: bad layout")
+	}
+	if useAVX2 {
+		scoreRowsAVX2(&d.table[0], uintptr(d.width)*8, &x[0], F, K, &model[0], n, &out[0], &bad[0])
+		return
+	}
+	// The inputs row by row, for the Go loop.
+	*xt = grow(*xt, n*F)
+	for k, col := range x {
+		v, t := unsafe.Slice((*float64)(col), n), (*xt)[k:]
+		for i := range n {
+			t[i*F] = v[i]
+		}
+	}
+	scoreRowsGo(d.table, d.width, *xt, F, model, out, bad, K)
+}
+
+// scoreRowsGo is scoreRows in Go, class by class; scoreRowsAVX2 computes four classes at once. xt holds the
+// inputs row by row (row i's F values at xt[i·F:]). (Offsets are added to a pointer only where a value is
+// read or written, so that no pointer leaves its allocation.)
+func scoreRowsGo(table []float64, width int, xt []float64, F int, model []int32, out []float64, bad []bool, K int) {
+	const f8 = 8
+	n := len(model)
+	tab, xp, outp := unsafe.Pointer(unsafe.SliceData(table)), unsafe.Pointer(unsafe.SliceData(xt)), unsafe.Pointer(unsafe.SliceData(out))
+	W, classes, classOut := uintptr(width)*f8, uintptr(K)*f8, uintptr(n)*f8
+	num := func(p unsafe.Pointer, off uintptr) float64 { return *(*float64)(unsafe.Add(p, off)) }
+	for i, m := range model {
+		e := unsafe.Add(tab, uintptr(m)*W)
+		xr := unsafe.Add(xp, uintptr(i*F)*f8)
+		chk := 0.0
+		for c := range K {
+			// Class c's base score is at e + c, its mean of input k at e + c + K + 2Kk, its 1/(2 var) K further.
+			at := uintptr(c) * f8
+			v := num(e, at)
+			q := at + classes
+			k := 0
+			for ; F-k >= 4; k += 4 {
+				xk := uintptr(k) * f8
+				d0, d1, d2, d3 := num(xr, xk)-num(e, q), num(xr, xk+8)-num(e, q+2*classes), num(xr, xk+16)-num(e, q+4*classes), num(xr, xk+24)-num(e, q+6*classes)
+				h0, h1, h2, h3 := num(e, q+classes), num(e, q+3*classes), num(e, q+5*classes), num(e, q+7*classes)
+				v -= float64(d0*d0*h0) + float64(d1*d1*h1) + float64(d2*d2*h2) + float64(d3*d3*h3)
+				q += 8 * classes
+			}
+			for ; k < F; k++ {
+				dx := num(xr, uintptr(k)*f8) - num(e, q)
+				v -= float64(dx * dx * num(e, q+classes))
+				q += 2 * classes
+			}
+			*(*float64)(unsafe.Add(outp, uintptr(c)*classOut+uintptr(i)*f8)) = v
+			chk += v - v // 0 while every score is finite, NaN after one that is not
+		}
+		if chk != 0 {
+			bad[i] = true
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -286,6 +287,132 @@ func TestGroupRowKernel(t *testing.T) {
 			}
 			if !near(got[c*n+i], want[wc], 1e-12) || !near(gp[c], wp[wc], 1e-12) {
 				t.Errorf("row %d (group %v), class %s: jll %v, posterior %v; want %v, %v", i, r["g"], l, got[c*n+i], gp[c], want[wc], wp[wc])
+			}
+		}
+	}
+}
+
+// TestGroupRowKernelBits: the per-group row kernel gives every row the very bits that its group's model's
+// vector kernel gives it (the pooled model's for an unseen group): 1 to 10 features (blocks of four, then
+// the rest one by one), 2 to 5 classes, groups that lack classes (-Inf there), values whose square
+// overflows (rescored, shifted) and NaN; with each row kernel of the platform (Go, AVX2).
+func TestGroupRowKernelBits(t *testing.T) {
+	for _, kernel := range sqlnb.RowKernels() {
+		for _, F := range []int{1, 3, 4, 5, 8, 10} {
+			for _, K := range []int{2, 3, 4, 5, 9} {
+				t.Run(fmt.Sprintf("%s, %d features, %d classes", kernel, F, K), func(t *testing.T) {
+					defer sqlnb.UseRowKernel(kernel)()
+					testRowKernelBits(t, F, K)
+				})
+			}
+		}
+	}
+}
+
+func testRowKernelBits(t *testing.T, F, K int) {
+	rng := rand.New(rand.NewPCG(uint64(F), uint64(K)))
+	const groups, n = 40, 1500
+	// stats returns random Gaussian statistics of the classes given.
+	stats := func(classes []int) (sqlnb.Stats, []sqlnb.Class, int64) {
+		var st []sqlnb.GaussianStat
+		var cl []sqlnb.Class
+		rows := int64(0)
+		for _, c := range classes {
+			cnt := int64(5 + rng.IntN(50))
+			rows += cnt
+			cl = append(cl, sqlnb.Class{Label: fmt.Sprint("c", c), Count: cnt, Weight: float64(cnt)})
+			for j := range F {
+				mean, m2 := rng.NormFloat64()*3, (0.1+rng.Float64()*5)*float64(cnt)
+				st = append(st, sqlnb.GaussianStat{Feature: fmt.Sprint("x", j), Class: fmt.Sprint("c", c), Count: cnt,
+					Mean: mean, M2: m2, Weight: float64(cnt), WMean: mean, WM2: m2})
+			}
+		}
+		return sqlnb.Stats{"gaussian": st}, cl, rows
+	}
+	all := make([]int, K)
+	for c := range all {
+		all[c] = c
+	}
+	m := &sqlnb.Model{Name: "bits", Label: "y", Params: sqlnb.DefaultParams(), Version: sqlnb.FormatVersion,
+		By: []sqlnb.GroupColumn{{Name: "g", Type: "INTEGER"}}}
+	m.Stats, m.Classes, m.Rows = stats(all)
+	for j := range F {
+		m.Features = append(m.Features, sqlnb.Feature{Name: fmt.Sprint("x", j), Kind: sqlnb.Gaussian, Type: "DOUBLE"})
+	}
+	for g := range groups {
+		classes := all
+		switch {
+		case K > 2 && g%4 == 1:
+			classes = all[1:]
+		case K > 2 && g%4 == 2:
+			classes = []int{0, K - 1}
+		}
+		st, cl, rows := stats(classes)
+		m.Groups = append(m.Groups, sqlnb.Group{Key: []string{fmt.Sprint(g)}, Rows: rows, Classes: cl, Stats: st})
+	}
+	s, err := sqlnb.Compile(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := s.NewBatch(n)
+	gin := s.GroupInputs[0]
+	for i := range n {
+		b.Cat[gin.Feature][i] = gin.Lookup(fmt.Sprint(rng.IntN(groups + 3))) // groups..groups+2: unseen
+		for j := range F {
+			x := rng.NormFloat64() * 4
+			switch {
+			case i%97 == 5:
+				x = 1e200
+			case i%89 == 7:
+				x = math.NaN()
+			}
+			b.Num[j][i] = x
+		}
+	}
+	got := make([]float64, n*K)
+	var ws sqlnb.Workspace
+	s.JointLogLikelihood(b, got, &ws)
+	shift := func(ws *sqlnb.Workspace, i int) float64 {
+		if ws.Shift == nil {
+			return 0
+		}
+		return ws.Shift[i]
+	}
+	for k := -1; k < groups; k++ {
+		one := m.Pooled()
+		if k >= 0 {
+			one = m.Member(k)
+		}
+		os, err := sqlnb.Compile(one)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ob := os.NewBatch(n)
+		for j := range F {
+			copy(ob.Num[j], b.Num[j])
+		}
+		want := make([]float64, n*len(os.Labels))
+		var ows sqlnb.Workspace
+		os.JointLogLikelihood(ob, want, &ows)
+		for i := range n {
+			if s.GroupOf(b, i) != k {
+				continue
+			}
+			if math.Float64bits(shift(&ws, i)) != math.Float64bits(shift(&ows, i)) {
+				t.Errorf("row %d (group %d): shift %v, want %v", i, k, shift(&ws, i), shift(&ows, i))
+			}
+			for c, l := range s.Labels {
+				g := got[c*n+i]
+				wc := slices.Index(os.Labels, l)
+				if wc < 0 {
+					if !math.IsInf(g, -1) {
+						t.Errorf("row %d (group %d): class %s, which the group lacks: %v, want -Inf", i, k, l, g)
+					}
+					continue
+				}
+				if w := want[wc*n+i]; math.Float64bits(g) != math.Float64bits(w) {
+					t.Errorf("row %d (group %d), class %s: %v (%#x), want %v (%#x)", i, k, l, g, math.Float64bits(g), w, math.Float64bits(w))
+				}
 			}
 		}
 	}

@@ -763,6 +763,14 @@ func (r *reader) read(vec mapping.Vector, n int, batch *sqlnb.Batch, num []float
 		r.readBinary(data, mask, cat)
 		return
 	}
+	if r.readDenseInts(data, cat) {
+		for i := range cat {
+			if !valid(mask, i) {
+				cat[i] = r.in.Missing()
+			}
+		}
+		return
+	}
 	for i := range cat {
 		if !valid(mask, i) {
 			cat[i] = r.in.Missing()
@@ -770,6 +778,36 @@ func (r *reader) read(vec mapping.Vector, n int, batch *sqlnb.Batch, num []float
 		}
 		cat[i] = r.category(data, i)
 	}
+}
+
+// readDenseInts reads the codes of an INTEGER or BIGINT category input through intDense in one loop (what
+// category does row by row; NULL rows get some code, which the caller replaces), or returns false.
+func (r *reader) readDenseInts(data unsafe.Pointer, cat []int32) bool {
+	if r.intDense == nil || r.enumMap != nil || r.decimal {
+		return false
+	}
+	unseen, lo, dense := r.in.Unseen(), r.intMin, r.intDense
+	switch r.typ {
+	case mapping.TypeInteger:
+		for i, v := range unsafe.Slice((*int32)(data), len(cat)) {
+			c := unseen
+			if d := uint64(int64(v) - lo); d < uint64(len(dense)) {
+				c = dense[d]
+			}
+			cat[i] = c
+		}
+	case mapping.TypeBigInt:
+		for i, v := range unsafe.Slice((*int64)(data), len(cat)) {
+			c := unseen
+			if d := uint64(v - lo); d < uint64(len(dense)) {
+				c = dense[d]
+			}
+			cat[i] = c
+		}
+	default:
+		return false
+	}
+	return true
 }
 
 // readTerms fills the terms of a document: tokenized text, or the entries of a MAP of term counts; NULL

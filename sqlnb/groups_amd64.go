@@ -1,0 +1,20 @@
+//go:build !purego
+
+package sqlnb
+
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
+
+// useAVX2 selects scoreRowsAVX2 (groups_amd64.s) for the per-group row kernel.
+var useAVX2 = cpu.X86.HasAVX2
+
+// scoreRowsAVX2 is scoreRowsGo with four classes per AVX2 vector (a lane each): the same operations on each
+// lane, so the same bits. table holds the models' entries of entry bytes, cols the F input columns; row i
+// (of n) reads model[i]'s entry, writes out[c·n+i] for classes c < K and sets bad[i] when a score is not
+// finite.
+//
+//go:noescape
+func scoreRowsAVX2(table *float64, entry uintptr, cols *unsafe.Pointer, F, K int, model *int32, n int, out *float64, bad *bool)

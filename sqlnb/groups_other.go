@@ -1,0 +1,12 @@
+//go:build !amd64 || purego
+
+package sqlnb
+
+import "unsafe"
+
+// useAVX2 is false: scoreRows runs scoreRowsGo.
+var useAVX2 = false
+
+func scoreRowsAVX2(*float64, uintptr, *unsafe.Pointer, int, int, *int32, int, *float64, *bool) {
+	panic("sqlnb: no AVX2 kernel on this platform")
+}
