@@ -700,10 +700,11 @@ func (b *bound) writeMaps(out mapping.Vector, jll []float64, n, K int, s *scratc
 				vals[off+c] = jll[c*n+i] + shift
 			}
 		}
-		for c := range K {
-			w.write(off+c, int32(c), &b.labels[c])
-		}
 	}
+	for c := range K {
+		w.write(base+c, int32(c), &b.labels[c])
+	}
+	w.repeat(base, K, n)
 	mapping.ListVectorSetSize(out, mapping.IdxT(base+n*K))
 }
 
