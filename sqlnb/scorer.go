@@ -625,9 +625,7 @@ func expShiftedBlock(jll []float64, n, K, i0, i1 int, dst, rowMax, sums []float6
 	copy(mx, jll[i0:i1])
 	for c := 1; c < K; c++ {
 		for i, v := range jll[c*n+i0 : c*n+i1] {
-			if v > mx[i] {
-				mx[i] = v
-			}
+			mx[i] = max(mx[i], v) // no branch: which class is largest is a coin toss per row
 		}
 	}
 	clear(sum)
@@ -643,13 +641,12 @@ func LogEvidence(jll []float64, n, K, i int) float64 {
 	return mx + math.Log(sum)
 }
 
-// shiftedExpSum returns B = max_c b_c and Σ exp(b_c - B); if e is not nil it receives exp(b_c - B).
+// shiftedExpSum returns B = max_c b_c and Σ exp(b_c - B) (in class order); if e is not nil it receives
+// exp(b_c - B).
 func shiftedExpSum(jll []float64, n, K, i int, e []float64) (float64, float64) {
 	mx := math.Inf(-1)
 	for c := range K {
-		if v := jll[c*n+i]; v > mx {
-			mx = v
-		}
+		mx = max(mx, jll[c*n+i]) // NaN if a score is NaN (every posterior is NaN then anyway), as expShiftedBlock
 	}
 	sum := 0.0
 	for c := range K {
