@@ -72,8 +72,8 @@ func expRebuild(r float64, k uint64) float64 {
 	return scale + scale*p
 }
 
-// expSlow is e^x outside expShifted's fast range: 0 below math.Exp's underflow bound, else math.Exp (kept
-// out of the loops, whose registers a call would spill).
+// expSlow is e^x outside expShifted's fast range: 0 below math.Exp's underflow bound, else math.Exp (out of
+// line, so that the loops, which rarely call it, stay small).
 //
 //go:noinline
 func expSlow(x float64) float64 {
