@@ -14,7 +14,7 @@ func expNonPositive(x float64) float64 {
 }
 
 // expShifted sets dst[i*stride] = e^(src[i] − shift[i]) for every i (dst may be src with stride 1): the
-// exponentials of the logistic loss (logistic_pass.go); expShiftedSum is the same loop for the posteriors.
+// exponentials of the posteriors (expShiftedBlock) and of the logistic loss (logistic_pass.go).
 // The differences are ≤ 0 there. It is the table-driven method of Tang (ACM TOMS 15(2), 1989), as in glibc
 // and ARM's optimized-routines: x = k·ln2/128 + r with |r| ≤ ln2/256, e^x = 2^(k/128) · e^r, 2^(j/128) from
 // a 128-entry table kept with its rounding error (a tail), e^r − 1 by its Taylor series to r⁵ (the next
@@ -32,21 +32,6 @@ func expShifted(dst []float64, stride int, src, shift []float64) {
 			x = expSlow(x)
 		}
 		dst[i*stride] = x
-	}
-}
-
-// expShiftedSum is expShifted that also adds each exponential to sum[i].
-func expShiftedSum(dst []float64, stride int, src, shift, sum []float64) {
-	shift, sum = shift[:len(src)], sum[:len(src)]
-	for i, v := range src {
-		x := v - shift[i]
-		if x <= 0 && x >= expFastMin {
-			x = expRebuild(expReduce(x))
-		} else {
-			x = expSlow(x)
-		}
-		dst[i*stride] = x
-		sum[i] += x
 	}
 }
 

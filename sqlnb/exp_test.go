@@ -121,9 +121,9 @@ func TestPosteriorsMatchRows(t *testing.T) {
 		}
 		jll[(K-1)*n+9] = math.NaN()
 		post, logp := make([]float64, n*K), make([]float64, n*K)
-		mx, sums := make([]float64, n), make([]float64, n)
-		Posteriors(jll, n, K, post, mx, sums)
-		LogPosteriors(jll, n, K, logp, mx, sums)
+		mx := make([]float64, n)
+		Posteriors(jll, n, K, post, mx)
+		LogPosteriors(jll, n, K, logp, mx)
 		row := make([]float64, K)
 		for i := range n {
 			Posterior(jll, n, K, i, row)

@@ -557,18 +557,19 @@ func Posterior(jll []float64, n, K, i int, dst []float64) {
 }
 
 // Posteriors writes p(c | x) of every row to dst, row-major (dst[i*K+c]), the same values as Posterior
-// row by row (the exponentials dominate nb_predict_proba's cost: see expShiftedBlock). rowMax and sums are
-// scratch of n elements.
-func Posteriors(jll []float64, n, K int, dst, rowMax, sums []float64) {
+// row by row (the exponentials dominate nb_predict_proba's cost: see expShiftedBlock). rowMax is scratch of
+// n elements.
+func Posteriors(jll []float64, n, K int, dst, rowMax []float64) {
 	if K == 2 {
 		posteriorsTwo(jll, n, dst)
 		return
 	}
 	for i0 := 0; i0 < n; i0 += posteriorBlock {
 		i1 := min(i0+posteriorBlock, n)
-		expShiftedBlock(jll, n, K, i0, i1, dst, rowMax, sums)
+		expShiftedBlock(jll, n, K, i0, i1, dst, rowMax)
 		for i := i0; i < i1; i++ {
-			inv, row := 1/sums[i], dst[i*K:i*K+K]
+			row := dst[i*K : i*K+K]
+			inv := 1 / rowSum(row)
 			for c := range row {
 				row[c] *= inv
 			}
@@ -577,12 +578,13 @@ func Posteriors(jll []float64, n, K int, dst, rowMax, sums []float64) {
 }
 
 // LogPosteriors writes log p(c | x) of every row to dst, row-major, the same values as LogPosterior.
-func LogPosteriors(jll []float64, n, K int, dst, rowMax, sums []float64) {
+func LogPosteriors(jll []float64, n, K int, dst, rowMax []float64) {
 	for i0 := 0; i0 < n; i0 += posteriorBlock {
 		i1 := min(i0+posteriorBlock, n)
-		expShiftedBlock(jll, n, K, i0, i1, dst, rowMax, sums)
+		expShiftedBlock(jll, n, K, i0, i1, dst, rowMax)
 		for i := i0; i < i1; i++ {
-			ls, mx, row := math.Log(sums[i]), rowMax[i], dst[i*K:i*K+K]
+			row := dst[i*K : i*K+K]
+			ls, mx := math.Log(rowSum(row)), rowMax[i]
 			for c := range row {
 				row[c] = (jll[c*n+i] - mx) - ls
 			}
@@ -617,21 +619,29 @@ func posteriorsTwo(jll []float64, n int, dst []float64) {
 // exponentials (20 KB) stay in the L1 cache between the passes over them.
 const posteriorBlock = 256
 
-// expShiftedBlock computes, for rows i0 ≤ i < i1, B_i = max_c b_ic into rowMax, exp(b_ic − B_i) into
-// dst[i*K+c] and their sum (in class order, as shiftedExpSum) into sums: a pass over each class's
-// contiguous scores per step (strided writes to dst, which a block keeps in cache).
-func expShiftedBlock(jll []float64, n, K, i0, i1 int, dst, rowMax, sums []float64) {
-	mx, sum, d := rowMax[i0:i1], sums[i0:i1], dst[i0*K:i1*K]
+// expShiftedBlock computes, for rows i0 ≤ i < i1, B_i = max_c b_ic into rowMax and exp(b_ic − B_i) into
+// dst[i*K+c]: a pass over each class's contiguous scores per step (strided writes to dst, which a block
+// keeps in cache).
+func expShiftedBlock(jll []float64, n, K, i0, i1 int, dst, rowMax []float64) {
+	mx, d := rowMax[i0:i1], dst[i0*K:i1*K]
 	copy(mx, jll[i0:i1])
 	for c := 1; c < K; c++ {
 		for i, v := range jll[c*n+i0 : c*n+i1] {
 			mx[i] = max(mx[i], v) // no branch: which class is largest is a coin toss per row
 		}
 	}
-	clear(sum)
 	for c := range K {
-		expShiftedSum(d[c:], K, jll[c*n+i0:c*n+i1], mx, sum)
+		expShifted(d[c:], K, jll[c*n+i0:c*n+i1], mx)
 	}
+}
+
+// rowSum returns Σ_c row[c] in class order, as shiftedExpSum adds.
+func rowSum(row []float64) float64 {
+	s := 0.0
+	for _, v := range row {
+		s += v
+	}
+	return s
 }
 
 // LogEvidence returns log p(x) = log Σ_c p(c) p(x | c) for row i (seed 004's log-sum-exp); add the row's
