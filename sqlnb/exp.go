@@ -7,56 +7,82 @@ import (
 
 // expNonPositive returns e^x for x ≤ 0, as math.Exp does but ~2× as fast (see expShifted).
 func expNonPositive(x float64) float64 {
-	var d, src, zero [1]float64
-	src[0] = x
-	expShifted(d[:], 1, src[:], zero[:])
-	return d[0]
+	if x <= 0 && x >= expFastMin {
+		return expRebuild(expReduce(x))
+	}
+	return expSlow(x)
 }
 
-// expShifted sets dst[i*stride] = e^(src[i] − shift[i]) for every i: the exponentials of the posteriors,
-// K per row, which dominated nb_predict_proba (math.Exp costs ~2× as much, and a call per value ~25% more).
+// expShifted sets dst[i*stride] = e^(src[i] − shift[i]) for every i (dst may be src with stride 1): the
+// exponentials of the posteriors (expShiftedBlock) and of the logistic loss (logistic_pass.go).
 // The differences are ≤ 0 there. It is the table-driven method of Tang (ACM TOMS 15(2), 1989), as in glibc
 // and ARM's optimized-routines: x = k·ln2/128 + r with |r| ≤ ln2/256, e^x = 2^(k/128) · e^r, 2^(j/128) from
 // a 128-entry table kept with its rounding error (a tail), e^r − 1 by its Taylor series to r⁵ (the next
 // term is below 2⁻⁶⁰ of the result). The error is below 0.52 ulp (math.Exp on amd64: ~1.4 ulp);
-// TestExpNonPositive checks it against a 200-bit reference. Differences below −708 (subnormal results),
-// above 0, and NaN go to math.Exp.
+// TestExpNonPositive checks it against a 200-bit reference. Differences in [−708, 0] take this path (math.Exp
+// costs ~2× as much, and a call per value ~25% more); below −745.13 (e^x rounds to 0) the result is 0;
+// between, above 0, and NaN go to math.Exp.
 func expShifted(dst []float64, stride int, src, shift []float64) {
 	shift = shift[:len(src)]
 	for i, v := range src {
 		x := v - shift[i]
-		if x <= 0 && x >= -708 {
-			// z = x·128/ln2 rounded to an integer k by adding 1.5·2⁵²: k sits in the low bits of z's mantissa.
-			z := x*expInvLn2N + expShift
-			ki := math.Float64bits(z)
-			kd := z - expShift
-			// r = x − k·ln2/128 in two steps (ln2/128 as hi + lo; FMA keeps each product exact).
-			r := math.FMA(-kd, expLn2NHi, x)
-			r = math.FMA(-kd, expLn2NLo, r)
-			idx := ki % expN
-			// 2^(k/128) = 2^(k>>7) · 2^(idx/128): add the exponent k>>7 (two's complement, so negative k
-			// works) to the table entry's bits.
-			scale := math.Float64frombits(expTable[idx] + (ki-idx)<<(52-7))
-			r2 := r * r
-			p := expTail[idx] + r + r2*(0.5+r*(1.0/6)) + r2*r2*(1.0/24+r*(1.0/120))
-			x = scale + scale*p
+		if x <= 0 && x >= expFastMin {
+			x = expRebuild(expReduce(x))
 		} else {
-			x = math.Exp(x)
+			x = expSlow(x)
 		}
 		dst[i*stride] = x
 	}
+}
+
+// expReduce splits x into k·ln2/128 + r, |r| ≤ ln2/256: z = x·128/ln2 rounded to an integer k by adding
+// 1.5·2⁵², so that k sits in the low bits of z's mantissa (returned as z's bits); r = x − k·ln2/128 with
+// ln2/128 as hi + lo (k·hi is exact, and so is x − k·hi: the two are within a factor of 2). Inlined by the
+// loops (expRebuild(expReduce(x)) is the fast path, as one function it would not be inlined).
+func expReduce(x float64) (r float64, k uint64) {
+	z := x*expInvLn2N + expShift
+	kd := z - expShift
+	return (x - kd*expLn2NHi) - kd*expLn2NLo, math.Float64bits(z)
+}
+
+// expRebuild returns e^x = 2^(k/128) · e^r for expReduce's r and k: 2^(k/128) = 2^(k>>7) · 2^(j/128), j the
+// low 7 bits of k, is the table entry's bits plus k shifted into the exponent (expTable holds the entries
+// with j<<45 subtracted, so k<<45 adds both k>>7 to the exponent, in two's complement, and nothing to the
+// mantissa); e^r − 1 is tail + r + r²/2 + r³/6 + r⁴/24 + r⁵/120.
+func expRebuild(r float64, k uint64) float64 {
+	j := k % expN
+	scale := math.Float64frombits(expTable[j] + k<<(52-7))
+	r2 := r * r
+	p := expTail[j] + r + r2*(0.5+r*(1.0/6)) + r2*r2*(1.0/24+r*(1.0/120))
+	return scale + scale*p
+}
+
+// expSlow is e^x outside expShifted's fast range: 0 below math.Exp's underflow bound, else math.Exp (out of
+// line, so that the loops, which rarely call it, stay small).
+//
+//go:noinline
+func expSlow(x float64) float64 {
+	if x < expUnderflow {
+		return 0
+	}
+	return math.Exp(x)
 }
 
 const (
 	expN       = 128
 	expShift   = 0x1.8p52
 	expInvLn2N = 128 / math.Ln2
+	// expFastMin is the smallest x the fast path takes: below it 2^(k/128) is subnormal.
+	expFastMin = -708
+	// expUnderflow is math.Exp's bound: e^x < 2⁻¹⁰⁷⁵ below it, which rounds to 0.
+	expUnderflow = -7.45133219101941108420e+02
 )
 
 var (
 	// ln2/128 as hi + lo, hi with its low 18 bits zero (k < 2¹⁷ here, so k·hi needs no rounding either).
 	expLn2NHi, expLn2NLo = splitLn2N()
-	// expTable[j] holds the bits of 2^(j/128) rounded to a double; expTail[j] is (exact − rounded) / rounded.
+	// expTable[j] holds the bits of 2^(j/128) rounded to a double, minus j<<45 (expRebuild); expTail[j] is
+	// (exact − rounded) / rounded.
 	expTable, expTail = expTables()
 )
 
@@ -103,7 +129,7 @@ func expTables() (table [expN]uint64, tail [expN]float64) {
 		diff := new(big.Float).SetPrec(220).Sub(v, rounded)
 		diff.Quo(diff, rounded)
 		tail[j], _ = diff.Float64()
-		table[j] = math.Float64bits(f)
+		table[j] = math.Float64bits(f) - uint64(j)<<(52-7)
 	}
 	return table, tail
 }

@@ -99,7 +99,8 @@ func BenchmarkExp(b *testing.B) {
 }
 
 // TestPosteriorsMatchRows: the chunk-wide Posteriors and LogPosteriors give Posterior's and LogPosterior's
-// values row by row, bit for bit (classes far below the best included).
+// values row by row, bit for bit (classes far below the best, ties, −∞ and NaN scores included; a NaN
+// result is NaN in both, whatever its payload).
 func TestPosteriorsMatchRows(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, K := range []int{1, 2, 3, 10} {
@@ -109,21 +110,31 @@ func TestPosteriorsMatchRows(t *testing.T) {
 			jll[i] = -r.ExpFloat64() * []float64{1, 30, 800}[i%3]
 		}
 		jll[5] = math.Inf(-1)
+		// Ties, every class −∞, a NaN, and differences past the fast exponential's range (−708) and past
+		// underflow (−745.13), in row 7..12.
+		for c := range K {
+			jll[c*n+7] = -3
+			jll[c*n+8] = math.Inf(-1)
+			jll[c*n+10] = -1 - 720*float64(c)
+			jll[c*n+11] = -1 - 740*float64(c%2)
+			jll[c*n+12] = -1 - 800*float64(c%2)
+		}
+		jll[(K-1)*n+9] = math.NaN()
 		post, logp := make([]float64, n*K), make([]float64, n*K)
-		mx, sums := make([]float64, n), make([]float64, n)
-		Posteriors(jll, n, K, post, mx, sums)
-		LogPosteriors(jll, n, K, logp, mx, sums)
+		mx := make([]float64, n)
+		Posteriors(jll, n, K, post, mx)
+		LogPosteriors(jll, n, K, logp, mx)
 		row := make([]float64, K)
 		for i := range n {
 			Posterior(jll, n, K, i, row)
 			for c := range K {
-				if math.Float64bits(row[c]) != math.Float64bits(post[i*K+c]) {
+				if got := post[i*K+c]; math.Float64bits(row[c]) != math.Float64bits(got) && !(math.IsNaN(got) && math.IsNaN(row[c])) {
 					t.Fatalf("K=%d row %d class %d: Posteriors %v, Posterior %v", K, i, c, post[i*K+c], row[c])
 				}
 			}
 			LogPosterior(jll, n, K, i, row)
 			for c := range K {
-				if math.Float64bits(row[c]) != math.Float64bits(logp[i*K+c]) {
+				if got := logp[i*K+c]; math.Float64bits(row[c]) != math.Float64bits(got) && !(math.IsNaN(got) && math.IsNaN(row[c])) {
 					t.Fatalf("K=%d row %d class %d: LogPosteriors %v, LogPosterior %v", K, i, c, logp[i*K+c], row[c])
 				}
 			}

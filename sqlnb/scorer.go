@@ -545,58 +545,103 @@ func LogPosterior(jll []float64, n, K, i int, dst []float64) {
 	}
 }
 
-// Posterior writes p(c | x) = exp(b_c - B) / Σ exp(b_c' - B), B = max b, for row i to dst; the
+// Posterior writes p(c | x) = exp(b_c - B) / Σ exp(b_c' - B), B = max b, for row i to dst, as
+// exp(b_c - B) · (1/Σ): K multiplications cost less than K divisions and add at most an ulp; the
 // probabilities sum to 1 within a few ulps.
 func Posterior(jll []float64, n, K, i int, dst []float64) {
 	_, sum := shiftedExpSum(jll, n, K, i, dst)
+	inv := 1 / sum
 	for c := range K {
-		dst[c] /= sum
+		dst[c] *= inv
 	}
 }
 
 // Posteriors writes p(c | x) of every row to dst, row-major (dst[i*K+c]), the same values as Posterior
-// row by row, computed class by class over the rows (the exponentials dominate nb_predict_proba's cost).
-// rowMax and sums are scratch of n elements.
-func Posteriors(jll []float64, n, K int, dst, rowMax, sums []float64) {
-	expShiftedRows(jll, n, K, dst, rowMax, sums)
-	for i := range n {
-		s, row := sums[i], dst[i*K:i*K+K]
-		for c := range row {
-			row[c] /= s
+// row by row (the exponentials dominate nb_predict_proba's cost: see expShiftedBlock). rowMax is scratch of
+// n elements.
+func Posteriors(jll []float64, n, K int, dst, rowMax []float64) {
+	if K == 2 {
+		posteriorsTwo(jll, n, dst)
+		return
+	}
+	for i0 := 0; i0 < n; i0 += posteriorBlock {
+		i1 := min(i0+posteriorBlock, n)
+		expShiftedBlock(jll, n, K, i0, i1, dst, rowMax)
+		for i := i0; i < i1; i++ {
+			row := dst[i*K : i*K+K]
+			inv := 1 / rowSum(row)
+			for c := range row {
+				row[c] *= inv
+			}
 		}
 	}
 }
 
 // LogPosteriors writes log p(c | x) of every row to dst, row-major, the same values as LogPosterior.
-func LogPosteriors(jll []float64, n, K int, dst, rowMax, sums []float64) {
-	expShiftedRows(jll, n, K, dst, rowMax, sums)
-	for i := range n {
-		ls, mx, row := math.Log(sums[i]), rowMax[i], dst[i*K:i*K+K]
-		for c := range row {
-			row[c] = (jll[c*n+i] - mx) - ls
+func LogPosteriors(jll []float64, n, K int, dst, rowMax []float64) {
+	for i0 := 0; i0 < n; i0 += posteriorBlock {
+		i1 := min(i0+posteriorBlock, n)
+		expShiftedBlock(jll, n, K, i0, i1, dst, rowMax)
+		for i := i0; i < i1; i++ {
+			row := dst[i*K : i*K+K]
+			ls, mx := math.Log(rowSum(row)), rowMax[i]
+			for c := range row {
+				row[c] = (jll[c*n+i] - mx) - ls
+			}
 		}
 	}
 }
 
-// expShiftedRows computes, for every row i, B_i = max_c b_ic into rowMax, exp(b_ic − B_i) into dst[i*K+c]
-// and their sum (in class order, as shiftedExpSum) into sums.
-func expShiftedRows(jll []float64, n, K int, dst, rowMax, sums []float64) {
-	rowMax, sums, dst = rowMax[:n], sums[:n], dst[:n*K]
-	copy(rowMax, jll[:n])
+// posteriorsTwo is Posteriors for two classes with one exponential per row instead of two: the larger
+// score's is e^0 = 1, the other's e^(−|b₁ − b₀|) (the same difference as b_c − B, bit for bit), their sum
+// 1 + e, so that the probabilities are 1·(1/(1+e)) and e·(1/(1+e)): Posterior's operations on the same values.
+func posteriorsTwo(jll []float64, n int, dst []float64) {
+	b0, b1, dst := jll[:n], jll[n:2*n], dst[:2*n]
+	for i, v := range b0 {
+		d := b1[i] - v
+		e := -math.Abs(d)
+		if e >= expFastMin {
+			e = expRebuild(expReduce(e))
+		} else {
+			e = expSlow(e) // NaN included
+		}
+		inv := 1 / (1 + e)
+		top := 0 // the class with the larger score
+		if d > 0 {
+			top = 1
+		}
+		dst[2*i+top] = inv
+		dst[2*i+1-top] = e * inv
+	}
+}
+
+// posteriorBlock is the rows Posteriors and LogPosteriors finish at a time: with 10 classes their
+// exponentials (20 KB) stay in the L1 cache between the passes over them.
+const posteriorBlock = 256
+
+// expShiftedBlock computes, for rows i0 ≤ i < i1, B_i = max_c b_ic into rowMax and exp(b_ic − B_i) into
+// dst[i*K+c]: a pass over each class's contiguous scores per step (strided writes to dst, which a block
+// keeps in cache).
+func expShiftedBlock(jll []float64, n, K, i0, i1 int, dst, rowMax []float64) {
+	mx, d := rowMax[i0:i1], dst[i0*K:i1*K]
+	copy(mx, jll[i0:i1])
 	for c := 1; c < K; c++ {
-		for i, v := range jll[c*n : c*n+n] {
-			if v > rowMax[i] {
-				rowMax[i] = v
-			}
+		for i, v := range jll[c*n+i0 : c*n+i1] {
+			mx[i] = max(mx[i], v) // no branch: which class is largest is a coin toss per row
 		}
 	}
-	clear(sums)
 	for c := range K {
-		expShifted(dst[c:], K, jll[c*n:c*n+n], rowMax)
-		for i := range sums {
-			sums[i] += dst[i*K+c]
-		}
+		expShifted(d[c:], K, jll[c*n+i0:c*n+i1], mx)
 	}
+}
+
+// rowSum returns Σ_c row[c] in class order, as shiftedExpSum adds.
+func rowSum(row []float64) float64 {
+	s := 0.0
+	for _, v := range row {
+		s += v
+	}
+	return s
 }
 
 // LogEvidence returns log p(x) = log Σ_c p(c) p(x | c) for row i (seed 004's log-sum-exp); add the row's
@@ -606,13 +651,12 @@ func LogEvidence(jll []float64, n, K, i int) float64 {
 	return mx + math.Log(sum)
 }
 
-// shiftedExpSum returns B = max_c b_c and Σ exp(b_c - B); if e is not nil it receives exp(b_c - B).
+// shiftedExpSum returns B = max_c b_c and Σ exp(b_c - B) (in class order); if e is not nil it receives
+// exp(b_c - B).
 func shiftedExpSum(jll []float64, n, K, i int, e []float64) (float64, float64) {
 	mx := math.Inf(-1)
 	for c := range K {
-		if v := jll[c*n+i]; v > mx {
-			mx = v
-		}
+		mx = max(mx, jll[c*n+i]) // NaN if a score is NaN (every posterior is NaN then anyway), as expShiftedBlock
 	}
 	sum := 0.0
 	for c := range K {

@@ -248,7 +248,7 @@ func nbCVExec(infoPtr, inputPtr, outputPtr unsafe.Pointer) {
 		K, m := len(b.labels), len(idx)
 		var w stringWriter
 		w.reset(keys, s.first)
-		sqlnb.Posteriors(jll, m, K, vals[off:off+m*K], s.top, s.sums)
+		sqlnb.Posteriors(jll, m, K, vals[off:off+m*K], s.top)
 		for r, i := range idx {
 			for c := range K {
 				w.write(off+r*K+c, int32(c), &b.labels[c])
@@ -378,7 +378,7 @@ func (cb *cvBound) writeEM(input mapping.DataChunk, out mapping.Vector, structVe
 		b := cb.folds[f]
 		s, jll := b.scoreRows(input, structVec, n, idx)
 		K, m := len(b.labels), len(idx)
-		sqlnb.Posteriors(jll, m, K, vals[off:off+m*K], s.top, s.sums)
+		sqlnb.Posteriors(jll, m, K, vals[off:off+m*K], s.top)
 		for r, i := range idx {
 			if s.ws.NullOf(r) {
 				nulls = append(nulls, i)

@@ -153,7 +153,6 @@ type scratch struct {
 	best  []int32
 	top   []float64
 	post  []float64 // K posteriors of one row
-	sums  []float64 // per row: Σ exp(b_c − max b)
 	first []int
 	rowOK []bool
 }
@@ -164,7 +163,7 @@ func (b *bound) scratch(n int) *scratch {
 	}
 	K := len(b.scorer.Labels)
 	s := &scratch{batch: b.scorer.NewBatch(n), num: make([][]float64, len(b.scorer.Inputs)+len(b.scorer.GroupInputs)),
-		jll: make([]float64, n*K), best: make([]int32, n), top: make([]float64, n), post: make([]float64, K), sums: make([]float64, n),
+		jll: make([]float64, n*K), best: make([]int32, n), top: make([]float64, n), post: make([]float64, K),
 		first: make([]int, K), rowOK: make([]bool, n)}
 	for j := range s.num {
 		s.num[j] = s.batch.Num[j]
@@ -687,9 +686,9 @@ func (b *bound) writeMaps(out mapping.Vector, jll []float64, n, K int, s *scratc
 	w.reset(keys, s.first)
 	switch b.spec.out {
 	case outProba:
-		sqlnb.Posteriors(jll, n, K, vals[base:base+n*K], s.top, s.sums)
+		sqlnb.Posteriors(jll, n, K, vals[base:base+n*K], s.top)
 	case outLogProba:
-		sqlnb.LogPosteriors(jll, n, K, vals[base:base+n*K], s.top, s.sums)
+		sqlnb.LogPosteriors(jll, n, K, vals[base:base+n*K], s.top)
 	}
 	for i := range n {
 		off := base + i*K
@@ -700,10 +699,11 @@ func (b *bound) writeMaps(out mapping.Vector, jll []float64, n, K int, s *scratc
 				vals[off+c] = jll[c*n+i] + shift
 			}
 		}
-		for c := range K {
-			w.write(off+c, int32(c), &b.labels[c])
-		}
 	}
+	for c := range K {
+		w.write(base+c, int32(c), &b.labels[c])
+	}
+	w.repeat(base, K, n)
 	mapping.ListVectorSetSize(out, mapping.IdxT(base+n*K))
 }
 

@@ -78,6 +78,15 @@ func (w *stringWriter) write(i int, c int32, l *label) {
 	w.first[c] = i
 }
 
+// repeat copies elements [from, from+k) to the n−1 runs of k elements that follow them, by doubling
+// (log₂ n copies): the rows of a MAP of class → value share their keys, written once with write.
+func (w *stringWriter) repeat(from, k, n int) {
+	b := unsafe.Slice((*byte)(unsafe.Add(w.base, from*16)), n*k*16)
+	for done := k * 16; done < len(b); {
+		done += copy(b[done:], b[:done])
+	}
+}
+
 // setNull marks row i of vec NULL.
 func setNull(vec mapping.Vector, i int) {
 	mapping.VectorEnsureValidityWritable(vec)
