@@ -22,8 +22,8 @@ var calibrationQuantiles = []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9
 const maxCurvePoints = 1000
 
 // readRanking computes ROC-AUC and average precision of each class of nb_eval_scored from one sort of
-// its posteriors (eval_sorted.tmpl.sql), read as DuckDB produces it: the sort spills under memory_limit and
-// nothing here grows with the rows. With curves, the same pass gives the ROC and precision-recall points
+// its posteriors into a temporary table (eval_sorted.tmpl.sql), read in order as DuckDB produces it: the
+// sort and the table spill under memory_limit and nothing here grows with the rows. With curves, the same pass gives the ROC and precision-recall points
 // and the reliability-diagram bins of group 0 (in e.Curves and e.Calibration, classes in label order); their
 // quantile bins need each class's row count first (eval_counts.tmpl.sql, one scan).
 func readRanking(ctx context.Context, conn *sql.Conn, e *Evaluation, classes []string, grouped, curves bool) (rankings, error) {
@@ -42,13 +42,25 @@ func readRanking(ctx context.Context, conn *sql.Conn, e *Evaluation, classes []s
 			return nil, err
 		}
 	}
+	// The sorted table keeps its order only with preserve_insertion_order (DuckDB's default); a session
+	// that turned it off gets it back when this returns.
+	var keep bool
+	if err := conn.QueryRowContext(ctx, "SELECT current_setting('preserve_insertion_order')").Scan(&keep); err != nil {
+		return nil, err
+	}
+	if !keep {
+		if _, err := conn.ExecContext(ctx, "SET preserve_insertion_order = true"); err != nil {
+			return nil, err
+		}
+		defer conn.ExecContext(context.WithoutCancel(ctx), "SET preserve_insertion_order = false")
+	}
 	out := rankings{}
 	curveOf := make([]*curveState, len(classes))
 	for i := range classes {
-		stmt, err := queries.Render("eval_sorted.tmpl.sql", map[string]any{"Col": i + 1, "Grouped": grouped})
-		if err != nil {
+		if err := execTemplate(ctx, conn, "eval_sorted.tmpl.sql", map[string]any{"Col": i + 1, "Grouped": grouped}, i+1); err != nil {
 			return nil, err
 		}
+		stmt := queries.SQL("eval_sorted_read.sql")
 		var r ranker
 		finish := func() {
 			if r.started {
@@ -61,7 +73,7 @@ func readRanking(ctx context.Context, conn *sql.Conn, e *Evaluation, classes []s
 				out[r.g][i] = r.result()
 			}
 		}
-		err = streamNumbers(ctx, conn, stmt, []any{i + 1}, func(cols [][]float64) error {
+		err := streamNumbers(ctx, conn, stmt, nil, func(cols [][]float64) error {
 			gs, pos, s := cols[0], cols[1], cols[2]
 			for k, v := range s {
 				if g := int64(gs[k]); !r.started || g != r.g {

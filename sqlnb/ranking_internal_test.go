@@ -9,7 +9,7 @@ import (
 )
 
 // TestRankingStreamAndFallback: readRanking gives the same metrics, curve points and reliability bins, bit
-// for bit, through package udf's result-chunk stream and through database/sql, per group (folds), with tied
+// for bit (in a session without preserve_insertion_order, which it restores), through package udf's result-chunk stream and through database/sql, per group (folds), with tied
 // scores, NULL posteriors and labels outside the classes; the metrics equal a pairwise count (ties ½) and
 // scikit-learn 1.2's average precision written out directly (Σ over thresholds of ΔRecall × Precision), the
 // points and bins of group 0 equal plain-Go references (refCurve, refBins).
@@ -38,10 +38,18 @@ func TestRankingStreamAndFallback(t *testing.T) {
 		t.Fatal(err)
 	}
 	classes := []string{"a", "b", "c"}
+	// A session without preserve_insertion_order: readRanking needs it for its sorted table and gives it back.
+	if _, err := conn.ExecContext(ctx, "SET preserve_insertion_order = false"); err != nil {
+		t.Fatal(err)
+	}
 	var eFast, eSlow Evaluation
 	fast, err := readRanking(ctx, conn, &eFast, classes, true, true)
 	if err != nil {
 		t.Fatal(err)
+	}
+	var keep bool
+	if err := conn.QueryRowContext(ctx, "SELECT current_setting('preserve_insertion_order')").Scan(&keep); err != nil || keep {
+		t.Fatalf("preserve_insertion_order after readRanking: %v (%v), want false again", keep, err)
 	}
 	saved := numberStream
 	numberStream = nil
