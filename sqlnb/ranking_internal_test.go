@@ -18,16 +18,7 @@ func TestRankingStreamAndFallback(t *testing.T) {
 		t.Fatal("package udf's number stream is not installed (the test binary imports udf through the external tests)")
 	}
 	ctx := context.Background()
-	db, err := sql.Open("duckdb", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := rankingConn(t)
 	// 3 groups, 3 classes; posteriors rounded to 2 decimals (many ties), some NULL; yi NULL for ~1/50 rows.
 	if _, err := conn.ExecContext(ctx, `CREATE TEMPORARY TABLE nb_eval_scored AS
 		SELECT (i % 3)::INTEGER AS g, CASE WHEN i % 50 = 7 THEN NULL ELSE 1 + (hash(i, 1) % 3) END::USMALLINT AS yi, NULL::VARCHAR AS yx,
@@ -269,16 +260,7 @@ func refBins(s []float64, pos []bool) []CalibrationBin {
 // (every row at or above it: (1, 1)) always; a class whose posteriors are all equal has that one point.
 func TestCurveThinning(t *testing.T) {
 	ctx := context.Background()
-	db, err := sql.Open("duckdb", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := rankingConn(t)
 	if _, err := conn.ExecContext(ctx, `CREATE TEMPORARY TABLE nb_eval_scored AS
 		SELECT (1 + hash(i, 1) % 2)::USMALLINT AS yi, NULL::VARCHAR AS yx, (hash(i, 2) % 1000003) / 1000003 AS p1, 0.5 AS p2
 		FROM range(4500) r(i)`); err != nil {
@@ -335,4 +317,20 @@ func TestCurveThinning(t *testing.T) {
 	if len(b) != 1 || b[0].FPR != 1 || b[0].TPR != 1 {
 		t.Errorf("class b points %+v, want one at (1, 1)", b)
 	}
+}
+
+// rankingConn is a connection to a new in-memory DuckDB database, closed when the test ends.
+func rankingConn(t *testing.T) *sql.Conn {
+	t.Helper()
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn
 }

@@ -122,13 +122,8 @@ func (r *chunkRows) run(ctx context.Context, conn mapping.Connection, query stri
 		}
 	}()
 	for {
-		chunk := mapping.FetchChunk(res)
-		if chunk.Ptr == nil {
-			break
-		}
-		n := int(mapping.DataChunkGetSize(chunk))
+		chunk, n := nextChunk(res)
 		if n == 0 {
-			mapping.DestroyDataChunk(&chunk)
 			break
 		}
 		chunks = append(chunks, chunk)
@@ -185,6 +180,19 @@ func (r *chunkRows) run(ctx context.Context, conn mapping.Connection, query stri
 	}
 	r.pos = -1
 	return ctx.Err()
+}
+
+// nextChunk fetches the next chunk of res and its size; 0 at the end (the chunk is then destroyed already).
+func nextChunk(res mapping.Result) (mapping.DataChunk, int) {
+	chunk := mapping.FetchChunk(res)
+	if chunk.Ptr == nil {
+		return chunk, 0
+	}
+	n := int(mapping.DataChunkGetSize(chunk))
+	if n == 0 {
+		mapping.DestroyDataChunk(&chunk)
+	}
+	return chunk, n
 }
 
 // prepareBound prepares query on conn into stmt and binds args (nil, string, float64, int64, int, bool; other

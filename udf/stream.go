@@ -68,13 +68,8 @@ func streamRaw(ctx context.Context, conn mapping.Connection, query string, args 
 	cols := make([][]float64, ncol)
 	bufs := make([][]float64, ncol)
 	for {
-		chunk := mapping.FetchChunk(res)
-		if chunk.Ptr == nil {
-			break
-		}
-		n := int(mapping.DataChunkGetSize(chunk))
+		chunk, n := nextChunk(res)
 		if n == 0 {
-			mapping.DestroyDataChunk(&chunk)
 			break
 		}
 		err := func() error {

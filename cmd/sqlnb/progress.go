@@ -52,10 +52,14 @@ func startBar(w io.Writer, desc string, poll func() float64, total int64, delay 
 		started := time.Now()
 		var bar *progressbar.ProgressBar
 		spinning := false
+		// eraseLine erases the whole terminal line: the bar's own Clear covers only its last rendering's
+		// width, and a longer earlier one (a step's rate before a Reset) would stay on the screen.
+		eraseLine := func() { fmt.Fprint(w, "\r\x1b[2K") }
 		defer func() {
 			if bar != nil {
 				_ = bar.Exit()
 				_ = bar.Clear()
+				eraseLine()
 			}
 		}()
 		step, last, stepStart := 1, 0.0, started
@@ -92,6 +96,7 @@ func startBar(w io.Writer, desc string, poll func() float64, total int64, delay 
 				step++
 				stepStart = time.Now()
 				bar.Reset()
+				eraseLine()
 			}
 			last = p
 			bar.Describe(barDetail(desc, step, p, total, time.Since(stepStart)))
