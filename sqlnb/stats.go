@@ -667,8 +667,8 @@ func mergeStats(parts []Stats) Stats {
 }
 
 // NumberStream runs query on conn and calls each with every chunk of its result, in order, as one []float64
-// per column (BOOLEAN as 0 or 1, integers converted), valid only during the call. The result streams: an
-// ORDER BY of any size costs the sort's memory, which spills under DuckDB's memory_limit. Package udf sets
+// per column (BOOLEAN as 0 or 1, integers converted), valid only during the call. The result streams: a
+// scan holds a chunk at a time (a large ORDER BY should go into a table first; readRanking). Package udf sets
 // one that reads DuckDB's result chunks (SetNumberStream); without it, or when it returns ErrFallback,
 // database/sql reads the rows.
 type NumberStream func(ctx context.Context, conn *sql.Conn, query string, args []any, each func(cols [][]float64) error) error

@@ -41,17 +41,7 @@ func readRows(ctx context.Context, q sqlnb.Querier, query string, args ...any) (
 		return nil, errNotFast
 	}
 	out := &chunkRows{}
-	err := conn.Raw(func(dc any) error {
-		c, ok := unwrapConn(dc)
-		if !ok {
-			return errNotFast
-		}
-		raw, err := rawConnection(c)
-		if err != nil {
-			return errNotFast
-		}
-		return out.run(ctx, raw, query, args)
-	})
+	err := onRawConn(conn, func(raw mapping.Connection) error { return out.run(ctx, raw, query, args) })
 	if err != nil {
 		return nil, err
 	}
@@ -180,6 +170,21 @@ func (r *chunkRows) run(ctx context.Context, conn mapping.Connection, query stri
 	}
 	r.pos = -1
 	return ctx.Err()
+}
+
+// onRawConn runs f on conn's DuckDB connection handle (errNotFast when conn is not a duckdb-go connection).
+func onRawConn(conn *sql.Conn, f func(raw mapping.Connection) error) error {
+	return conn.Raw(func(dc any) error {
+		c, ok := unwrapConn(dc)
+		if !ok {
+			return errNotFast
+		}
+		raw, err := rawConnection(c)
+		if err != nil {
+			return errNotFast
+		}
+		return f(raw)
+	})
 }
 
 // nextChunk fetches the next chunk of res and its size; 0 at the end (the chunk is then destroyed already).
