@@ -173,3 +173,65 @@ func BenchmarkGroupKernel(b *testing.B) {
 		})
 	}
 }
+
+// countsModel returns a compiled multinomial model of m count columns and k classes (weights from made-up
+// per-class totals) and a batch of n rows of small counts (about a third zeros), as bench-compare's data.
+func countsModel(tb testing.TB, m, k, n int) (*sqlnb.Scorer, *sqlnb.Batch) {
+	tb.Helper()
+	model := &sqlnb.Model{Name: "k", Label: "y", Params: sqlnb.DefaultParams(), Version: sqlnb.FormatVersion, Rows: int64(10 * k)}
+	for c := range k {
+		model.Classes = append(model.Classes, sqlnb.Class{Label: fmt.Sprint("c", c), Count: 10, Weight: 10})
+	}
+	var totals []sqlnb.CountStat
+	for j := range m {
+		name := fmt.Sprint("n", j)
+		model.Features = append(model.Features, sqlnb.Feature{Name: name, Kind: sqlnb.Multinomial, Type: "INTEGER"})
+		for c := range k {
+			totals = append(totals, sqlnb.CountStat{Feature: name, Class: fmt.Sprint("c", c), Total: float64(1 + (c+j)%5)})
+		}
+	}
+	model.Stats = sqlnb.Stats{"totals": totals}
+	s, err := sqlnb.Compile(model)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	batch := s.NewBatch(n)
+	for j := range m {
+		for i := range n {
+			batch.Num[j][i] = float64((i*7 + j) % 13 / 4)
+		}
+	}
+	return s, batch
+}
+
+// BenchmarkCountsKernel measures the multinomial (count columns) kernel on one 2048-row vector (rows/s per
+// thread): the scores alone, then with the argmax nb_predict takes and the posteriors nb_predict_proba
+// writes.
+func BenchmarkCountsKernel(b *testing.B) {
+	for _, mk := range [][2]int{{20, 10}, {5, 3}} {
+		m, k := mk[0], mk[1]
+		b.Run(fmt.Sprintf("m%d_k%d", m, k), func(b *testing.B) {
+			const n = 2048
+			s, batch := countsModel(b, m, k, n)
+			jll := make([]float64, n*k)
+			var ws sqlnb.Workspace
+			best := make([]int32, n)
+			top := make([]float64, n)
+			post := make([]float64, n*k)
+			for _, op := range []string{"jll", "predict", "proba"} {
+				b.Run(op, func(b *testing.B) {
+					for b.Loop() {
+						s.JointLogLikelihood(batch, jll, &ws)
+						switch op {
+						case "predict":
+							sqlnb.Argmax(jll, n, k, best, top)
+						case "proba":
+							sqlnb.Posteriors(jll, n, k, post, top)
+						}
+					}
+					b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
+				})
+			}
+		})
+	}
+}

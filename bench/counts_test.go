@@ -1,0 +1,49 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/udf"
+)
+
+// BenchmarkCounts scores a multinomial model of 20 INTEGER count columns and 10 classes on an in-memory
+// table of BENCH_ROWS rows (default 10M) generated as bench-compare's MultinomialNB data, the row passed as
+// a struct: nb_predict and nb_predict_proba next to the bare scan sum(n01 + … + n20), best of 3 each.
+func BenchmarkCounts(b *testing.B) {
+	n := rows()
+	ctx := context.Background()
+	db, err := udf.Open("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	gen := fmt.Sprintf(`CREATE TABLE d AS SELECT 'c' || c AS y, %s FROM (SELECT i, i %% 10 AS c FROM range(%d) r(i))`,
+		cols(20, func(j int) string {
+			return fmt.Sprintf("floor(-ln(1 - random()) * (1 + (c + %d) %% 5))::INTEGER AS n%02d", j, j)
+		}, ", "), n)
+	for _, s := range []string{"SET threads = 2", "SET preserve_insertion_order = false", gen} {
+		if _, err := db.ExecContext(ctx, s); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if _, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "m", Source: "d", Label: "y", Kind: sqlnb.Multinomial}); err != nil {
+		b.Fatal(err)
+	}
+	scan := "SELECT sum(" + cols(20, func(j int) string { return fmt.Sprintf("n%02d", j) }, " + ") + ") FROM d"
+	for b.Loop() {
+		tScan := best(b, drain(db, scan))
+		tPredict := best(b, drain(db, "SELECT count(nb_predict('m', t)) FROM d t"))
+		tProba := best(b, drain(db, "SELECT count(nb_predict_proba('m', t)) FROM d t"))
+		fmt.Printf("\n%d rows × 20 INTEGER count columns × 10 classes, 2 threads, best of %d (seconds)\n", n, repeats)
+		fmt.Println("| scan sum(n01+…+n20) | nb_predict | nb_predict_proba | predict/scan | proba/scan |")
+		fmt.Println("|---|---|---|---|---|")
+		s := func(d time.Duration) float64 { return d.Seconds() }
+		fmt.Printf("| %.3f | %.3f | %.3f | %.2f | %.2f |\n", s(tScan), s(tPredict), s(tProba), s(tPredict)/s(tScan), s(tProba)/s(tScan))
+		b.ReportMetric(s(tPredict), "predict-s")
+		b.ReportMetric(s(tProba), "proba-s")
+	}
+}

@@ -1,0 +1,83 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// func countsAVX2(cols *unsafe.Pointer, V int, w *float64, outA, outB *float64, n int)
+//
+// Per block of sixteen rows: Y0-Y3 the block's scores of class A, Y4-Y7 of class B (loaded from outA and
+// outB); per count column j: Y8-Y11 the column's sixteen values, Y12 and Y13 the two weights broadcast;
+// score = score + x·w (VMULPD then VADDPD: rounded twice, as addGo); then the scores are stored back.
+//
+// Registers: DI cols, SI V, DX w, R8 outA, R9 outB, CX 8n, R10 8i (the block's first row), R11 &cols[j],
+// R12 &w[2j], R13 columns left, AX the column read.
+TEXT ·countsAVX2(SB), NOSPLIT, $0-48
+	MOVQ cols+0(FP), DI
+	MOVQ V+8(FP), SI
+	MOVQ w+16(FP), DX
+	MOVQ outA+24(FP), R8
+	MOVQ outB+32(FP), R9
+	MOVQ n+40(FP), CX
+	SHLQ $3, CX
+	XORQ R10, R10
+
+block:
+	CMPQ R10, CX
+	JGE  done
+	VMOVUPD 0(R8)(R10*1), Y0
+	VMOVUPD 32(R8)(R10*1), Y1
+	VMOVUPD 64(R8)(R10*1), Y2
+	VMOVUPD 96(R8)(R10*1), Y3
+	VMOVUPD 0(R9)(R10*1), Y4
+	VMOVUPD 32(R9)(R10*1), Y5
+	VMOVUPD 64(R9)(R10*1), Y6
+	VMOVUPD 96(R9)(R10*1), Y7
+	MOVQ DI, R11
+	MOVQ DX, R12
+	MOVQ SI, R13
+
+column:
+	TESTQ R13, R13
+	JEQ   store
+	MOVQ  (R11), AX
+	VMOVUPD 0(AX)(R10*1), Y8
+	VMOVUPD 32(AX)(R10*1), Y9
+	VMOVUPD 64(AX)(R10*1), Y10
+	VMOVUPD 96(AX)(R10*1), Y11
+	VBROADCASTSD 0(R12), Y12
+	VBROADCASTSD 8(R12), Y13
+	VMULPD Y12, Y8, Y14
+	VADDPD Y14, Y0, Y0
+	VMULPD Y13, Y8, Y14
+	VADDPD Y14, Y4, Y4
+	VMULPD Y12, Y9, Y15
+	VADDPD Y15, Y1, Y1
+	VMULPD Y13, Y9, Y15
+	VADDPD Y15, Y5, Y5
+	VMULPD Y12, Y10, Y14
+	VADDPD Y14, Y2, Y2
+	VMULPD Y13, Y10, Y14
+	VADDPD Y14, Y6, Y6
+	VMULPD Y12, Y11, Y15
+	VADDPD Y15, Y3, Y3
+	VMULPD Y13, Y11, Y15
+	VADDPD Y15, Y7, Y7
+	ADDQ $8, R11
+	ADDQ $16, R12
+	DECQ R13
+	JMP  column
+
+store:
+	VMOVUPD Y0, 0(R8)(R10*1)
+	VMOVUPD Y1, 32(R8)(R10*1)
+	VMOVUPD Y2, 64(R8)(R10*1)
+	VMOVUPD Y3, 96(R8)(R10*1)
+	VMOVUPD Y4, 0(R9)(R10*1)
+	VMOVUPD Y5, 32(R9)(R10*1)
+	VMOVUPD Y6, 64(R9)(R10*1)
+	VMOVUPD Y7, 96(R9)(R10*1)
+	ADDQ $128, R10
+	JMP  block
+
+done:
+	VZEROUPPER
+	RET

@@ -1,0 +1,183 @@
+package sqlnb
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// addCountsRef is the straightforward count-column kernel the blocked ones replace: class by class, column
+// by column, one pass over the rows each (out[c·n+i] += x_ji·w_jc, the product rounded before the add).
+func addCountsRef(cs *countsComponent, b *Batch, out []float64) {
+	n := b.N
+	for c := range cs.K {
+		o := out[c*n : c*n+n]
+		for r, in := range cs.in {
+			w := cs.weight[r][c]
+			x := b.Num[in.Feature][:n]
+			for i := range o {
+				o[i] += float64(x[i] * w)
+			}
+		}
+	}
+}
+
+// countsKernelModel is a model of V multinomial (or complement) count columns and K classes with random
+// per-class totals from 0 to ~10⁶ (weights of very different sizes), plus G Gaussian features when G > 0.
+func countsKernelModel(t *testing.T, r *rand.Rand, V, K, G int, kind Kind) *Model {
+	t.Helper()
+	m := &Model{Name: "k", Label: "y", Params: DefaultParams(), Version: FormatVersion, Rows: int64(10 * K)}
+	for c := range K {
+		m.Classes = append(m.Classes, Class{Label: fmt.Sprint("c", c), Count: 10, Weight: 10})
+	}
+	var totals []CountStat
+	var gauss []GaussianStat
+	for j := range V + G {
+		name := fmt.Sprint("f", j)
+		if j%3 == 1 && G > 0 && len(gauss) < G*K {
+			m.Features = append(m.Features, Feature{Name: name, Kind: Gaussian, Type: "DOUBLE"})
+			for c := range K {
+				gauss = append(gauss, GaussianStat{Feature: name, Class: fmt.Sprint("c", c), Count: 10, Mean: float64(c), M2: 10 + float64(j),
+					Weight: 10, WMean: float64(c), WM2: 10 + float64(j)})
+			}
+			continue
+		}
+		if len(totals) == V*K {
+			continue
+		}
+		m.Features = append(m.Features, Feature{Name: name, Kind: kind, Type: "INTEGER"})
+		for c := range K {
+			total := 0.0
+			if r.IntN(5) > 0 {
+				total = math.Floor(math.Pow(10, 6*r.Float64()))
+			}
+			totals = append(totals, CountStat{Feature: name, Class: fmt.Sprint("c", c), Total: total})
+		}
+	}
+	m.Stats = Stats{"totals": totals}
+	if len(gauss) > 0 {
+		m.Stats["gaussian"] = gauss
+	}
+	return m
+}
+
+// fillCounts fills the batch's number columns with counts: mostly small (a third zeros), some large (up to
+// 2⁴⁰), and in about one row in 20 per column a NULL (its slot holding garbage: NaN, ±Inf, a huge value or
+// a count), NaN, +Inf or -Inf.
+func fillCounts(r *rand.Rand, s *Scorer, b *Batch, n int) {
+	garbage := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 1e300, -7, 3}
+	for j, in := range s.Inputs {
+		if in.Kind != NumberInput {
+			continue
+		}
+		x := b.Num[j][:n]
+		mask := make([]uint64, (n+63)/64)
+		for i := range x {
+			mask[i/64] |= 1 << (i % 64)
+			switch r.IntN(60) {
+			case 0:
+				mask[i/64] &^= 1 << (i % 64)
+				x[i] = garbage[r.IntN(len(garbage))]
+			case 1:
+				x[i] = math.NaN()
+			case 2:
+				x[i] = math.Inf(1 - 2*r.IntN(2))
+			case 3, 4:
+				x[i] = float64(r.Int64N(1 << 40))
+			default:
+				x[i] = float64(r.IntN(4) * r.IntN(6))
+			}
+		}
+		b.Valid[j] = nil
+		if r.IntN(3) > 0 {
+			b.Valid[j] = mask
+		}
+	}
+}
+
+// sameBits reports whether a and b are the same float64, bit for bit, or both NaN (the payload of a NaN
+// is not part of the result: the scorer rescores those rows).
+func sameBits(a, b float64) bool {
+	return math.Float64bits(a) == math.Float64bits(b) || (math.IsNaN(a) && math.IsNaN(b))
+}
+
+// TestCountsKernelBits: countsComponent.Add (the AVX2 kernel where the CPU has it, and the blocked Go loop)
+// gives the bits of addCountsRef, for 1..25 count columns, 2..12 classes, chunk sizes around multiples of 4
+// and 16, random counts with zeros, large counts, NULL, NaN and ±Inf values, multinomial and complement
+// weights, alone and next to Gaussian features; and the scorer's scores (after the row reference rescored the
+// rows with NULL, NaN or ±Inf) do not depend on the kernel.
+func TestCountsKernelBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	kernels := []bool{false}
+	if useAVX2 {
+		kernels = append(kernels, true)
+	}
+	defer func(old bool) { useAVX2 = old }(useAVX2)
+	sizes := []int{1, 3, 4, 5, 15, 16, 17, 31, 33, 63, 100, 2047, 2048}
+	for trial := range 160 {
+		V, K := 1+trial%25, 2+trial%11
+		G := 0
+		if trial%4 == 3 {
+			G = 1 + trial%3
+		}
+		kind := Multinomial
+		if trial%5 == 2 {
+			kind, G = Complement, 0 // a complement model takes count columns only
+		}
+		n := sizes[trial%len(sizes)]
+		t.Run(fmt.Sprintf("V%d_K%d_G%d_%s_n%d", V, K, G, kind, n), func(t *testing.T) {
+			m := countsKernelModel(t, r, V, K, G, kind)
+			s, err := Compile(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var cs *countsComponent
+			for _, comp := range s.Components {
+				if c, ok := comp.(*countsComponent); ok {
+					cs = c
+				}
+			}
+			b := s.NewBatch(n)
+			fillCounts(r, s, b, n)
+			start := make([]float64, K*n)
+			for i := range start {
+				start[i] = r.NormFloat64() * 100
+			}
+			want := append([]float64(nil), start...)
+			addCountsRef(cs, b, want)
+			// The reference scorer: JointLogLikelihood's steps with addCountsRef for the count columns.
+			wantJLL := make([]float64, K*n)
+			for c := range K {
+				for i := range n {
+					wantJLL[c*n+i] = s.base[c]
+				}
+			}
+			for _, comp := range s.Components {
+				if comp == cs {
+					addCountsRef(cs, b, wantJLL)
+				} else {
+					comp.Add(b, wantJLL)
+				}
+			}
+			s.fixup(b, wantJLL, &Workspace{})
+			for _, avx := range kernels {
+				useAVX2 = avx
+				got := append([]float64(nil), start...)
+				cs.Add(b, got)
+				for k := range got {
+					if !sameBits(got[k], want[k]) {
+						t.Fatalf("avx2=%v: class %d row %d: got %v (%#x), want %v (%#x)", avx, k/n, k%n, got[k], math.Float64bits(got[k]), want[k], math.Float64bits(want[k]))
+					}
+				}
+				jll := make([]float64, K*n)
+				s.JointLogLikelihood(b, jll, &Workspace{})
+				for k := range jll {
+					if !sameBits(jll[k], wantJLL[k]) {
+						t.Fatalf("avx2=%v: scorer: class %d row %d: got %v, want %v", avx, k/n, k%n, jll[k], wantJLL[k])
+					}
+				}
+			}
+		})
+	}
+}
