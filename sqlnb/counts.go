@@ -259,9 +259,8 @@ func (cs *countsComponent) addGo(b *Batch, out []float64, from int) {
 // more columns take more calls, the scores carried in out between them (exact: out holds the running sum).
 const countsColumns = 32
 
-// addAVX2 runs countsAVX2 over the first b.N rows rounded down to a multiple of 16, two classes at a time
-// (an odd last class paired with itself: both halves compute and store the same values), and returns the
-// number of rows done.
+// addAVX2 runs countsAVX2 over the first b.N rows rounded down to a multiple of 16 and returns the number of
+// rows done.
 func (cs *countsComponent) addAVX2(b *Batch, out []float64) int {
 	n := b.N
 	rows := n &^ 15
@@ -276,11 +275,7 @@ func (cs *countsComponent) addAVX2(b *Batch, out []float64) int {
 			x := b.Num[cs.in[j0+r].Feature][:rows]
 			cols[r] = unsafe.Pointer(&x[0])
 		}
-		for c := 0; c < cs.K; c += 2 {
-			d := min(c+1, cs.K-1)
-			w := cs.pairs[c*V+2*j0:]
-			countsAVX2(&cols[0], nj, &w[0], &out[c*n], &out[d*n], rows)
-		}
+		countsAVX2(&cols[0], nj, &cs.pairs[2*j0], uintptr(2*V)*8, &out[0], uintptr(n)*8, cs.K, rows)
 	}
 	return rows
 }

@@ -4,6 +4,6 @@ package sqlnb
 
 import "unsafe"
 
-func countsAVX2(*unsafe.Pointer, int, *float64, *float64, *float64, int) {
+func countsAVX2(*unsafe.Pointer, int, *float64, uintptr, *float64, uintptr, int, int) {
 	panic("sqlnb: no AVX2 kernel on this platform")
 }
