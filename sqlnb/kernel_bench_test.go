@@ -205,8 +205,8 @@ func countsModel(tb testing.TB, m, k, n int) (*sqlnb.Scorer, *sqlnb.Batch) {
 }
 
 // BenchmarkCountsKernel measures the multinomial (count columns) kernel on one 2048-row vector (rows/s per
-// thread): the scores alone, then with the argmax nb_predict takes and the posteriors nb_predict_proba
-// writes.
+// thread): the scores alone, the argmax alone, the scores with the argmax nb_predict takes and with the
+// posteriors nb_predict_proba writes.
 func BenchmarkCountsKernel(b *testing.B) {
 	for _, mk := range [][2]int{{20, 10}, {5, 3}} {
 		m, k := mk[0], mk[1]
@@ -218,9 +218,14 @@ func BenchmarkCountsKernel(b *testing.B) {
 			best := make([]int32, n)
 			top := make([]float64, n)
 			post := make([]float64, n*k)
-			for _, op := range []string{"jll", "predict", "proba"} {
+			s.JointLogLikelihood(batch, jll, &ws)
+			for _, op := range []string{"jll", "argmax", "predict", "proba"} {
 				b.Run(op, func(b *testing.B) {
 					for b.Loop() {
+						if op == "argmax" {
+							sqlnb.Argmax(jll, n, k, best, top)
+							continue
+						}
 						s.JointLogLikelihood(batch, jll, &ws)
 						switch op {
 						case "predict":

@@ -500,25 +500,46 @@ func (s *Scorer) rowScores(b *Batch, i int, dst []XFloat) {
 }
 
 // Argmax writes, for every row, the index of the class with the largest joint log-likelihood in jll
-// (class-major, as JointLogLikelihood writes it); ties go to the first class in model order. top is
-// scratch of length ≥ n. The loops run class by class over contiguous columns without branches.
+// (class-major, as JointLogLikelihood writes it); ties go to the first class in model order, and a NaN score
+// ends the search (the row keeps the best class before it). top is scratch of length ≥ n (it ends holding
+// the row's running maximum). Four rows at a time, their best class and score in locals while the classes
+// are walked, without branches.
 func Argmax(jll []float64, n, K int, dst []int32, top []float64) {
 	dst, top = dst[:n], top[:n]
-	copy(top, jll[:n])
-	clear(dst)
-	for c := 1; c < K; c++ {
-		col := jll[c*n : c*n+n]
-		ci := int32(c)
-		for i, v := range col {
-			t := top[i]
-			var g int32
-			if v > t {
-				g = 1
-			}
-			dst[i] += g * (ci - dst[i])
-			top[i] = max(v, t)
+	i := 0
+	for ; n-i >= 4; i += 4 {
+		t := jll[i : i+4 : i+4]
+		t0, t1, t2, t3 := t[0], t[1], t[2], t[3]
+		var d0, d1, d2, d3 int32
+		for c := 1; c < K; c++ {
+			v := jll[c*n+i : c*n+i+4 : c*n+i+4]
+			ci := int32(c)
+			d0 = pick(v[0] > t0, ci, d0)
+			d1 = pick(v[1] > t1, ci, d1)
+			d2 = pick(v[2] > t2, ci, d2)
+			d3 = pick(v[3] > t3, ci, d3)
+			t0, t1, t2, t3 = max(v[0], t0), max(v[1], t1), max(v[2], t2), max(v[3], t3)
 		}
+		dst[i], dst[i+1], dst[i+2], dst[i+3] = d0, d1, d2, d3
+		top[i], top[i+1], top[i+2], top[i+3] = t0, t1, t2, t3
 	}
+	for ; i < n; i++ {
+		t, d := jll[i], int32(0)
+		for c := 1; c < K; c++ {
+			v := jll[c*n+i]
+			d = pick(v > t, int32(c), d)
+			t = max(v, t)
+		}
+		dst[i], top[i] = d, t
+	}
+}
+
+// pick returns a if cond, else b (the compiler makes it a conditional move).
+func pick(cond bool, a, b int32) int32 {
+	if cond {
+		return a
+	}
+	return b
 }
 
 // ClassPosterior returns p(c | x) for row i as 1 / Σ_c' exp(b_c' - b_c): K-1 exponentials (one for two

@@ -6,6 +6,8 @@ import (
 	"unsafe"
 
 	"github.com/duckdb/duckdb-go/v2/mapping"
+
+	"github.com/sqlnb/sqlnb/sqlnb"
 )
 
 // stringAt reads element i of a VARCHAR vector's data (DuckDB's 16-byte string_t: length, then 12
@@ -113,7 +115,8 @@ func hugeToFloat(h hugeint) float64 {
 	return float64(h.upper)*18446744073709551616.0 + float64(h.lower)
 }
 
-// numbersAt converts n numbers of DuckDB type t (integers, floats, HUGEINT, UHUGEINT) to float64.
+// numbersAt converts n numbers of DuckDB type t (integers, floats, HUGEINT, UHUGEINT) to float64 (INTEGER,
+// the usual type of count columns, sixteen at a time: sqlnb.Int32sToFloats).
 func numbersAt(t mapping.Type, data unsafe.Pointer, dst []float64) bool {
 	switch t {
 	case mapping.TypeTinyInt:
@@ -121,7 +124,7 @@ func numbersAt(t mapping.Type, data unsafe.Pointer, dst []float64) bool {
 	case mapping.TypeSmallInt:
 		toFloats[int16](data, dst)
 	case mapping.TypeInteger:
-		toFloats[int32](data, dst)
+		sqlnb.Int32sToFloats(dst, unsafe.Slice((*int32)(data), len(dst)))
 	case mapping.TypeBigInt:
 		toFloats[int64](data, dst)
 	case mapping.TypeUTinyInt:

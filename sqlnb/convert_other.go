@@ -1,0 +1,7 @@
+//go:build !amd64 || purego
+
+package sqlnb
+
+func int32sToFloatsAVX2(*float64, *int32, int) {
+	panic("sqlnb: no AVX2 kernel on this platform")
+}
