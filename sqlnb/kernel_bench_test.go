@@ -240,3 +240,20 @@ func BenchmarkCountsKernel(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkInt32sToFloats measures the reading of 20 INTEGER columns of a 2048-row vector into float64 (rows/s
+// per thread).
+func BenchmarkInt32sToFloats(b *testing.B) {
+	const n, m = 2048, 20
+	src := make([]int32, n*m)
+	for i := range src {
+		src[i] = int32(i % 13)
+	}
+	dst := make([]float64, n*m)
+	for b.Loop() {
+		for j := range m {
+			sqlnb.Int32sToFloats(dst[j*n:j*n+n], src[j*n:j*n+n])
+		}
+	}
+	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
+}

@@ -501,12 +501,17 @@ func (s *Scorer) rowScores(b *Batch, i int, dst []XFloat) {
 
 // Argmax writes, for every row, the index of the class with the largest joint log-likelihood in jll
 // (class-major, as JointLogLikelihood writes it); ties go to the first class in model order, and a NaN score
-// ends the search (the row keeps the best class before it). top is scratch of length ≥ n (it ends holding
-// the row's running maximum). Four rows at a time, their best class and score in locals while the classes
-// are walked, without branches.
+// ends the search (the row keeps the best class before it). top is scratch of length ≥ n. Sixteen rows at a
+// time with AVX2 where the CPU has it (argmax_amd64.s), the rest four rows at a time, their best class and
+// score in locals while the classes are walked, without branches.
 func Argmax(jll []float64, n, K int, dst []int32, top []float64) {
 	dst, top = dst[:n], top[:n]
 	i := 0
+	if useAVX2 && n >= 16 {
+		_ = jll[K*n-1]
+		i = n &^ 15
+		argmaxAVX2(&jll[0], n, K, &dst[0], &top[0], i)
+	}
 	for ; n-i >= 4; i += 4 {
 		t := jll[i : i+4 : i+4]
 		t0, t1, t2, t3 := t[0], t[1], t[2], t[3]
