@@ -215,9 +215,9 @@ func (cs *countsComponent) ignoresPriors() bool { return cs.complement }
 // scorer rescores those rows with Row (Scorer.fixup).
 //
 // The work is K·V multiply-adds per row (200 for bench-compare's 20 columns × 10 classes). addAVX2 does it
-// sixteen rows and two classes at a time in YMM registers (counts_amd64.s), the rest runs addGo: a block of
-// four rows' scores of one class held in locals while the columns are walked once, so out is read and
-// written once per block and class instead of once per column.
+// sixteen rows and two classes at a time in YMM registers (counts_amd64.s), so that out is read and written
+// once per class and block of rows instead of once per column; the rest runs addGo, which reads and writes
+// out once per four columns.
 func (cs *countsComponent) Add(b *Batch, out []float64) {
 	from := 0
 	if useAVX2 {
@@ -226,31 +226,34 @@ func (cs *countsComponent) Add(b *Batch, out []float64) {
 	cs.addGo(b, out, from)
 }
 
-// addGo is Add for rows from..b.N-1 in Go, four rows of one class at a time.
+// addGo is Add for rows from..b.N-1 in Go: per class, four columns per pass over the rows, each row's score
+// held in a local while their four terms are added in column order.
 func (cs *countsComponent) addGo(b *Batch, out []float64, from int) {
 	n := b.N
+	V := len(cs.in)
 	for c := range cs.K {
-		o := out[c*n : c*n+n]
-		i := from
-		for ; n-i >= 4; i += 4 {
-			s := o[i : i+4 : i+4]
-			s0, s1, s2, s3 := s[0], s[1], s[2], s[3]
-			for r, in := range cs.in {
-				w := cs.weight[r][c]
-				x := b.Num[in.Feature][i : i+4 : i+4]
-				s0 += float64(x[0] * w)
-				s1 += float64(x[1] * w)
-				s2 += float64(x[2] * w)
-				s3 += float64(x[3] * w)
+		o := out[c*n+from : c*n+n]
+		m := len(o)
+		r := 0
+		for ; V-r >= 4; r += 4 {
+			x0, x1, x2, x3 := b.Num[cs.in[r].Feature][from:n], b.Num[cs.in[r+1].Feature][from:n], b.Num[cs.in[r+2].Feature][from:n], b.Num[cs.in[r+3].Feature][from:n]
+			x0, x1, x2, x3 = x0[:m], x1[:m], x2[:m], x3[:m]
+			w0, w1, w2, w3 := cs.weight[r][c], cs.weight[r+1][c], cs.weight[r+2][c], cs.weight[r+3][c]
+			for i := range o {
+				s := o[i]
+				s += float64(x0[i] * w0)
+				s += float64(x1[i] * w1)
+				s += float64(x2[i] * w2)
+				s += float64(x3[i] * w3)
+				o[i] = s
 			}
-			s[0], s[1], s[2], s[3] = s0, s1, s2, s3
 		}
-		for ; i < n; i++ {
-			s := o[i]
-			for r, in := range cs.in {
-				s += float64(b.Num[in.Feature][i] * cs.weight[r][c])
+		for ; r < V; r++ {
+			x, w := b.Num[cs.in[r].Feature][from:n], cs.weight[r][c]
+			x = x[:m]
+			for i := range o {
+				o[i] += float64(x[i] * w)
 			}
-			o[i] = s
 		}
 	}
 }
