@@ -280,10 +280,7 @@ func (s *Scorer) JointLogLikelihood(b *Batch, out []float64, ws *Workspace) {
 func (s *Scorer) pooledJLL(b *Batch, out []float64, ws *Workspace) {
 	n, K := b.N, len(s.Labels)
 	for c := range K {
-		o := out[c*n : c*n+n]
-		for i := range o {
-			o[i] = s.base[c]
-		}
+		fill(out[c*n:c*n+n], s.base[c])
 	}
 	for _, comp := range s.Components {
 		comp.Add(b, out)
@@ -407,7 +404,11 @@ func (s *Scorer) fixup(b *Batch, out []float64, ws *Workspace) {
 		}
 	}
 	for c := range K {
-		for i, v := range out[c*n : c*n+n] {
+		col := out[c*n : c*n+n]
+		if allFinite(col) {
+			continue
+		}
+		for i, v := range col {
 			if v-v != 0 && !ws.NullOf(i) && !s.nullIfNonFinite(b, i, ws) {
 				bad[i], any = true, true
 			}
