@@ -595,8 +595,25 @@ func LogPosteriors(jll []float64, n, K int, dst, rowMax []float64) {
 // posteriorsTwo is Posteriors for two classes with one exponential per row instead of two: the larger
 // score's is e^0 = 1, the other's e^(−|b₁ − b₀|) (the same difference as b_c − B, bit for bit), their sum
 // 1 + e, so that the probabilities are 1·(1/(1+e)) and e·(1/(1+e)): Posterior's operations on the same values.
+// With AVX2 (useAVX2), posteriorsTwoAVX2 (exp_amd64.s) does four rows at a time, the same bits, and leaves
+// to posteriorsTwoGo the groups of four with an exponential outside its range and the last n mod 4 rows.
 func posteriorsTwo(jll []float64, n int, dst []float64) {
 	b0, b1, dst := jll[:n], jll[n:2*n], dst[:2*n]
+	i := 0
+	for useAVX2 && n-i >= 4 {
+		i += posteriorsTwoAVX2(&b0[i], &b1[i], &dst[2*i], n-i)
+		if n-i >= 4 { // the kernel stopped at a group with a lane outside its range
+			posteriorsTwoGo(b0[i:i+4], b1[i:i+4], dst[2*i:2*i+8])
+			i += 4
+		}
+	}
+	posteriorsTwoGo(b0[i:], b1[i:], dst[2*i:])
+}
+
+// posteriorsTwoGo is posteriorsTwo in Go, row by row (b0 and b1 the two classes' scores, dst 2·len(b0)
+// posteriors row-major): the reference the AVX2 kernel reproduces.
+func posteriorsTwoGo(b0, b1, dst []float64) {
+	b1, dst = b1[:len(b0)], dst[:2*len(b0)]
 	for i, v := range b0 {
 		d := b1[i] - v
 		e := -math.Abs(d)
