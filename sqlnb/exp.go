@@ -22,7 +22,33 @@ func expNonPositive(x float64) float64 {
 // TestExpNonPositive checks it against a 200-bit reference. Differences in [−708, 0] take this path (math.Exp
 // costs ~2× as much, and a call per value ~25% more); below −745.13 (e^x rounds to 0) the result is 0;
 // between, above 0, and NaN go to math.Exp.
+//
+// On amd64 CPUs with AVX2 (useAVX2), expShiftedAVX2 (exp_amd64.s) computes four at a time with the same
+// IEEE operations per lane, so the same bits; a group of four with a value outside the fast range (other
+// than below −745.13, which it sets to 0 as expSlow does), and the last len(src) mod 4, go through
+// expShiftedGo.
 func expShifted(dst []float64, stride int, src, shift []float64) {
+	n := len(src)
+	shift = shift[:n]
+	if n == 0 {
+		return
+	}
+	_ = dst[(n-1)*stride] // the kernel writes up to here
+	i := 0
+	for useAVX2 && n-i >= 4 {
+		i += expShiftedAVX2(&dst[i*stride], stride, &src[i], &shift[i], n-i)
+		if n-i >= 4 { // the kernel stopped at a group with a lane outside its range
+			expShiftedGo(dst[i*stride:], stride, src[i:i+4], shift[i:i+4])
+			i += 4
+		}
+	}
+	if i < n {
+		expShiftedGo(dst[i*stride:], stride, src[i:], shift[i:])
+	}
+}
+
+// expShiftedGo is expShifted in Go, one value at a time: the reference the AVX2 kernel reproduces.
+func expShiftedGo(dst []float64, stride int, src, shift []float64) {
 	shift = shift[:len(src)]
 	for i, v := range src {
 		x := v - shift[i]
@@ -39,22 +65,28 @@ func expShifted(dst []float64, stride int, src, shift []float64) {
 // 1.5·2⁵², so that k sits in the low bits of z's mantissa (returned as z's bits); r = x − k·ln2/128 with
 // ln2/128 as hi + lo (k·hi is exact, and so is x − k·hi: the two are within a factor of 2). Inlined by the
 // loops (expRebuild(expReduce(x)) is the fast path, as one function it would not be inlined).
+//
+// The float64 conversions keep every product rounded on its own: without them Go may fuse a product and a
+// sum into one FMA instruction (it does with GOAMD64=v3), which changes the last bit now and then, and the
+// AVX2 kernel (exp_amd64.s), which rounds each operation, would no longer give the same bits.
 func expReduce(x float64) (r float64, k uint64) {
-	z := x*expInvLn2N + expShift
+	z := float64(x*expInvLn2N) + expShift
 	kd := z - expShift
-	return (x - kd*expLn2NHi) - kd*expLn2NLo, math.Float64bits(z)
+	return (x - float64(kd*expLn2NHi)) - float64(kd*expLn2NLo), math.Float64bits(z)
 }
 
 // expRebuild returns e^x = 2^(k/128) · e^r for expReduce's r and k: 2^(k/128) = 2^(k>>7) · 2^(j/128), j the
 // low 7 bits of k, is the table entry's bits plus k shifted into the exponent (expTable holds the entries
 // with j<<45 subtracted, so k<<45 adds both k>>7 to the exponent, in two's complement, and nothing to the
-// mantissa); e^r − 1 is tail + r + r²/2 + r³/6 + r⁴/24 + r⁵/120.
+// mantissa); e^r − 1 is tail + r + r²/2 + r³/6 + r⁴/24 + r⁵/120, evaluated as
+// ((tail + r) + r²·(1/2 + r·(1/6))) + (r²·r²)·(1/24 + r·(1/120)), each operation rounded (no FMA: see
+// expReduce).
 func expRebuild(r float64, k uint64) float64 {
 	j := k % expN
 	scale := math.Float64frombits(expTable[j] + k<<(52-7))
 	r2 := r * r
-	p := expTail[j] + r + r2*(0.5+r*(1.0/6)) + r2*r2*(1.0/24+r*(1.0/120))
-	return scale + scale*p
+	p := expTail[j] + r + float64(r2*(0.5+float64(r*(1.0/6)))) + float64(float64(r2*r2)*(1.0/24+float64(r*(1.0/120))))
+	return scale + float64(scale*p)
 }
 
 // expSlow is e^x outside expShifted's fast range: 0 below math.Exp's underflow bound, else math.Exp (out of

@@ -1,6 +1,7 @@
 package sqlnb
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -137,6 +138,268 @@ func TestPosteriorsMatchRows(t *testing.T) {
 				if got := logp[i*K+c]; math.Float64bits(row[c]) != math.Float64bits(got) && !(math.IsNaN(got) && math.IsNaN(row[c])) {
 					t.Fatalf("K=%d row %d class %d: LogPosteriors %v, LogPosterior %v", K, i, c, logp[i*K+c], row[c])
 				}
+			}
+		}
+	}
+}
+
+// vectorKernels lists the settings of useAVX2 this machine can run: false (the Go loops), and true where the
+// CPU has AVX2 and the build has the kernels (amd64 without -tags purego). The tests below compare each with
+// the Go reference; with only false they check the dispatch (groups, tails, strides) alone.
+func vectorKernels() []bool {
+	if useAVX2 {
+		return []bool{false, true}
+	}
+	return []bool{false}
+}
+
+// setAVX2 sets useAVX2 for the rest of the test.
+func setAVX2(t *testing.T, on bool) {
+	old := useAVX2
+	useAVX2 = on
+	t.Cleanup(func() { useAVX2 = old })
+}
+
+// expEdges are the arguments at the ends of and beyond expShifted's fast range [−708, 0]: the bounds and
+// their neighbours, subnormal and zero results (below −708.4 and −745.13), NaN, infinities, tiny values of
+// either sign.
+func expEdges() []float64 {
+	inf := math.Inf(1)
+	return []float64{0, math.Copysign(0, -1), expFastMin, math.Nextafter(expFastMin, 0), math.Nextafter(expFastMin, -inf),
+		-708.39, -708.4, -720, -740, -745, -745.13, expUnderflow, math.Nextafter(expUnderflow, 0),
+		math.Nextafter(expUnderflow, -inf), -745.2, -746, -1e4, -math.MaxFloat64, -inf, inf, math.NaN(),
+		-5e-324, 5e-324, -1e-300, 1e-300, 1, 709.7, -1e-17, -0.5 * math.Ln2 / expN, -math.Ln2 / expN}
+}
+
+// sameBits reports whether a and b are the same float64, bit for bit.
+func sameBits(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
+
+// TestExpShiftedKernels: expShifted with each kernel gives expShiftedGo's bits (the scalar reference), on 4M
+// random differences in [−745.2, 0] (most in the fast range, some between −708 and −745.13, where the AVX2
+// kernel leaves the group to the Go loop) and on expEdges at random places among them; and
+// expShiftedGo gives expNonPositive's bits.
+func TestExpShiftedKernels(t *testing.T) {
+	const n = 1 << 22
+	r := rand.New(rand.NewPCG(5, 6))
+	src, shift := make([]float64, n), make([]float64, n)
+	edges := expEdges()
+	for i := range src {
+		var x float64
+		switch i % 5 {
+		case 0:
+			x = -r.Float64() * 745.2
+		case 1:
+			x = -r.Float64() * 2
+		case 2:
+			x = -r.ExpFloat64() * 30
+		case 3:
+			x = -r.Float64() * 1e-6
+		default:
+			x = -708 - r.Float64()*40
+			if r.IntN(4) != 0 {
+				x = -r.Float64() * 708
+			}
+		}
+		if r.IntN(1000) == 0 {
+			x = edges[r.IntN(len(edges))]
+		}
+		// A shift that keeps src − shift = x exactly (a power of two near src's size, or 0).
+		s := 0.0
+		if i%3 == 0 {
+			s = float64(int(r.IntN(64)))
+		}
+		src[i], shift[i] = x+s, s
+		if src[i]-shift[i] != x && !math.IsNaN(x) && !math.IsInf(x, 0) {
+			src[i], shift[i] = x, 0
+		}
+	}
+	want := make([]float64, n)
+	expShiftedGo(want, 1, src, shift)
+	for i, x := range src {
+		if e := expNonPositive(x - shift[i]); !sameBits(e, want[i]) {
+			t.Fatalf("e^%v: expShiftedGo %v, expNonPositive %v", x-shift[i], want[i], e)
+		}
+	}
+	for _, avx := range vectorKernels() {
+		setAVX2(t, avx)
+		got := make([]float64, n)
+		expShifted(got, 1, src, shift)
+		for i := range got {
+			if !sameBits(got[i], want[i]) {
+				t.Fatalf("avx2=%v: e^%v (%v − %v): %v (%#x), Go %v (%#x)", avx, src[i]-shift[i], src[i], shift[i],
+					got[i], math.Float64bits(got[i]), want[i], math.Float64bits(want[i]))
+			}
+		}
+	}
+	// Every edge value in every lane of a group of fast values, and groups of edge values alone.
+	for _, avx := range vectorKernels() {
+		setAVX2(t, avx)
+		for _, e := range edges {
+			for lane := range 4 {
+				x := []float64{-1.5, -0.25, -700, -3e-5}
+				x[lane] = e
+				zero := make([]float64, 4)
+				got, want := make([]float64, 4), make([]float64, 4)
+				expShifted(got, 1, x, zero)
+				expShiftedGo(want, 1, x, zero)
+				for i := range got {
+					if !sameBits(got[i], want[i]) {
+						t.Fatalf("avx2=%v: e^%v in %v: %v, Go %v", avx, x[i], x, got[i], want[i])
+					}
+				}
+			}
+		}
+		x := append(expEdges(), expEdges()...)
+		got, want := make([]float64, len(x)), make([]float64, len(x))
+		expShifted(got, 1, x, make([]float64, len(x)))
+		expShiftedGo(want, 1, x, make([]float64, len(x)))
+		for i := range got {
+			if !sameBits(got[i], want[i]) {
+				t.Fatalf("avx2=%v: e^%v: %v, Go %v", avx, x[i], got[i], want[i])
+			}
+		}
+	}
+}
+
+// TestExpShiftedStrides: expShifted writes e^(src[i] − shift[i]) to dst[i·stride] and nothing else, for every
+// length 0..37 (tails of 0 to 3 after the groups of four) and stride 1..11, in place too (dst = src, as the
+// logistic loss calls it); the values are expShiftedGo's bits.
+func TestExpShiftedStrides(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	edges := expEdges()
+	for _, avx := range vectorKernels() {
+		setAVX2(t, avx)
+		for trial := range 2000 {
+			n, stride := r.IntN(38), 1+r.IntN(11)
+			src, shift := make([]float64, n), make([]float64, n)
+			for i := range src {
+				src[i], shift[i] = -r.Float64()*50, r.Float64()*700
+				if trial%4 == 0 && r.IntN(8) == 0 {
+					src[i], shift[i] = edges[r.IntN(len(edges))], 0
+				}
+			}
+			size := n*stride + 3
+			got, want := make([]float64, size), make([]float64, size)
+			for i := range got {
+				got[i], want[i] = float64(-i), float64(-i) // what must stay
+			}
+			expShifted(got[1:], stride, src, shift)
+			expShiftedGo(want[1:], stride, src, shift)
+			for i := range got {
+				if !sameBits(got[i], want[i]) {
+					t.Fatalf("avx2=%v n=%d stride=%d: dst[%d] = %v, Go %v", avx, n, stride, i-1, got[i], want[i])
+				}
+			}
+			inPlace := append([]float64(nil), src...)
+			expShifted(inPlace, 1, inPlace, shift)
+			for i, v := range inPlace {
+				if !sameBits(v, want[1+i*stride]) {
+					t.Fatalf("avx2=%v n=%d in place: dst[%d] = %v, Go %v", avx, n, i, v, want[1+i*stride])
+				}
+			}
+		}
+	}
+}
+
+// TestPosteriorsKernels: Posteriors (posteriorsTwo for two classes, expShiftedBlock for more) gives the same
+// bits with each kernel as with the Go loops, for every number of rows 0..37 and 300, scores with
+// differences inside and beyond the fast range, ties, ±∞ and NaN; dst past the rows is left alone.
+func TestPosteriorsKernels(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	edges := expEdges()
+	run := func(avx bool, jll []float64, n, K int) []float64 {
+		old := useAVX2
+		useAVX2 = avx
+		defer func() { useAVX2 = old }()
+		dst, mx := make([]float64, n*K+5), make([]float64, n)
+		for i := range dst {
+			dst[i] = 42
+		}
+		Posteriors(jll, n, K, dst, mx)
+		return dst
+	}
+	for _, K := range []int{2, 3, 10} {
+		for trial := range 1500 {
+			n := r.IntN(38)
+			if trial%100 == 0 {
+				n = 300
+			}
+			jll := make([]float64, n*K)
+			for i := range jll {
+				jll[i] = -r.ExpFloat64() * []float64{1, 30, 800}[r.IntN(3)]
+				if trial%3 == 0 && r.IntN(10) == 0 {
+					jll[i] = edges[r.IntN(len(edges))]
+				}
+			}
+			want := run(false, jll, n, K)
+			for _, avx := range vectorKernels() {
+				got := run(avx, jll, n, K)
+				for i := range got {
+					if !sameBits(got[i], want[i]) {
+						t.Fatalf("avx2=%v K=%d n=%d: dst[%d] = %v, Go %v", avx, K, n, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkPosteriors measures Posteriors alone on one 2048-row vector of scores a few units apart (the
+// exponentials all in the fast range), with the Go loops and with the AVX2 kernels, side by side.
+func BenchmarkPosteriors(b *testing.B) {
+	const n = 2048
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, K := range []int{2, 3, 10} {
+		jll := make([]float64, n*K)
+		for i := range jll {
+			jll[i] = -20 * r.Float64()
+		}
+		dst, mx := make([]float64, n*K), make([]float64, n)
+		for _, avx := range vectorKernels() {
+			name := fmt.Sprintf("k%d/go", K)
+			if avx {
+				name = fmt.Sprintf("k%d/avx2", K)
+			}
+			b.Run(name, func(b *testing.B) {
+				old := useAVX2
+				useAVX2 = avx
+				defer func() { useAVX2 = old }()
+				for b.Loop() {
+					Posteriors(jll, n, K, dst, mx)
+				}
+				b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
+			})
+		}
+	}
+}
+
+// TestKernelsTakeFastRange: the AVX2 kernels do the groups they can rather than leave them to the Go code
+// (which would pass the tests above as well): on values in the fast range, and below −745.13, each returns
+// every whole group of four.
+func TestKernelsTakeFastRange(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for _, avx := range vectorKernels() {
+		if !avx {
+			continue
+		}
+		for _, n := range []int{4, 5, 37, 256} {
+			K := 3
+			jll, dst, sum := make([]float64, n*K), make([]float64, n*K), make([]float64, n)
+			for i := range jll {
+				jll[i] = -r.Float64() * 700
+				if i%7 == 0 {
+					jll[i] = -2000 - r.Float64()*1e4 // e^x is 0, differences with the others too
+				}
+			}
+			want := n &^ 3
+			if got := expShiftedAVX2(&dst[0], K, &jll[0], &sum[0], n); got != want {
+				t.Errorf("expShiftedAVX2 did %d of %d values", got, n)
+			}
+			if got := posteriorsTwoAVX2(&jll[0], &jll[n], &dst[0], n); got != want {
+				t.Errorf("posteriorsTwoAVX2 did %d of %d rows", got, n)
+			}
+			if got := expSumsAVX2(&jll[0], n, K, n, &dst[0], &sum[0]); got != want {
+				t.Errorf("expSumsAVX2 did %d of %d rows", got, n)
 			}
 		}
 	}

@@ -8,7 +8,8 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// useAVX2 selects scoreRowsAVX2 (groups_amd64.s) for the per-group row kernel.
+// useAVX2 selects the AVX2 kernels: scoreRowsAVX2 (groups_amd64.s) for the per-group rows, and the
+// exponentials of the posteriors (exp_amd64.s).
 var useAVX2 = cpu.X86.HasAVX2
 
 // scoreRowsAVX2 is scoreRowsGo with four classes per AVX2 vector (a lane each): the same operations on each

@@ -4,7 +4,7 @@ package sqlnb
 
 import "unsafe"
 
-// useAVX2 is false: scoreRows runs scoreRowsGo.
+// useAVX2 is false: scoreRows runs scoreRowsGo, and the exponentials the Go loops (exp.go, scorer.go).
 var useAVX2 = false
 
 func scoreRowsAVX2(*float64, uintptr, *unsafe.Pointer, int, int, *int32, int, *float64, *bool) {

@@ -584,8 +584,8 @@ func Posterior(jll []float64, n, K, i int, dst []float64) {
 }
 
 // Posteriors writes p(c | x) of every row to dst, row-major (dst[i*K+c]), the same values as Posterior
-// row by row (the exponentials dominate nb_predict_proba's cost: see expShiftedBlock). rowMax is scratch of
-// n elements.
+// row by row (the exponentials dominate nb_predict_proba's cost: see expSumsBlock). rowMax is scratch of
+// n elements (it receives the rows' sums).
 func Posteriors(jll []float64, n, K int, dst, rowMax []float64) {
 	if K == 2 {
 		posteriorsTwo(jll, n, dst)
@@ -593,14 +593,44 @@ func Posteriors(jll []float64, n, K int, dst, rowMax []float64) {
 	}
 	for i0 := 0; i0 < n; i0 += posteriorBlock {
 		i1 := min(i0+posteriorBlock, n)
-		expShiftedBlock(jll, n, K, i0, i1, dst, rowMax)
+		expSumsBlock(jll, n, K, i0, i1, dst, rowMax)
 		for i := i0; i < i1; i++ {
 			row := dst[i*K : i*K+K]
-			inv := 1 / rowSum(row)
+			inv := 1 / rowMax[i]
 			for c := range row {
 				row[c] *= inv
 			}
 		}
+	}
+}
+
+// expSumsBlock computes, for rows i0 ≤ i < i1, exp(b_ic − B_i) (B_i = max_c b_ic) into dst[i*K+c] and
+// their sum in class order into sum[i], as expSumsGo. With AVX2 (useAVX2), expSumsAVX2 (exp_amd64.s) does
+// it four rows at a time, one pass over the classes for each group (the same bits), and leaves to expSumsGo
+// the groups with an exponential outside its range and the last rows.
+func expSumsBlock(jll []float64, n, K, i0, i1 int, dst, sum []float64) {
+	if i0 == i1 {
+		return
+	}
+	_, _, _ = jll[(K-1)*n+i1-1], dst[i1*K-1], sum[i1-1] // the kernel reads and writes up to here
+	i := i0
+	for useAVX2 && i1-i >= 4 {
+		i += expSumsAVX2(&jll[i], n, K, i1-i, &dst[i*K], &sum[i])
+		if i1-i >= 4 { // the kernel stopped at a group with a lane outside its range
+			expSumsGo(jll, n, K, i, i+4, dst, sum)
+			i += 4
+		}
+	}
+	if i < i1 {
+		expSumsGo(jll, n, K, i, i1, dst, sum)
+	}
+}
+
+// expSumsGo is expSumsBlock in Go: expShiftedBlock, then each row's sum (rowSum).
+func expSumsGo(jll []float64, n, K, i0, i1 int, dst, sum []float64) {
+	expShiftedBlock(jll, n, K, i0, i1, dst, sum)
+	for i := i0; i < i1; i++ {
+		sum[i] = rowSum(dst[i*K : i*K+K])
 	}
 }
 
@@ -622,8 +652,25 @@ func LogPosteriors(jll []float64, n, K int, dst, rowMax []float64) {
 // posteriorsTwo is Posteriors for two classes with one exponential per row instead of two: the larger
 // score's is e^0 = 1, the other's e^(−|b₁ − b₀|) (the same difference as b_c − B, bit for bit), their sum
 // 1 + e, so that the probabilities are 1·(1/(1+e)) and e·(1/(1+e)): Posterior's operations on the same values.
+// With AVX2 (useAVX2), posteriorsTwoAVX2 (exp_amd64.s) does four rows at a time, the same bits, and leaves
+// to posteriorsTwoGo the groups of four with an exponential outside its range and the last n mod 4 rows.
 func posteriorsTwo(jll []float64, n int, dst []float64) {
 	b0, b1, dst := jll[:n], jll[n:2*n], dst[:2*n]
+	i := 0
+	for useAVX2 && n-i >= 4 {
+		i += posteriorsTwoAVX2(&b0[i], &b1[i], &dst[2*i], n-i)
+		if n-i >= 4 { // the kernel stopped at a group with a lane outside its range
+			posteriorsTwoGo(b0[i:i+4], b1[i:i+4], dst[2*i:2*i+8])
+			i += 4
+		}
+	}
+	posteriorsTwoGo(b0[i:], b1[i:], dst[2*i:])
+}
+
+// posteriorsTwoGo is posteriorsTwo in Go, row by row (b0 and b1 the two classes' scores, dst 2·len(b0)
+// posteriors row-major): the reference the AVX2 kernel reproduces.
+func posteriorsTwoGo(b0, b1, dst []float64) {
+	b1, dst = b1[:len(b0)], dst[:2*len(b0)]
 	for i, v := range b0 {
 		d := b1[i] - v
 		e := -math.Abs(d)

@@ -163,14 +163,25 @@ func predictQuery(ctx context.Context, db *udf.DB, o *predictOptions, m *sqlnb.M
 		}
 		sel += fmt.Sprintf(", nb_predict_proba(%s, t) AS %s", model, queries.Ident(name))
 	}
-	if o.proba {
-		for _, c := range m.Classes {
-			name := o.prefix + "proba_" + c.Label
-			if err := claim(name, fmt.Sprintf("posterior of class %q", c.Label)); err != nil {
-				return "", err
-			}
-			sel += fmt.Sprintf(", nb_proba(%s, t, %s) AS %s", model, queries.Literal(c.Label), queries.Ident(name))
-		}
+	if !o.proba {
+		return sel + " FROM " + src.From + " t", nil
 	}
-	return sel + " FROM " + src.From + " t", nil
+	// The proba_<class> columns are the elements of one nb_predict_proba per row, in the model's class order
+	// (its MAP's order): a column per nb_proba call would evaluate the model once per class. The posteriors
+	// are one column of an inner SELECT that the outer one takes apart; DuckDB inlines the inner column into
+	// each element and its common-subexpression elimination evaluates it once per row.
+	inner := o.prefix + "__sqlnb_posteriors"
+	if err := claim(inner, "posteriors"); err != nil {
+		return "", err
+	}
+	outer := make([]string, len(m.Classes))
+	for i, c := range m.Classes {
+		name := o.prefix + "proba_" + c.Label
+		if err := claim(name, fmt.Sprintf("posterior of class %q", c.Label)); err != nil {
+			return "", err
+		}
+		outer[i] = fmt.Sprintf("%s[%d] AS %s", queries.Ident(inner), i+1, queries.Ident(name))
+	}
+	sel += fmt.Sprintf(", map_values(nb_predict_proba(%s, t)) AS %s FROM %s t", model, queries.Ident(inner), src.From)
+	return fmt.Sprintf("SELECT * EXCLUDE (%s), %s FROM (%s)", queries.Ident(inner), strings.Join(outer, ", "), sel), nil
 }
