@@ -96,9 +96,9 @@ func fillCounts(r *rand.Rand, s *Scorer, b *Batch, n int) {
 	}
 }
 
-// sameBits reports whether a and b are the same float64, bit for bit, or both NaN (the payload of a NaN
+// sameOrNaN reports whether a and b are the same float64, bit for bit, or both NaN (the payload of a NaN
 // is not part of the result: the scorer rescores those rows).
-func sameBits(a, b float64) bool {
+func sameOrNaN(a, b float64) bool {
 	return math.Float64bits(a) == math.Float64bits(b) || (math.IsNaN(a) && math.IsNaN(b))
 }
 
@@ -166,14 +166,14 @@ func TestCountsKernelBits(t *testing.T) {
 				got := append([]float64(nil), start...)
 				cs.Add(b, got)
 				for k := range got {
-					if !sameBits(got[k], want[k]) {
+					if !sameOrNaN(got[k], want[k]) {
 						t.Fatalf("avx2=%v: class %d row %d: got %v (%#x), want %v (%#x)", avx, k/n, k%n, got[k], math.Float64bits(got[k]), want[k], math.Float64bits(want[k]))
 					}
 				}
 				jll := make([]float64, K*n)
 				s.JointLogLikelihood(b, jll, &Workspace{})
 				for k := range jll {
-					if !sameBits(jll[k], wantJLL[k]) {
+					if !sameOrNaN(jll[k], wantJLL[k]) {
 						t.Fatalf("avx2=%v: scorer: class %d row %d: got %v, want %v", avx, k/n, k%n, jll[k], wantJLL[k])
 					}
 				}
