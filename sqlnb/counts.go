@@ -271,6 +271,7 @@ func (cs *countsComponent) addAVX2(b *Batch, out []float64) int {
 		return 0
 	}
 	V := len(cs.in)
+	_ = out[cs.K*n-1] // countsAVX2 writes every class's first rows
 	var cols [countsColumns]unsafe.Pointer
 	for j0 := 0; j0 < V; j0 += countsColumns {
 		nj := min(V-j0, countsColumns)

@@ -103,10 +103,10 @@ func sameOrNaN(a, b float64) bool {
 }
 
 // TestCountsKernelBits: countsComponent.Add (the AVX2 kernel where the CPU has it, and the blocked Go loop)
-// gives the bits of addCountsRef, for 1..25 count columns, 2..12 classes, chunk sizes around multiples of 4
-// and 16, random counts with zeros, large counts, NULL, NaN and ±Inf values, multinomial and complement
-// weights, alone and next to Gaussian features; and the scorer's scores (after the row reference rescored the
-// rows with NULL, NaN or ±Inf) do not depend on the kernel.
+// gives the bits of addCountsRef, for 1..25 and 30..45 count columns, 2..12 classes, chunk sizes around
+// multiples of 4 and 16, random counts with zeros, large counts, NULL, NaN and ±Inf values, multinomial and
+// complement weights, alone and next to Gaussian features; and the scorer's scores (after the row reference
+// rescored the rows with NULL, NaN or ±Inf) do not depend on the kernel.
 func TestCountsKernelBits(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	kernels := []bool{false}
@@ -117,6 +117,9 @@ func TestCountsKernelBits(t *testing.T) {
 	sizes := []int{1, 3, 4, 5, 15, 16, 17, 31, 33, 63, 100, 2047, 2048}
 	for trial := range 160 {
 		V, K := 1+trial%25, 2+trial%11
+		if trial >= 150 {
+			V = 30 + trial%16 // more columns than one countsAVX2 call takes (countsColumns)
+		}
 		G := 0
 		if trial%4 == 3 {
 			G = 1 + trial%3
