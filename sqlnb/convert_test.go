@@ -41,3 +41,42 @@ func TestInt32sToFloats(t *testing.T) {
 		}
 	}
 }
+
+// TestInt64sToFloats: Int64sToFloats equals Go's float64(int64) bit for bit with and without AVX2, values
+// at and around ±2⁵¹ (the kernel's exact range), ±2⁵³, the int64 extremes and 0, lengths 0..70 at four
+// alignments, groups the kernel must hand back anywhere in the slice.
+func TestInt64sToFloats(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	edges := []int64{0, 1, -1, 1 << 51, 1<<51 - 1, -1 << 51, -1<<51 - 1, 1 << 53, 1<<53 + 1, -1<<53 - 1,
+		math.MaxInt64, math.MinInt64, math.MaxInt64 - 1<<50, 1<<62 + 12345}
+	defer func(old bool) { useAVX2 = old }(useAVX2)
+	for _, avx := range []bool{false, useAVX2} {
+		useAVX2 = avx
+		for n := range 71 {
+			for off := range 4 {
+				src := make([]int64, off+n)
+				for i := range src {
+					switch r.IntN(8) {
+					case 0:
+						src[i] = edges[r.IntN(len(edges))]
+					case 1:
+						src[i] = r.Int64()
+					default:
+						src[i] = r.Int64N(1<<20) - 1<<19
+					}
+				}
+				dst := make([]float64, n+1)
+				dst[n] = -1 // must stay as it is
+				Int64sToFloats(dst, src[off:])
+				for i, v := range src[off:] {
+					if math.Float64bits(dst[i]) != math.Float64bits(float64(v)) {
+						t.Fatalf("avx2=%v n=%d off=%d: dst[%d] = %v, want %v (from %d)", avx, n, off, i, dst[i], float64(v), v)
+					}
+				}
+				if dst[n] != -1 {
+					t.Fatalf("avx2=%v n=%d off=%d: wrote past len(src)", avx, n, off)
+				}
+			}
+		}
+	}
+}

@@ -257,3 +257,19 @@ func BenchmarkInt32sToFloats(b *testing.B) {
 	}
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
 }
+
+// BenchmarkInt64sToFloats: as BenchmarkInt32sToFloats for BIGINT columns.
+func BenchmarkInt64sToFloats(b *testing.B) {
+	const n, m = 2048, 20
+	src := make([]int64, n*m)
+	for i := range src {
+		src[i] = int64(i % 13)
+	}
+	dst := make([]float64, n*m)
+	for b.Loop() {
+		for j := range m {
+			sqlnb.Int64sToFloats(dst[j*n:j*n+n], src[j*n:j*n+n])
+		}
+	}
+	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
+}

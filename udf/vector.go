@@ -116,7 +116,8 @@ func hugeToFloat(h hugeint) float64 {
 }
 
 // numbersAt converts n numbers of DuckDB type t (integers, floats, HUGEINT, UHUGEINT) to float64 (INTEGER,
-// the usual type of count columns, sixteen at a time: sqlnb.Int32sToFloats).
+// the usual type of count columns, sixteen at a time: sqlnb.Int32sToFloats; BIGINT, which DuckDB's CSV reader
+// gives integer columns, four at a time: sqlnb.Int64sToFloats).
 func numbersAt(t mapping.Type, data unsafe.Pointer, dst []float64) bool {
 	switch t {
 	case mapping.TypeTinyInt:
@@ -126,7 +127,7 @@ func numbersAt(t mapping.Type, data unsafe.Pointer, dst []float64) bool {
 	case mapping.TypeInteger:
 		sqlnb.Int32sToFloats(dst, unsafe.Slice((*int32)(data), len(dst)))
 	case mapping.TypeBigInt:
-		toFloats[int64](data, dst)
+		sqlnb.Int64sToFloats(dst, unsafe.Slice((*int64)(data), len(dst)))
 	case mapping.TypeUTinyInt:
 		toFloats[uint8](data, dst)
 	case mapping.TypeUSmallInt:
