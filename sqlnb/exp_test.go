@@ -128,6 +128,14 @@ func TestPosteriorsMatchRows(t *testing.T) {
 		row := make([]float64, K)
 		for i := range n {
 			Posterior(jll, n, K, i, row)
+			// nb_proba's one-class form, 1/Σ exp(b_d − b_c): the same probability to rounding (0 for a class at
+			// −∞ next to finite ones, where it gave NaN), NaN where Posterior gives NaN (every class −∞, a NaN).
+			for c := range K {
+				one, want := ClassPosterior(jll, n, K, i, c), row[c]
+				if math.IsNaN(one) != math.IsNaN(want) || math.Abs(one-want) > 1e-15 {
+					t.Fatalf("K=%d row %d class %d: ClassPosterior %v, Posterior %v", K, i, c, one, want)
+				}
+			}
 			for c := range K {
 				if got := post[i*K+c]; math.Float64bits(row[c]) != math.Float64bits(got) && !(math.IsNaN(got) && math.IsNaN(row[c])) {
 					t.Fatalf("K=%d row %d class %d: Posteriors %v, Posterior %v", K, i, c, post[i*K+c], row[c])

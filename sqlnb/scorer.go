@@ -552,6 +552,16 @@ func pick(cond bool, a, b int32) int32 {
 // classes), exact in the limits (a far more likely class gives exp → +Inf and p = 0).
 func ClassPosterior(jll []float64, n, K, i, c int) float64 {
 	bc := jll[c*n+i]
+	if math.IsNaN(bc) { // as Posterior (with one class the sum below would not see it)
+		return bc
+	}
+	if math.IsInf(bc, -1) {
+		// b_d − b_c would be −∞ − (−∞) = NaN for another class at −∞ (scores past the double range, kept
+		// relative to the row's best class, are −∞ for the others): Posterior's form, exp(b_c − B)/Σ, gives
+		// 0 (or NaN when every class is −∞, as Posterior).
+		mx, sum := shiftedExpSum(jll, n, K, i, nil)
+		return expNonPositive(bc-mx) / sum
+	}
 	sum := 1.0
 	for d := range K {
 		if d != c {
