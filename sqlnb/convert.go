@@ -22,19 +22,11 @@ func Int32sToFloats(dst []float64, src []int32) {
 // is converted here, by Go's conversion (rounded to nearest). len(dst) ≥ len(src).
 func Int64sToFloats(dst []float64, src []int64) {
 	dst = dst[:len(src)]
-	i := 0
-	if useAVX2 {
-		for len(src)-i >= 4 {
-			i += int64sToFloatsAVX2(&dst[i], &src[i], (len(src)-i)&^3)
-			if len(src)-i < 4 {
-				break
-			}
-			for end := i + 4; i < end; i++ { // the group the kernel stopped at
+	n := len(src)
+	byFours(n, func(i int) int { return int64sToFloatsAVX2(&dst[i], &src[i], (n-i)&^3) },
+		func(i, j int) {
+			for ; i < j; i++ {
 				dst[i] = float64(src[i])
 			}
-		}
-	}
-	for ; i < len(src); i++ {
-		dst[i] = float64(src[i])
-	}
+		})
 }

@@ -34,17 +34,8 @@ func expShifted(dst []float64, stride int, src, shift []float64) {
 		return
 	}
 	_ = dst[(n-1)*stride] // the kernel writes up to here
-	i := 0
-	for useAVX2 && n-i >= 4 {
-		i += expShiftedAVX2(&dst[i*stride], stride, &src[i], &shift[i], n-i)
-		if n-i >= 4 { // the kernel stopped at a group with a lane outside its range
-			expShiftedGo(dst[i*stride:], stride, src[i:i+4], shift[i:i+4])
-			i += 4
-		}
-	}
-	if i < n {
-		expShiftedGo(dst[i*stride:], stride, src[i:], shift[i:])
-	}
+	byFours(n, func(i int) int { return expShiftedAVX2(&dst[i*stride], stride, &src[i], &shift[i], n-i) },
+		func(i, j int) { expShiftedGo(dst[i*stride:], stride, src[i:j], shift[i:j]) })
 }
 
 // expShiftedGo is expShifted in Go, one value at a time: the reference the AVX2 kernel reproduces.

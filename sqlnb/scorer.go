@@ -548,27 +548,12 @@ func pick(cond bool, a, b int32) int32 {
 	return b
 }
 
-// ClassPosterior returns p(c | x) for row i as 1 / Σ_c' exp(b_c' - b_c): K-1 exponentials (one for two
-// classes), exact in the limits (a far more likely class gives exp → +Inf and p = 0).
+// ClassPosterior returns p(c | x) for row i: Posterior's value for class c, bit for bit (exp(b_c − B) ·
+// (1/Σ), B = max b), so that nb_proba equals nb_predict_proba's entry for its class — also in the limits (a
+// class at −∞ next to finite ones gives 0; every class at −∞, or a NaN score, gives NaN, as Posterior).
 func ClassPosterior(jll []float64, n, K, i, c int) float64 {
-	bc := jll[c*n+i]
-	if math.IsNaN(bc) { // as Posterior (with one class the sum below would not see it)
-		return bc
-	}
-	if math.IsInf(bc, -1) {
-		// b_d − b_c would be −∞ − (−∞) = NaN for another class at −∞ (scores past the double range, kept
-		// relative to the row's best class, are −∞ for the others): Posterior's form, exp(b_c − B)/Σ, gives
-		// 0 (or NaN when every class is −∞, as Posterior).
-		mx, sum := shiftedExpSum(jll, n, K, i, nil)
-		return expNonPositive(bc-mx) / sum
-	}
-	sum := 1.0
-	for d := range K {
-		if d != c {
-			sum += math.Exp(jll[d*n+i] - bc)
-		}
-	}
-	return 1 / sum
+	mx, sum := shiftedExpSum(jll, n, K, i, nil)
+	return expNonPositive(jll[c*n+i]-mx) * (1 / sum)
 }
 
 // LogPosterior turns the joint log-likelihoods of row i (class-major jll with n rows) into
@@ -594,19 +579,19 @@ func Posterior(jll []float64, n, K, i int, dst []float64) {
 }
 
 // Posteriors writes p(c | x) of every row to dst, row-major (dst[i*K+c]), the same values as Posterior
-// row by row (the exponentials dominate nb_predict_proba's cost: see expSumsBlock). rowMax is scratch of
-// n elements (it receives the rows' sums).
-func Posteriors(jll []float64, n, K int, dst, rowMax []float64) {
+// row by row (the exponentials dominate nb_predict_proba's cost: see expSumsBlock). sums is scratch of n
+// elements (it receives the rows' sums).
+func Posteriors(jll []float64, n, K int, dst, sums []float64) {
 	if K == 2 {
 		posteriorsTwo(jll, n, dst)
 		return
 	}
 	for i0 := 0; i0 < n; i0 += posteriorBlock {
 		i1 := min(i0+posteriorBlock, n)
-		expSumsBlock(jll, n, K, i0, i1, dst, rowMax)
+		expSumsBlock(jll, n, K, i0, i1, dst, sums)
 		for i := i0; i < i1; i++ {
 			row := dst[i*K : i*K+K]
-			inv := 1 / rowMax[i]
+			inv := 1 / sums[i]
 			for c := range row {
 				row[c] *= inv
 			}
@@ -623,17 +608,8 @@ func expSumsBlock(jll []float64, n, K, i0, i1 int, dst, sum []float64) {
 		return
 	}
 	_, _, _ = jll[(K-1)*n+i1-1], dst[i1*K-1], sum[i1-1] // the kernel reads and writes up to here
-	i := i0
-	for useAVX2 && i1-i >= 4 {
-		i += expSumsAVX2(&jll[i], n, K, i1-i, &dst[i*K], &sum[i])
-		if i1-i >= 4 { // the kernel stopped at a group with a lane outside its range
-			expSumsGo(jll, n, K, i, i+4, dst, sum)
-			i += 4
-		}
-	}
-	if i < i1 {
-		expSumsGo(jll, n, K, i, i1, dst, sum)
-	}
+	byFours(i1-i0, func(i int) int { return expSumsAVX2(&jll[i0+i], n, K, i1-i0-i, &dst[(i0+i)*K], &sum[i0+i]) },
+		func(i, j int) { expSumsGo(jll, n, K, i0+i, i0+j, dst, sum) })
 }
 
 // expSumsGo is expSumsBlock in Go: expShiftedBlock, then each row's sum (rowSum).
@@ -666,15 +642,8 @@ func LogPosteriors(jll []float64, n, K int, dst, rowMax []float64) {
 // to posteriorsTwoGo the groups of four with an exponential outside its range and the last n mod 4 rows.
 func posteriorsTwo(jll []float64, n int, dst []float64) {
 	b0, b1, dst := jll[:n], jll[n:2*n], dst[:2*n]
-	i := 0
-	for useAVX2 && n-i >= 4 {
-		i += posteriorsTwoAVX2(&b0[i], &b1[i], &dst[2*i], n-i)
-		if n-i >= 4 { // the kernel stopped at a group with a lane outside its range
-			posteriorsTwoGo(b0[i:i+4], b1[i:i+4], dst[2*i:2*i+8])
-			i += 4
-		}
-	}
-	posteriorsTwoGo(b0[i:], b1[i:], dst[2*i:])
+	byFours(n, func(i int) int { return posteriorsTwoAVX2(&b0[i], &b1[i], &dst[2*i], n-i) },
+		func(i, j int) { posteriorsTwoGo(b0[i:j], b1[i:j], dst[2*i:2*j]) })
 }
 
 // posteriorsTwoGo is posteriorsTwo in Go, row by row (b0 and b1 the two classes' scores, dst 2·len(b0)

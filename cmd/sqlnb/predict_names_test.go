@@ -36,7 +36,7 @@ func TestPredictColumnNames(t *testing.T) {
 }
 
 // TestPredictProbaColumns: predict --proba's proba_<class> columns are the model's posteriors in its class
-// order (each equal to nb_proba of that class to rounding: one posterior vector per row, normalised once), next
+// order (each equal to nb_proba of that class, bit for bit), next
 // to the prediction, the kept columns and --proba-map's MAP; and the model is evaluated once per row for all
 // of them (DuckDB's plan computes the posteriors in a projection of their own: a column per class would cost
 // K kernel evaluations, 5 of the 27 s of predict --proba from a CSV file at 10 classes, 20 features, 10M rows).
@@ -50,8 +50,7 @@ func TestPredictProbaColumns(t *testing.T) {
 		t.Errorf("columns: %s", out)
 	}
 	out = mustRun(t, "sql", "--format", "csv", "-c", `SELECT count(*) FILTER (WHERE
-		abs(p.proba_hi - nb_proba('m', d, 'hi')) > 1e-15 OR abs(p.proba_lo - nb_proba('m', d, 'lo')) > 1e-15 OR
-		abs(p.proba_mid - nb_proba('m', d, 'mid')) > 1e-15 OR p.proba_hi <> p.proba['hi'] OR p.proba_mid <> p.proba['mid'] OR
+		p.proba_hi <> nb_proba('m', d, 'hi') OR p.proba_lo <> nb_proba('m', d, 'lo') OR p.proba_mid <> nb_proba('m', d, 'mid') OR p.proba_hi <> p.proba['hi'] OR p.proba_mid <> p.proba['mid'] OR
 		p.prediction <> nb_predict('m', d) OR abs(p.proba_hi + p.proba_lo + p.proba_mid - 1) > 1e-15) AS bad, count(*) AS n
 		FROM 'p.parquet' p JOIN d USING (id)`)
 	if !strings.HasSuffix(out, "\n0,90\n") {
