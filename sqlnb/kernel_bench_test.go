@@ -205,8 +205,8 @@ func countsModel(tb testing.TB, m, k, n int) (*sqlnb.Scorer, *sqlnb.Batch) {
 }
 
 // BenchmarkCountsKernel measures the multinomial (count columns) kernel on one 2048-row vector (rows/s per
-// thread): the scores alone, the argmax alone, the scores with the argmax nb_predict takes and with the
-// posteriors nb_predict_proba writes.
+// thread): the scores alone (also with the columns in allocations of their own), the argmax alone, the
+// scores with the argmax nb_predict takes and with the posteriors nb_predict_proba writes.
 func BenchmarkCountsKernel(b *testing.B) {
 	for _, mk := range [][2]int{{20, 10}, {5, 3}} {
 		m, k := mk[0], mk[1]
@@ -219,6 +219,19 @@ func BenchmarkCountsKernel(b *testing.B) {
 			top := make([]float64, n)
 			post := make([]float64, n*k)
 			s.JointLogLikelihood(batch, jll, &ws)
+			// The same values in columns of their own allocation each (16 KB apart, as DuckDB's vectors):
+			// the layout Batch.Num had before NewBatch staggered its columns.
+			apart := *batch
+			apart.Num = make([][]float64, m)
+			for j := range m {
+				apart.Num[j] = append(make([]float64, 0, n), batch.Num[j]...)
+			}
+			b.Run("jll_columns_apart", func(b *testing.B) {
+				for b.Loop() {
+					s.JointLogLikelihood(&apart, jll, &ws)
+				}
+				b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
+			})
 			for _, op := range []string{"jll", "argmax", "predict", "proba"} {
 				b.Run(op, func(b *testing.B) {
 					for b.Loop() {

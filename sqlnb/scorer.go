@@ -214,10 +214,16 @@ func (s *Scorer) newBatch(n int, groups []*Input) *Batch {
 	for _, in := range groups {
 		b.Cat[in.Feature] = make([]int32, n)
 	}
+	// The number columns share one allocation, each starting one cache line (8 doubles) further into its
+	// stride than the last: columns a power of two apart (DuckDB's vectors are 2048 rows) fall into the
+	// same L1 cache sets, and the count kernel, which reads a block of rows from every column once per pair
+	// of classes, evicted its own lines (twice the time at 20 columns × 10 classes).
+	stride := (n+7)&^7 + 8
+	slab := make([]float64, stride*len(s.Inputs))
 	for j, in := range s.Inputs {
 		switch in.Kind {
 		case NumberInput:
-			b.Num[j] = make([]float64, n)
+			b.Num[j] = slab[j*stride : j*stride+n : j*stride+n]
 		case TermsInput:
 			b.Sparse[j] = &Sparse{}
 			b.Sparse[j].Reset()
@@ -226,6 +232,24 @@ func (s *Scorer) newBatch(n int, groups []*Input) *Batch {
 		}
 	}
 	return b
+}
+
+// OwnBuffer reports whether number input j should be copied into the batch's own buffer (the one NewBatch
+// allocates) even where the caller's memory holds its values as float64 already: the count kernel reads a
+// block of rows from every count column once per pair of classes, and the batch's buffers are laid out so
+// that those blocks do not evict each other from the L1 cache, where vectors of 2048 doubles would (the
+// copy costs less than it saves: 0.270 → 0.250 s for 10M rows × 20 DOUBLE count columns × 10 classes).
+func (s *Scorer) OwnBuffer(j int) bool {
+	for _, comp := range s.Components {
+		if cs, ok := comp.(*countsComponent); ok {
+			for _, in := range cs.in {
+				if in.Feature == j {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // isValid reports whether row i is valid in a DuckDB validity mask (nil: all valid).

@@ -108,6 +108,10 @@ type reader struct {
 	typ   mapping.Type
 	null  bool // the argument is the NULL literal: always missing
 
+	// copy: a DOUBLE argument is copied into the batch's buffer rather than read in place
+	// (Scorer.OwnBuffer).
+	copy bool
+
 	decimal    bool
 	decScale   int
 	decDivisor float64
@@ -481,6 +485,7 @@ func (b *bound) inputReader(in *sqlnb.Input, what string, arg, child int, t mapp
 		if !isNumberType(r.typ) {
 			return r, wrong("cast it to DOUBLE")
 		}
+		r.copy = b.scorer.OwnBuffer(in.Feature)
 		return r, nil
 	case in.Kind == sqlnb.TermsInput:
 		if r.typ == mapping.TypeVarchar {
@@ -739,6 +744,10 @@ func (r *reader) read(vec mapping.Vector, n int, batch *sqlnb.Batch, num []float
 		batch.Valid[j] = validity(vec, n)
 		if r.typ == mapping.TypeDouble && !r.decimal {
 			batch.Num[j] = unsafe.Slice((*float64)(data), n)
+			if r.copy {
+				batch.Num[j] = num[:n]
+				copy(batch.Num[j], unsafe.Slice((*float64)(data), n))
+			}
 			return
 		}
 		dst := num[:n]
