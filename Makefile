@@ -68,9 +68,9 @@ bench-extension:
 
 # sqlnb against scikit-learn on the same 10M rows, in memory and end to end from a CSV file, the two sides
 # interleaved (README "Performance"). Needs Debian's python3-sklearn and python3-pandas; says so otherwise.
-# ROWS and REPS change the size and the runs.
+# ROWS changes the size, REPS the in-memory runs (best of, default 3), E2E_REPS the end-to-end runs (default 1).
 bench-compare: build
-	$(GO) run ./bench/compare -sqlnb $(BIN) -rows $(or $(ROWS),10000000) -reps $(or $(REPS),3)
+	$(GO) run ./bench/compare -sqlnb $(BIN) -rows $(or $(ROWS),10000000) -reps $(or $(REPS),3) -e2e-reps $(or $(E2E_REPS),1)
 
 # eval, eval --no-curves, cv and cv --auc against one scoring pass, time and peak RSS per command
 # (ROWS, default 4.6M; ROWS=50000000 for the issue's scale; see bench/scale/run.sh).

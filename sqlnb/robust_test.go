@@ -308,17 +308,26 @@ func TestFailedRetrainKeepsModel(t *testing.T) {
 	}
 }
 
-// TestSources trains from a table, a view, a query, and parquet, CSV and JSON files (and a glob).
+// TestSources trains from a table, a view, a query, and parquet, CSV and JSON files (and a glob); tables by
+// qualified names: in a schema, in an attached database, quoted, with dots in the name.
 func TestSources(t *testing.T) {
 	db := mustOpenDB(t)
 	dir := t.TempDir()
 	mustExec(t, db, `CREATE TABLE d AS SELECT CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END AS y, i::DOUBLE AS x FROM range(10) r(i)`)
 	mustExec(t, db, `CREATE VIEW v AS SELECT * FROM d`)
+	mustExec(t, db, `CREATE SCHEMA s`)
+	mustExec(t, db, `CREATE TABLE s.d AS FROM d`)
+	mustExec(t, db, `CREATE TABLE "a.b" AS FROM d`)
+	mustExec(t, db, `ATTACH ':memory:' AS other`)
+	mustExec(t, db, `CREATE TABLE other.d AS FROM d`)
+	mustExec(t, db, `CREATE SCHEMA other."my s"`)
+	mustExec(t, db, `CREATE TABLE other."my s"."my t" AS FROM d`)
 	for _, f := range []string{"d1.parquet", "d2.parquet", "d.csv", "d.json"} {
 		format := strings.TrimPrefix(filepath.Ext(f), ".")
 		mustExec(t, db, `COPY d TO '`+filepath.Join(dir, f)+`' (FORMAT `+format+`)`)
 	}
-	for _, src := range []string{"d", "v", "main.d", "SELECT * FROM d WHERE x < 8", "  from d;",
+	for _, src := range []string{"d", "v", "main.d", "s.d", "a.b", `"a.b"`, "other.d", "other.main.d", `other."my s"."my t"`,
+		`"other"."d"`, "SELECT * FROM d WHERE x < 8", "  from d;",
 		filepath.Join(dir, "d1.parquet"), filepath.Join(dir, "*.parquet"), filepath.Join(dir, "d.csv"), filepath.Join(dir, "d.json")} {
 		m := train(t, db, sqlnb.TrainSpec{Model: "src", Source: src, Label: "y"})
 		want := int64(10)
@@ -334,6 +343,24 @@ func TestSources(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "d.csv")); err != nil {
 		t.Fatal(err)
+	}
+	for _, src := range []string{"other.nope", "nope.d", "other.s.d", "a..b", "x.y.z.w"} {
+		if _, err := sqlnb.Train(context.Background(), db, sqlnb.TrainSpec{Model: "src", Source: src, Label: "y"}); !errors.Is(err, sqlnb.ErrBadOption) || !strings.Contains(err.Error(), "no such table") {
+			t.Errorf("source %q: err = %v, want no such table", src, err)
+		}
+	}
+	// A temporary table is found on its own connection.
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `CREATE TEMP TABLE tt AS SELECT * FROM d WHERE x < 4`); err != nil {
+		t.Fatal(err)
+	}
+	if m := train(t, conn, sqlnb.TrainSpec{Model: "temp", Source: "tt", Label: "y"}); m.Rows != 4 {
+		t.Errorf("temporary table: %d rows, want 4", m.Rows)
 	}
 }
 

@@ -62,7 +62,9 @@ var queryStarts = []string{"select", "with", "from", "values", "table", "pivot",
 //     query($1);
 //   - a file or glob, if it ends in .parquet, .csv, .tsv, .txt, .json, .jsonl or .ndjson (optionally
 //     followed by .gz or .zst): read with DuckDB's read_parquet, read_csv or read_json;
-//   - a table or view: the exact name, else schema.name split at the first dot.
+//   - a table or view: the exact name, else a qualified name split at its dots (outside double quotes):
+//     schema.name, else database.name (an attached database), or database.schema.name. Unqualified names
+//     find the connection's temporary tables and views first, as in DuckDB.
 func ResolveSource(ctx context.Context, q Querier, text string) (Source, error) {
 	t := strings.TrimSpace(text)
 	t = strings.TrimSpace(strings.TrimRight(t, ";"))
@@ -79,13 +81,21 @@ func ResolveSource(ctx context.Context, q Querier, text string) (Source, error) 
 	if reader, ok := readers[ext]; ok {
 		return funcSource(text, reader, t), nil
 	}
-	if schema, name, ok := lookupTable(ctx, q, nil, t); ok {
-		return Source{Text: text, From: queries.Ident(schema) + "." + queries.Ident(name)}, nil
+	if from, ok := lookupTable(ctx, q, nil, nil, unquote(t)); ok {
+		return Source{Text: text, From: from}, nil
 	}
-	if dot := strings.IndexByte(t, '.'); dot > 0 {
-		if schema, name, ok := lookupTable(ctx, q, t[:dot], unquote(t[dot+1:])); ok {
-			return Source{Text: text, From: queries.Ident(schema) + "." + queries.Ident(name)}, nil
+	var from string
+	var ok bool
+	switch parts := splitName(t); len(parts) {
+	case 2: // schema.name, else database.name
+		if from, ok = lookupTable(ctx, q, nil, parts[0], parts[1]); !ok {
+			from, ok = lookupTable(ctx, q, parts[0], nil, parts[1])
 		}
+	case 3: // database.schema.name
+		from, ok = lookupTable(ctx, q, parts[0], parts[1], parts[2])
+	}
+	if ok {
+		return Source{Text: text, From: from}, nil
 	}
 	return Source{}, fmt.Errorf("%w: source %q: no such table or view; a query must start with SELECT, WITH or FROM, "+
 		"a file must end in .parquet, .csv or .json (temporary tables of another connection are not visible)",
@@ -104,16 +114,41 @@ func unquote(s string) string {
 	return s
 }
 
-func lookupTable(ctx context.Context, q Querier, schema any, name string) (string, string, bool) {
-	if s, ok := schema.(string); ok {
-		schema = unquote(s)
+// splitName splits a qualified name at the dots outside double quotes and unquotes the parts; nil if a part
+// is empty.
+func splitName(t string) []string {
+	var parts []string
+	start, quoted := 0, false
+	for i := 0; i <= len(t); i++ {
+		switch {
+		case i < len(t) && t[i] == '"':
+			quoted = !quoted
+		case i == len(t) || t[i] == '.' && !quoted:
+			p := strings.TrimSpace(t[start:i])
+			if p == "" {
+				return nil
+			}
+			parts = append(parts, unquote(p))
+			start = i + 1
+		}
 	}
+	return parts
+}
+
+// lookupTable finds the table or view name in schema of database (nil: as source_lookup_table.sql says) and
+// returns it quoted for a FROM clause.
+func lookupTable(ctx context.Context, q Querier, database, schema any, name string) (string, bool) {
+	var db sql.NullString
 	var gotSchema, gotName string
-	err := q.QueryRowContext(ctx, queries.SQL("source_lookup_table.sql"), schema, unquote(name)).Scan(&gotSchema, &gotName)
+	err := q.QueryRowContext(ctx, queries.SQL("source_lookup_table.sql"), database, schema, name).Scan(&db, &gotSchema, &gotName)
 	if err != nil {
-		return "", "", false
+		return "", false
 	}
-	return gotSchema, gotName, true
+	from := queries.Ident(gotSchema) + "." + queries.Ident(gotName)
+	if db.Valid {
+		from = queries.Ident(db.String) + "." + from
+	}
+	return from, true
 }
 
 // Column is a source column and its DuckDB type.
