@@ -353,7 +353,7 @@ func saveGroups(ctx context.Context, q Querier, conn *sql.Conn, m *Model) error 
 
 // loadGroups reads the statistics of model m (group 0) and, for a per-group model, its groups.
 func loadGroups(ctx context.Context, q Querier, m *Model) error {
-	stats, err := loadStats(ctx, q, m.Name)
+	stats, err := loadStats(ctx, q, m.Name, m.Features)
 	if err != nil {
 		return err
 	}

@@ -84,10 +84,18 @@ func (w *stringWriter) write(i int, c int32, l *label) {
 // (log₂ n copies): the rows of a MAP of class → value share their keys, written once with write.
 func (w *stringWriter) repeat(from, k, n int) {
 	b := unsafe.Slice((*byte)(unsafe.Add(w.base, from*16)), n*k*16)
-	for done := k * 16; done < len(b); {
+	done := k * 16
+	for done < len(b) && done < repeatBlock {
 		done += copy(b[done:], b[:done])
 	}
+	for block := done; done < len(b); {
+		done += copy(b[done:], b[:block])
+	}
 }
+
+// repeatBlock bounds the doubling of repeat: past it, the runs are copied from the first block, which stays
+// in the L1 cache, rather than from ever larger spans that do not.
+const repeatBlock = 4096
 
 // setNull marks row i of vec NULL.
 func setNull(vec mapping.Vector, i int) {
