@@ -53,3 +53,9 @@ var expPair = func() (p [expN][2]uint64) {
 //
 //go:noescape
 func expSumsAVX2(jll *float64, n, K, rows int, dst, sum *float64) int
+
+// scaleRowsAVX2 multiplies each of the n rows of K values at dst (row-major) by 1/sum[i], as Posteriors'
+// Go loop does (the same division and products), four values at a time.
+//
+//go:noescape
+func scaleRowsAVX2(dst *float64, K int, sum *float64, n int)

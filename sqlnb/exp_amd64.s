@@ -233,3 +233,53 @@ done3:
 	MOVQ AX, ret+48(FP)
 	VZEROUPPER
 	RET
+
+// func scaleRowsAVX2(dst *float64, K int, sum *float64, n int)
+//
+// For each row i < n: inv = 1/sum[i] (VDIVSD), then dst[i·K + c] *= inv for c < K, four at a time (VMULPD by
+// inv broadcast) and the last K mod 4 one at a time (VMULSD): Posteriors' scaling, the same operations with
+// the same operand order (which of two NaNs a product returns depends on it).
+// DI &dst[i·K + c], BX K, SI &sum[i], CX rows left, DX classes left, X7 1.0, Y0 inv.
+TEXT ·scaleRowsAVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ K+8(FP), BX
+	MOVQ sum+16(FP), SI
+	MOVQ n+24(FP), CX
+	MOVQ $0x3FF0000000000000, AX
+	MOVQ AX, X7
+
+scalerow:
+	TESTQ        CX, CX
+	JEQ          scaledone
+	VDIVSD       (SI), X7, X0        // 1/sum[i]
+	VBROADCASTSD X0, Y0
+	MOVQ         BX, DX
+
+scalequad:
+	CMPQ    DX, $4
+	JLT     scaleone
+	VMOVUPD (DI), Y1
+	VMULPD  Y0, Y1, Y1           // row·inv: the row's value first, as Go's x *= inv (which NaN comes out)
+	VMOVUPD Y1, (DI)
+	ADDQ    $32, DI
+	SUBQ    $4, DX
+	JMP     scalequad
+
+scaleone:
+	TESTQ  DX, DX
+	JEQ    scalenext
+	VMOVSD (DI), X1
+	VMULSD X0, X1, X1
+	VMOVSD X1, (DI)
+	ADDQ   $8, DI
+	DECQ   DX
+	JMP    scaleone
+
+scalenext:
+	ADDQ $8, SI
+	DECQ CX
+	JMP  scalerow
+
+scaledone:
+	VZEROUPPER
+	RET

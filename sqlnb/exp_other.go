@@ -13,3 +13,7 @@ func posteriorsTwoAVX2(*float64, *float64, *float64, int) int {
 func expSumsAVX2(*float64, int, int, int, *float64, *float64) int {
 	panic("sqlnb: no AVX2 kernel on this platform")
 }
+
+func scaleRowsAVX2(*float64, int, *float64, int) {
+	panic("sqlnb: no AVX2 kernel on this platform")
+}

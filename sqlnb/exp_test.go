@@ -326,7 +326,7 @@ func TestPosteriorsKernels(t *testing.T) {
 		Posteriors(jll, n, K, dst, mx)
 		return dst
 	}
-	for _, K := range []int{2, 3, 10} {
+	for _, K := range []int{2, 3, 5, 7, 10} {
 		for trial := range 1500 {
 			n := r.IntN(38)
 			if trial%100 == 0 {

@@ -613,12 +613,26 @@ func Posteriors(jll []float64, n, K int, dst, sums []float64) {
 	for i0 := 0; i0 < n; i0 += posteriorBlock {
 		i1 := min(i0+posteriorBlock, n)
 		expSumsBlock(jll, n, K, i0, i1, dst, sums)
-		for i := i0; i < i1; i++ {
-			row := dst[i*K : i*K+K]
-			inv := 1 / sums[i]
-			for c := range row {
-				row[c] *= inv
-			}
+		scaleRows(dst[i0*K:i1*K], K, sums[i0:i1])
+	}
+}
+
+// scaleRows multiplies each row of K values in dst by 1/sum of its row (scaleRowsAVX2 with AVX2: the same
+// operations, four values at a time).
+func scaleRows(dst []float64, K int, sum []float64) {
+	if len(sum) == 0 {
+		return
+	}
+	_ = dst[len(sum)*K-1]
+	if useAVX2 {
+		scaleRowsAVX2(&dst[0], K, &sum[0], len(sum))
+		return
+	}
+	for i, s := range sum {
+		row := dst[i*K : i*K+K]
+		inv := 1 / s
+		for c := range row {
+			row[c] *= inv
 		}
 	}
 }
