@@ -327,7 +327,7 @@ func TestSources(t *testing.T) {
 		mustExec(t, db, `COPY d TO '`+filepath.Join(dir, f)+`' (FORMAT `+format+`)`)
 	}
 	for _, src := range []string{"d", "v", "main.d", "s.d", "a.b", `"a.b"`, "other.d", "other.main.d", `other."my s"."my t"`,
-		`"other"."d"`, "SELECT * FROM d WHERE x < 8", "  from d;",
+		`"other"."d"`, "D", "Main.D", "OTHER.D", `"OTHER"."D"`, `other."MY S"."My T"`, "SELECT * FROM d WHERE x < 8", "  from d;",
 		filepath.Join(dir, "d1.parquet"), filepath.Join(dir, "*.parquet"), filepath.Join(dir, "d.csv"), filepath.Join(dir, "d.json")} {
 		m := train(t, db, sqlnb.TrainSpec{Model: "src", Source: src, Label: "y"})
 		want := int64(10)
@@ -361,6 +361,23 @@ func TestSources(t *testing.T) {
 	}
 	if m := train(t, conn, sqlnb.TrainSpec{Model: "temp", Source: "tt", Label: "y"}); m.Rows != 4 {
 		t.Errorf("temporary table: %d rows, want 4", m.Rows)
+	}
+	// A temporary table hides a table of the same name when the name is bare, as in DuckDB, but not when the
+	// database is named; a schema's table wins over a table named with a dot, as DuckDB reads s.d.
+	if _, err := conn.ExecContext(ctx, `CREATE TEMP TABLE d AS SELECT * FROM main.d WHERE x < 3`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(ctx, `CREATE TABLE "s.d" AS SELECT * FROM main.d WHERE x < 2`); err != nil {
+		t.Fatal(err)
+	}
+	var current string
+	if err := conn.QueryRowContext(ctx, `SELECT current_database()`).Scan(&current); err != nil {
+		t.Fatal(err)
+	}
+	for src, want := range map[string]int64{"d": 3, current + ".d": 10, current + ".main.d": 10, "s.d": 10, `"s.d"`: 2} {
+		if m := train(t, conn, sqlnb.TrainSpec{Model: "temp", Source: src, Label: "y"}); m.Rows != want {
+			t.Errorf("source %q: %d rows, want %d", src, m.Rows, want)
+		}
 	}
 }
 

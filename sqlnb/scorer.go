@@ -218,12 +218,17 @@ func (s *Scorer) newBatch(n int, groups []*Input) *Batch {
 	// stride than the last: columns a power of two apart (DuckDB's vectors are 2048 rows) fall into the
 	// same L1 cache sets, and the count kernel, which reads a block of rows from every column once per pair
 	// of classes, evicted its own lines (twice the time at 20 columns × 10 classes).
-	stride := (n+7)&^7 + 8
-	slab := make([]float64, stride*len(s.Inputs))
+	stride, numbers := (n+7)&^7+8, 0
+	for _, in := range s.Inputs {
+		if in.Kind == NumberInput {
+			numbers++
+		}
+	}
+	slab := make([]float64, stride*numbers)
 	for j, in := range s.Inputs {
 		switch in.Kind {
 		case NumberInput:
-			b.Num[j] = slab[j*stride : j*stride+n : j*stride+n]
+			b.Num[j], slab = slab[:n:n], slab[stride:]
 		case TermsInput:
 			b.Sparse[j] = &Sparse{}
 			b.Sparse[j].Reset()

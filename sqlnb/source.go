@@ -62,9 +62,12 @@ var queryStarts = []string{"select", "with", "from", "values", "table", "pivot",
 //     query($1);
 //   - a file or glob, if it ends in .parquet, .csv, .tsv, .txt, .json, .jsonl or .ndjson (optionally
 //     followed by .gz or .zst): read with DuckDB's read_parquet, read_csv or read_json;
-//   - a table or view: the exact name, else a qualified name split at its dots (outside double quotes):
-//     schema.name, else database.name (an attached database), or database.schema.name. Unqualified names
-//     find the connection's temporary tables and views first, as in DuckDB.
+//   - a table or view: a qualified name split at its dots (outside double quotes): schema.name, else
+//     database.name (an attached database, any of its schemas, main first), or database.schema.name; else
+//     the whole text as one name (a table named "a.b"). Names match without regard to case, as DuckDB's
+//     identifiers do, and a name without a database finds the connection's temporary tables and views
+//     first. The result names the table by database, schema and name, so that it reads that table whatever
+//     else shares its name.
 func ResolveSource(ctx context.Context, q Querier, text string) (Source, error) {
 	t := strings.TrimSpace(text)
 	t = strings.TrimSpace(strings.TrimRight(t, ";"))
@@ -81,9 +84,6 @@ func ResolveSource(ctx context.Context, q Querier, text string) (Source, error) 
 	if reader, ok := readers[ext]; ok {
 		return funcSource(text, reader, t), nil
 	}
-	if from, ok := lookupTable(ctx, q, nil, nil, unquote(t)); ok {
-		return Source{Text: text, From: from}, nil
-	}
 	var from string
 	var ok bool
 	switch parts := splitName(t); len(parts) {
@@ -93,6 +93,9 @@ func ResolveSource(ctx context.Context, q Querier, text string) (Source, error) 
 		}
 	case 3: // database.schema.name
 		from, ok = lookupTable(ctx, q, parts[0], parts[1], parts[2])
+	}
+	if !ok { // one name, quoted or not, or a table whose name has dots in it, written without quotes
+		from, ok = lookupTable(ctx, q, nil, nil, unquote(t))
 	}
 	if ok {
 		return Source{Text: text, From: from}, nil
@@ -138,17 +141,12 @@ func splitName(t string) []string {
 // lookupTable finds the table or view name in schema of database (nil: as source_lookup_table.sql says) and
 // returns it quoted for a FROM clause.
 func lookupTable(ctx context.Context, q Querier, database, schema any, name string) (string, bool) {
-	var db sql.NullString
-	var gotSchema, gotName string
+	var db, gotSchema, gotName string
 	err := q.QueryRowContext(ctx, queries.SQL("source_lookup_table.sql"), database, schema, name).Scan(&db, &gotSchema, &gotName)
 	if err != nil {
 		return "", false
 	}
-	from := queries.Ident(gotSchema) + "." + queries.Ident(gotName)
-	if db.Valid {
-		from = queries.Ident(db.String) + "." + from
-	}
-	return from, true
+	return queries.Ident(db) + "." + queries.Ident(gotSchema) + "." + queries.Ident(gotName), true
 }
 
 // Column is a source column and its DuckDB type.

@@ -41,13 +41,16 @@ import (
 	"github.com/sqlnb/sqlnb/udf"
 )
 
-// kinds are the two model families compared: scikit-learn's class and the data.
-var kinds = []struct {
+// kindSpec is one model family compared: scikit-learn's class and the data.
+type kindSpec struct {
 	name, sklearn string
 	kind          sqlnb.Kind
 	// columns is the SQL of the 20 feature columns over the row number i and its class c.
 	columns func(j int) string
-}{
+}
+
+// kinds are the two model families compared.
+var kinds = []kindSpec{
 	{"gaussian", "GaussianNB", sqlnb.Gaussian, func(j int) string {
 		return fmt.Sprintf("round(((c * %d) %% 7 - 3) * 0.3 + %d * sqrt(-2 * ln(1 - random())) * cos(2 * pi() * random()), 4) AS x%02d", j, 1+j%3, j)
 	}},
@@ -71,6 +74,11 @@ func main() {
 	python := flag.String("python", "/usr/bin/python3", "Python with Debian's python3-sklearn and python3-pandas")
 	bin := flag.String("sqlnb", "bin/sqlnb", "the sqlnb binary for the end-to-end runs")
 	flag.Parse()
+	for _, m := range strings.Split(*only, ",") {
+		if !slices.ContainsFunc(kinds, func(k kindSpec) bool { return k.name == m }) {
+			log.Fatalf("-models: unknown model %q (gaussian, multinomial)", m)
+		}
+	}
 	version, err := exec.Command(*python, "-c", "import sklearn, pandas; print(sklearn.__version__)").Output()
 	if err != nil {
 		fmt.Printf("bench-compare needs %s with Debian's python3-sklearn and python3-pandas (apt-get install -y python3-sklearn python3-pandas): skipped\n", *python)
@@ -229,6 +237,7 @@ func (c *compare) inMemory(name, class string, kind sqlnb.Kind, file string) ([]
 	}
 	for rep := range c.reps {
 		for _, op := range ops {
+			settle(os.Getpid()) // DuckDB's threads done with the last query
 			s, err := sk(op + " " + name)
 			if err != nil {
 				return nil, err
