@@ -10,7 +10,11 @@
 //     count(nb_predict_proba(...)) over the table's rows without the label column, as scikit-learn's
 //     predict(X) gets the features alone (DuckDB evaluates every row's result; scikit-learn returns its
 //     array; with the label in the row DuckDB also reads the 10M label strings: nb_predict 0.25 s instead
-//     of 0.18 on this machine);
+//     of 0.18 on this machine); with -warmup each operation runs once untimed right before its timed run, on
+//     both sides: the steady state of repeated calls, where scikit-learn reuses the memory of its result
+//     arrays (MultinomialNB predict 1.08 s instead of 2.44 on the VM measured) and sqlnb's table is warm
+//     (the first touch of memory left idle for a while is slow there: nb_predict 0.27–0.51 s after 20 s
+//     idle, 0.19–0.25 s right after another run);
 //   - end to end from the CSV file, each side a fresh process: pandas.read_csv + fit + predict_proba +
 //     DataFrame.to_csv of the posteriors, against `sqlnb train` + `sqlnb predict --proba --output x.parquet`.
 //
@@ -71,6 +75,7 @@ func main() {
 	reps := flag.Int("reps", 3, "runs of each in-memory operation on each side")
 	e2eReps := flag.Int("e2e-reps", 1, "runs of the end-to-end job on each side (0: skip it)")
 	only := flag.String("models", "gaussian,multinomial", "the models to compare, comma-separated")
+	warmup := flag.Bool("warmup", false, "run each in-memory operation once untimed right before its timed run, on both sides (steady state instead of each call after the other side's)")
 	python := flag.String("python", "/usr/bin/python3", "Python with Debian's python3-sklearn and python3-pandas")
 	bin := flag.String("sqlnb", "bin/sqlnb", "the sqlnb binary for the end-to-end runs")
 	flag.Parse()
@@ -94,7 +99,7 @@ func main() {
 	defer os.RemoveAll(work)
 	_, self, _, _ := runtime.Caller(0)
 	side := filepath.Join(filepath.Dir(self), "sklearn_side.py")
-	c := &compare{work: work, python: *python, side: side, bin: *bin, reps: *reps, e2eReps: *e2eReps}
+	c := &compare{work: work, python: *python, side: side, bin: *bin, reps: *reps, e2eReps: *e2eReps, warmup: *warmup}
 	var table []row
 	for _, k := range kinds {
 		if !slices.Contains(strings.Split(*only, ","), k.name) {
@@ -149,6 +154,7 @@ func main() {
 type compare struct {
 	work, python, side, bin string
 	reps, e2eReps           int
+	warmup                  bool
 }
 
 // row is one operation's best times, in seconds.
@@ -238,11 +244,21 @@ func (c *compare) inMemory(name, class string, kind sqlnb.Kind, file string) ([]
 	for rep := range c.reps {
 		for _, op := range ops {
 			settle(os.Getpid()) // DuckDB's threads done with the last query
+			if c.warmup {
+				if _, err := sk(op + " " + name); err != nil {
+					return nil, err
+				}
+			}
 			s, err := sk(op + " " + name)
 			if err != nil {
 				return nil, err
 			}
 			settle(py.Process.Pid)
+			if c.warmup {
+				if err := ours[op](); err != nil {
+					return nil, err
+				}
+			}
 			start := time.Now()
 			if err := ours[op](); err != nil {
 				return nil, err
