@@ -262,11 +262,14 @@ func (cs *countsComponent) addGo(b *Batch, out []float64, from int) {
 // more columns take more calls, the scores carried in out between them (exact: out holds the running sum).
 const countsColumns = 32
 
-// addAVX2 runs countsAVX2 over the first b.N rows rounded down to a multiple of 16 and returns the number of
-// rows done.
+// addAVX2 runs countsAVX2 over the first b.N rows rounded down to a multiple of 16 (countsAVX512 and 32 with
+// AVX-512) and returns the number of rows done.
 func (cs *countsComponent) addAVX2(b *Batch, out []float64) int {
 	n := b.N
-	rows := n &^ 15
+	rows, kernel := n&^15, countsAVX2
+	if useAVX512 {
+		rows, kernel = n&^31, countsAVX512
+	}
 	if rows == 0 {
 		return 0
 	}
@@ -279,7 +282,7 @@ func (cs *countsComponent) addAVX2(b *Batch, out []float64) int {
 			x := b.Num[cs.in[j0+r].Feature][:rows]
 			cols[r] = unsafe.Pointer(&x[0])
 		}
-		countsAVX2(&cols[0], nj, &cs.pairs[2*j0], uintptr(2*V)*8, &out[0], uintptr(n)*8, cs.K, rows)
+		kernel(&cols[0], nj, &cs.pairs[2*j0], uintptr(2*V)*8, &out[0], uintptr(n)*8, cs.K, rows)
 	}
 	return rows
 }

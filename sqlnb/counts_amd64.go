@@ -13,3 +13,9 @@ import "unsafe"
 //
 //go:noescape
 func countsAVX2(cols *unsafe.Pointer, V int, w *float64, pairStride uintptr, out *float64, classStride uintptr, K, n int)
+
+// countsAVX512 is countsAVX2 for n a multiple of 32, thirty-two rows a block, eight rows per ZMM vector (the
+// same operations per lane, so the same bits).
+//
+//go:noescape
+func countsAVX512(cols *unsafe.Pointer, V int, w *float64, pairStride uintptr, out *float64, classStride uintptr, K, n int)

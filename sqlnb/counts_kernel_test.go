@@ -109,11 +109,7 @@ func sameOrNaN(a, b float64) bool {
 // rescored the rows with NULL, NaN or ±Inf) do not depend on the kernel.
 func TestCountsKernelBits(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	kernels := []bool{false}
-	if useAVX2 {
-		kernels = append(kernels, true)
-	}
-	defer func(old bool) { useAVX2 = old }(useAVX2)
+	kernels := vectorKernels()
 	sizes := []int{1, 3, 4, 5, 15, 16, 17, 31, 33, 63, 100, 2047, 2048}
 	for trial := range 160 {
 		V, K := 1+trial%25, 2+trial%11
@@ -165,21 +161,22 @@ func TestCountsKernelBits(t *testing.T) {
 			}
 			s.fixup(b, wantJLL, &Workspace{})
 			for _, avx := range kernels {
-				useAVX2 = avx
+				restore := useKernels(avx)
 				got := append([]float64(nil), start...)
 				cs.Add(b, got)
 				for k := range got {
 					if !sameOrNaN(got[k], want[k]) {
-						t.Fatalf("avx2=%v: class %d row %d: got %v (%#x), want %v (%#x)", avx, k/n, k%n, got[k], math.Float64bits(got[k]), want[k], math.Float64bits(want[k]))
+						t.Fatalf("kernels %s: class %d row %d: got %v (%#x), want %v (%#x)", avx, k/n, k%n, got[k], math.Float64bits(got[k]), want[k], math.Float64bits(want[k]))
 					}
 				}
 				jll := make([]float64, K*n)
 				s.JointLogLikelihood(b, jll, &Workspace{})
 				for k := range jll {
 					if !sameOrNaN(jll[k], wantJLL[k]) {
-						t.Fatalf("avx2=%v: scorer: class %d row %d: got %v, want %v", avx, k/n, k%n, jll[k], wantJLL[k])
+						t.Fatalf("kernels %s: scorer: class %d row %d: got %v, want %v", avx, k/n, k%n, jll[k], wantJLL[k])
 					}
 				}
+				restore()
 			}
 		})
 	}

@@ -59,3 +59,12 @@ func expSumsAVX2(jll *float64, n, K, rows int, dst, sum *float64) int
 //
 //go:noescape
 func scaleRowsAVX2(dst *float64, K int, sum *float64, n int)
+
+// posteriorsAVX512 is Posteriors (expSumsGo, then scaleRows) eight rows at a time for 3 ≤ K ≤
+// posteriorsWide classes, with the same IEEE operations per row in the same order, so the same bits: for the
+// groups of eight rows from row 0 of jll (class c's scores n apart) while every exponential of a group is in
+// expShiftedAVX2's range, it writes the rows' posteriors to dst (row-major, K a row) and returns the rows it
+// wrote, a multiple of eight. scratch holds posteriorsWide·8 values (a group's exponentials, class-major).
+//
+//go:noescape
+func posteriorsAVX512(jll *float64, n, K, rows int, dst, scratch *float64) int

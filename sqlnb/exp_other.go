@@ -17,3 +17,7 @@ func expSumsAVX2(*float64, int, int, int, *float64, *float64) int {
 func scaleRowsAVX2(*float64, int, *float64, int) {
 	panic("sqlnb: no AVX2 kernel on this platform")
 }
+
+func posteriorsAVX512(*float64, int, int, int, *float64, *float64) int {
+	panic("sqlnb: no AVX-512 kernel on this platform")
+}

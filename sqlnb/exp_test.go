@@ -151,21 +151,31 @@ func TestPosteriorsMatchRows(t *testing.T) {
 	}
 }
 
-// vectorKernels lists the settings of useAVX2 this machine can run: false (the Go loops), and true where the
-// CPU has AVX2 and the build has the kernels (amd64 without -tags purego). The tests below compare each with
-// the Go reference; with only false they check the dispatch (groups, tails, strides) alone.
-func vectorKernels() []bool {
-	if useAVX2 {
-		return []bool{false, true}
+// vectorKernels lists the kernel settings this machine can run: "go" (the Go loops), "avx2" where the CPU
+// has AVX2 and the build has the kernels (amd64 without -tags purego), and "avx512" (the AVX-512 kernels
+// where there are some, AVX2 for the rest) where it also has AVX-512. The tests below compare each with the
+// Go reference; with only "go" they check the dispatch (groups, tails, strides) alone.
+func vectorKernels() []string {
+	switch {
+	case useAVX2 && useAVX512:
+		return []string{"go", "avx2", "avx512"}
+	case useAVX2:
+		return []string{"go", "avx2"}
 	}
-	return []bool{false}
+	return []string{"go"}
 }
 
-// setAVX2 sets useAVX2 for the rest of the test.
-func setAVX2(t *testing.T, on bool) {
-	old := useAVX2
-	useAVX2 = on
-	t.Cleanup(func() { useAVX2 = old })
+// useKernels sets useAVX2 and useAVX512 for a vectorKernels setting and returns the function that restores
+// them.
+func useKernels(name string) func() {
+	old2, old512 := useAVX2, useAVX512
+	useAVX2, useAVX512 = name != "go", name == "avx512"
+	return func() { useAVX2, useAVX512 = old2, old512 }
+}
+
+// setAVX2 sets the kernels (vectorKernels) for the rest of the test.
+func setAVX2(t *testing.T, name string) {
+	t.Cleanup(useKernels(name))
 }
 
 // expEdges are the arguments at the ends of and beyond expShifted's fast range [−708, 0]: the bounds and
@@ -234,7 +244,7 @@ func TestExpShiftedKernels(t *testing.T) {
 		expShifted(got, 1, src, shift)
 		for i := range got {
 			if !sameBits(got[i], want[i]) {
-				t.Fatalf("avx2=%v: e^%v (%v − %v): %v (%#x), Go %v (%#x)", avx, src[i]-shift[i], src[i], shift[i],
+				t.Fatalf("kernels %s: e^%v (%v − %v): %v (%#x), Go %v (%#x)", avx, src[i]-shift[i], src[i], shift[i],
 					got[i], math.Float64bits(got[i]), want[i], math.Float64bits(want[i]))
 			}
 		}
@@ -252,7 +262,7 @@ func TestExpShiftedKernels(t *testing.T) {
 				expShiftedGo(want, 1, x, zero)
 				for i := range got {
 					if !sameBits(got[i], want[i]) {
-						t.Fatalf("avx2=%v: e^%v in %v: %v, Go %v", avx, x[i], x, got[i], want[i])
+						t.Fatalf("kernels %s: e^%v in %v: %v, Go %v", avx, x[i], x, got[i], want[i])
 					}
 				}
 			}
@@ -263,7 +273,7 @@ func TestExpShiftedKernels(t *testing.T) {
 		expShiftedGo(want, 1, x, make([]float64, len(x)))
 		for i := range got {
 			if !sameBits(got[i], want[i]) {
-				t.Fatalf("avx2=%v: e^%v: %v, Go %v", avx, x[i], got[i], want[i])
+				t.Fatalf("kernels %s: e^%v: %v, Go %v", avx, x[i], got[i], want[i])
 			}
 		}
 	}
@@ -295,14 +305,14 @@ func TestExpShiftedStrides(t *testing.T) {
 			expShiftedGo(want[1:], stride, src, shift)
 			for i := range got {
 				if !sameBits(got[i], want[i]) {
-					t.Fatalf("avx2=%v n=%d stride=%d: dst[%d] = %v, Go %v", avx, n, stride, i-1, got[i], want[i])
+					t.Fatalf("kernels %s n=%d stride=%d: dst[%d] = %v, Go %v", avx, n, stride, i-1, got[i], want[i])
 				}
 			}
 			inPlace := append([]float64(nil), src...)
 			expShifted(inPlace, 1, inPlace, shift)
 			for i, v := range inPlace {
 				if !sameBits(v, want[1+i*stride]) {
-					t.Fatalf("avx2=%v n=%d in place: dst[%d] = %v, Go %v", avx, n, i, v, want[1+i*stride])
+					t.Fatalf("kernels %s n=%d in place: dst[%d] = %v, Go %v", avx, n, i, v, want[1+i*stride])
 				}
 			}
 		}
@@ -315,10 +325,8 @@ func TestExpShiftedStrides(t *testing.T) {
 func TestPosteriorsKernels(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	edges := expEdges()
-	run := func(avx bool, jll []float64, n, K int) []float64 {
-		old := useAVX2
-		useAVX2 = avx
-		defer func() { useAVX2 = old }()
+	run := func(avx string, jll []float64, n, K int) []float64 {
+		defer useKernels(avx)()
 		dst, mx := make([]float64, n*K+5), make([]float64, n)
 		for i := range dst {
 			dst[i] = 42
@@ -326,7 +334,7 @@ func TestPosteriorsKernels(t *testing.T) {
 		Posteriors(jll, n, K, dst, mx)
 		return dst
 	}
-	for _, K := range []int{2, 3, 5, 7, 10} {
+	for _, K := range []int{2, 3, 5, 7, 8, 9, 10, 15, 16, 17, 64, 65} {
 		for trial := range 1500 {
 			n := r.IntN(38)
 			if trial%100 == 0 {
@@ -339,12 +347,12 @@ func TestPosteriorsKernels(t *testing.T) {
 					jll[i] = edges[r.IntN(len(edges))]
 				}
 			}
-			want := run(false, jll, n, K)
+			want := run("go", jll, n, K)
 			for _, avx := range vectorKernels() {
 				got := run(avx, jll, n, K)
 				for i := range got {
 					if !sameBits(got[i], want[i]) {
-						t.Fatalf("avx2=%v K=%d n=%d: dst[%d] = %v, Go %v", avx, K, n, i, got[i], want[i])
+						t.Fatalf("kernels %s K=%d n=%d: dst[%d] = %v, Go %v", avx, K, n, i, got[i], want[i])
 					}
 				}
 			}
@@ -364,14 +372,8 @@ func BenchmarkPosteriors(b *testing.B) {
 		}
 		dst, mx := make([]float64, n*K), make([]float64, n)
 		for _, avx := range vectorKernels() {
-			name := fmt.Sprintf("k%d/go", K)
-			if avx {
-				name = fmt.Sprintf("k%d/avx2", K)
-			}
-			b.Run(name, func(b *testing.B) {
-				old := useAVX2
-				useAVX2 = avx
-				defer func() { useAVX2 = old }()
+			b.Run(fmt.Sprintf("k%d/%s", K, avx), func(b *testing.B) {
+				defer useKernels(avx)()
 				for b.Loop() {
 					Posteriors(jll, n, K, dst, mx)
 				}
@@ -387,7 +389,7 @@ func BenchmarkPosteriors(b *testing.B) {
 func TestKernelsTakeFastRange(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	for _, avx := range vectorKernels() {
-		if !avx {
+		if avx == "go" {
 			continue
 		}
 		for _, n := range []int{4, 5, 37, 256} {
@@ -408,6 +410,12 @@ func TestKernelsTakeFastRange(t *testing.T) {
 			}
 			if got := expSumsAVX2(&jll[0], n, K, n, &dst[0], &sum[0]); got != want {
 				t.Errorf("expSumsAVX2 did %d of %d rows", got, n)
+			}
+			if avx == "avx512" {
+				var scratch [posteriorsWide * 8]float64
+				if got := posteriorsAVX512(&jll[0], n, K, n, &dst[0], &scratch[0]); got != n&^7 {
+					t.Errorf("posteriorsAVX512 did %d of %d rows", got, n)
+				}
 			}
 		}
 	}

@@ -609,17 +609,39 @@ func Posterior(jll []float64, n, K, i int, dst []float64) {
 
 // Posteriors writes p(c | x) of every row to dst, row-major (dst[i*K+c]), the same values as Posterior
 // row by row (the exponentials dominate nb_predict_proba's cost: see expSumsBlock). sums is scratch of n
-// elements (it receives the rows' sums).
+// elements (it receives the rows' sums). On CPUs with AVX-512 (useAVX512), posteriorsAVX512
+// (exp512_amd64.s) does groups of eight rows for 3 to posteriorsWide classes in one pass (the same bits),
+// and posteriorsRows what it leaves.
 func Posteriors(jll []float64, n, K int, dst, sums []float64) {
 	if K == 2 {
 		posteriorsTwo(jll, n, dst)
 		return
 	}
-	for i0 := 0; i0 < n; i0 += posteriorBlock {
-		i1 := min(i0+posteriorBlock, n)
-		expSumsBlock(jll, n, K, i0, i1, dst, sums)
-		scaleRows(dst[i0*K:i1*K], K, sums[i0:i1])
+	i0 := 0
+	if useAVX512 && useAVX2 && K >= 3 && K <= posteriorsWide && n >= 8 {
+		_, _ = jll[K*n-1], dst[n*K-1] // the kernel reads and writes up to here
+		var scratch [posteriorsWide * 8]float64
+		for n-i0 >= 8 {
+			i0 += posteriorsAVX512(&jll[i0], n, K, n-i0, &dst[i0*K], &scratch[0])
+			if n-i0 >= 8 { // a group with an exponential outside the kernel's range
+				posteriorsRows(jll, n, K, i0, i0+8, dst, sums)
+				i0 += 8
+			}
+		}
 	}
+	for ; i0 < n; i0 += posteriorBlock {
+		posteriorsRows(jll, n, K, i0, min(i0+posteriorBlock, n), dst, sums)
+	}
+}
+
+// posteriorsWide is the most classes posteriorsAVX512 takes: its scratch holds a group's exponentials, 8 a
+// class (4 KB on the stack); more go to the AVX2 kernels.
+const posteriorsWide = 64
+
+// posteriorsRows is Posteriors for rows i0 ≤ i < i1: expSumsBlock, then scaleRows.
+func posteriorsRows(jll []float64, n, K, i0, i1 int, dst, sums []float64) {
+	expSumsBlock(jll, n, K, i0, i1, dst, sums)
+	scaleRows(dst[i0*K:i1*K], K, sums[i0:i1])
 }
 
 // scaleRows multiplies each row of K values in dst by 1/sum of its row (scaleRowsAVX2 with AVX2: the same
