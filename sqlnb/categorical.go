@@ -176,7 +176,8 @@ type categoricalComponent struct {
 }
 
 // Compile: θ_jvc = (n_jvc + α)/(n_jc + αJ) over the J distinct training values (Bernoulli: J = 2, false
-// and true); an unseen value gets α/(n_jc + αJ); a class with n_jc + αJ = 0 is uniform (1/J). α is the
+// and true); an unseen value gets α/(n_jc + αJ); a class with n_jc + αJ = 0 is uniform (1/J). A feature
+// without any training value (J = 0: NULL in every training row, or every value forgotten) adds nothing. α is the
 // effective smoothing (compiler.alpha). With e1071's rule, probabilities ≤ Eps count as Threshold and an
 // unseen value is skipped (e1071 re-codes it as NA).
 func (categoricalFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
@@ -216,7 +217,10 @@ func (categoricalFamily) Compile(cc *compiler, feats []Feature) ([]Component, er
 				}
 			}
 			lp[c][J] = math.Inf(-1)
-			if denom > 0 {
+			switch {
+			case J == 0:
+				lp[c][J] = 0 // no training value at all (a column of NULLs): every value is unseen and tells nothing
+			case denom > 0:
 				lp[c][J] = math.Log(cc.alpha / denom)
 			}
 			if cc.rule.on {
@@ -359,6 +363,10 @@ func (cat *categoricalComponent) SQL(x *exporter, c int) (string, error) {
 		var cases []string
 		for j, value := range in.Values {
 			cases = append(cases, fmt.Sprintf("WHEN %s THEN %s", x.literal(value), x.num(lp[j])))
+		}
+		if len(cases) == 0 { // no training value: every value is unseen
+			terms = append(terms, fmt.Sprintf("CASE WHEN %s IS NULL THEN 0 ELSE %s END", v, x.num(lp[in.Unseen()])))
+			continue
 		}
 		terms = append(terms, fmt.Sprintf("CASE WHEN %s IS NULL THEN 0 ELSE CASE %s %s ELSE %s END END", v, v, strings.Join(cases, " "), x.num(lp[in.Unseen()])))
 	}

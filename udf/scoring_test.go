@@ -391,3 +391,34 @@ func TestProbaPerRowClass(t *testing.T) {
 		t.Errorf("unknown and NULL classes: %v, want NULL", got)
 	}
 }
+
+// TestAllNullCategoricalFeature: a categorical feature with no training value (NULL in every row, as an
+// empty CSV column reads; or a group whose rows all lack it) adds nothing: its posteriors are those of the
+// model without it, for a NULL and for any value, and the SQL export of the model runs (its CASE had no WHEN).
+func TestAllNullCategoricalFeature(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT * FROM (VALUES ('a', 1.0, NULL::VARCHAR), ('a', 1.5, NULL), ('b', 3.0, NULL),
+		('b', 3.5, NULL), ('a', 0.8, NULL), ('b', 2.9, NULL)) v(y, x, notes)`)
+	mustExec(t, db, `CALL nb_train('with', 'd', 'y')`)
+	mustExec(t, db, `CALL nb_train('without', 'SELECT y, x FROM d', 'y')`)
+	got := queryStrings(t, db, `SELECT nb_predict_proba('with', {'x': x, 'notes': notes})::VARCHAR, nb_predict_proba('without', {'x': x})::VARCHAR,
+		nb_predict('with', {'x': x, 'notes': notes}) FROM (VALUES (1.0, 'vip'), (3.2, NULL), (2.2, '')) v(x, notes)`)
+	for _, row := range got {
+		if row[0] != row[1] || strings.Contains(row[0], "nan") {
+			t.Errorf("with the all-NULL feature %s, without it %s (prediction %s)", row[0], row[1], row[2])
+		}
+	}
+	var script strings.Builder
+	m, err := sqlnb.Load(context.Background(), db, "with")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sqlnb.Compile(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sqlnb.ExportSQL(&script, s, "duckdb"); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, db, script.String())
+}
