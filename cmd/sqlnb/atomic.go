@@ -23,7 +23,71 @@ type outputFile struct {
 	unnamed     bool
 }
 
+// The target is the file a symbolic link at the given path points to (the link stays, its file gets the
+// content), and a file that is there keeps its permissions (and owner, where allowed). A path that names
+// something other than a regular file (a directory, a device such as /dev/null, a FIFO) is refused: a rename
+// would replace it.
 func newOutputFile(target string) (*outputFile, error) {
+	target, mode, err := outputTarget(target)
+	if err != nil {
+		return nil, err
+	}
+	o, err := openOutputFile(target)
+	if err != nil {
+		return nil, err
+	}
+	if mode != nil {
+		_ = o.f.Chmod(mode.Mode().Perm())
+		if st, ok := mode.Sys().(*unix.Stat_t); ok {
+			_ = o.f.Chown(int(st.Uid), int(st.Gid))
+		}
+	}
+	return o, nil
+}
+
+// outputTarget resolves the symbolic links of path (a dangling one to the path it names) and returns the
+// file there, if any: refused unless it is a regular file.
+func outputTarget(path string) (string, os.FileInfo, error) {
+	target := path
+	for range 40 {
+		fi, err := os.Lstat(target)
+		if errors.Is(err, os.ErrNotExist) {
+			return target, nil, nil
+		}
+		if err != nil {
+			return "", nil, fmt.Errorf("write %s: %w", path, err)
+		}
+		switch {
+		case fi.Mode()&os.ModeSymlink != 0:
+			link, err := os.Readlink(target)
+			if err != nil {
+				return "", nil, fmt.Errorf("write %s: %w", path, err)
+			}
+			if !filepath.IsAbs(link) {
+				link = filepath.Join(filepath.Dir(target), link)
+			}
+			target = link
+			continue
+		case !fi.Mode().IsRegular():
+			kind := "not a regular file"
+			switch t := fi.Mode().Type(); {
+			case t&os.ModeDir != 0:
+				kind = "a directory"
+			case t&os.ModeDevice != 0:
+				kind = "a device"
+			case t&os.ModeNamedPipe != 0:
+				kind = "a FIFO"
+			case t&os.ModeSocket != 0:
+				kind = "a socket"
+			}
+			return "", nil, fmt.Errorf("write %s: it is %s, which the file sqlnb writes would replace: give the path of a regular file", path, kind)
+		}
+		return target, fi, nil
+	}
+	return "", nil, fmt.Errorf("write %s: too many levels of symbolic links", path)
+}
+
+func openOutputFile(target string) (*outputFile, error) {
 	dir := filepath.Dir(target)
 	if err := mkdirAll(dir); err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -92,6 +93,9 @@ func runPredict(cmd *cobra.Command, e *env, o *predictOptions) error {
 		err := query(ctx, conn, e.stdout, o.format, sel, src.Args...)
 		bar.clear()
 		return err
+	}
+	if readsFile(o.from, o.output) {
+		return usageError{fmt.Errorf("predict %q: --output %s is a file --from reads: write to another file (it would replace the data being scored)", o.model, o.output)}
 	}
 	out, err := newOutputFile(o.output)
 	if err != nil {
@@ -184,4 +188,20 @@ func predictQuery(ctx context.Context, db *udf.DB, o *predictOptions, m *sqlnb.M
 	}
 	sel += fmt.Sprintf(", map_values(nb_predict_proba(%s, t)) AS %s FROM %s t", model, queries.Ident(inner), src.From)
 	return fmt.Sprintf("SELECT * EXCLUDE (%s), %s FROM (%s)", queries.Ident(inner), strings.Join(outer, ", "), sel), nil
+}
+
+// readsFile reports whether the source from (a file or a glob of files, as DuckDB reads it) takes in the file
+// at path.
+func readsFile(from, path string) bool {
+	out, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	matches, _ := filepath.Glob(from)
+	for _, m := range matches {
+		if in, err := os.Stat(m); err == nil && os.SameFile(in, out) {
+			return true
+		}
+	}
+	return false
 }

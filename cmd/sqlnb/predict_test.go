@@ -1,8 +1,11 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestPredictOutputType: predict --output writes the prediction in the label column's type (an INTEGER
@@ -24,5 +27,59 @@ func TestPredictOutputType(t *testing.T) {
 	}
 	if got := mustRun(t, "sql", "--format", "csv", "-c", "SELECT count(*) FILTER (WHERE prediction = grade) AS right FROM 'g.parquet'"); got != "right\n200\n" {
 		t.Errorf("predictions equal to the INTEGER label: %q", got)
+	}
+}
+
+// TestOutputKeepsWhatIsThere: an output path that is a symbolic link writes the file it points to (the link
+// stays; a dangling link's target is created), a file that is there keeps its permissions, a FIFO or a
+// directory (or a device: not tried here, where it would be /dev/null) is refused (a rename would replace it) and left as it was, and predict refuses an --output
+// that --from reads (directly or by a glob), leaving the input whole.
+func TestOutputKeepsWhatIsThere(t *testing.T) {
+	t.Chdir(t.TempDir())
+	mustRun(t, "train", "--model", "m", "--label", "y", "--from", "SELECT i % 2 AS y, i + sin(i) AS x FROM range(50) r(i)")
+	mustRun(t, "sql", "-c", "COPY (SELECT i % 2 AS y, i + sin(i) AS x FROM range(50) r(i)) TO 'in.csv'")
+	input, _ := os.ReadFile("in.csv")
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile("real.csv", []byte("old\n"), 0o644))
+	must(os.Symlink("real.csv", "link.csv"))
+	must(os.Symlink("new.csv", "dangling.csv"))
+	must(os.WriteFile("private.csv", []byte("secret\n"), 0o600))
+	must(unix.Mkfifo("fifo.sql", 0o644))
+	for _, out := range []string{"link.csv", "dangling.csv", "private.csv"} {
+		mustRun(t, "predict", "--model", "m", "--from", "in.csv", "--output", out, "--quiet")
+	}
+	for file, want := range map[string]os.FileMode{"real.csv": 0o644, "new.csv": 0o644, "private.csv": 0o600} {
+		fi, err := os.Stat(file)
+		must(err)
+		if data, _ := os.ReadFile(file); !strings.HasPrefix(string(data), "y,x,prediction") || fi.Mode().Perm() != want {
+			t.Errorf("%s: mode %v, content %.30q; want %v and the predictions", file, fi.Mode().Perm(), data, want)
+		}
+	}
+	for _, link := range []string{"link.csv", "dangling.csv"} {
+		if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("%s is no longer a symbolic link", link)
+		}
+	}
+	for _, args := range [][]string{
+		{"export", "--model", "m", "--sql", "fifo.sql"},
+		{"export", "--model", "m", "--sql", "."},
+		{"predict", "--model", "m", "--from", "in.csv", "--output", "in.csv"},
+		{"predict", "--model", "m", "--from", "i*.csv", "--output", "./in.csv"},
+	} {
+		_, errs, code := sqlnbRun(t, args...)
+		if code == exitOK || !strings.Contains(errs, "regular file") && !strings.Contains(errs, "a file --from reads") {
+			t.Errorf("sqlnb %s: exit %d, %q; want an error", strings.Join(args, " "), code, errs)
+		}
+	}
+	if fi, err := os.Lstat("fifo.sql"); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("fifo.sql is no longer a FIFO")
+	}
+	if data, _ := os.ReadFile("in.csv"); string(data) != string(input) {
+		t.Errorf("the input file changed")
 	}
 }
