@@ -30,6 +30,8 @@ func TestBadInput(t *testing.T) {
 	mustExec(t, db, `CREATE TABLE one AS SELECT 'a' AS y, i::DOUBLE AS x FROM range(5) r(i)`)
 	mustExec(t, db, `CREATE TABLE inf AS SELECT * FROM (VALUES ('a', 1.0::DOUBLE), ('a', 'inf'), ('b', 2.0), ('b', 3.0)) v(y, x)`)
 	mustExec(t, db, `CREATE TABLE w AS SELECT * FROM (VALUES ('a', 1.0, -1.0), ('b', 2.0, 1.0)) v(y, x, w)`)
+	mustExec(t, db, `CREATE TABLE winf AS SELECT * FROM (VALUES ('a', 1.0, 1.0::DOUBLE), ('a', 1.5, 'inf'), ('b', 2.0, 1.0)) v(y, x, w)`)
+	mustExec(t, db, `CREATE TABLE wnan AS SELECT * FROM (VALUES ('a', 1.0, 1.0::DOUBLE), ('b', 1.5, 'nan'), ('b', 2.0, 1.0)) v(y, x, w)`)
 	mustExec(t, db, `CREATE TABLE wnull AS SELECT * FROM (VALUES ('a', 1.0, NULL), ('b', 2.0, 1.0)) v(y, x, w)`)
 	mustExec(t, db, `CREATE TABLE dates AS SELECT 'a' AS y, DATE '2020-01-01' AS d, 1.0 AS x UNION ALL SELECT 'b', DATE '2021-01-01', 2.0`)
 	cases := []struct {
@@ -43,6 +45,8 @@ func TestBadInput(t *testing.T) {
 		{"one class", sqlnb.TrainSpec{Source: "one", Label: "y"}, sqlnb.ErrOneClass, `"a"`},
 		{"infinity", sqlnb.TrainSpec{Source: "inf", Label: "y"}, sqlnb.ErrBadValue, `"x" (1 row)`},
 		{"negative weight", sqlnb.TrainSpec{Source: "w", Label: "y", Weight: "w"}, sqlnb.ErrBadValue, `"w"`},
+		{"infinite weight", sqlnb.TrainSpec{Source: "winf", Label: "y", Weight: "w"}, sqlnb.ErrBadValue, `"w" holds NaN or infinity in the rows of class "a"`},
+		{"NaN weight", sqlnb.TrainSpec{Source: "wnan", Label: "y", Weight: "w"}, sqlnb.ErrBadValue, `"w" holds NaN or infinity in the rows of class "b"`},
 		{"NULL weight", sqlnb.TrainSpec{Source: "wnull", Label: "y", Weight: "w"}, sqlnb.ErrBadValue, `"w" is NULL in 1 rows`},
 		{"unknown label", sqlnb.TrainSpec{Source: "one", Label: "nope"}, sqlnb.ErrUnknownColumn, `"nope"`},
 		{"unknown feature", sqlnb.TrainSpec{Source: "one", Label: "y", Features: []string{"z"}}, sqlnb.ErrUnknownColumn, `"z"`},

@@ -606,6 +606,11 @@ func (sc *scan) addClass(fold int64, class sql.NullString, head []sql.NullFloat6
 		if err := checkWeights(sc.p.weight, n, int64(head[1].Float64), head[2]); err != nil {
 			return true, err
 		}
+		if w := head[3].Float64; math.IsNaN(w) || math.IsInf(w, 0) {
+			// min() does not see them: NaN sorts last in DuckDB, and +Inf is no minimum
+			return true, fmt.Errorf("%w: weight column %q holds NaN or infinity in the rows of class %q (their sum is %v): weights must be finite and ≥ 0",
+				ErrBadValue, sc.p.weight, cl.Label, w)
+		}
 		cl.Weight = head[3].Float64
 	}
 	if !sc.done {
