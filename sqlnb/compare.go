@@ -196,7 +196,7 @@ func compareMetrics(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, scor
 	}
 	var n int64
 	for _, m := range ms {
-		if m.Class == "" && m.Group >= 0 && int(m.Group) < len(out) && !math.IsNaN(m.Value) {
+		if !m.PerClass && m.Group >= 0 && int(m.Group) < len(out) && !math.IsNaN(m.Value) {
 			out[m.Group][m.Metric] = m.Value
 			if m.Metric == "n" {
 				n = max(n, int64(m.Value))

@@ -413,7 +413,7 @@ func cvSetting(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, models []
 		s.Folds[f] = map[string]float64{}
 	}
 	for _, m := range metrics {
-		if m.Class == "" && m.Group >= 0 && int(m.Group) < len(s.Folds) {
+		if !m.PerClass && m.Group >= 0 && int(m.Group) < len(s.Folds) {
 			s.Folds[m.Group][m.Metric] = m.Value
 		}
 	}

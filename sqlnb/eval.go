@@ -30,13 +30,14 @@ type EvalSpec struct {
 	PosLabel string
 }
 
-// Metric is one value of an evaluation; Class is empty for overall metrics. NaN when undefined (for
-// example ROC-AUC of a class without positives).
+// Metric is one value of an evaluation: of class Class when PerClass (a class may be named ""), else
+// overall (Class ""). NaN when undefined (for example ROC-AUC of a class without positives).
 type Metric struct {
-	Group  int64
-	Metric string
-	Class  string
-	Value  float64
+	Group    int64
+	Metric   string
+	Class    string
+	PerClass bool
+	Value    float64
 }
 
 // Cell is one cell of a confusion matrix.
@@ -274,8 +275,8 @@ func (r rankings) metrics(classes []string, pos string) []Metric {
 		var sumAUC, sumAP, wAUC, wAP, np float64
 		k := 0
 		for i, c := range cs {
-			out = append(out, Metric{Group: g, Metric: "roc_auc", Class: classes[i], Value: c.rocAUC},
-				Metric{Group: g, Metric: "average_precision", Class: classes[i], Value: c.avgPrecision})
+			out = append(out, Metric{Group: g, Metric: "roc_auc", Class: classes[i], PerClass: true, Value: c.rocAUC},
+				Metric{Group: g, Metric: "average_precision", Class: classes[i], PerClass: true, Value: c.avgPrecision})
 			if len(classes) == 2 && classes[i] == pos {
 				out = append(out, Metric{Group: g, Metric: "roc_auc", Value: c.rocAUC}, Metric{Group: g, Metric: "average_precision", Value: c.avgPrecision})
 			}
@@ -314,7 +315,7 @@ func scanMetrics(ctx context.Context, conn *sql.Conn, withClass bool, stmt strin
 		if err := rows.Scan(dst...); err != nil {
 			return nil, err
 		}
-		m.Class, m.Value = class.String, nullNaN(v)
+		m.Class, m.PerClass, m.Value = class.String, class.Valid, nullNaN(v)
 		out = append(out, m)
 	}
 	return out, rows.Err()

@@ -422,3 +422,23 @@ func TestAllNullCategoricalFeature(t *testing.T) {
 	}
 	mustExec(t, db, script.String())
 }
+
+// TestEvalEmptyClassName: a class named "" has its per-class metrics under its name (class ''), apart from
+// the overall ones (class NULL): the metrics told them apart by an empty name.
+func TestEvalEmptyClassName(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT CASE WHEN i % 3 = 0 THEN '' WHEN i % 3 = 1 THEN 'NULL' ELSE ' ' END AS y,
+		(i % 3)::DOUBLE + i / 100 AS x FROM range(30) r(i)`)
+	mustExec(t, db, `CALL nb_train('emp', 'd', 'y')`)
+	got := queryStrings(t, db, `SELECT coalesce(class, '<overall>'), count(*) FILTER (WHERE metric = 'support'), count(*)
+		FROM nb_eval('emp', 'd') GROUP BY ALL ORDER BY 1`)
+	want := [][]string{{"", "1"}, {" ", "1"}, {"<overall>", "0"}, {"NULL", "1"}}
+	if len(got) != len(want) {
+		t.Fatalf("classes of nb_eval's rows: %q, want those of %q", got, want)
+	}
+	for i, w := range want {
+		if got[i][0] != w[0] || got[i][1] != w[1] {
+			t.Errorf("row %d: %q, want class %q with support %s", i, got[i], w[0], w[1])
+		}
+	}
+}

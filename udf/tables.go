@@ -400,7 +400,7 @@ func runEval(ctx context.Context, reg *registry, args map[string]any) ([][]any, 
 	rows := make([][]any, len(e.Metrics))
 	for i, m := range e.Metrics {
 		var class any
-		if m.Class != "" {
+		if m.PerClass {
 			class = m.Class
 		}
 		rows[i] = []any{m.Metric, class, m.Value}

@@ -131,7 +131,7 @@ func evalTables(ev *sqlnb.Evaluation) map[string]evalTable {
 	perClass := map[string]map[string]float64{}
 	var classes, columns []string
 	for _, m := range ev.Metrics {
-		if m.Class == "" {
+		if !m.PerClass {
 			metrics.rows = append(metrics.rows, []any{m.Metric, nanNil(m.Value)})
 			continue
 		}
