@@ -423,7 +423,7 @@ func TestAllNullCategoricalFeature(t *testing.T) {
 	mustExec(t, db, script.String())
 }
 
-// TestEvalEmptyClassName: a class named "" has its per-class metrics under its name (class ”), apart from
+// TestEvalEmptyClassName: a class named "" has its per-class metrics under its name (an empty class), apart from
 // the overall ones (class NULL): the metrics told them apart by an empty name.
 func TestEvalEmptyClassName(t *testing.T) {
 	db := mustOpenDB(t)
