@@ -447,6 +447,13 @@ var typeNames = map[mapping.Type]string{
 	mapping.TypeBoolean: "BOOLEAN", mapping.TypeVarchar: "VARCHAR", mapping.TypeBlob: "BLOB", mapping.TypeDate: "DATE",
 	mapping.TypeTimestamp: "TIMESTAMP", mapping.TypeList: "LIST", mapping.TypeStruct: "STRUCT", mapping.TypeMap: "MAP",
 	mapping.TypeEnum: "ENUM", mapping.TypeDecimal: "DECIMAL", mapping.TypeDouble: "DOUBLE", mapping.TypeInteger: "INTEGER",
+	mapping.TypeTinyInt: "TINYINT", mapping.TypeSmallInt: "SMALLINT", mapping.TypeBigInt: "BIGINT", mapping.TypeUTinyInt: "UTINYINT",
+	mapping.TypeUSmallInt: "USMALLINT", mapping.TypeUInteger: "UINTEGER", mapping.TypeUBigInt: "UBIGINT", mapping.TypeFloat: "FLOAT",
+	mapping.TypeHugeInt: "HUGEINT", mapping.TypeUHugeInt: "UHUGEINT", mapping.TypeTime: "TIME", mapping.TypeInterval: "INTERVAL",
+	mapping.TypeTimestampS: "TIMESTAMP_S", mapping.TypeTimestampMS: "TIMESTAMP_MS", mapping.TypeTimestampNS: "TIMESTAMP_NS",
+	mapping.TypeTimestampTZ: "TIMESTAMP WITH TIME ZONE", mapping.TypeTimeTZ: "TIME WITH TIME ZONE", mapping.TypeArray: "ARRAY",
+	mapping.TypeUUID: "UUID", mapping.TypeUnion: "UNION", mapping.TypeBit: "BIT", mapping.TypeBigNum: "BIGNUM", mapping.TypeSQLNull: "NULL",
+	mapping.TypeTimeNS: "TIME_NS",
 }
 
 func typeName(t mapping.Type) string {

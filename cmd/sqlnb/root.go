@@ -165,7 +165,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintln(stderr, "sqlnb:", err)
+	fmt.Fprintln(stderr, "sqlnb:", strings.TrimPrefix(err.Error(), "sqlnb: ")) // an error of the library may carry the name already
 	var ue usageError
 	if errors.As(err, &ue) || isCobraUsage(err) {
 		return exitUsage
