@@ -331,7 +331,7 @@ func TestSources(t *testing.T) {
 		mustExec(t, db, `COPY d TO '`+filepath.Join(dir, f)+`' (FORMAT `+format+`)`)
 	}
 	for _, src := range []string{"d", "v", "main.d", "s.d", "a.b", `"a.b"`, "other.d", "other.main.d", `other."my s"."my t"`,
-		`"other"."d"`, "D", "Main.D", "OTHER.D", `"OTHER"."D"`, `other."MY S"."My T"`, "SELECT * FROM d WHERE x < 8", "  from d;",
+		`"other"."d"`, "D", "Main.D", "OTHER.D", `"OTHER"."D"`, `other."MY S"."My T"`, "SELECT * FROM d WHERE x < 8", "  from d;", "-- the rows\n/* all */ SELECT * FROM d WHERE x < 8",
 		filepath.Join(dir, "d1.parquet"), filepath.Join(dir, "*.parquet"), filepath.Join(dir, "d.csv"), filepath.Join(dir, "d.json")} {
 		m := train(t, db, sqlnb.TrainSpec{Model: "src", Source: src, Label: "y"})
 		want := int64(10)

@@ -75,8 +75,9 @@ func ResolveSource(ctx context.Context, q Querier, text string) (Source, error) 
 		return Source{}, fmt.Errorf("%w: empty source: give a table, a query or a file", ErrBadOption)
 	}
 	lower := strings.ToLower(t)
+	head := skipComments(lower)
 	for _, w := range queryStarts {
-		if strings.HasPrefix(lower, w) && (w == "(" || len(lower) == len(w) || !isWordByte(lower[len(w)])) {
+		if strings.HasPrefix(head, w) && (w == "(" || len(head) == len(w) || !isWordByte(head[len(w)])) {
 			return funcSource(text, "query", t), nil
 		}
 	}
@@ -265,3 +266,27 @@ func classifyType(t string) typeClass {
 }
 
 func (c typeClass) numeric() bool { return c == typeInteger || c == typeFloat || c == typeNumber }
+
+// skipComments drops the SQL comments (-- to the end of the line, /* … */) and blanks at the start of s: a
+// query may begin with them.
+func skipComments(s string) string {
+	for {
+		s = strings.TrimLeft(s, " \t\r\n")
+		switch {
+		case strings.HasPrefix(s, "--"):
+			i := strings.IndexByte(s, '\n')
+			if i < 0 {
+				return ""
+			}
+			s = s[i+1:]
+		case strings.HasPrefix(s, "/*"):
+			i := strings.Index(s[2:], "*/")
+			if i < 0 {
+				return s
+			}
+			s = s[2+i+2:]
+		default:
+			return s
+		}
+	}
+}
