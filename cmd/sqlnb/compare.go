@@ -59,6 +59,9 @@ func runCompare(cmd *cobra.Command, e *env, o *compareOptions) error {
 	if err != nil {
 		return usageError{err}
 	}
+	if !(o.test > 0 && o.test < 1) { // the library reads 0 as "the default"; a typed 0 is an error
+		return usageError{fmt.Errorf("--test %v: the held-out fraction must be in (0, 1)", o.test)}
+	}
 	var kinds []sqlnb.Kind
 	for _, name := range strings.Split(o.kinds, ",") {
 		k, err := sqlnb.ParseKind(name)

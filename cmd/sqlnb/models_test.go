@@ -46,4 +46,9 @@ func TestModelsShowLinearAndFit(t *testing.T) {
 	if out := sh(exitUsage, "compare", "--from", cancer, "--label", "label", "--kinds", "gaussian,nope"); !strings.Contains(out, `"nope"`) {
 		t.Errorf("compare with an unknown kind: %s", out)
 	}
+	for _, frac := range []string{"0", "1", "-0.5"} {
+		if out := sh(exitUsage, "compare", "--from", cancer, "--label", "label", "--test", frac); !strings.Contains(out, "must be in (0, 1)") {
+			t.Errorf("compare --test %s: %s", frac, out)
+		}
+	}
 }
