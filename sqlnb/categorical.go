@@ -85,6 +85,11 @@ func (categoricalFamily) Train(ctx context.Context, sc *scan, feats []Feature) e
 	var thresholds []any
 	for i, f := range feats {
 		cf[i] = countFeature{Name: f.Name, Expr: queriesIdent(f.Name)}
+		if f.Kind == Categorical && classifyType(f.Type) == typeFloat {
+			// NaN is missing, as scoring reads it (the literal takes the column's own type, so that the
+			// values' text stays the column's)
+			cf[i].Expr = "nullif(" + queriesIdent(f.Name) + ", 'NaN')"
+		}
 		if f.Kind == Bernoulli && classifyType(f.Type) != typeBool {
 			thresholds = append(thresholds, f.Binarize)
 			cf[i].Expr = presentSQL(queriesIdent(f.Name), sc.param(len(thresholds)))

@@ -88,6 +88,13 @@ func TestNaNIsMissing(t *testing.T) {
 	if sqlnb.StatRows(ma, sqlnb.GaussianTable)[0].Count != 2 || ma.Classes[0].Count != 3 {
 		t.Errorf("class a: feature count %d (want 2), class count %d (want 3)", sqlnb.StatRows(ma, sqlnb.GaussianTable)[0].Count, ma.Classes[0].Count)
 	}
+	// A categorical DOUBLE feature: NaN is missing in training too (scoring skips it), not a category "nan".
+	mc := train(t, db, sqlnb.TrainSpec{Model: "c", Source: "a", Label: "y", FeatureKinds: map[string]sqlnb.Kind{"x": sqlnb.Categorical}})
+	for _, c := range sqlnb.StatRows(mc, sqlnb.CategoricalTable) {
+		if strings.EqualFold(c.Value, "nan") {
+			t.Errorf("NaN counted as a category: %+v", c)
+		}
+	}
 }
 
 // TestNullLabelsSkipped: rows with a NULL label are skipped and counted.
