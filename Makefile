@@ -37,7 +37,8 @@ extension-slots:
 # Train on a bundled real dataset (UCI Congressional Voting Records, with missing votes) into the default
 # database file ./sqlnb.duckdb, batch-score a parquet file, print the accuracy.
 demo: build
-	rm -f sqlnb.duckdb sqlnb.duckdb.wal
+	@# the demo's own model is retrained; other models in ./sqlnb.duckdb stay
+	@if [ -e sqlnb.duckdb ]; then $(BIN) models drop votes >/dev/null 2>&1 || true; fi
 	$(BIN) train --model votes --label party --from testdata/housevotes84/train.csv
 	$(BIN) predict --model votes --from testdata/housevotes84/test.parquet --proba --output out/votes_scored.parquet
 	$(BIN) sql -c "SELECT count(*) AS scored, round(avg((prediction = party)::INT), 4) AS accuracy FROM 'out/votes_scored.parquet'"
