@@ -364,10 +364,13 @@ func (cat *categoricalComponent) SQL(x *exporter, c int) (string, error) {
 				presentSQL(v, x.num(in.Threshold)), x.num(lp[1]), x.num(lp[0])))
 			continue
 		}
-		v := x.text(in.Name)
+		v, literal := x.text(in.Name), x.literal
+		if in.ValueClass() == ValuesNumber { // compared as numbers, as the SQL functions do (1 = 1.0)
+			v, literal = x.numeric(in.Name), x.numberLiteral
+		}
 		var cases []string
 		for j, value := range in.Values {
-			cases = append(cases, fmt.Sprintf("WHEN %s THEN %s", x.literal(value), x.num(lp[j])))
+			cases = append(cases, fmt.Sprintf("WHEN %s THEN %s", literal(value), x.num(lp[j])))
 		}
 		if len(cases) == 0 { // no training value: every value is unseen
 			terms = append(terms, fmt.Sprintf("CASE WHEN %s IS NULL THEN 0 ELSE %s END", v, x.num(lp[in.Unseen()])))

@@ -202,6 +202,11 @@ func foldModels(ctx context.Context, db Querier, reg FoldRegistrar, spec CVSpec)
 		return nil, "", nil, err
 	}
 	warnings = append(warnings, more...)
+	for f := range spec.Folds {
+		if sc.parts[int64(f)] == nil {
+			return nil, "", nil, fmt.Errorf("%w: --folds %d: fold %d has no labelled rows (%d labelled rows in all): use fewer folds", ErrBadOption, spec.Folds, f+1, rows)
+		}
+	}
 	per := make([]*Model, spec.Folds)
 	for f := range per {
 		m := *base
@@ -232,7 +237,7 @@ func foldModels(ctx context.Context, db Querier, reg FoldRegistrar, spec CVSpec)
 			}
 		}
 		if len(out[f].Classes) < 2 {
-			return nil, "", nil, fmt.Errorf("%w: the training folds of fold %d hold %d class(es): use fewer folds or --stratified", ErrOneClass, f, len(out[f].Classes))
+			return nil, "", nil, fmt.Errorf("%w: the training folds of fold %d hold %d class(es): use fewer folds or --stratified", ErrOneClass, f+1, len(out[f].Classes))
 		}
 	}
 	return out, fold, warnings, nil
@@ -251,7 +256,7 @@ func refitFolds(ctx context.Context, db Querier, spec CVSpec, p *plan, base *Mod
 		fp.src = Source{Text: p.src.Text, From: from, Args: append(append([]any{}, p.src.Args...), int64(f))}
 		sc, err := trainStats(ctx, db, &fp, "")
 		if err != nil {
-			return nil, fmt.Errorf("fold %d: %w", f, err)
+			return nil, fmt.Errorf("fold %d: %w", f+1, err)
 		}
 		m := *base
 		part := sc.part(0)
@@ -268,9 +273,19 @@ func refitFolds(ctx context.Context, db Querier, spec CVSpec, p *plan, base *Mod
 			}
 		}
 		if len(m.Classes) < 2 {
-			return nil, fmt.Errorf("%w: the training folds of fold %d hold %d class(es): use fewer folds or --stratified", ErrOneClass, f, len(m.Classes))
+			return nil, fmt.Errorf("%w: the training folds of fold %d hold %d class(es): use fewer folds or --stratified", ErrOneClass, f+1, len(m.Classes))
 		}
 		out[f] = &m
+	}
+	// Fold f's rows are all rows but those its model was fitted on; all rows: each row is in k - 1 fits.
+	var sum int64
+	for _, m := range out {
+		sum += m.Rows
+	}
+	for f, m := range out {
+		if total := sum / int64(spec.Folds-1); m.Rows == total {
+			return nil, fmt.Errorf("%w: --folds %d: fold %d has no labelled rows (%d labelled rows in all): use fewer folds", ErrBadOption, spec.Folds, f+1, total)
+		}
 	}
 	return out, nil
 }
@@ -297,10 +312,10 @@ func semiSupervisedFolds(ctx context.Context, db Querier, reg FoldRegistrar, spe
 		fp.src = Source{Text: p.src.Text, From: from, Args: append(append([]any{}, p.src.Args...), int64(f))}
 		m, more, err := trainSemiSupervised(ctx, conn, reg, spec.Train, &fp, p.params)
 		if err != nil {
-			return nil, nil, fmt.Errorf("fold %d: %w", f, err)
+			return nil, nil, fmt.Errorf("fold %d: %w", f+1, err)
 		}
 		for _, w := range more {
-			warnings = append(warnings, fmt.Sprintf("fold %d: %s", f, w))
+			warnings = append(warnings, fmt.Sprintf("fold %d: %s", f+1, w))
 		}
 		m.Name = fmt.Sprintf("%s (fold %d)", spec.Train.Model, f)
 		out[f] = m

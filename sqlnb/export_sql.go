@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -185,6 +186,34 @@ func (e *exporter) text(name string) string {
 	}
 	return "CAST(struct_extract(f, " + queries.Literal(name) + ") AS VARCHAR)"
 }
+
+// numeric is feature name of the row argument f as the number it is (DuckDB: its own type; PostgreSQL:
+// numeric), for comparisons with numberLiteral: exact for integers and decimals, as the SQL functions match a
+// number category.
+func (e *exporter) numeric(name string) string {
+	if e.pg {
+		return "(f->>" + queries.Literal(name) + ")::numeric"
+	}
+	return "struct_extract(f, " + queries.Literal(name) + ")"
+}
+
+// numberLiteral is a number category's training value (its text as DuckDB casts it) as an SQL number: the
+// text itself ("3", "-1.50", "1e+20"), or ±inf and nan spelled per dialect.
+func (e *exporter) numberLiteral(value string) string {
+	if numberText.MatchString(value) {
+		return value
+	}
+	if x, err := strconv.ParseFloat(value, 64); err == nil {
+		return e.num(x)
+	}
+	if e.pg {
+		return "'NaN'::float8"
+	}
+	return "'nan'::DOUBLE"
+}
+
+// numberText is a number as DuckDB casts one to text, which is also an SQL number literal.
+var numberText = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?$`)
 
 // binary is a Bernoulli feature as a number: booleans read as 1 and 0.
 func (e *exporter) binary(name string) string {

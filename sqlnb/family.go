@@ -3,7 +3,9 @@ package sqlnb
 import (
 	"context"
 	"fmt"
+	"math/big"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -303,6 +305,37 @@ func (in *Input) Lookup(v string) int32 {
 		return i
 	}
 	return in.Unseen()
+}
+
+// ScaledKeys maps the training values of a number category input (their text as DuckDB casts them to VARCHAR:
+// "3", "1.50", "1e+20") to category codes by value × 10^scale, for the values where that is an integer within
+// int64: the keys an integer (scale 0) or DECIMAL(w, scale) argument is looked up by. Where two values have
+// the same key (a model appended from a column of another type) the first keeps it.
+func (in *Input) ScaledKeys(scale int) map[int64]int32 {
+	values := in.Values
+	out := make(map[int64]int32, len(values))
+	pow := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale)), nil))
+	var x big.Rat
+	for i, v := range values {
+		if k, err := strconv.ParseInt(v, 10, 64); err == nil && scale == 0 { // the common case, without big.Rat
+			if _, dup := out[k]; !dup {
+				out[k] = int32(i)
+			}
+			continue
+		}
+		if _, ok := x.SetString(v); !ok {
+			continue // inf, nan
+		}
+		x.Mul(&x, pow)
+		if !x.IsInt() || !x.Num().IsInt64() {
+			continue
+		}
+		k := x.Num().Int64()
+		if _, dup := out[k]; !dup {
+			out[k] = int32(i)
+		}
+	}
+	return out
 }
 
 // setValues sets a category or terms input's values (sorted by the caller) and their index.

@@ -225,3 +225,58 @@ func TestAppendTermTable(t *testing.T) {
 		}
 	}
 }
+
+// TestUnusedParams: a hyperparameter no feature of the model uses (C, tol, shrinkage on naive Bayes) is a
+// training warning and does not keep models from merging (it did: "different c"); rows cannot be added
+// semi-supervised or by group (both were ignored: a plain append); --feature-kind takes a list.
+func TestUnusedParams(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE t AS SELECT i, CASE WHEN i % 3 = 0 THEN 'a' ELSE 'b' END AS y, i * 0.5 AS x,
+		(i % 4)::VARCHAR AS s, i % 2 AS g FROM range(40) r(i)`)
+	c, tol, shrink := 5.0, 0.01, 0.5
+	spec, err := sqlnb.Options{C: &c, Tol: &tol, Shrinkage: &shrink}.Spec("one", "SELECT y, x, s FROM t WHERE i % 2 = 0", "y")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := sqlnb.Train(ctx, db, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warned := strings.Join(res.Warnings, "\n")
+	for _, w := range []string{"c 5 has no effect: it applies to logistic features", "tol 0.01 has no effect", "shrinkage 0.5 has no effect: it applies to lda"} {
+		if !strings.Contains(warned, w) {
+			t.Errorf("warnings %q lack %q", res.Warnings, w)
+		}
+	}
+	if _, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "two", Source: "SELECT y, x, s FROM t WHERE i % 2 = 1", Label: "y"}); err != nil {
+		t.Fatal(err)
+	}
+	merged, err := sqlnb.MergeModels(ctx, db, sqlnb.MergeSpec{Into: "both", Inputs: []string{"one", "two"}})
+	if err != nil {
+		t.Fatalf("merging models that differ only in parameters they do not use: %v", err)
+	}
+	if merged.Rows != 40 {
+		t.Errorf("merged %d rows, want 40", merged.Rows)
+	}
+	for _, o := range []struct {
+		opts sqlnb.Options
+		want string
+	}{
+		{sqlnb.Options{SemiSupervised: true}, "cannot take rows semi-supervised"},
+		{sqlnb.Options{By: []string{"g"}}, "cannot take --by"},
+	} {
+		_, err := sqlnb.Append(ctx, db, sqlnb.UpdateSpec{Model: "two", Source: "SELECT y, x, s, g FROM t", Options: o.opts})
+		if !errors.Is(err, sqlnb.ErrBadOption) || !strings.Contains(err.Error(), o.want) {
+			t.Errorf("append with %+v: %v, want ErrBadOption saying %q", o.opts, err, o.want)
+		}
+	}
+	kinds, err := sqlnb.ParseFeatureKinds([]string{"x=poisson,s=bernoulli", "a,b=categorical", "c=d=gaussian"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]sqlnb.Kind{"x": sqlnb.Poisson, "s": sqlnb.Bernoulli, "a,b": sqlnb.Categorical, "c=d": sqlnb.Gaussian}
+	if fmt.Sprint(kinds) != fmt.Sprint(want) {
+		t.Errorf("ParseFeatureKinds: %v, want %v", kinds, want)
+	}
+}

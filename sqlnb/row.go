@@ -36,9 +36,9 @@ func (s *Scorer) ScoreRow(row map[string]any) (posterior map[string]float64, lab
 // decode a STRUCT's fields:
 //   - a number feature (Gaussian, Poisson, count) takes any Go integer or float; nil is NULL (skipped);
 //   - a Bernoulli feature takes a bool or a number (present when > its binarize threshold); nil is NULL;
-//   - a categorical feature takes a string, a bool ("true"/"false") or a number, matched to the training
-//     values as DuckDB cast them to text (an integer 2 matches "2", a float matches the value that reads as
-//     it); a value not seen in training is unseen; nil is NULL;
+//   - a categorical feature takes a string, a bool ("true"/"false") or a number: a string matches the
+//     training value of that text (as DuckDB cast it), an integer the training value equal to it (2 matches
+//     "2" and "2.0"), a float the value that reads as it; a value not seen in training is unseen; nil is NULL;
 //   - a text feature takes the text (tokenized as in training) or a map of term counts (map[string]int,
 //     map[string]float64, or map[string]any of numbers); nil is NULL.
 //
@@ -178,20 +178,26 @@ func (s *Scorer) decode(b *Batch, in *Input, i int, v any) error {
 		if !ok {
 			return fmt.Errorf("give a string, a bool or a number")
 		}
-		// As the SQL functions: an integer matches the training value that reads as that integer, a float
-		// the one that reads as that float.
-		integer := reflect.ValueOf(v).CanInt() || reflect.ValueOf(v).CanUint()
+		// As the SQL functions: an integer matches the training value equal to it ("2" or "2.0", Input.ScaledKeys),
+		// a float the one that reads as that float.
 		cat[i] = in.Unseen()
-		for c, value := range in.Values {
-			var match bool
-			if integer {
-				y, err := strconv.ParseInt(value, 10, 64)
-				match = err == nil && float64(y) == x
-			} else {
-				y, err := strconv.ParseFloat(value, 64)
-				match = err == nil && y == x
+		if r := reflect.ValueOf(v); r.CanInt() || r.CanUint() {
+			if r.CanUint() && r.Uint() > math.MaxInt64 {
+				return nil
 			}
-			if match {
+			k := int64(x)
+			if r.CanInt() {
+				k = r.Int()
+			} else {
+				k = int64(r.Uint())
+			}
+			if c, ok := in.ScaledKeys(0)[k]; ok {
+				cat[i] = c
+			}
+			return nil
+		}
+		for c, value := range in.Values {
+			if y, err := strconv.ParseFloat(value, 64); err == nil && y == x {
 				cat[i] = int32(c)
 				break
 			}

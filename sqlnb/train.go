@@ -83,10 +83,23 @@ type TermsSpec struct {
 	Feature string
 }
 
-// ParseFeatureKinds reads "col=kind,col=kind". A column name may contain "=": the last one splits.
+// ParseFeatureKinds reads "col=kind" specs, each of which may list several: "col=kind,col=kind". A column
+// name may contain "=" (the last one splits) or "," (a spec whose comma-separated parts do not each hold an
+// "=" is one column's).
 func ParseFeatureKinds(specs []string) (map[string]Kind, error) {
 	out := map[string]Kind{}
+	var split []string
 	for _, s := range specs {
+		parts := strings.Split(s, ",")
+		for _, p := range parts {
+			if !strings.Contains(p, "=") {
+				parts = []string{s}
+				break
+			}
+		}
+		split = append(split, parts...)
+	}
+	for _, s := range split {
 		eq := strings.LastIndexByte(s, '=')
 		if eq <= 0 {
 			return nil, fmt.Errorf("%w: feature kind %q: use column=kind", ErrBadOption, s)
@@ -128,7 +141,12 @@ func Train(ctx context.Context, db DB, spec TrainSpec) (*TrainResult, error) {
 	if err := save(ctx, db, m); err != nil { // trainModel validated m
 		return nil, fmt.Errorf("train %q: %w", spec.Model, err)
 	}
-	return &TrainResult{Model: m, Duration: time.Since(start), Warnings: append(warnings, m.Params.Warnings()...)}, nil
+	base := DefaultParams()
+	if spec.SemiSupervised {
+		base.Tol = DefaultEMTol
+	}
+	warnings = append(append(warnings, m.Params.Warnings()...), unusedParams(m, base)...)
+	return &TrainResult{Model: m, Duration: time.Since(start), Warnings: warnings}, nil
 }
 
 // plan is a resolved training request.

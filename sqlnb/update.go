@@ -202,6 +202,14 @@ func updateTrainSpec(m *Model, spec UpdateSpec) (TrainSpec, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: model %q %s", ErrBadOption, m.Name, fmt.Sprintf(format, args...))
 	}
+	if o.SemiSupervised {
+		return TrainSpec{}, bad("cannot take rows semi-supervised: adding or forgetting rows sums the statistics of labelled rows, " +
+			"and EM would have to refit the whole model; train it again with --semi-supervised (semi_supervised := true) on all the rows")
+	}
+	if len(o.By) > 0 {
+		return TrainSpec{}, bad("cannot take --by (by :=) when rows are added or forgotten: per-group models are trained whole; " +
+			"train it again with --by on all the rows")
+	}
 	if spec.Label != "" && spec.Label != m.Label {
 		return TrainSpec{}, bad("has the label column %q, not %q: the rows must have the same label", m.Label, spec.Label)
 	}
@@ -329,7 +337,7 @@ func updateTrainSpec(m *Model, spec UpdateSpec) (TrainSpec, error) {
 	if err != nil {
 		return TrainSpec{}, err
 	}
-	if name := diffParams(p, m.Params); name != "" || given != nil {
+	if name := diffParams(p, m.Params, m); name != "" || given != nil {
 		if name == "" {
 			name = "priors"
 		}
@@ -344,15 +352,69 @@ func sameText(a, b TextOptions) bool {
 }
 
 // diffParams returns the name (as stored) of the first hyperparameter that differs between a and b, or "".
-func diffParams(a, b Params) string {
+// Only those that model m's features use count (ParamUsed): a logistic regression's C stored on a naive
+// Bayes model does not keep it from merging.
+func diffParams(a, b Params, m *Model) string {
 	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
 	for i := range va.NumField() {
-		if !va.Field(i).Equal(vb.Field(i)) {
-			name, _, _ := strings.Cut(va.Type().Field(i).Tag.Get("json"), ",")
+		name, _, _ := strings.Cut(va.Type().Field(i).Tag.Get("json"), ",")
+		if !va.Field(i).Equal(vb.Field(i)) && m.ParamUsed(name) {
 			return name
 		}
 	}
 	return ""
+}
+
+// paramKinds names, for each hyperparameter (by its stored name) that only some kinds use, those kinds; a
+// hyperparameter not listed (priors) applies to every model.
+var paramKinds = map[string][]Kind{
+	"alpha":         {Categorical, Bernoulli, Multinomial, Complement, Text, TextBernoulli, TextComplement},
+	"var_smoothing": {Gaussian},
+	"variance":      {Gaussian},
+	"norm":          {Complement, TextComplement},
+	"min_df":        {Text, TextBernoulli, TextComplement},
+	"max_features":  {Text, TextBernoulli, TextComplement},
+	"threshold":     {Categorical, Bernoulli, Gaussian, Poisson},
+	"eps":           {Categorical, Bernoulli, Gaussian, Poisson},
+	"reg_param":     {QDA},
+	"solver":        {LDA},
+	"shrinkage":     {LDA},
+	"c":             {Logistic},
+	"penalty":       {Logistic},
+	"tol":           {Logistic}, // and EM (semi-supervised training)
+	"max_iter":      {Logistic},
+}
+
+// ParamUsed reports whether the hyperparameter name (as stored: "alpha", "c", ...) has an effect on model m:
+// one of its features is of a kind that uses it (tol and max_iter also bound a semi-supervised model's EM).
+func (m *Model) ParamUsed(name string) bool {
+	kinds, ok := paramKinds[name]
+	if !ok || (m.UnlabelledRows > 0 || m.Iterations > 0) && (name == "tol" || name == "max_iter") {
+		return true
+	}
+	for _, f := range m.Features {
+		if slices.Contains(kinds, f.Kind) {
+			return true
+		}
+	}
+	return false
+}
+
+// unusedParams warns of the hyperparameters set away from their defaults (base) that have no effect on model m.
+func unusedParams(m *Model, base Params) []string {
+	var out []string
+	va, vb := reflect.ValueOf(m.Params), reflect.ValueOf(base)
+	for i := range va.NumField() {
+		name, _, _ := strings.Cut(va.Type().Field(i).Tag.Get("json"), ",")
+		if !va.Field(i).Equal(vb.Field(i)) && !m.ParamUsed(name) {
+			var kinds []string
+			for _, k := range paramKinds[name] {
+				kinds = append(kinds, string(k))
+			}
+			out = append(out, fmt.Sprintf("%s %v has no effect: it applies to %s features, and the model has none", name, va.Field(i).Interface(), strings.Join(kinds, ", ")))
+		}
+	}
+	return out
 }
 
 // sameFeatures checks that part (another model, or rows scanned for m) has m's label, label type, weight
@@ -447,7 +509,7 @@ func mergeModels(ctx context.Context, db DB, spec MergeSpec) (*Model, error) {
 				if err := sameFeatures(models[0], m, fmt.Sprintf("model %q", n)); err != nil {
 					return err
 				}
-				if name := diffParams(models[0].Params, m.Params); name != "" {
+				if name := diffParams(models[0].Params, m.Params, m); name != "" {
 					return fmt.Errorf("%w: models %q and %q have different %s: set it equal first (sqlnb models set, nb_set)", ErrBadOption, models[0].Name, n, name)
 				}
 			}

@@ -141,3 +141,26 @@ func TestPosLabel(t *testing.T) {
 		t.Errorf("nb_eval pos_label: %s", got)
 	}
 }
+
+// TestCVEmptyFold: more folds than a fold assignment fills is an error naming the empty fold, for the
+// summed families and for the refitted ones (logistic); before, the empty folds' metrics were NULL and the
+// mean was over the others, without a word.
+func TestCVEmptyFold(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT * FROM (VALUES ('a', 1.0), ('b', 2.0), ('a', 1.5), ('b', 2.5), ('a', 0.9), ('b', 2.2)) v(y, x)`)
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for _, kind := range []sqlnb.Kind{"", sqlnb.Logistic} {
+		_, err := sqlnb.CrossValidate(ctx, conn, db, sqlnb.CVSpec{Folds: 10, Train: sqlnb.TrainSpec{Model: "cv", Source: "d", Label: "y", Kind: kind}})
+		if !errors.Is(err, sqlnb.ErrBadOption) || !strings.Contains(err.Error(), "has no labelled rows (6 labelled rows in all): use fewer folds") {
+			t.Errorf("kind %q, 10 folds of 6 rows: %v", kind, err)
+		}
+	}
+	if _, err := sqlnb.CrossValidate(ctx, conn, db, sqlnb.CVSpec{Folds: 2, Stratified: true, Train: sqlnb.TrainSpec{Model: "cv", Source: "d", Label: "y"}}); err != nil {
+		t.Errorf("2 stratified folds of 6 rows: %v", err)
+	}
+}

@@ -537,7 +537,6 @@ func (b *bound) inputReader(in *sqlnb.Input, what string, arg, child int, t mapp
 		for i := range size {
 			r.enumMap[i] = in.Lookup(mapping.EnumDictionaryValue(t, mapping.IdxT(i)))
 		}
-	case r.decimal:
 	case r.typ == mapping.TypeFloat || r.typ == mapping.TypeDouble:
 		r.fltIdx = map[float64]int32{}
 		for i, v := range in.Values {
@@ -546,13 +545,12 @@ func (b *bound) inputReader(in *sqlnb.Input, what string, arg, child int, t mapp
 			}
 		}
 	case isNumberType(r.typ):
-		r.intIdx = map[int64]int32{}
+		// Integers and DECIMALs (their scaled integers) match training values by number, not by text: a
+		// BIGINT 1 is the training value "1.0" of a DOUBLE or DECIMAL column, as 1 = 1.0 in SQL.
+		r.intIdx = in.ScaledKeys(r.decScale)
 		lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
-		for i, v := range in.Values {
-			if x, err := strconv.ParseInt(v, 10, 64); err == nil {
-				r.intIdx[x] = int32(i)
-				lo, hi = min(lo, x), max(hi, x)
-			}
+		for x := range r.intIdx {
+			lo, hi = min(lo, x), max(hi, x)
 		}
 		if len(r.intIdx) > 0 && hi-lo >= 0 && hi-lo < 1<<16 {
 			r.intMin, r.intDense = lo, make([]int32, hi-lo+1)
@@ -799,7 +797,7 @@ func (r *reader) read(vec mapping.Vector, n int, batch *sqlnb.Batch, num []float
 // readDenseInts reads the codes of an INTEGER or BIGINT category input through intDense in one loop (what
 // category does row by row; NULL rows get some code, which the caller replaces), or returns false.
 func (r *reader) readDenseInts(data unsafe.Pointer, cat []int32) bool {
-	if r.intDense == nil || r.enumMap != nil || r.decimal {
+	if r.intDense == nil || r.enumMap != nil {
 		return false
 	}
 	unseen, lo, dense := r.in.Unseen(), r.intMin, r.intDense
@@ -885,10 +883,6 @@ func (r *reader) category(data unsafe.Pointer, i int) int32 {
 		code, _ := integerAt(r.typ, data, i)
 		if code >= 0 && int(code) < len(r.enumMap) {
 			return r.enumMap[code]
-		}
-	case r.decimal:
-		if v, ok := integerAt(r.typ, data, i); ok {
-			return r.in.Lookup(decimalString(v, r.decScale))
 		}
 	case r.fltIdx != nil:
 		var x float64

@@ -443,3 +443,87 @@ func TestEvalEmptyClassName(t *testing.T) {
 		}
 	}
 }
+
+// TestNumberCategoriesByValue: a number category matches its training value by value, not by text, in every
+// path (SQL function, Scorer.BatchOf, the DuckDB export): a BIGINT-trained category given 1.0 (DECIMAL or
+// DOUBLE), a DOUBLE- or DECIMAL-trained one given the integer 1, a TINYINT group given 1.0. Before, the text
+// "1.0" was not "1": the value was unseen (and the group scored by the pooled model).
+func TestNumberCategoriesByValue(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT (i % 3)::BIGINT AS a, (i % 4)::DOUBLE AS b, ((i % 5) / 2)::DECIMAL(4, 1) AS c,
+		(i % 2)::TINYINT AS g, CASE WHEN i % 3 = 0 OR i % 7 = 0 THEN 'x' ELSE 'y' END AS y, i / 10 AS z FROM range(200) r(i)`)
+	mustExec(t, db, `CALL nb_train('num', 'SELECT a, b, c, y FROM d', 'y', feature_kinds := 'a=categorical,b=categorical,c=categorical')`)
+	mustExec(t, db, `CALL nb_train('grp', 'SELECT a, g, y, z FROM d', 'y', feature_kinds := 'a=categorical', by := ['g'])`)
+	// Each row: the argument as trained, then the same values in other types; the last row is unseen.
+	got := queryStrings(t, db, `SELECT nb_predict_proba('num', {'a': 1::BIGINT, 'b': 1.0::DOUBLE, 'c': 1.0::DECIMAL(4, 1)})::VARCHAR,
+		nb_predict_proba('num', {'a': 1.0::DECIMAL(3, 1), 'b': 1::BIGINT, 'c': 1::INTEGER})::VARCHAR,
+		nb_predict_proba('num', {'a': 1.0::DOUBLE, 'b': 1.00::DECIMAL(20, 2), 'c': 1::HUGEINT})::VARCHAR,
+		nb_predict_proba('num', {'a': 1::UTINYINT, 'b': 1::SMALLINT, 'c': 1.0::FLOAT})::VARCHAR,
+		nb_predict_proba('grp', {'a': 2::BIGINT, 'g': 1::TINYINT, 'z': 3.5})::VARCHAR,
+		nb_predict_proba('grp', {'a': 2.0, 'g': 1.0, 'z': 3.5})::VARCHAR,
+		nb_predict_proba('num', {'a': 1.5, 'b': 7::BIGINT, 'c': 0.25})::VARCHAR,
+		nb_predict_proba('num', {'a': 7::BIGINT, 'b': 7.0::DOUBLE, 'c': 7.0::DECIMAL(4, 1)})::VARCHAR`)[0]
+	for i, g := range got[1:4] {
+		if g != got[0] {
+			t.Errorf("num, arguments %d: %s; as trained: %s", i+2, g, got[0])
+		}
+	}
+	if got[5] != got[4] {
+		t.Errorf("grp, group 1.0: %s; as trained: %s", got[5], got[4])
+	}
+	if got[6] != got[7] || got[6] == got[0] {
+		t.Errorf("num, values not in training (1.5, 7, 0.25): %s; unseen: %s; seen: %s", got[6], got[7], got[0])
+	}
+
+	// The row reference path: Go integers match "1.0", floats match "1".
+	ctx := context.Background()
+	m, err := sqlnb.Load(ctx, db, "num")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sqlnb.Compile(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want map[string]float64
+	for _, row := range []map[string]any{{"a": int64(1), "b": 1.0, "c": 1.0}, {"a": 1.0, "b": int32(1), "c": uint8(1)}} {
+		p, _, err := s.ScoreRow(row)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want == nil {
+			want = p
+		} else if p["x"] != want["x"] || p["y"] != want["y"] {
+			t.Errorf("ScoreRow %v: %v, want %v", row, p, want)
+		}
+	}
+	if p := parseF(t, strings.TrimSuffix(strings.SplitN(got[0], "y=", 2)[1], "}")); math.Abs(p-want["y"]) > 1e-15 {
+		t.Errorf("ScoreRow P(y) %v, nb_predict_proba %v", want["y"], p)
+	}
+
+	// The DuckDB export compares numbers too.
+	var script strings.Builder
+	if err := sqlnb.ExportSQL(&script, s, "duckdb"); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, db, script.String())
+	exp := queryStrings(t, db, `SELECT num_predict_proba({'a': 1::BIGINT, 'b': 1.0::DOUBLE, 'c': 1.0::DECIMAL(4, 1)})['y'],
+		num_predict_proba({'a': 1.0::DECIMAL(3, 1), 'b': 1::BIGINT, 'c': 1::INTEGER})['y'],
+		num_predict_proba({'a': 7, 'b': 7, 'c': 7})['y'], num_predict_proba({'a': 1.5, 'b': 7::BIGINT, 'c': 0.25})['y'],
+		nb_predict_proba('num', {'a': 1::BIGINT, 'b': 1.0::DOUBLE, 'c': 1.0::DECIMAL(4, 1)})['y']`)[0]
+	if exp[0] != exp[1] || exp[2] != exp[3] || exp[0] == exp[2] {
+		t.Errorf("export, P(y): as trained %s, other types %s, unseen %s and %s", exp[0], exp[1], exp[2], exp[3])
+	}
+	if a, b := parseF(t, exp[0]), parseF(t, exp[4]); math.Abs(a-b) > 1e-12 {
+		t.Errorf("export P(y) %v, nb_predict_proba %v", a, b)
+	}
+}
+
+func parseF(t *testing.T, s string) float64 {
+	t.Helper()
+	x, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}

@@ -229,7 +229,7 @@ func options(args map[string]any) sqlnb.Options {
 	o.Force, _ = args["force"].(bool)
 	o.SemiSupervised, _ = args["semi_supervised"].(bool)
 	if fk := str(args, "feature_kinds"); fk != "" {
-		o.FeatureKinds = strings.Split(fk, ",")
+		o.FeatureKinds = []string{fk} // "col=kind,col=kind": sqlnb.ParseFeatureKinds splits it
 	}
 	return o
 }

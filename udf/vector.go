@@ -2,7 +2,6 @@ package udf
 
 import (
 	"math"
-	"strconv"
 	"unsafe"
 
 	"github.com/duckdb/duckdb-go/v2/mapping"
@@ -188,26 +187,4 @@ func integerAt(t mapping.Type, data unsafe.Pointer, i int) (int64, bool) {
 		return int64(h.lower), (h.upper == 0 && h.lower <= math.MaxInt64) || (h.upper == -1 && h.lower > math.MaxInt64)
 	}
 	return 0, false
-}
-
-// decimalString formats the scaled integer v with scale digits after the point, as DuckDB casts a
-// DECIMAL to VARCHAR.
-func decimalString(v int64, scale int) string {
-	if scale == 0 {
-		return strconv.FormatInt(v, 10)
-	}
-	neg := v < 0
-	u := uint64(v)
-	if neg {
-		u = uint64(-v)
-	}
-	s := strconv.FormatUint(u, 10)
-	for len(s) <= scale {
-		s = "0" + s
-	}
-	s = s[:len(s)-scale] + "." + s[len(s)-scale:]
-	if neg {
-		s = "-" + s
-	}
-	return s
 }

@@ -71,7 +71,12 @@ func runCompare(cmd *cobra.Command, e *env, o *compareOptions) error {
 		kinds = append(kinds, k)
 	}
 	ctx := cmd.Context()
-	db, conn, closeAll, err := e.openConn(ctx)
+	// compare stores nothing: without a database file it runs in memory rather than create one (as cv).
+	de := *e
+	if !dbExists(e.db) {
+		de.db = ":memory:"
+	}
+	db, conn, closeAll, err := de.openConn(ctx)
 	if err != nil {
 		return err
 	}

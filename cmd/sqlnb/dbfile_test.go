@@ -53,6 +53,13 @@ func TestDatabaseArgument(t *testing.T) {
 	if _, err := os.Stat(defaultDB); err == nil {
 		t.Errorf("cv created %s", defaultDB)
 	}
+	// compare stores nothing either (it refused to run without a database file).
+	if out := mustRun(t, "compare", "--label", "y", "--from", "d.csv", "--format", "csv"); !strings.Contains(out, "gaussian,25,25,") {
+		t.Errorf("compare without a database: %s", out)
+	}
+	if _, err := os.Stat(defaultDB); err == nil {
+		t.Errorf("compare created %s", defaultDB)
+	}
 	mustRun(t, "train", "--model", "m", "--label", "y", "--from", "d.csv")
 	if out := mustRun(t, "models", "list", "--format", "csv"); !strings.Contains(out, "\nm,y,") {
 		t.Errorf("models list after train: %s", out)

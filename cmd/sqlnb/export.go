@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"github.com/sqlnb/sqlnb/queries"
 	"github.com/sqlnb/sqlnb/udf"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -116,19 +117,23 @@ func persist(ctx context.Context, db *udf.DB, model, script string) error {
 	defer conn.ExecContext(context.WithoutCancel(ctx), queries.SQL("store_rollback.sql"))
 	marker := sqlnb.ExportMarker(model)
 	for _, o := range sqlnb.ExportedObjects(model) {
-		var kind, comment sql.NullString
-		err := conn.QueryRowContext(ctx, queries.SQL("export_object.sql"), o[1]).Scan(&kind, &comment)
+		var kind, name, comment sql.NullString
+		err := conn.QueryRowContext(ctx, queries.SQL("export_object.sql"), o[1]).Scan(&kind, &name, &comment)
 		if errors.Is(err, sql.ErrNoRows) {
 			continue
 		}
 		if err != nil {
 			return err
 		}
+		if other, ok := strings.CutPrefix(comment.String, sqlnb.ExportMarker("")); ok && comment.String != marker {
+			return fmt.Errorf("the database has the %s main.%s of model %q's export, and DuckDB's names ignore case: model %q's would be the same "+
+				"objects; export one of the two under another name (sqlnb models export, then models import --name)", kind.String, queries.Ident(name.String), other, model)
+		}
 		if comment.String != marker {
 			return fmt.Errorf("the database already has a %s main.%s that sqlnb did not create: sqlnb never replaces it; drop or rename it, "+
-				"or export the model under another name (sqlnb models export, then models import --name)", kind.String, queries.Ident(o[1]))
+				"or export the model under another name (sqlnb models export, then models import --name)", kind.String, queries.Ident(name.String))
 		}
-		drop, err := queries.Render("export_drop.tmpl.sql", map[string]any{"Kind": kind.String, "Name": o[1]})
+		drop, err := queries.Render("export_drop.tmpl.sql", map[string]any{"Kind": kind.String, "Name": name.String})
 		if err != nil {
 			return err
 		}

@@ -39,4 +39,16 @@ func TestExportPersistSafety(t *testing.T) {
 			mustRun(t, "export", "--model", "wine", "--persist")
 		}
 	}
+	// Model "Wine" would export to the same (case-insensitive) names as model "wine": refused with a message
+	// that names both (was DuckDB's raw "Table with name ... already exists"), and "wine"'s export kept.
+	mustRun(t, "train", "--model", "wine", "--label", "y", "--from", "d")
+	mustRun(t, "export", "--model", "wine", "--persist")
+	mustRun(t, "train", "--model", "Wine", "--label", "y", "--from", "d")
+	_, errs, code = sqlnbRun(t, "export", "--model", "Wine", "--persist")
+	if code != exitError || !strings.Contains(errs, `of model "wine"'s export, and DuckDB's names ignore case: model "Wine"'s would be the same objects`) {
+		t.Errorf("persist of a model named like another in another case: exit %d, %s", code, errs)
+	}
+	if out := mustRun(t, "sql", "--format", "csv", "-c", same); !strings.Contains(out, "true") {
+		t.Errorf("model wine's persisted macros after the refused export: %s", out)
+	}
 }

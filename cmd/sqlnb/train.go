@@ -83,7 +83,7 @@ func (f *modelFlags) addFeatures(cmd *cobra.Command) {
 	cmd.Flags().StringSliceVar(&f.features, "features", nil, "feature columns, comma-separated (default: every column but label and weight)")
 	cmd.Flags().StringSliceVar(&f.exclude, "exclude", nil, "columns to leave out of the features, comma-separated (identifiers, leaks)")
 	cmd.Flags().StringVar(&f.kind, "kind", "auto", "kind of every feature: auto (from the column type), "+strings.Join(sqlnb.KindNames(), ", "))
-	cmd.Flags().StringArrayVar(&f.featureKinds, "feature-kind", nil, "kind of one feature, column=kind (repeatable)")
+	cmd.Flags().StringArrayVar(&f.featureKinds, "feature-kind", nil, "kind of a feature, column=kind; several comma-separated or the flag repeated")
 	cmd.Flags().StringVar(&f.weight, "weight", "", "sample-weight column")
 }
 
