@@ -388,12 +388,19 @@ func jsonValue(v any) any {
 	case float32:
 		return jsonValue(float64(x))
 	case duckdb.Decimal:
-		f, _ := strconv.ParseFloat(decimalText(x), 64)
-		return f
+		return json.Number(decimalText(x)) // every digit, as DuckDB writes a DECIMAL to JSON
+	case *big.Int:
+		return json.Number(x.String())
 	case duckdb.OrderedMap:
 		obj := map[string]any{}
 		for i, k := range x.Keys() {
 			obj[formatValue(k)] = jsonValue(x.Values()[i])
+		}
+		return obj
+	case map[string]any: // a STRUCT: an object (its fields by name)
+		obj := make(map[string]any, len(x))
+		for k, e := range x {
+			obj[k] = jsonValue(e)
 		}
 		return obj
 	case []any:

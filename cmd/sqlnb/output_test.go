@@ -70,7 +70,9 @@ func TestStreamedFormats(t *testing.T) {
       1,
       2
     ],
-    "s": "{'k': v}"
+    "s": {
+      "k": "v"
+    }
   },
   {
     "z": 1,
@@ -97,8 +99,21 @@ func TestStreamedFormats(t *testing.T) {
 			t.Errorf("invalid json")
 		}
 	}
+	// DECIMAL and HUGEINT keep every digit; a STRUCT is an object (it was its text form).
+	rows, err := conn.QueryContext(context.Background(), `SELECT 2.50::DECIMAL(5, 2) AS d, 123456789012345678901234567890::HUGEINT AS h,
+		{'a': 0.1::DECIMAL(38, 30), 'b': [true]} AS s`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nb bytes.Buffer
+	if err := writeRows(&nb, "json", 1, rows); err != nil {
+		t.Fatal(err)
+	}
+	if want := "[\n  {\n    \"d\": 2.50,\n    \"h\": 123456789012345678901234567890,\n    \"s\": {\n      \"a\": 0.100000000000000000000000000000,\n      \"b\": [\n        true\n      ]\n    }\n  }\n]\n"; nb.String() != want {
+		t.Errorf("json numbers and struct:\n got %q\nwant %q", nb.String(), want)
+	}
 	// An empty result.
-	rows, _ := conn.QueryContext(context.Background(), "SELECT 1 AS a WHERE false")
+	rows, _ = conn.QueryContext(context.Background(), "SELECT 1 AS a WHERE false")
 	var b bytes.Buffer
 	if err := writeRows(&b, "json", 0, rows); err != nil || b.String() != "[]\n" {
 		t.Errorf("empty json: %q, %v", b.String(), err)
