@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/sqlnb/sqlnb/queries"
 )
 
 // The kinds of the categorical family.
@@ -58,7 +60,8 @@ func (categoricalFamily) Kinds() []KindInfo {
 				case strings.HasSuffix(c.Type, "]") || strings.HasPrefix(up, "STRUCT") || strings.HasPrefix(up, "MAP"):
 					return fmt.Errorf("%w: feature %q has nested type %s, which cannot be a category", ErrBadType, c.Name, c.Type)
 				}
-				return fmt.Errorf("%w: feature %q has type %s: a categorical feature must be VARCHAR, ENUM, BOOLEAN or numeric (cast it)", ErrBadType, c.Name, c.Type)
+				return fmt.Errorf("%w: feature %q has type %s: a categorical feature must be VARCHAR, ENUM, BOOLEAN or numeric: "+
+					"cast it in a --from query (SELECT CAST(%s AS VARCHAR) AS %s, ...)", ErrBadType, c.Name, c.Type, queries.Ident(c.Name), queries.Ident(c.Name))
 			}},
 		{Kind: Bernoulli, Doc: "present or absent: a BOOLEAN, or a number > --binarize (BernoulliNB)", Binarize: true,
 			Accepts: func(c Column) error {
@@ -366,7 +369,7 @@ func (cat *categoricalComponent) SQL(x *exporter, c int) (string, error) {
 		}
 		v, literal := x.text(in.Name), x.literal
 		if in.ValueClass() == ValuesNumber { // compared as numbers, as the SQL functions do (1 = 1.0)
-			v, literal = x.numeric(in.Name), x.numberLiteral
+			v, literal = x.numeric(in), x.numberLiteral(in)
 		}
 		var cases []string
 		for j, value := range in.Values {

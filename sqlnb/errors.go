@@ -43,4 +43,7 @@ var (
 	ErrSeparable = errors.New("linearly separable")
 	// ErrNotConverged: an iterative fit reached its iteration limit.
 	ErrNotConverged = errors.New("did not converge")
+	// ErrIncompleteRow: ScoreRow was given a row that misses a value the model requires (lda, qda and logistic
+	// score complete rows only: NULL, or NaN or ±Inf for a number); the SQL functions give NULL for it.
+	ErrIncompleteRow = errors.New("incomplete row")
 )

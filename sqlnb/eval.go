@@ -111,6 +111,9 @@ func Evaluate(ctx context.Context, conn *sql.Conn, spec EvalSpec) (*Evaluation, 
 	if err != nil {
 		return nil, fmt.Errorf("evaluate %q: %w", m.Name, err)
 	}
+	if err := checkLabelType(ctx, conn, m, src, label); err != nil {
+		return nil, fmt.Errorf("evaluate %q: %w", m.Name, err)
+	}
 	e, err := evaluate(ctx, conn, scoring{src: src, label: label, proba: "nb_predict_proba(" + queries.Literal(m.Name) + ", t)",
 		classes: classLabels(m), ordered: true, pos: pos, ranking: !spec.NoCurves, curves: spec.Curves && !spec.NoCurves})
 	if err != nil {
@@ -118,6 +121,56 @@ func Evaluate(ctx context.Context, conn *sql.Conn, spec EvalSpec) (*Evaluation, 
 	}
 	e.Model = m
 	return e, nil
+}
+
+// checkLabelType refuses a true-label column whose values do not read as the model's classes: labels are
+// compared as text, so a DOUBLE 1.0 would never be the INTEGER-trained class "1" (or an INTEGER 1 the BOOLEAN
+// class "true"), and every row would silently count as an error. Types whose values read alike (INTEGER and
+// BIGINT, VARCHAR and ENUM), and so does text on either side. A missing column is left to the scan's own error.
+func checkLabelType(ctx context.Context, q Querier, m *Model, src Source, label string) error {
+	if m.LabelType == "" {
+		return nil
+	}
+	cols, err := Describe(ctx, q, src)
+	if err != nil {
+		return err
+	}
+	c, ok := findColumn(cols, label)
+	if !ok || sameLabelText(c.Type, m.LabelType) || classifyType(c.Type) == typeText || classifyType(m.LabelType) == typeText {
+		return nil // text on either side compares as the text it is: a CSV's BIGINT 1 is the class "1"
+	}
+	return fmt.Errorf("%w: the label column %q is %s, but model %q was trained on %s labels, and labels match as text (1.0 is not \"1\"): "+
+		"cast it in a --from query (SELECT CAST(%s AS %s) AS %s, ...)", ErrBadType, c.Name, c.Type, m.Name, m.LabelType,
+		queries.Ident(c.Name), m.LabelType, queries.Ident(c.Name))
+}
+
+// sameLabelText reports whether values of DuckDB types a and b read as the same text when equal.
+func sameLabelText(a, b string) bool {
+	if strings.EqualFold(a, b) {
+		return true
+	}
+	ca, cb := classifyType(a), classifyType(b)
+	decimal := func(t string) bool { return strings.HasPrefix(strings.ToUpper(t), "DECIMAL") }
+	switch {
+	case ca == typeText && cb == typeText, ca == typeInteger && cb == typeInteger, ca == typeFloat && cb == typeFloat:
+		return true
+	case ca == typeNumber && cb == typeNumber && !decimal(a) && !decimal(b): // HUGEINT, UHUGEINT
+		return true
+	case (ca == typeInteger && cb == typeNumber && !decimal(b)) || (cb == typeInteger && ca == typeNumber && !decimal(a)):
+		return true
+	case decimal(a) && decimal(b): // DECIMAL(w,s): the scale decides the text
+		return decimalScale(a) == decimalScale(b)
+	}
+	return false
+}
+
+// decimalScale returns the scale of a DECIMAL(w,s) type name ("" if it has none).
+func decimalScale(t string) string {
+	_, rest, ok := strings.Cut(t, ",")
+	if !ok {
+		return ""
+	}
+	return strings.TrimSpace(strings.TrimSuffix(rest, ")"))
 }
 
 // PositiveClass returns the positive class of model m for the binary metrics: pos if it is one of m's

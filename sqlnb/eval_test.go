@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -292,5 +293,51 @@ func TestEvaluateNoCurves(t *testing.T) {
 	}
 	if !slices.Equal(quick.Confusion, full.Confusion) || len(full.Confusion) != 3 {
 		t.Errorf("confusion %v without curves, %v with", quick.Confusion, full.Confusion)
+	}
+}
+
+// TestEvalLabelType: a true-label column of a type whose values do not read as the model's classes (INTEGER
+// for a BOOLEAN label, DOUBLE for an INTEGER one) is an error saying to cast it; before, every row counted as
+// an error (accuracy 0) and the per-class table listed classes "0.0", "1.0". Types that read alike pass.
+func TestEvalLabelType(t *testing.T) {
+	ctx := context.Background()
+	db, err := udf.Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, `CREATE TABLE t AS SELECT sin(i * 1.3) * 2 + (i % 2) * 0.7 AS x, (i % 2 = 0) AS yb,
+		(i % 3)::INTEGER AS yi, ((i % 3) / 2)::DECIMAL(4, 1) AS yd FROM range(60) r(i)`); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"yb", "yi", "yd"} {
+		if _, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: m, Source: "SELECT x, " + m + " FROM t", Label: m}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for _, c := range []struct {
+		model, cast string
+		ok          bool
+	}{
+		{"yb", "INTEGER", false}, {"yi", "DOUBLE", false}, {"yd", "DECIMAL(5, 2)", false}, {"yi", "VARCHAR", true},
+		{"yi", "BIGINT", true}, {"yi", "HUGEINT", true}, {"yd", "DECIMAL(9, 1)", true}, {"yb", "BOOLEAN", true},
+	} {
+		src := fmt.Sprintf("SELECT x, CAST(%s AS %s) AS %s FROM t", c.model, c.cast, c.model)
+		e, err := sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Model: c.model, Source: src, NoCurves: true})
+		switch {
+		case c.ok && err != nil:
+			t.Errorf("model %s, label cast to %s: %v", c.model, c.cast, err)
+		case c.ok:
+			if acc, _ := e.Get("accuracy", ""); acc == 0 {
+				t.Errorf("model %s, label cast to %s: accuracy 0", c.model, c.cast)
+			}
+		case !errors.Is(err, sqlnb.ErrBadType) || !strings.Contains(err.Error(), "cast it in a --from query"):
+			t.Errorf("model %s, label cast to %s: %v, want ErrBadType saying to cast it", c.model, c.cast, err)
+		}
 	}
 }

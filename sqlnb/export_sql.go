@@ -152,6 +152,11 @@ func (e *exporter) literal(s string) string { return queries.Literal(s) }
 // num writes a float64 literal that parses back to the same value (±Inf and NaN spelled per dialect).
 func (e *exporter) num(x float64) string {
 	switch {
+	case x != x:
+		if e.pg {
+			return "'NaN'::float8"
+		}
+		return "'nan'::DOUBLE"
 	case math.IsInf(x, -1):
 		if e.pg {
 			return "'-Infinity'::float8"
@@ -187,32 +192,51 @@ func (e *exporter) text(name string) string {
 	return "CAST(struct_extract(f, " + queries.Literal(name) + ") AS VARCHAR)"
 }
 
-// numeric is feature name of the row argument f as the number it is (DuckDB: its own type; PostgreSQL:
-// numeric), for comparisons with numberLiteral: exact for integers and decimals, as the SQL functions match a
-// number category.
-func (e *exporter) numeric(name string) string {
-	if e.pg {
-		return "(f->>" + queries.Literal(name) + ")::numeric"
+// numeric is number category input in of the row argument f as a number, to compare with numberLiteral's
+// literals as the SQL functions match a number category: a FLOAT- or DOUBLE-trained input as that float type
+// (a FLOAT's values as float32, Input.FloatKey), an integer or DECIMAL one exactly (DuckDB: the argument's own
+// type; PostgreSQL: numeric).
+func (e *exporter) numeric(in *Input) string {
+	name := queries.Literal(in.Name)
+	switch {
+	case e.pg && in.Float32():
+		return "(f->>" + name + ")::float4"
+	case e.pg && classifyType(in.Type) == typeFloat:
+		return "(f->>" + name + ")::float8"
+	case e.pg:
+		return "(f->>" + name + ")::numeric"
+	case in.Float32():
+		return "CAST(struct_extract(f, " + name + ") AS FLOAT)"
+	case classifyType(in.Type) == typeFloat:
+		return "CAST(struct_extract(f, " + name + ") AS DOUBLE)"
 	}
-	return "struct_extract(f, " + queries.Literal(name) + ")"
+	return "struct_extract(f, " + name + ")"
 }
 
-// numberLiteral is a number category's training value (its text as DuckDB casts it) as an SQL number: the
-// text itself ("3", "-1.50", "1e+20"), or ±inf and nan spelled per dialect.
-func (e *exporter) numberLiteral(value string) string {
-	if numberText.MatchString(value) {
-		return value
+// numberLiteral returns the writer of input in's training values (their text as DuckDB cast them) as SQL
+// numbers of numeric's type: a float literal, or for an integer or DECIMAL input the text itself ("3",
+// "-1.50").
+func (e *exporter) numberLiteral(in *Input) func(string) string {
+	return func(value string) string {
+		x, err := strconv.ParseFloat(value, 64)
+		switch {
+		case in.Float32() && err == nil:
+			if e.pg {
+				return queries.Literal(value) + "::float4"
+			}
+			return "CAST(" + queries.Literal(value) + " AS FLOAT)"
+		case classifyType(in.Type) == typeFloat && err == nil:
+			return e.num(x)
+		case numberText.MatchString(value):
+			return value
+		case err == nil:
+			return e.num(x)
+		}
+		return "NULL" // not a number: equal to none
 	}
-	if x, err := strconv.ParseFloat(value, 64); err == nil {
-		return e.num(x)
-	}
-	if e.pg {
-		return "'NaN'::float8"
-	}
-	return "'nan'::DOUBLE"
 }
 
-// numberText is a number as DuckDB casts one to text, which is also an SQL number literal.
+// numberText is a number as DuckDB casts an integer or DECIMAL to text, which is also an SQL number literal.
 var numberText = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?$`)
 
 // binary is a Bernoulli feature as a number: booleans read as 1 and 0.

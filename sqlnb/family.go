@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/sqlnb/sqlnb/queries"
 )
 
 // A Family is one way of modelling features given the class: its kinds (the names users give with --kind),
@@ -159,8 +161,9 @@ func chooseKind(c Column, asked Kind) (Kind, error) {
 			return k.Kind, nil
 		}
 	}
-	return "", fmt.Errorf("%w: feature %q has type %s, which has no default distribution: "+
-		"leave it out with --features, mark it --feature-kind %s=categorical, or cast it", ErrBadType, c.Name, c.Type, c.Name)
+	return "", fmt.Errorf("%w: feature %q has type %s, which no kind models: leave it out (--features, --exclude), or cast it in a "+
+		"--from query — to VARCHAR for categories (SELECT CAST(%s AS VARCHAR) AS %s, ...), or to a number (epoch(%s) for a date or time) "+
+		"for a Gaussian feature", ErrBadType, c.Name, c.Type, queries.Ident(c.Name), queries.Ident(c.Name), queries.Ident(c.Name))
 }
 
 // byFamily groups features by family, in registry order; each group keeps the model's feature order.
@@ -336,6 +339,40 @@ func (in *Input) ScaledKeys(scale int) map[int64]int32 {
 		}
 	}
 	return out
+}
+
+// Float32 reports whether a category input's training column was FLOAT (REAL): its values are float32, and
+// a number argument matches them rounded to float32 (FloatKey), as a FLOAT column would have stored it.
+func (in *Input) Float32() bool {
+	u := strings.ToUpper(in.Type)
+	return u == "FLOAT" || u == "REAL" || u == "FLOAT4"
+}
+
+// FloatKeys maps the training values of a number category input to their codes by the float they read as
+// (a float32 for a FLOAT column): the keys a FLOAT or DOUBLE argument, through FloatKey, is looked up by.
+// Where two values read as the same float the first keeps it.
+func (in *Input) FloatKeys() map[float64]int32 {
+	bits := 64
+	if in.Float32() {
+		bits = 32
+	}
+	out := make(map[float64]int32, len(in.Values))
+	for i, v := range in.Values {
+		if x, err := strconv.ParseFloat(v, bits); err == nil {
+			if _, dup := out[x]; !dup {
+				out[x] = int32(i)
+			}
+		}
+	}
+	return out
+}
+
+// FloatKey is the FloatKeys key of a float argument x: x, rounded to float32 for a FLOAT-trained input.
+func (in *Input) FloatKey(x float64) float64 {
+	if in.Float32() {
+		return float64(float32(x))
+	}
+	return x
 }
 
 // setValues sets a category or terms input's values (sorted by the caller) and their index.

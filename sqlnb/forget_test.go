@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -271,6 +272,16 @@ func TestUnusedParams(t *testing.T) {
 			t.Errorf("append with %+v: %v, want ErrBadOption saying %q", o.opts, err, o.want)
 		}
 	}
+	// Weights that sum to ≤ 1 in a class under --variance sample: a warning (the variances were 0 silently).
+	mustExec(t, db, `CREATE TABLE w AS SELECT y, x, 0.01 AS w FROM t`)
+	res, err = sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "small", Source: "w", Label: "y", Weight: "w", Params: &sqlnb.Params{
+		Alpha: 1, VarSmoothing: 1e-9, Variance: sqlnb.VarianceSample, Priors: sqlnb.PriorsFit, Solver: sqlnb.SolverSVD, C: 1, Penalty: sqlnb.PenaltyL2, Tol: 1e-10, MaxIter: 100}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := strings.Join(res.Warnings, "\n"); !strings.Contains(w, `class "a": its 14 rows weigh 0.14 in all: --variance sample divides by (weight - 1)`) {
+		t.Errorf("warnings of weights summing to < 1 under --variance sample: %q", res.Warnings)
+	}
 	kinds, err := sqlnb.ParseFeatureKinds([]string{"x=poisson,s=bernoulli", "a,b=categorical", "c=d=gaussian"})
 	if err != nil {
 		t.Fatal(err)
@@ -278,5 +289,18 @@ func TestUnusedParams(t *testing.T) {
 	want := map[string]sqlnb.Kind{"x": sqlnb.Poisson, "s": sqlnb.Bernoulli, "a,b": sqlnb.Categorical, "c=d": sqlnb.Gaussian}
 	if fmt.Sprint(kinds) != fmt.Sprint(want) {
 		t.Errorf("ParseFeatureKinds: %v, want %v", kinds, want)
+	}
+}
+
+// TestBinarizeFinite: a NaN or infinite binarize threshold is refused (NaN trained every value as absent, and
+// the model could then be neither exported as JSON nor as SQL).
+func TestBinarizeFinite(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT sin(i) AS x, ['a', 'b'][i % 2 + 1] AS y FROM range(40) r(i)`)
+	for _, b := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		_, err := sqlnb.Train(context.Background(), db, sqlnb.TrainSpec{Model: "bn", Source: "d", Label: "y", Kind: sqlnb.Bernoulli, Binarize: b})
+		if !errors.Is(err, sqlnb.ErrBadOption) || !strings.Contains(err.Error(), "must be a finite number") {
+			t.Errorf("binarize %v: %v", b, err)
+		}
 	}
 }

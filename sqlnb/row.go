@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -12,7 +13,7 @@ import (
 // are matched by name (exact, then case-insensitive; other keys are ignored, a missing feature is an
 // error) and decoded as each feature's Input reads them (see BatchOf). It returns the posterior of every
 // class (log-sum-exp normalised, summing to 1) and the most probable class (ties: the first in model order,
-// as nb_predict).
+// as nb_predict). A row that misses a value the model requires (lda, qda, logistic) is ErrIncompleteRow.
 func (s *Scorer) ScoreRow(row map[string]any) (posterior map[string]float64, label string, err error) {
 	b, err := s.BatchOf([]map[string]any{row})
 	if err != nil {
@@ -20,7 +21,12 @@ func (s *Scorer) ScoreRow(row map[string]any) (posterior map[string]float64, lab
 	}
 	K := len(s.Labels)
 	jll := make([]float64, K)
-	s.JointLogLikelihood(b, jll, nil)
+	var ws Workspace
+	s.JointLogLikelihood(b, jll, &ws)
+	if ws.NullOf(0) {
+		return nil, "", fmt.Errorf("%w: model %q scores complete rows only (%s): the row misses a value of %s (NULL, or NaN or ±Inf for a number), "+
+			"where the SQL functions give NULL", ErrIncompleteRow, s.Model.Name, s.requiredKinds(), s.missingRequired(b))
+	}
 	post := make([]float64, K)
 	Posterior(jll, 1, K, 0, post)
 	best := make([]int32, 1)
@@ -38,7 +44,9 @@ func (s *Scorer) ScoreRow(row map[string]any) (posterior map[string]float64, lab
 //   - a Bernoulli feature takes a bool or a number (present when > its binarize threshold); nil is NULL;
 //   - a categorical feature takes a string, a bool ("true"/"false") or a number: a string matches the
 //     training value of that text (as DuckDB cast it), an integer the training value equal to it (2 matches
-//     "2" and "2.0"), a float the value that reads as it; a value not seen in training is unseen; nil is NULL;
+//     "2" and "2.0"), a float the value that reads as it; a value not seen in training is unseen; nil is NULL.
+//     The value must be of the class the feature was trained on (a string for text, a bool for BOOLEAN, a
+//     number for numbers), as the SQL functions require, or its text ("true", "2"; a group key);
 //   - a text feature takes the text (tokenized as in training) or a map of term counts (map[string]int,
 //     map[string]float64, or map[string]any of numbers); nil is NULL.
 //
@@ -139,7 +147,7 @@ func (s *Scorer) decode(b *Batch, in *Input, i int, v any) error {
 				return fmt.Errorf("give the text (a string) or a map of term counts")
 			}
 			for _, term := range sortedKeys(counts) {
-				if c := counts[term]; !math.IsNaN(c) {
+				if c := counts[term]; !math.IsNaN(c) && !math.IsInf(c, 0) {
 					in.AddTerm(sp, term, c)
 				}
 			}
@@ -168,15 +176,44 @@ func (s *Scorer) decode(b *Batch, in *Input, i int, v any) error {
 		cat[i] = in.Code(x)
 		return nil
 	}
+	// As the SQL functions: the value must be of the class of values the input was trained on (a BOOLEAN
+	// feature given 1 or "yes" is an error, not an unseen value).
+	want := in.ValueClass()
+	wrong := map[string]error{ValuesText: fmt.Errorf("give a string"), ValuesBoolean: fmt.Errorf("give a bool (true or false)"),
+		ValuesNumber: fmt.Errorf("give a number")}[want]
 	switch t := v.(type) {
 	case string:
-		cat[i] = in.Lookup(t)
+		// Text as such; for other classes the text of a value of the class (a group key, say): "true" or
+		// "false", or a number, matched as that number.
+		switch want {
+		case ValuesText:
+			cat[i] = in.Lookup(t)
+		case ValuesBoolean:
+			if t != "true" && t != "false" {
+				return wrong
+			}
+			return s.decode(b, in, i, t == "true")
+		default:
+			if k, err := strconv.ParseInt(t, 10, 64); err == nil {
+				return s.decode(b, in, i, k)
+			}
+			x, err := strconv.ParseFloat(t, 64)
+			if err != nil {
+				return wrong
+			}
+			if cat[i] = in.Lookup(t); cat[i] == in.Unseen() { // "1.50" as trained, else by value
+				return s.decode(b, in, i, x)
+			}
+		}
 	case bool:
+		if want != ValuesBoolean {
+			return wrong
+		}
 		cat[i] = in.Lookup(strconv.FormatBool(t))
 	default:
 		x, ok := number(v)
-		if !ok {
-			return fmt.Errorf("give a string, a bool or a number")
+		if !ok || want != ValuesNumber {
+			return wrong
 		}
 		// As the SQL functions: an integer matches the training value equal to it ("2" or "2.0", Input.ScaledKeys),
 		// a float the one that reads as that float.
@@ -196,11 +233,8 @@ func (s *Scorer) decode(b *Batch, in *Input, i int, v any) error {
 			}
 			return nil
 		}
-		for c, value := range in.Values {
-			if y, err := strconv.ParseFloat(value, 64); err == nil && y == x {
-				cat[i] = int32(c)
-				break
-			}
+		if c, ok := in.FloatKeys()[in.FloatKey(x)]; ok {
+			cat[i] = c
 		}
 	}
 	return nil
@@ -236,4 +270,32 @@ func termCounts(v any) (map[string]float64, bool) {
 		out[it.Key().String()] = x
 	}
 	return out, true
+}
+
+// requiredKinds lists the kinds of the features a complete row needs.
+func (s *Scorer) requiredKinds() string {
+	var kinds []string
+	for _, j := range s.required {
+		k := string(s.Model.Features[s.Inputs[j].Feature].Kind)
+		if !slices.Contains(kinds, k) {
+			kinds = append(kinds, k)
+		}
+	}
+	return strings.Join(kinds, ", ")
+}
+
+// missingRequired names the required inputs row 0 of b misses.
+func (s *Scorer) missingRequired(b *Batch) string {
+	var names []string
+	for _, j := range s.required {
+		in := s.Inputs[j]
+		if in.Kind == NumberInput {
+			if x := b.Num[j][0]; !isValid(b.Valid[j], 0) || x-x != 0 {
+				names = append(names, strconv.Quote(in.Name))
+			}
+		} else if b.Cat[j][0] == in.Missing() {
+			names = append(names, strconv.Quote(in.Name))
+		}
+	}
+	return strings.Join(names, ", ")
 }

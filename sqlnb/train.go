@@ -145,7 +145,7 @@ func Train(ctx context.Context, db DB, spec TrainSpec) (*TrainResult, error) {
 	if spec.SemiSupervised {
 		base.Tol = DefaultEMTol
 	}
-	warnings = append(append(warnings, m.Params.Warnings()...), unusedParams(m, base)...)
+	warnings = append(append(append(warnings, m.Params.Warnings()...), unusedParams(m, base)...), frequencyWarnings(m)...)
 	return &TrainResult{Model: m, Duration: time.Since(start), Warnings: warnings}, nil
 }
 
@@ -332,6 +332,9 @@ func newGeneration() string {
 }
 
 func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*plan, error) {
+	if math.IsNaN(spec.Binarize) || math.IsInf(spec.Binarize, 0) {
+		return nil, fmt.Errorf("%w: binarize %v: must be a finite number (a value is present when it is > binarize)", ErrBadOption, spec.Binarize)
+	}
 	src, err := ResolveSource(ctx, db, spec.Source)
 	if err != nil {
 		return nil, err
@@ -696,3 +699,21 @@ func pinConn(ctx context.Context, db Querier) (Querier, func(), error) {
 
 // queriesIdent quotes an identifier (queries.Ident) for expressions families build in Go.
 func queriesIdent(name string) string { return queries.Ident(name) }
+
+// frequencyWarnings warns of the classes of a weighted model with --variance sample whose weights sum to ≤ 1
+// over more than one row: the n − 1 variance divides by (weight − 1), weights counting as row frequencies, so
+// their variances are 0 (ε remains) whatever the values.
+func frequencyWarnings(m *Model) []string {
+	if m.Weight == "" || m.Params.Variance != VarianceSample || !slices.ContainsFunc(m.Features, func(f Feature) bool { return f.Kind == Gaussian }) {
+		return nil
+	}
+	var out []string
+	for _, c := range m.Classes {
+		if c.Count > 1 && c.Weight <= 1 {
+			out = append(out, fmt.Sprintf("class %q: its %d rows weigh %g in all: --variance sample divides by (weight - 1), weights counting "+
+				"as row frequencies, so its Gaussian variances are 0 (ε remains); scale the weights (to sum to the row count, say) or use --variance class",
+				c.Label, c.Count, c.Weight))
+		}
+	}
+	return out
+}

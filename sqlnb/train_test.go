@@ -2,6 +2,8 @@ package sqlnb_test
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/sqlnb/sqlnb/sqlnb"
@@ -40,5 +42,19 @@ func TestMissingValuesSeed004(t *testing.T) {
 	}
 	if len(sqlnb.StatRows(m, sqlnb.CategoricalTable)) != len(sqlnb.StatRows(res.Model, sqlnb.CategoricalTable)) || m.Rows != 282 {
 		t.Errorf("loaded model: %d counts, %d rows; want %d counts, 282 rows", len(sqlnb.StatRows(m, sqlnb.CategoricalTable)), m.Rows, len(sqlnb.StatRows(res.Model, sqlnb.CategoricalTable)))
+	}
+}
+
+// TestNoKindAdvice: a DATE feature's error says what works — cast it — not "--feature-kind d=categorical",
+// which then failed as categorical features take no DATE.
+func TestNoKindAdvice(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT DATE '2020-01-01' + i::INTEGER AS day, ['a', 'b'][i % 2 + 1] AS y FROM range(10) r(i)`)
+	for _, kind := range []sqlnb.Kind{"", sqlnb.Categorical} {
+		_, err := sqlnb.Train(context.Background(), db, sqlnb.TrainSpec{Model: "m", Source: "d", Label: "y", Kind: kind})
+		if !errors.Is(err, sqlnb.ErrBadType) || !strings.Contains(err.Error(), `SELECT CAST("day" AS VARCHAR) AS "day"`) ||
+			strings.Contains(err.Error(), "--feature-kind") {
+			t.Errorf("kind %q, a DATE feature: %v", kind, err)
+		}
 	}
 }

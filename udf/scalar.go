@@ -122,6 +122,7 @@ type reader struct {
 
 	intIdx map[int64]int32
 	fltIdx map[float64]int32
+	f32    bool // the input was trained on FLOAT: a float argument matches rounded to float32
 	// intDense replaces intIdx when the training values span few integers: code of v = intDense[v-intMin].
 	intDense []int32
 	intMin   int64
@@ -538,12 +539,7 @@ func (b *bound) inputReader(in *sqlnb.Input, what string, arg, child int, t mapp
 			r.enumMap[i] = in.Lookup(mapping.EnumDictionaryValue(t, mapping.IdxT(i)))
 		}
 	case r.typ == mapping.TypeFloat || r.typ == mapping.TypeDouble:
-		r.fltIdx = map[float64]int32{}
-		for i, v := range in.Values {
-			if x, err := strconv.ParseFloat(v, 64); err == nil {
-				r.fltIdx[x] = int32(i)
-			}
-		}
+		r.fltIdx, r.f32 = in.FloatKeys(), in.Float32()
 	case isNumberType(r.typ):
 		// Integers and DECIMALs (their scaled integers) match training values by number, not by text: a
 		// BIGINT 1 is the training value "1.0" of a DOUBLE or DECIMAL column, as 1 = 1.0 in SQL.
@@ -862,7 +858,7 @@ func (r *reader) readTerms(vec mapping.Vector, n int, sp *sqlnb.Sparse) {
 		}
 		e := entries[i]
 		for k := int(e.offset); k < int(e.offset+e.length); k++ {
-			if valid(valMask, k) && !math.IsNaN(vals[k]) {
+			if valid(valMask, k) && !math.IsNaN(vals[k]) && !math.IsInf(vals[k], 0) {
 				r.in.AddTerm(sp, stringAt(keys, k), vals[k])
 			}
 		}
@@ -890,6 +886,9 @@ func (r *reader) category(data unsafe.Pointer, i int) int32 {
 			x = float64(*(*float32)(unsafe.Add(data, 4*i)))
 		} else {
 			x = *(*float64)(unsafe.Add(data, 8*i))
+		}
+		if r.f32 {
+			x = float64(float32(x)) // Input.FloatKey
 		}
 		if c, ok := r.fltIdx[x]; ok {
 			return c

@@ -2,6 +2,7 @@ package udf_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -526,4 +527,106 @@ func parseF(t *testing.T, s string) float64 {
 		t.Fatal(err)
 	}
 	return x
+}
+
+// TestFloatCategory: a FLOAT-trained category matches its own training values (it matched none: the values
+// were keyed as the DOUBLE their text reads as, 0.1, and the argument read as float32 0.1 widened,
+// 0.10000000149), in the SQL functions, ScoreRow and the DuckDB export alike; a DOUBLE argument matches
+// rounded to float32.
+func TestFloatCategory(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE f AS SELECT [0.1, 0.2][i % 2 + 1]::FLOAT AS g,
+		CASE WHEN i % 3 = 0 THEN 'a' ELSE ['a', 'b'][i % 2 + 1] END AS y FROM range(60) r(i)`)
+	mustExec(t, db, `CALL nb_train('cg', 'f', 'y', feature_kinds := 'g=categorical')`)
+	// Seed 001 (categorical NB): P(a | g) ∝ P(a) θ_ga with θ = (n_gc + 1) / (n_c + 2). Class a: 40 rows (30 with
+	// g = 0.1), class b: 20 rows (all g = 0.2).
+	want := map[string]float64{"0.1": 40.0 / 60 * 31 / 42 / (40.0/60*31/42 + 20.0/60*1/22),
+		"0.2": 40.0 / 60 * 11 / 42 / (40.0/60*11/42 + 20.0/60*21/22)}
+	m, err := sqlnb.Load(context.Background(), db, "cg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sqlnb.Compile(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var script strings.Builder
+	if err := sqlnb.ExportSQL(&script, s, "duckdb"); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, db, script.String())
+	for _, row := range queryStrings(t, db, `SELECT g::VARCHAR, any_value(nb_proba('cg', {'g': g}, 'a')), any_value(nb_proba('cg', {'g': g::DOUBLE}, 'a')),
+		any_value(cg_predict_proba({'g': g})['a']), any_value(cg_predict_proba({'g': g::DOUBLE})['a']) FROM f GROUP BY g`) {
+		for k, got := range row[1:] {
+			if p := parseF(t, got); math.Abs(p-want[row[0]]) > 1e-12 {
+				t.Errorf("g = %s, path %d: P(a) %v, want %v", row[0], k, p, want[row[0]])
+			}
+		}
+	}
+	p, _, err := s.ScoreRow(map[string]any{"g": float32(0.1)})
+	if err != nil || math.Abs(p["a"]-want["0.1"]) > 1e-12 {
+		t.Errorf("ScoreRow(float32 0.1): %v, %v; want P(a) %v", p, err, want["0.1"])
+	}
+}
+
+// TestScoreRowChecks: ScoreRow refuses what the SQL functions refuse or score NULL — a value of another class
+// than trained (1 for a BOOLEAN category, true or "2" for an INTEGER one) and, for models that need complete
+// rows (lda, logistic), a missing value (ErrIncompleteRow; it returned NaN posteriors and a label).
+func TestScoreRowChecks(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT (i % 7)::DOUBLE AS x, (i % 4 = 0) AS b, (i % 3)::INTEGER AS n, ['a', 'b'][i % 2 + 1] AS y FROM range(50) r(i)`)
+	mustExec(t, db, `CALL nb_train('cat', 'SELECT b, n, y FROM d', 'y', feature_kinds := 'n=categorical')`)
+	mustExec(t, db, `CALL nb_train('lda', 'SELECT x, y FROM d', 'y', kind := 'lda')`)
+	mustExec(t, db, `CALL nb_train('lr', 'SELECT x, b, y FROM d', 'y', kind := 'logistic')`)
+	compile := func(name string) *sqlnb.Scorer {
+		m, err := sqlnb.Load(ctx, db, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := sqlnb.Compile(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	cat := compile("cat")
+	for _, c := range []struct {
+		row  map[string]any
+		want string
+	}{
+		{map[string]any{"b": 1, "n": 2}, `feature "b"`},
+		{map[string]any{"b": "yes", "n": 2}, "give a bool"},
+		{map[string]any{"b": true, "n": true}, "give a number"},
+		{map[string]any{"b": true, "n": "two"}, "give a number"},
+	} {
+		if _, _, err := cat.ScoreRow(c.row); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("cat %v: %v, want an error saying %q", c.row, err, c.want)
+		}
+	}
+	// A value of the class in its text form (as a group key is) scores as the value.
+	want, _, err := cat.ScoreRow(map[string]any{"b": true, "n": int64(2)})
+	if err != nil {
+		t.Errorf("cat with the trained classes of values: %v", err)
+	}
+	for _, row := range []map[string]any{{"b": "true", "n": "2"}, {"b": true, "n": "2.0"}, {"b": true, "n": 2.0}} {
+		if got, _, err := cat.ScoreRow(row); err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("cat %v: %v (%v), want %v", row, got, err, want)
+		}
+	}
+	if err := queryErr(db, `SELECT nb_predict('cat', {'b': 1, 'n': 2})`); err == nil || !strings.Contains(err.Error(), "give a BOOLEAN") {
+		t.Errorf("SQL, 1 for a BOOLEAN category: %v", err)
+	}
+	for _, c := range []struct {
+		model string
+		row   map[string]any
+	}{{"lda", map[string]any{"x": nil}}, {"lda", map[string]any{"x": math.NaN()}}, {"lr", map[string]any{"x": 1.0, "b": nil}}} {
+		p, l, err := compile(c.model).ScoreRow(c.row)
+		if !errors.Is(err, sqlnb.ErrIncompleteRow) || p != nil || l != "" {
+			t.Errorf("%s %v: %v %q %v, want ErrIncompleteRow", c.model, c.row, p, l, err)
+		}
+	}
+	if got := queryStrings(t, db, `SELECT nb_predict('lda', {'x': NULL::DOUBLE}) IS NULL`)[0][0]; got != "true" {
+		t.Errorf("SQL nb_predict of an incomplete row is NULL: %s", got)
+	}
 }

@@ -1,6 +1,8 @@
 package udf_test
 
 import (
+	"context"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -350,6 +352,37 @@ func TestTextBernoulliThreshold(t *testing.T) {
 	for c := range got {
 		if math.Abs(got[c]-fromMap[c]) > 1e-12 {
 			t.Errorf("MAP input %v vs text %v", fromMap, got)
+		}
+	}
+}
+
+// TestTextInfiniteCount: a MAP term count of ±Inf or NaN is skipped, as a count column's is (it gave NaN
+// posteriors and nb_predict the first class), in the SQL functions and ScoreRow.
+func TestTextInfiniteCount(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE mail (label VARCHAR, body VARCHAR)`)
+	for _, d := range textDocs {
+		mustExec(t, db, `INSERT INTO mail VALUES (?, ?)`, d.label, d.body)
+	}
+	for _, kind := range []string{"text", "text_complement", "text_bernoulli"} {
+		mustExec(t, db, fmt.Sprintf(`CALL nb_train('%s', 'mail', 'label', kind := '%s')`, kind, kind))
+		got := queryStrings(t, db, fmt.Sprintf(`SELECT nb_predict_proba('%[1]s', {'body': MAP {'free': 'inf'::DOUBLE, 'meeting': 1, 'x': '-inf'::DOUBLE, 'y': 'nan'::DOUBLE}})::VARCHAR,
+			nb_predict_proba('%[1]s', {'body': MAP {'meeting': 1}})::VARCHAR`, kind))[0]
+		if got[0] != got[1] || strings.Contains(got[0], "nan") {
+			t.Errorf("%s: with infinite counts %s, without them %s", kind, got[0], got[1])
+		}
+		m, err := sqlnb.Load(context.Background(), db, kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := sqlnb.Compile(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _, err1 := s.ScoreRow(map[string]any{"body": map[string]float64{"free": math.Inf(1), "meeting": 1}})
+		b, _, err2 := s.ScoreRow(map[string]any{"body": map[string]float64{"meeting": 1}})
+		if err1 != nil || err2 != nil || fmt.Sprint(a) != fmt.Sprint(b) {
+			t.Errorf("%s: ScoreRow with an infinite count %v (%v), without %v (%v)", kind, a, err1, b, err2)
 		}
 	}
 }
