@@ -1,10 +1,8 @@
 package udf_test
 
 import (
-	"context"
 	"math"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/sqlnb/sqlnb/sqlnb"
@@ -30,19 +28,7 @@ func mixedExportDB(t *testing.T, alpha string) *udf.DB {
 
 func exportScript(t *testing.T, db *udf.DB, dialect string) string {
 	t.Helper()
-	m, err := sqlnb.Load(context.Background(), db, "ex")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := sqlnb.Compile(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	if err := sqlnb.ExportSQL(&b, sc, dialect); err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
+	return exportSQL(t, mustScorer(t, db, "ex"), dialect)
 }
 
 // TestExportedMacrosMatchFunctions: the DuckDB script from ExportSQL scores as nb_predict_proba and

@@ -4,10 +4,36 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/sqlnb/sqlnb/sqlnb"
 	"github.com/sqlnb/sqlnb/udf"
 )
+
+// mustScorer loads model name from db and compiles it.
+func mustScorer(tb testing.TB, db *udf.DB, name string) *sqlnb.Scorer {
+	tb.Helper()
+	m, err := sqlnb.Load(context.Background(), db, name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s, err := sqlnb.Compile(m)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
+// exportSQL returns the scoring script of s in dialect ("duckdb" or "postgres").
+func exportSQL(tb testing.TB, s *sqlnb.Scorer, dialect string) string {
+	tb.Helper()
+	var b strings.Builder
+	if err := sqlnb.ExportSQL(&b, s, dialect); err != nil {
+		tb.Fatal(err)
+	}
+	return b.String()
+}
 
 // mustOpenDB opens a new in-memory database with the nb_* functions registered.
 func mustOpenDB(tb testing.TB) *udf.DB {

@@ -410,19 +410,7 @@ func TestAllNullCategoricalFeature(t *testing.T) {
 			t.Errorf("with the all-NULL feature %s, without it %s (prediction %s)", row[0], row[1], row[2])
 		}
 	}
-	var script strings.Builder
-	m, err := sqlnb.Load(context.Background(), db, "with")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := sqlnb.Compile(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sqlnb.ExportSQL(&script, s, "duckdb"); err != nil {
-		t.Fatal(err)
-	}
-	mustExec(t, db, script.String())
+	mustExec(t, db, exportSQL(t, mustScorer(t, db, "with"), "duckdb"))
 }
 
 // TestEvalEmptyClassName: a class named "" has its per-class metrics under its name (an empty class), apart from
@@ -477,15 +465,7 @@ func TestNumberCategoriesByValue(t *testing.T) {
 	}
 
 	// The row reference path: Go integers match "1.0", floats match "1".
-	ctx := context.Background()
-	m, err := sqlnb.Load(ctx, db, "num")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := sqlnb.Compile(m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := mustScorer(t, db, "num")
 	var want map[string]float64
 	for _, row := range []map[string]any{{"a": int64(1), "b": 1.0, "c": 1.0}, {"a": 1.0, "b": int32(1), "c": uint8(1)}} {
 		p, _, err := s.ScoreRow(row)
@@ -503,11 +483,7 @@ func TestNumberCategoriesByValue(t *testing.T) {
 	}
 
 	// The DuckDB export compares numbers too.
-	var script strings.Builder
-	if err := sqlnb.ExportSQL(&script, s, "duckdb"); err != nil {
-		t.Fatal(err)
-	}
-	mustExec(t, db, script.String())
+	mustExec(t, db, exportSQL(t, s, "duckdb"))
 	exp := queryStrings(t, db, `SELECT num_predict_proba({'a': 1::BIGINT, 'b': 1.0::DOUBLE, 'c': 1.0::DECIMAL(4, 1)})['y'],
 		num_predict_proba({'a': 1.0::DECIMAL(3, 1), 'b': 1::BIGINT, 'c': 1::INTEGER})['y'],
 		num_predict_proba({'a': 7, 'b': 7, 'c': 7})['y'], num_predict_proba({'a': 1.5, 'b': 7::BIGINT, 'c': 0.25})['y'],
@@ -542,19 +518,8 @@ func TestFloatCategory(t *testing.T) {
 	// g = 0.1), class b: 20 rows (all g = 0.2).
 	want := map[string]float64{"0.1": 40.0 / 60 * 31 / 42 / (40.0/60*31/42 + 20.0/60*1/22),
 		"0.2": 40.0 / 60 * 11 / 42 / (40.0/60*11/42 + 20.0/60*21/22)}
-	m, err := sqlnb.Load(context.Background(), db, "cg")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := sqlnb.Compile(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var script strings.Builder
-	if err := sqlnb.ExportSQL(&script, s, "duckdb"); err != nil {
-		t.Fatal(err)
-	}
-	mustExec(t, db, script.String())
+	s := mustScorer(t, db, "cg")
+	mustExec(t, db, exportSQL(t, s, "duckdb"))
 	for _, row := range queryStrings(t, db, `SELECT g::VARCHAR, any_value(nb_proba('cg', {'g': g}, 'a')), any_value(nb_proba('cg', {'g': g::DOUBLE}, 'a')),
 		any_value(cg_predict_proba({'g': g})['a']), any_value(cg_predict_proba({'g': g::DOUBLE})['a']) FROM f GROUP BY g`) {
 		for k, got := range row[1:] {
@@ -573,24 +538,12 @@ func TestFloatCategory(t *testing.T) {
 // than trained (1 for a BOOLEAN category, true or "2" for an INTEGER one) and, for models that need complete
 // rows (lda, logistic), a missing value (ErrIncompleteRow; it returned NaN posteriors and a label).
 func TestScoreRowChecks(t *testing.T) {
-	ctx := context.Background()
 	db := mustOpenDB(t)
 	mustExec(t, db, `CREATE TABLE d AS SELECT (i % 7)::DOUBLE AS x, (i % 4 = 0) AS b, (i % 3)::INTEGER AS n, ['a', 'b'][i % 2 + 1] AS y FROM range(50) r(i)`)
 	mustExec(t, db, `CALL nb_train('cat', 'SELECT b, n, y FROM d', 'y', feature_kinds := 'n=categorical')`)
 	mustExec(t, db, `CALL nb_train('lda', 'SELECT x, y FROM d', 'y', kind := 'lda')`)
 	mustExec(t, db, `CALL nb_train('lr', 'SELECT x, b, y FROM d', 'y', kind := 'logistic')`)
-	compile := func(name string) *sqlnb.Scorer {
-		m, err := sqlnb.Load(ctx, db, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := sqlnb.Compile(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	cat := compile("cat")
+	cat := mustScorer(t, db, "cat")
 	for _, c := range []struct {
 		row  map[string]any
 		want string
@@ -621,7 +574,7 @@ func TestScoreRowChecks(t *testing.T) {
 		model string
 		row   map[string]any
 	}{{"lda", map[string]any{"x": nil}}, {"lda", map[string]any{"x": math.NaN()}}, {"lr", map[string]any{"x": 1.0, "b": nil}}} {
-		p, l, err := compile(c.model).ScoreRow(c.row)
+		p, l, err := mustScorer(t, db, c.model).ScoreRow(c.row)
 		if !errors.Is(err, sqlnb.ErrIncompleteRow) || p != nil || l != "" {
 			t.Errorf("%s %v: %v %q %v, want ErrIncompleteRow", c.model, c.row, p, l, err)
 		}

@@ -1,7 +1,6 @@
 package udf_test
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -371,14 +370,7 @@ func TestTextInfiniteCount(t *testing.T) {
 		if got[0] != got[1] || strings.Contains(got[0], "nan") {
 			t.Errorf("%s: with infinite counts %s, without them %s", kind, got[0], got[1])
 		}
-		m, err := sqlnb.Load(context.Background(), db, kind)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := sqlnb.Compile(m)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s := mustScorer(t, db, kind)
 		a, _, err1 := s.ScoreRow(map[string]any{"body": map[string]float64{"free": math.Inf(1), "meeting": 1}})
 		b, _, err2 := s.ScoreRow(map[string]any{"body": map[string]float64{"meeting": 1}})
 		if err1 != nil || err2 != nil || fmt.Sprint(a) != fmt.Sprint(b) {
