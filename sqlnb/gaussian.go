@@ -576,3 +576,40 @@ func bestOther(K, c int, at func(int) float64) float64 {
 	}
 	return best
 }
+
+// tinyVarianceWarnings warns of the Gaussian features of model m whose variance in some class is positive
+// but, with ε, still below minVariance (values near 1e-160): scoring floors it at 1e-300, where the feature
+// no longer tells the classes apart.
+func tinyVarianceWarnings(m *Model) []string {
+	var out []string
+	for _, f := range m.Features {
+		if f.Kind != Gaussian {
+			continue
+		}
+		s, err := Compile(m)
+		if err != nil {
+			return nil
+		}
+		for _, comp := range s.Components {
+			g, ok := comp.(*gaussianComponent)
+			if !ok {
+				continue
+			}
+			for k, in := range g.in {
+				for c, v := range g.variance[k] {
+					if v != minVariance {
+						continue
+					}
+					for _, st := range rowsByFeature(m, GaussianTable)[in.Name] {
+						if st.Class == s.Labels[c] && st.Weight > 0 && st.WM2 > 0 {
+							out = append(out, fmt.Sprintf("feature %q: its variance in class %q (%.3g) is below 1e-300, where scoring floors it, so the feature "+
+								"tells the classes apart no more: rescale it (multiply it by 1e150, say)", in.Name, s.Labels[c], st.WM2/st.Weight))
+						}
+					}
+				}
+			}
+		}
+		break
+	}
+	return out
+}

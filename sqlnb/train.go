@@ -146,6 +146,7 @@ func Train(ctx context.Context, db DB, spec TrainSpec) (*TrainResult, error) {
 		base.Tol = DefaultEMTol
 	}
 	warnings = append(append(append(warnings, m.Params.Warnings()...), unusedParams(m, base)...), frequencyWarnings(m)...)
+	warnings = append(warnings, tinyVarianceWarnings(m)...)
 	return &TrainResult{Model: m, Duration: time.Since(start), Warnings: warnings}, nil
 }
 

@@ -58,3 +58,22 @@ func TestNoKindAdvice(t *testing.T) {
 		}
 	}
 }
+
+// TestTinyVarianceWarning: a Gaussian feature whose class variances are positive but below the 1e-300 floor
+// (values near 1e-160: scikit-learn still uses them, in subnormal arithmetic) is a training warning naming
+// the feature and saying to rescale it; values of ordinary scale are not.
+func TestTinyVarianceWarning(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT (sin(i) + (i % 2)) * 1e-160 AS tiny, sin(i) + (i % 2) AS x, ['a', 'b'][i % 2 + 1] AS y FROM range(40) r(i)`)
+	res, err := sqlnb.Train(context.Background(), db, sqlnb.TrainSpec{Model: "t", Source: "SELECT tiny, y FROM d", Label: "y"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := strings.Join(res.Warnings, "\n"); !strings.Contains(w, `feature "tiny": its variance in class "a"`) || !strings.Contains(w, "rescale it") {
+		t.Errorf("warnings %q", res.Warnings)
+	}
+	res, err = sqlnb.Train(context.Background(), db, sqlnb.TrainSpec{Model: "x", Source: "SELECT x, y FROM d", Label: "y"})
+	if err != nil || len(res.Warnings) != 0 {
+		t.Errorf("ordinary values: warnings %q (%v)", res.Warnings, err)
+	}
+}
