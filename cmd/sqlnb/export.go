@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sqlnb/sqlnb/internal/outfile"
 	"github.com/sqlnb/sqlnb/sqlnb"
 )
 
@@ -88,7 +89,7 @@ func runExport(cmd *cobra.Command, e *env, o *exportOptions) error {
 			return err
 		}
 	default:
-		if err := writeFileAtomic(o.sql, script.Bytes()); err != nil {
+		if err := outfile.WriteFile(o.sql, script.Bytes()); err != nil {
 			return err
 		}
 		bar.summary("wrote %s scoring SQL for %q to %s", o.dialect, m.Name, o.sql)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sqlnb/sqlnb/internal/outfile"
 	"github.com/sqlnb/sqlnb/sqlnb"
 )
 
@@ -114,7 +115,7 @@ func newModelsCmd(e *env) *cobra.Command {
 			if err := sqlnb.Export(&buf, m); err != nil {
 				return err
 			}
-			return writeFileAtomic(exportOut, buf.Bytes())
+			return outfile.WriteFile(exportOut, buf.Bytes())
 		},
 	}
 	export.Flags().StringVar(&exportOut, "output", "", "JSON file to write")

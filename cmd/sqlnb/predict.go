@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sqlnb/sqlnb/internal/outfile"
 	"github.com/sqlnb/sqlnb/queries"
 	"github.com/sqlnb/sqlnb/sqlnb"
 )
@@ -97,7 +98,7 @@ func runPredict(cmd *cobra.Command, e *env, o *predictOptions) error {
 	if readsFile(o.from, o.output) {
 		return usageError{fmt.Errorf("predict %q: --output %s is a file --from reads: write to another file (it would replace the data being scored)", o.model, o.output)}
 	}
-	out, err := newOutputFile(o.output)
+	out, err := outfile.Create(o.output)
 	if err != nil {
 		return err
 	}

@@ -82,4 +82,15 @@ func TestOutputKeepsWhatIsThere(t *testing.T) {
 	if data, _ := os.ReadFile("in.csv"); string(data) != string(input) {
 		t.Errorf("the input file changed")
 	}
+	// eval's plots go the same way: a link in the plot directory keeps pointing at its file.
+	must(os.Mkdir("plots", 0o755))
+	must(os.WriteFile("my-confusion.svg", []byte("old"), 0o600))
+	must(os.Symlink("../my-confusion.svg", "plots/confusion.svg"))
+	mustRun(t, "eval", "--model", "m", "--from", "in.csv", "--plot", "plots", "--quiet")
+	if fi, err := os.Lstat("plots/confusion.svg"); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("plots/confusion.svg is no longer a symbolic link")
+	}
+	if fi, err := os.Stat("my-confusion.svg"); err != nil || fi.Mode().Perm() != 0o600 || fi.Size() < 100 {
+		t.Errorf("the plot's linked file: %v, %v", fi, err)
+	}
 }

@@ -19,6 +19,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/sqlnb/sqlnb/internal/outfile"
 	"github.com/sqlnb/sqlnb/sqlnb"
 )
 
@@ -41,21 +42,18 @@ func save(p *plot.Plot, dir, name string) ([]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("write %s: %w", path, err)
 		}
-		// Written beside the target and renamed: a plot appears whole or not at all.
-		tmp, err := os.CreateTemp(dir, "."+name+ext+".sqlnb-*")
+		// A plot appears whole or not at all, and a symbolic link or a file's permissions at the path are kept
+		// (outfile).
+		o, err := outfile.Create(path)
 		if err != nil {
+			return nil, err
+		}
+		if _, err := w.WriteTo(o.Writer()); err != nil {
+			o.Abort()
 			return nil, fmt.Errorf("write %s: %w", path, err)
 		}
-		_, err = w.WriteTo(tmp)
-		if cerr := tmp.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = os.Rename(tmp.Name(), path)
-		}
-		if err != nil {
-			os.Remove(tmp.Name())
-			return nil, fmt.Errorf("write %s: %w", path, err)
+		if err := o.Commit(); err != nil {
+			return nil, err
 		}
 		out = append(out, path)
 	}

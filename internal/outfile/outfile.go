@@ -1,4 +1,8 @@
-package main
+// Package outfile writes files whole or not at all, keeping what is at the path: a symbolic link keeps
+// pointing where it did (its file gets the content), a file keeps its permissions and owner, and a directory,
+// device, FIFO or socket at the path is refused rather than replaced. The CLI's outputs (predict --output,
+// export --sql, models export) and eval's plots go through it.
+package outfile
 
 import (
 	"crypto/rand"
@@ -11,12 +15,12 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// outputFile is a file written in full or not at all: DuckDB's COPY (or Go) writes to Path, and Commit
+// File is a file written in full or not at all: DuckDB's COPY (or Go) writes to Path, and Commit
 // puts the finished file at the target path in one rename. Until then the target keeps its old content, if
 // any. On Linux the file being written has no name (O_TMPFILE): if the command is killed, it vanishes with
 // the process and nothing partial is left; where O_TMPFILE is not supported, it is a hidden file in the
 // target's directory, removed on failure.
-type outputFile struct {
+type File struct {
 	target, dir string
 	f           *os.File
 	path        string
@@ -27,12 +31,12 @@ type outputFile struct {
 // content), and a file that is there keeps its permissions (and owner, where allowed). A path that names
 // something other than a regular file (a directory, a device such as /dev/null, a FIFO) is refused: a rename
 // would replace it.
-func newOutputFile(target string) (*outputFile, error) {
+func Create(target string) (*File, error) {
 	target, mode, err := outputTarget(target)
 	if err != nil {
 		return nil, err
 	}
-	o, err := openOutputFile(target)
+	o, err := openFile(target)
 	if err != nil {
 		return nil, err
 	}
@@ -87,12 +91,12 @@ func outputTarget(path string) (string, os.FileInfo, error) {
 	return "", nil, fmt.Errorf("write %s: too many levels of symbolic links", path)
 }
 
-func openOutputFile(target string) (*outputFile, error) {
+func openFile(target string) (*File, error) {
 	dir := filepath.Dir(target)
-	if err := mkdirAll(dir); err != nil {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	o := &outputFile{target: target, dir: dir}
+	o := &File{target: target, dir: dir}
 	if fd, err := unix.Open(dir, unix.O_TMPFILE|unix.O_RDWR|unix.O_CLOEXEC, 0o644); err == nil {
 		o.f, o.unnamed = os.NewFile(uintptr(fd), target), true
 		o.path = fmt.Sprintf("/proc/self/fd/%d", fd)
@@ -106,11 +110,14 @@ func openOutputFile(target string) (*outputFile, error) {
 	return o, nil
 }
 
+// Writer is the file to write the content to (for Go writers; DuckDB's COPY writes to Path).
+func (o *File) Writer() *os.File { return o.f }
+
 // Path is where to write the file's content.
-func (o *outputFile) Path() string { return o.path }
+func (o *File) Path() string { return o.path }
 
 // Commit makes the written content the target file.
-func (o *outputFile) Commit() error {
+func (o *File) Commit() error {
 	defer o.f.Close()
 	if err := o.f.Sync(); err != nil {
 		o.Abort()
@@ -137,7 +144,7 @@ func (o *outputFile) Commit() error {
 }
 
 // Abort drops the written content; the target is untouched.
-func (o *outputFile) Abort() {
+func (o *File) Abort() {
 	o.f.Close()
 	if !o.unnamed {
 		_ = os.Remove(o.path)
@@ -156,9 +163,9 @@ func syncDir(dir string) error {
 	return nil
 }
 
-// writeFileAtomic writes data to path through an outputFile.
-func writeFileAtomic(path string, data []byte) error {
-	o, err := newOutputFile(path)
+// WriteFile writes data to path through a File.
+func WriteFile(path string, data []byte) error {
+	o, err := Create(path)
 	if err != nil {
 		return err
 	}
