@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sqlnb/sqlnb/queries"
@@ -75,6 +76,9 @@ type Evaluation struct {
 	Confusion   []Cell
 	Curves      []CurvePoint
 	Calibration []CalibrationBin
+	// Warnings say what the numbers may not show: true labels that are none of the model's classes (they
+	// count as errors, and their log-loss term is -ln ε).
+	Warnings []string
 }
 
 // Get returns the value of metric (for class, "" for overall) in group 0, and whether it exists.
@@ -120,7 +124,32 @@ func Evaluate(ctx context.Context, conn *sql.Conn, spec EvalSpec) (*Evaluation, 
 		return nil, fmt.Errorf("evaluate %q: %w", m.Name, err)
 	}
 	e.Model = m
+	e.Warnings = unknownLabels(e, m)
 	return e, nil
+}
+
+// unknownLabels warns of the true labels of e (group 0) that are none of model m's classes: a typo, or a
+// label column whose values read otherwise (VARCHAR-trained '0' against a DOUBLE column's '0.0').
+func unknownLabels(e *Evaluation, m *Model) []string {
+	known := m.ClassIndex()
+	var names []string
+	rows := 0.0
+	for _, x := range e.Metrics {
+		if x.Group == 0 && x.PerClass && x.Metric == "support" && x.Value > 0 {
+			if _, ok := known[x.Class]; !ok {
+				names = append(names, strconv.Quote(x.Class))
+				rows += x.Value
+			}
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	if len(names) > 5 {
+		names = append(names[:5], "…")
+	}
+	return []string{fmt.Sprintf("%d rows have a true label that is none of model %q's classes (%s): they count as errors; "+
+		"check the label column (its values must read as the classes %s)", int64(rows), m.Name, strings.Join(names, ", "), strings.Join(quoteAll(classLabels(m)), ", "))}
 }
 
 // checkLabelType refuses a true-label column whose values do not read as the model's classes: labels are
@@ -160,6 +189,10 @@ func sameLabelText(a, b string) bool {
 		return true
 	case decimal(a) && decimal(b): // DECIMAL(w,s): the scale decides the text
 		return decimalScale(a) == decimalScale(b)
+	case decimal(a) && decimalScale(a) == "0": // DECIMAL(w,0) reads as an integer
+		return cb == typeInteger || (cb == typeNumber && !decimal(b))
+	case decimal(b) && decimalScale(b) == "0":
+		return ca == typeInteger || (ca == typeNumber && !decimal(a))
 	}
 	return false
 }

@@ -325,7 +325,7 @@ func TestEvalLabelType(t *testing.T) {
 		ok          bool
 	}{
 		{"yb", "INTEGER", false}, {"yi", "DOUBLE", false}, {"yd", "DECIMAL(5, 2)", false}, {"yi", "VARCHAR", true},
-		{"yi", "BIGINT", true}, {"yi", "HUGEINT", true}, {"yd", "DECIMAL(9, 1)", true}, {"yb", "BOOLEAN", true},
+		{"yi", "BIGINT", true}, {"yi", "HUGEINT", true}, {"yd", "DECIMAL(9, 1)", true}, {"yb", "BOOLEAN", true}, {"yi", "DECIMAL(18, 0)", true}, {"yi", "UTINYINT", true},
 	} {
 		src := fmt.Sprintf("SELECT x, CAST(%s AS %s) AS %s FROM t", c.model, c.cast, c.model)
 		e, err := sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Model: c.model, Source: src, NoCurves: true})
@@ -339,5 +339,20 @@ func TestEvalLabelType(t *testing.T) {
 		case !errors.Is(err, sqlnb.ErrBadType) || !strings.Contains(err.Error(), "cast it in a --from query"):
 			t.Errorf("model %s, label cast to %s: %v, want ErrBadType saying to cast it", c.model, c.cast, err)
 		}
+		if c.ok && e != nil && len(e.Warnings) != 0 {
+			t.Errorf("model %s, label cast to %s: warnings %q", c.model, c.cast, e.Warnings)
+		}
+	}
+	// Text on one side passes the type check; labels that are none of the classes ("0.0" for a VARCHAR-trained
+	// "0") are then a warning naming them.
+	if _, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "yv", Source: "SELECT x, yi::VARCHAR AS yv FROM t", Label: "yv"}); err != nil {
+		t.Fatal(err)
+	}
+	e, err := sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Model: "yv", Source: "SELECT x, yi::DOUBLE AS yv FROM t", NoCurves: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(e.Warnings) != 1 || !strings.Contains(e.Warnings[0], `60 rows have a true label that is none of model "yv"'s classes ("0.0", "1.0", "2.0")`) {
+		t.Errorf("VARCHAR-trained model, DOUBLE labels: warnings %q", e.Warnings)
 	}
 }

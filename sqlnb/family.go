@@ -243,6 +243,8 @@ type Input struct {
 	Feature    int
 	Name, Type string
 	Kind       InputKind
+	// keys are a number category input's lookup maps (NumberKeys), built with its values.
+	keys *NumberKeys
 	// Values and Index are a category input's training values, or a terms input's vocabulary.
 	Values []string
 	Index  map[string]int32
@@ -310,19 +312,55 @@ func (in *Input) Lookup(v string) int32 {
 	return in.Unseen()
 }
 
-// ScaledKeys maps the training values of a number category input (their text as DuckDB casts them to VARCHAR:
-// "3", "1.50", "1e+20") to category codes by value × 10^scale, for the values where that is an integer within
-// int64: the keys an integer (scale 0) or DECIMAL(w, scale) argument is looked up by. Where two values have
-// the same key (a model appended from a column of another type) the first keeps it.
-func (in *Input) ScaledKeys(scale int) map[int64]int32 {
-	values := in.Values
-	out := make(map[int64]int32, len(values))
+// A number category input (Input.ValueClass() == ValuesNumber) matches a number argument to its training
+// values (their text as DuckDB cast them to VARCHAR: "3", "-1.50", "1e+20") by value, as SQL's = compares
+// numbers of two types (the SQL functions, Scorer.ScoreRow and the exported SQL alike):
+//   - an input trained on FLOAT or DOUBLE (FloatTrained) takes every number argument as that float type's value:
+//     rounded to float32 when the training column or the argument is FLOAT (Keys.F32), else as a DOUBLE
+//     (Keys.F64);
+//   - an input trained on integers or DECIMALs takes an integer or DECIMAL argument exactly (Keys.Exact, by
+//     value × 10^scale), a DOUBLE argument as a DOUBLE (Keys.F64) and a FLOAT one as a float32 (Keys.F32).
+// Where two training values have the same key the first keeps it.
+
+// NumberKeys are the lookup maps of a number category input, built once with its values.
+type NumberKeys struct {
+	// Exact: integer values (scale 0) within int64; Big: integer values beyond, by their decimal text.
+	Exact map[int64]int32
+	Big   map[string]int32
+	// F64 and F32: the values as the DOUBLE and the float32 they read as (F32's keys widened to float64).
+	F64, F32 map[float64]int32
+}
+
+// NumberKeys returns the input's lookup maps (nil unless it is a number category input).
+func (in *Input) NumberKeys() *NumberKeys {
+	if in.keys == nil && in.Kind == CategoryInput && in.ValueClass() == ValuesNumber { // an Input not made by setValues
+		k := &NumberKeys{F64: in.floatKeys(64), F32: in.floatKeys(32)}
+		k.Exact, k.Big = in.ScaledKeys(0)
+		return k
+	}
+	return in.keys
+}
+
+// FloatTrained reports whether a number category input was trained on FLOAT or DOUBLE.
+func (in *Input) FloatTrained() bool { return classifyType(in.Type) == typeFloat }
+
+// Float32 reports whether the input's training column was FLOAT (REAL): its values are float32.
+func (in *Input) Float32() bool {
+	u := strings.ToUpper(in.Type)
+	return u == "FLOAT" || u == "REAL" || u == "FLOAT4"
+}
+
+// ScaledKeys maps the training values to codes by value × 10^scale where that is an integer: within int64
+// (exact), else by its decimal text (big). These are the keys of an integer (scale 0) or DECIMAL(w, scale)
+// argument of an input trained on integers or DECIMALs.
+func (in *Input) ScaledKeys(scale int) (exact map[int64]int32, beyond map[string]int32) {
+	exact = make(map[int64]int32, len(in.Values))
 	pow := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale)), nil))
 	var x big.Rat
-	for i, v := range values {
+	for i, v := range in.Values {
 		if k, err := strconv.ParseInt(v, 10, 64); err == nil && scale == 0 { // the common case, without big.Rat
-			if _, dup := out[k]; !dup {
-				out[k] = int32(i)
+			if _, dup := exact[k]; !dup {
+				exact[k] = int32(i)
 			}
 			continue
 		}
@@ -330,32 +368,29 @@ func (in *Input) ScaledKeys(scale int) map[int64]int32 {
 			continue // inf, nan
 		}
 		x.Mul(&x, pow)
-		if !x.IsInt() || !x.Num().IsInt64() {
+		if !x.IsInt() {
 			continue
 		}
-		k := x.Num().Int64()
-		if _, dup := out[k]; !dup {
-			out[k] = int32(i)
+		if x.Num().IsInt64() {
+			k := x.Num().Int64()
+			if _, dup := exact[k]; !dup {
+				exact[k] = int32(i)
+			}
+			continue
+		}
+		if beyond == nil {
+			beyond = map[string]int32{}
+		}
+		k := x.Num().String()
+		if _, dup := beyond[k]; !dup {
+			beyond[k] = int32(i)
 		}
 	}
-	return out
+	return exact, beyond
 }
 
-// Float32 reports whether a category input's training column was FLOAT (REAL): its values are float32, and
-// a number argument matches them rounded to float32 (FloatKey), as a FLOAT column would have stored it.
-func (in *Input) Float32() bool {
-	u := strings.ToUpper(in.Type)
-	return u == "FLOAT" || u == "REAL" || u == "FLOAT4"
-}
-
-// FloatKeys maps the training values of a number category input to their codes by the float they read as
-// (a float32 for a FLOAT column): the keys a FLOAT or DOUBLE argument, through FloatKey, is looked up by.
-// Where two values read as the same float the first keeps it.
-func (in *Input) FloatKeys() map[float64]int32 {
-	bits := 64
-	if in.Float32() {
-		bits = 32
-	}
+// floatKeys maps the training values to codes by the float they read as (bits 32: the float32, widened).
+func (in *Input) floatKeys(bits int) map[float64]int32 {
 	out := make(map[float64]int32, len(in.Values))
 	for i, v := range in.Values {
 		if x, err := strconv.ParseFloat(v, bits); err == nil {
@@ -367,12 +402,17 @@ func (in *Input) FloatKeys() map[float64]int32 {
 	return out
 }
 
-// FloatKey is the FloatKeys key of a float argument x: x, rounded to float32 for a FLOAT-trained input.
-func (in *Input) FloatKey(x float64) float64 {
-	if in.Float32() {
-		return float64(float32(x))
+// FloatCode returns the code of number x given as a float argument (float32 when f32: a FLOAT argument, or
+// any argument of a FLOAT-trained input) or, for a float-trained input, as any number argument.
+func (k *NumberKeys) FloatCode(in *Input, x float64, f32 bool) int32 {
+	m := k.F64
+	if f32 || in.Float32() {
+		x, m = float64(float32(x)), k.F32
 	}
-	return x
+	if c, ok := m[x]; ok {
+		return c
+	}
+	return in.Unseen()
 }
 
 // setValues sets a category or terms input's values (sorted by the caller) and their index.
@@ -382,6 +422,8 @@ func (in *Input) setValues(values []string) {
 	for i, v := range values {
 		in.Index[v] = int32(i)
 	}
+	in.keys = nil
+	in.keys = in.NumberKeys()
 }
 
 // sortedKeys returns the keys of set, sorted.

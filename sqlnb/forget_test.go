@@ -260,6 +260,23 @@ func TestUnusedParams(t *testing.T) {
 	if merged.Rows != 40 {
 		t.Errorf("merged %d rows, want 40", merged.Rows)
 	}
+	// With --priors smoothed alpha smooths the priors of any model: it counts (merge refuses models that differ
+	// in it; no warning).
+	a50, smoothed := 50.0, "smoothed"
+	for i, a := range []*float64{nil, &a50} {
+		spec, err := sqlnb.Options{Alpha: a, Priors: smoothed}.Spec(fmt.Sprintf("sm%d", i), fmt.Sprintf("SELECT y, x FROM t WHERE i %% 2 = %d", i), "y")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := sqlnb.Train(ctx, db, spec)
+		if err != nil || len(res.Warnings) != 0 {
+			t.Fatalf("smoothed priors, alpha %v: %v, warnings %q", a, err, res.Warnings)
+		}
+	}
+	if _, err := sqlnb.MergeModels(ctx, db, sqlnb.MergeSpec{Into: "sm", Inputs: []string{"sm0", "sm1"}}); !errors.Is(err, sqlnb.ErrBadOption) ||
+		!strings.Contains(err.Error(), "different alpha") {
+		t.Errorf("merging smoothed-prior models of different alpha: %v", err)
+	}
 	for _, o := range []struct {
 		opts sqlnb.Options
 		want string

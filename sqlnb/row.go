@@ -197,6 +197,13 @@ func (s *Scorer) decode(b *Batch, in *Input, i int, v any) error {
 			if k, err := strconv.ParseInt(t, 10, 64); err == nil {
 				return s.decode(b, in, i, k)
 			}
+			if u, err := strconv.ParseUint(t, 10, 64); err == nil {
+				return s.decode(b, in, i, u)
+			}
+			if c, ok := in.NumberKeys().Big[t]; ok && !in.FloatTrained() { // an integer beyond 64 bits
+				cat[i] = c
+				return nil
+			}
 			x, err := strconv.ParseFloat(t, 64)
 			if err != nil {
 				return wrong
@@ -215,27 +222,7 @@ func (s *Scorer) decode(b *Batch, in *Input, i int, v any) error {
 		if !ok || want != ValuesNumber {
 			return wrong
 		}
-		// As the SQL functions: an integer matches the training value equal to it ("2" or "2.0", Input.ScaledKeys),
-		// a float the one that reads as that float.
-		cat[i] = in.Unseen()
-		if r := reflect.ValueOf(v); r.CanInt() || r.CanUint() {
-			if r.CanUint() && r.Uint() > math.MaxInt64 {
-				return nil
-			}
-			k := int64(x)
-			if r.CanInt() {
-				k = r.Int()
-			} else {
-				k = int64(r.Uint())
-			}
-			if c, ok := in.ScaledKeys(0)[k]; ok {
-				cat[i] = c
-			}
-			return nil
-		}
-		if c, ok := in.FloatKeys()[in.FloatKey(x)]; ok {
-			cat[i] = c
-		}
+		cat[i] = in.numberCode(v, x)
 	}
 	return nil
 }
@@ -298,4 +285,28 @@ func (s *Scorer) missingRequired(b *Batch) string {
 		}
 	}
 	return strings.Join(names, ", ")
+}
+
+// numberCode returns the code of Go number v (x as a float64) for a number category input, as the SQL
+// functions match an argument of v's type (the rules above NumberKeys): float32 is FLOAT, the other floats
+// DOUBLE, the integers exact.
+func (in *Input) numberCode(v any, x float64) int32 {
+	k := in.NumberKeys()
+	r := reflect.ValueOf(v)
+	if in.FloatTrained() || r.CanFloat() {
+		return k.FloatCode(in, x, r.Kind() == reflect.Float32)
+	}
+	code, ok := int32(0), false
+	switch {
+	case r.CanInt():
+		code, ok = k.Exact[r.Int()]
+	case r.Uint() <= math.MaxInt64:
+		code, ok = k.Exact[int64(r.Uint())]
+	default:
+		code, ok = k.Big[strconv.FormatUint(r.Uint(), 10)]
+	}
+	if !ok {
+		return in.Unseen()
+	}
+	return code
 }

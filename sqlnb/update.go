@@ -386,10 +386,14 @@ var paramKinds = map[string][]Kind{
 }
 
 // ParamUsed reports whether the hyperparameter name (as stored: "alpha", "c", ...) has an effect on model m:
-// one of its features is of a kind that uses it (tol and max_iter also bound a semi-supervised model's EM).
+// one of its features is of a kind that uses it (tol and max_iter also bound a semi-supervised model's EM;
+// alpha also smooths the priors of --priors smoothed).
 func (m *Model) ParamUsed(name string) bool {
 	kinds, ok := paramKinds[name]
-	if !ok || (m.UnlabelledRows > 0 || m.Iterations > 0) && (name == "tol" || name == "max_iter") {
+	switch {
+	case !ok, (m.UnlabelledRows > 0 || m.Iterations > 0) && (name == "tol" || name == "max_iter"):
+		return true
+	case name == "alpha" && m.Params.Priors == PriorsSmoothed: // the smoothed priors (n_c + α)/(n + αK)
 		return true
 	}
 	for _, f := range m.Features {

@@ -121,8 +121,9 @@ type reader struct {
 	mapVal mapping.Type // the MAP's value type
 
 	intIdx map[int64]int32
+	bigIdx map[string]int32 // integer training values beyond int64, by their (scaled) decimal text
 	fltIdx map[float64]int32
-	f32    bool // the input was trained on FLOAT: a float argument matches rounded to float32
+	f32    bool // an argument matches rounded to float32 (a FLOAT argument or a FLOAT-trained input)
 	// intDense replaces intIdx when the training values span few integers: code of v = intDense[v-intMin].
 	intDense []int32
 	intMin   int64
@@ -538,12 +539,22 @@ func (b *bound) inputReader(in *sqlnb.Input, what string, arg, child int, t mapp
 		for i := range size {
 			r.enumMap[i] = in.Lookup(mapping.EnumDictionaryValue(t, mapping.IdxT(i)))
 		}
-	case r.typ == mapping.TypeFloat || r.typ == mapping.TypeDouble:
-		r.fltIdx, r.f32 = in.FloatKeys(), in.Float32()
+	case isNumberType(r.typ) && (in.FloatTrained() || r.typ == mapping.TypeFloat || r.typ == mapping.TypeDouble):
+		// By value, as SQL's = compares (sqlnb.NumberKeys): as the float type of the training column or the
+		// argument, float32 if either is FLOAT.
+		r.f32 = in.Float32() || r.typ == mapping.TypeFloat
+		r.fltIdx = in.NumberKeys().F64
+		if r.f32 {
+			r.fltIdx = in.NumberKeys().F32
+		}
 	case isNumberType(r.typ):
-		// Integers and DECIMALs (their scaled integers) match training values by number, not by text: a
-		// BIGINT 1 is the training value "1.0" of a DOUBLE or DECIMAL column, as 1 = 1.0 in SQL.
-		r.intIdx = in.ScaledKeys(r.decScale)
+		// Integers and DECIMALs (their scaled integers) match training values exactly by value, not by text:
+		// a BIGINT 1 is the training value "1.0" of a DECIMAL column, as 1 = 1.0 in SQL.
+		if r.decScale == 0 {
+			r.intIdx, r.bigIdx = in.NumberKeys().Exact, in.NumberKeys().Big
+		} else {
+			r.intIdx, r.bigIdx = in.ScaledKeys(r.decScale)
+		}
 		lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
 		for x := range r.intIdx {
 			lo, hi = min(lo, x), max(hi, x)
@@ -881,17 +892,17 @@ func (r *reader) category(data unsafe.Pointer, i int) int32 {
 			return r.enumMap[code]
 		}
 	case r.fltIdx != nil:
-		var x float64
-		if r.typ == mapping.TypeFloat {
-			x = float64(*(*float32)(unsafe.Add(data, 4*i)))
-		} else {
-			x = *(*float64)(unsafe.Add(data, 8*i))
-		}
-		if r.f32 {
-			x = float64(float32(x)) // Input.FloatKey
-		}
-		if c, ok := r.fltIdx[x]; ok {
-			return c
+		var x [1]float64
+		if numbersAt(r.typ, unsafe.Add(data, numberSize(r.typ)*i), x[:]) {
+			if r.decimal {
+				x[0] /= r.decDivisor
+			}
+			if r.f32 {
+				x[0] = float64(float32(x[0]))
+			}
+			if c, ok := r.fltIdx[x[0]]; ok {
+				return c
+			}
 		}
 	default:
 		if v, ok := integerAt(r.typ, data, i); ok {
@@ -902,6 +913,10 @@ func (r *reader) category(data unsafe.Pointer, i int) int32 {
 				return r.in.Unseen()
 			}
 			if c, ok := r.intIdx[v]; ok {
+				return c
+			}
+		} else if text, ok := bigIntegerText(r.typ, data, i); ok && r.bigIdx != nil {
+			if c, ok := r.bigIdx[text]; ok {
 				return c
 			}
 		}

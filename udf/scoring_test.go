@@ -583,3 +583,54 @@ func TestScoreRowChecks(t *testing.T) {
 		t.Errorf("SQL nb_predict of an incomplete row is NULL: %s", got)
 	}
 }
+
+// TestNumberCategoryEdges: number categories match as SQL's = compares the two types, in the SQL functions
+// and the DuckDB export alike — a FLOAT argument on a DECIMAL-trained category (as FLOAT), UHUGEINT
+// arguments, values beyond int64 (UBIGINT's maximum, a HUGEINT of 1e20, a DECIMAL(38,10) whose scaled value
+// overflows int64), and an integer argument on a FLOAT- or DOUBLE-trained category beyond the float's
+// precision (as that float). An argument that SQL's = finds equal to class a's training value must score as
+// that value does (nb_proba of the column itself); the export must agree with nb_proba to 1e-12.
+func TestNumberCategoryEdges(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE t AS SELECT * FROM (VALUES
+		('a', 0.10::DECIMAL(5, 2), 18446744073709551615::UBIGINT, 1000000000.5::DECIMAL(38, 10), 100000000000000000000::HUGEINT, 16777217::FLOAT, 9007199254740993::DOUBLE, 1::INTEGER),
+		('a', 0.10, 18446744073709551615, 1000000000.5, 100000000000000000000, 16777217, 9007199254740993, 1),
+		('b', 0.20, 2, 2.5, 2, 1, 1, 2), ('b', 0.30, 3, 3.5, 3, 2, 2, 3)) v(y, d, u, w, h, r, f, i)`)
+	for _, c := range []struct{ col, arg string }{
+		{"d", "0.1::FLOAT"}, {"d", "0.1::DOUBLE"}, {"d", "0.1::DECIMAL(18, 4)"},
+		{"u", "18446744073709551615::UHUGEINT"}, {"u", "18446744073709551615::HUGEINT"}, {"u", "18446744073709551615::DECIMAL(38, 2)"},
+		{"w", "1000000000.5::DECIMAL(38, 10)"}, {"w", "1000000000.5::DECIMAL(38, 20)"}, {"w", "1000000000.5::DOUBLE"},
+		{"h", "100000000000000000000::UHUGEINT"}, {"h", "100000000000000000000::DECIMAL(38, 0)"},
+		{"r", "16777217::INTEGER"}, {"r", "16777216::BIGINT"}, {"f", "9007199254740993::BIGINT"}, {"f", "9007199254740992::HUGEINT"},
+		{"i", "1::UHUGEINT"}, {"i", "1::UBIGINT"}, {"i", "1.0::FLOAT"},
+	} {
+		model := "edge_" + c.col
+		if len(queryStrings(t, db, `SELECT 1 FROM nb_models() WHERE name = ?`, model)) == 0 {
+			mustExec(t, db, fmt.Sprintf(`CALL nb_train('%s', 'SELECT y, %s FROM t', 'y', kind := 'categorical')`, model, c.col))
+			mustExec(t, db, exportSQL(t, mustScorer(t, db, model), "duckdb"))
+		}
+		row := queryStrings(t, db, fmt.Sprintf(`SELECT nb_proba('%[1]s', {'%[2]s': %[3]s}, 'a'), %[1]s_predict_proba({'%[2]s': %[3]s})['a'],
+			(SELECT nb_proba('%[1]s', {'%[2]s': %[2]s}, 'a') FROM t LIMIT 1), CAST(%[3]s AS VARCHAR) = (SELECT CAST(%[2]s AS VARCHAR) FROM t LIMIT 1) OR %[3]s = (SELECT %[2]s FROM t LIMIT 1)`,
+			model, c.col, c.arg))[0]
+		udf, exp, seen := parseF(t, row[0]), parseF(t, row[1]), parseF(t, row[2])
+		if math.Abs(udf-exp) > 1e-12 {
+			t.Errorf("%s given %s: nb_proba %v, export %v", c.col, c.arg, udf, exp)
+		}
+		if sqlEq := row[3] == "true"; sqlEq != (math.Abs(udf-seen) < 1e-12) {
+			t.Errorf("%s given %s: P(a) %v, the training value's %v, SQL = says %v", c.col, c.arg, udf, seen, sqlEq)
+		}
+	}
+	// ScoreRow: Go values of the same types (float32 is FLOAT, uint64 beyond int64, an integer's text).
+	for _, c := range []struct {
+		col string
+		v   any
+	}{{"d", float32(0.1)}, {"d", 0.1}, {"u", uint64(math.MaxUint64)}, {"u", "18446744073709551615"}, {"h", "100000000000000000000"},
+		{"r", int64(16777217)}, {"f", int64(9007199254740993)}, {"i", uint8(1)}, {"i", float32(1)}} {
+		model := "edge_" + c.col
+		p, _, err := mustScorer(t, db, model).ScoreRow(map[string]any{c.col: c.v})
+		seen := parseF(t, queryStrings(t, db, fmt.Sprintf(`SELECT nb_proba('%s', {'%s': %s}, 'a') FROM t LIMIT 1`, model, c.col, c.col))[0][0])
+		if err != nil || math.Abs(p["a"]-seen) > 1e-12 {
+			t.Errorf("ScoreRow %s = %#v: P(a) %v (%v), the training value's %v", c.col, c.v, p["a"], err, seen)
+		}
+	}
+}

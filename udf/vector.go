@@ -2,6 +2,8 @@ package udf
 
 import (
 	"math"
+	"math/big"
+	"strconv"
 	"unsafe"
 
 	"github.com/duckdb/duckdb-go/v2/mapping"
@@ -185,6 +187,44 @@ func integerAt(t mapping.Type, data unsafe.Pointer, i int) (int64, bool) {
 	case mapping.TypeHugeInt:
 		h := *(*hugeint)(unsafe.Add(data, 16*i))
 		return int64(h.lower), (h.upper == 0 && h.lower <= math.MaxInt64) || (h.upper == -1 && h.lower > math.MaxInt64)
+	case mapping.TypeUHugeInt:
+		h := *(*hugeint)(unsafe.Add(data, 16*i))
+		return int64(h.lower), h.upper == 0 && h.lower <= math.MaxInt64
 	}
 	return 0, false
+}
+
+// bigIntegerText reads element i of a UBIGINT, HUGEINT or UHUGEINT vector as its decimal text (the values
+// integerAt cannot give; ok=false for other types).
+func bigIntegerText(t mapping.Type, data unsafe.Pointer, i int) (string, bool) {
+	switch t {
+	case mapping.TypeUBigInt:
+		return strconv.FormatUint(*(*uint64)(unsafe.Add(data, 8*i)), 10), true
+	case mapping.TypeHugeInt, mapping.TypeUHugeInt:
+		h := *(*hugeint)(unsafe.Add(data, 16*i))
+		x := big.NewInt(h.upper)
+		if t == mapping.TypeUHugeInt {
+			x.SetUint64(uint64(h.upper))
+		}
+		x.Lsh(x, 64)
+		return x.Add(x, new(big.Int).SetUint64(h.lower)).String(), true
+	}
+	return "", false
+}
+
+// numberSize is the width in bytes of a vector element of number type t (0 for other types).
+func numberSize(t mapping.Type) int {
+	switch t {
+	case mapping.TypeTinyInt, mapping.TypeUTinyInt:
+		return 1
+	case mapping.TypeSmallInt, mapping.TypeUSmallInt:
+		return 2
+	case mapping.TypeInteger, mapping.TypeUInteger, mapping.TypeFloat:
+		return 4
+	case mapping.TypeBigInt, mapping.TypeUBigInt, mapping.TypeDouble:
+		return 8
+	case mapping.TypeHugeInt, mapping.TypeUHugeInt:
+		return 16
+	}
+	return 0
 }

@@ -104,6 +104,7 @@ func runEval(cmd *cobra.Command, e *env, o *evalOptions) error {
 	if err := writeEvaluation(e, o.format, what, ev); err != nil {
 		return err
 	}
+	printWarnings(e, ev.Model.Name, ev.Warnings)
 	pictures := ""
 	if o.plot != "" {
 		files, err := plots.Evaluation(ev, o.plot)
