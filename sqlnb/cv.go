@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -113,10 +112,14 @@ var higherIsBetter = map[string]bool{"accuracy": true, "f1_macro": true, "roc_au
 // of key (or of the whole row) with the seed, or, stratified, the row's position within its class in
 // hash order, modulo k.
 func FoldExpr(k int, seed int64, key, label string, stratified bool) string {
-	h := "hash(t, " + strconv.FormatInt(seed, 10) + ")"
+	// hash(t, seed) would only XOR hash(t) with a constant of the seed, which modulo a power of two relabels
+	// the folds (every seed the same partition) and keeps hash(t)'s poorly mixed low bits; hashing the row's
+	// hash XOR the seed again mixes every bit.
+	row := "t"
 	if key != "" {
-		h = "hash(" + queries.Ident(key) + ", " + strconv.FormatInt(seed, 10) + ")"
+		row = queries.Ident(key)
 	}
+	h := fmt.Sprintf("hash(xor(hash(%s), %d::UBIGINT))", row, uint64(seed))
 	if stratified {
 		return fmt.Sprintf("((row_number() OVER (PARTITION BY %s ORDER BY %s) - 1) %% %d)::BIGINT", queries.Ident(label), h, k)
 	}
@@ -204,7 +207,7 @@ func foldModels(ctx context.Context, db Querier, reg FoldRegistrar, spec CVSpec)
 	warnings = append(warnings, more...)
 	for f := range spec.Folds {
 		if sc.parts[int64(f)] == nil {
-			return nil, "", nil, fmt.Errorf("%w: --folds %d: fold %d has no labelled rows (%d labelled rows in all): use fewer folds", ErrBadOption, spec.Folds, f+1, rows)
+			return nil, "", nil, fmt.Errorf("%w: --folds %d: fold %d has no labelled rows (%d labelled rows in all): use fewer folds, --stratified (stratified := true) or another --seed", ErrBadOption, spec.Folds, f+1, rows)
 		}
 	}
 	per := make([]*Model, spec.Folds)
@@ -284,7 +287,7 @@ func refitFolds(ctx context.Context, db Querier, spec CVSpec, p *plan, base *Mod
 	}
 	for f, m := range out {
 		if total := sum / int64(spec.Folds-1); m.Rows == total {
-			return nil, fmt.Errorf("%w: --folds %d: fold %d has no labelled rows (%d labelled rows in all): use fewer folds", ErrBadOption, spec.Folds, f+1, total)
+			return nil, fmt.Errorf("%w: --folds %d: fold %d has no labelled rows (%d labelled rows in all): use fewer folds, --stratified (stratified := true) or another --seed", ErrBadOption, spec.Folds, f+1, total)
 		}
 	}
 	return out, nil

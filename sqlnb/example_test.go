@@ -171,8 +171,8 @@ func ExampleCrossValidate() {
 	}
 	fmt.Printf("best alpha: %g\n", res.Settings[res.Best].Params.Alpha)
 	// Output:
-	// alpha 0: accuracy 0.8823 ± 0.0478
-	// alpha 1: accuracy 0.8823 ± 0.0478
-	// alpha 10: accuracy 0.8824 ± 0.0401
-	// best alpha: 10
+	// alpha 0: accuracy 0.8823 ± 0.0419
+	// alpha 1: accuracy 0.8823 ± 0.0419
+	// alpha 10: accuracy 0.8794 ± 0.0458
+	// best alpha: 0
 }

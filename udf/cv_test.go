@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -162,5 +163,38 @@ func TestCVEmptyFold(t *testing.T) {
 	}
 	if _, err := sqlnb.CrossValidate(ctx, conn, db, sqlnb.CVSpec{Folds: 2, Stratified: true, Train: sqlnb.TrainSpec{Model: "cv", Source: "d", Label: "y"}}); err != nil {
 		t.Errorf("2 stratified folds of 6 rows: %v", err)
+	}
+}
+
+// TestFoldSeeds: the seed changes the partition for every fold count (hash(t, seed) only XORed hash(t) with a
+// constant, so modulo 2, 4 or 8 every seed gave the same folds), and folds are balanced (20 rows of a small
+// table all landed in one of 2 folds): over 1000 rows no fold is more than 4 standard deviations off k/n.
+func TestFoldSeeds(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT (i % 2)::VARCHAR AS y, i::DOUBLE AS x FROM range(1000) r(i)`)
+	for _, k := range []int{2, 3, 4, 8} {
+		partitions := map[string]bool{}
+		for seed := range int64(4) {
+			fold := sqlnb.FoldExpr(k, seed, "", "y", false)
+			sizes := queryStrings(t, db, fmt.Sprintf(`SELECT count(*) FROM (SELECT %s AS f FROM d t) GROUP BY f ORDER BY f`, fold))
+			if len(sizes) != k {
+				t.Errorf("k %d, seed %d: %d folds", k, seed, len(sizes))
+			}
+			for f, s := range sizes {
+				n, _ := strconv.Atoi(s[0])
+				if mean, sd := 1000.0/float64(k), math.Sqrt(1000.0/float64(k)*(1-1/float64(k))); math.Abs(float64(n)-mean) > 4*sd {
+					t.Errorf("k %d, seed %d: fold %d has %d rows of 1000", k, seed, f, n)
+				}
+			}
+			first := queryStrings(t, db, fmt.Sprintf(`SELECT string_agg(x::INTEGER::VARCHAR, ',' ORDER BY x) FROM (SELECT x, %s AS f FROM d t) WHERE f = 0`, fold))[0][0]
+			partitions[first] = true
+		}
+		if len(partitions) != 4 {
+			t.Errorf("k %d: 4 seeds gave %d partitions", k, len(partitions))
+		}
+	}
+	got := queryStrings(t, db, fmt.Sprintf(`SELECT count(DISTINCT %s) FROM (SELECT (i %% 2)::VARCHAR AS y, i::DOUBLE AS x FROM range(20) r(i)) t`, sqlnb.FoldExpr(2, 0, "", "y", false)))
+	if got[0][0] != "2" {
+		t.Errorf("20 rows in 2 folds: %s non-empty folds", got[0][0])
 	}
 }

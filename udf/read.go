@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/duckdb/duckdb-go/v2/mapping"
@@ -233,17 +234,32 @@ func prepareBound(conn mapping.Connection, query string, args []any, stmt *mappi
 }
 
 // interruptOnCancel interrupts the query running on conn when ctx is cancelled, until the returned function
-// is called.
+// is called. That function returns only once the watcher is gone, and no interrupt comes after it: the caller
+// may then release conn (an interrupt racing with the release was a use after free: SIGSEGV in
+// duckdb_interrupt), and conn's next query is not interrupted by a late one.
 func interruptOnCancel(ctx context.Context, conn mapping.Connection) func() {
-	done := make(chan struct{})
+	done, exited := make(chan struct{}), make(chan struct{})
+	var mu sync.Mutex
+	finished := false
 	go func() {
+		defer close(exited)
 		select {
 		case <-ctx.Done():
-			mapping.Interrupt(conn)
+			mu.Lock()
+			if !finished {
+				mapping.Interrupt(conn)
+			}
+			mu.Unlock()
 		case <-done:
 		}
 	}()
-	return func() { close(done) }
+	return func() {
+		mu.Lock()
+		finished = true
+		mu.Unlock()
+		close(done)
+		<-exited
+	}
 }
 
 // Len is the number of rows (callers size their buffers with it).
