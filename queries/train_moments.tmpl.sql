@@ -1,7 +1,7 @@
 {{- /*
 train_moments: per-class count, mean (Kahan-summed favg, exact for large offsets) and population variance
 (Welford's var_pop) of every Gaussian feature in one wide GROUP BY scan. Rows with a NULL label form their
-own group (reported as skipped). With a weight column, a second scan over the same source adds the weighted
+own group (reported as skipped), with no values: a NaN or ±Inf there (a row training skips) stops nothing. With a weight column, a second scan over the same source adds the weighted
 sum and the weighted first and second moments about the unweighted class mean (a shift that keeps them
 exact), from which the weighted mean and M2 follow.
 With .Fold (an SQL expression over the source row t), every statistic is computed per (fold, class) in the
@@ -13,7 +13,7 @@ FROM clause may carry bound ones.
 WITH src AS {{if .Weight}}NOT MATERIALIZED {{end}}(
     SELECT {{if .Fold}}{{.Fold}} AS f, {{end}}{{ident .Label}} AS l{{if .Weight}}, CAST({{ident .Weight}} AS DOUBLE) AS w{{end}}
     {{- range $i, $f := .Features}},
-        {{if $f.NaNToNull}}CASE WHEN isnan({{ident $f.Name}}) THEN NULL ELSE {{ident $f.Name}} END{{else if $f.Cast}}CAST({{ident $f.Name}} AS DOUBLE){{else}}{{ident $f.Name}}{{end}} AS x{{$i}}
+        CASE WHEN {{ident $.Label}} IS NULL THEN NULL ELSE {{if $f.NaNToNull}}CASE WHEN isnan({{ident $f.Name}}) THEN NULL ELSE {{ident $f.Name}} END{{else if $f.Cast}}CAST({{ident $f.Name}} AS DOUBLE){{else}}{{ident $f.Name}}{{end}} END AS x{{$i}}
     {{- end}}
     FROM {{.From}} t
 ){{if .Weight}}, shift AS (

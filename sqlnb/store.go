@@ -542,6 +542,10 @@ func SetParams(ctx context.Context, db DB, name string, p Params, given map[stri
 		if err != nil {
 			return err
 		}
+		if p == m.Params && given == nil { // nothing changes: the model (and exports bound to it) stays as it is
+			out = m
+			return nil
+		}
 		for _, g := range byFamily(m.Features) {
 			if fp, ok := g.fam.(fitParamsFamily); ok {
 				if err := fp.checkParams(m, p); err != nil {
@@ -549,14 +553,21 @@ func SetParams(ctx context.Context, db DB, name string, p Params, given map[stri
 				}
 			}
 		}
+		if m.UnlabelledRows > 0 && (p.Tol != m.Params.Tol || p.MaxIter != m.Params.MaxIter) {
+			return fmt.Errorf("%w: model %q was fitted by EM (semi-supervised): tol and max_iter describe that fit, which changing them "+
+				"would not redo; train it again with --semi-supervised --tol/--max-iter", ErrBadOption, name)
+		}
+		keepPriors := p.Priors == PriorsGiven && given == nil && m.Params.Priors == PriorsGiven // the stored given priors
 		m.Params = p
 		old := m.Generation
 		m.Generation = newGeneration()
-		if p.Priors == PriorsGiven {
+		switch {
+		case keepPriors:
+		case p.Priors == PriorsGiven:
 			if err := applyGivenPriors(m, given); err != nil {
 				return fmt.Errorf("model %q: %w", name, err)
 			}
-		} else {
+		default:
 			for i := range m.Classes {
 				m.Classes[i].Prior = 0
 			}

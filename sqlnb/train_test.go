@@ -3,10 +3,12 @@ package sqlnb_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/udf"
 )
 
 // TestMissingValuesSeed004 is seed 004's voter example: for Clinton voters 103 voted in 2012, 54 did not
@@ -75,5 +77,81 @@ func TestTinyVarianceWarning(t *testing.T) {
 	res, err = sqlnb.Train(context.Background(), db, sqlnb.TrainSpec{Model: "x", Source: "SELECT x, y FROM d", Label: "y"})
 	if err != nil || len(res.Warnings) != 0 {
 		t.Errorf("ordinary values: warnings %q (%v)", res.Warnings, err)
+	}
+}
+
+// TestNonFiniteUnlabelled: a NaN or ±Inf in a row with a NULL label — a row training skips — trains as if the
+// row were not there (it failed with DuckDB's "VARPOP is out of range"), in a plain and a per-group training.
+func TestNonFiniteUnlabelled(t *testing.T) {
+	db := mustOpenDB(t)
+	ctx := context.Background()
+	for _, v := range []string{"'NaN'::DOUBLE", "'Infinity'::DOUBLE", "'-Infinity'::DOUBLE"} {
+		src := fmt.Sprintf(`SELECT i %% 2 AS g, CASE WHEN i < 36 THEN (i %% 3)::VARCHAR END AS y, CASE WHEN i >= 38 THEN %s ELSE i END AS x FROM range(40) t(i)`, v)
+		want, err := sqlnb.Fit(ctx, db, sqlnb.TrainSpec{Model: "w", Source: "SELECT * FROM (" + src + ") WHERE y IS NOT NULL", Label: "y", Features: []string{"x"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, by := range [][]string{nil, {"g"}} {
+			m, err := sqlnb.Fit(ctx, db, sqlnb.TrainSpec{Model: "n", Source: src, Label: "y", Features: []string{"x"}, By: by})
+			if err != nil {
+				t.Errorf("%s in a NULL-label row, by %v: %v", v, by, err)
+				continue
+			}
+			if m.SkippedRows != 4 || fmt.Sprint(sqlnb.StatRows(m.Pooled(), sqlnb.GaussianTable)) != fmt.Sprint(sqlnb.StatRows(want, sqlnb.GaussianTable)) {
+				t.Errorf("%s in a NULL-label row, by %v: %d skipped, statistics %v, want those of the labelled rows %v", v, by, m.SkippedRows,
+					sqlnb.StatRows(m.Pooled(), sqlnb.GaussianTable), sqlnb.StatRows(want, sqlnb.GaussianTable))
+			}
+		}
+	}
+}
+
+// TestSetParamsKeeps: changing another hyperparameter keeps a model's given priors (it failed: "no prior given
+// for class"), a change to nothing keeps the model's generation (a persisted export stays valid), an EM
+// model's tol and max_iter are refused (they describe its fit), and UnusedChanges names a setting the model's
+// kinds do not use.
+func TestSetParamsKeeps(t *testing.T) {
+	ctx := context.Background()
+	db, err := udf.Open("") // semi-supervised training calls the scoring functions
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	mustExec(t, db.DB, `CREATE TABLE d AS SELECT ['a', 'b', 'c'][i % 3 + 1] AS y, i * 0.1 + i % 3 AS x,
+		CASE WHEN i % 5 = 0 THEN NULL ELSE ['a', 'b', 'c'][i % 3 + 1] END AS ys FROM range(60) r(i)`)
+	spec, err := sqlnb.Options{Priors: "a=0.2,b=0.3,c=0.5"}.Spec("gp", "SELECT y, x FROM d", "y")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sqlnb.Train(ctx, db, spec); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := sqlnb.Load(ctx, db, "gp")
+	p := m.Params
+	p.VarSmoothing = 0.5
+	got, err := sqlnb.SetParams(ctx, db, "gp", p, nil)
+	if err != nil {
+		t.Fatalf("var_smoothing on a model with given priors: %v", err)
+	}
+	if got.Classes[2].Prior != 0.5 || got.Params.VarSmoothing != 0.5 {
+		t.Errorf("after the change: classes %+v, params %+v", got.Classes, got.Params)
+	}
+	same, err := sqlnb.SetParams(ctx, db, "gp", got.Params, nil)
+	if err != nil || same.Generation != got.Generation {
+		t.Errorf("a change to nothing: generation %s → %s (%v)", got.Generation, same.Generation, err)
+	}
+	c := 0.1
+	q, _, _ := sqlnb.Options{C: &c}.Params(got.Params)
+	if w := sqlnb.UnusedChanges(got, q); len(w) != 1 || !strings.Contains(w[0], "c 0.1 has no effect") {
+		t.Errorf("UnusedChanges: %q", w)
+	}
+	mustExec(t, db.DB, `CALL nb_train('em', 'SELECT ys, x FROM d', 'ys', semi_supervised := true)`)
+	em, err := sqlnb.Load(ctx, db, "em")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p = em.Params
+	p.MaxIter = 2
+	if _, err := sqlnb.SetParams(ctx, db, "em", p, nil); !errors.Is(err, sqlnb.ErrBadOption) || !strings.Contains(err.Error(), "fitted by EM") {
+		t.Errorf("max_iter of an EM model: %v", err)
 	}
 }

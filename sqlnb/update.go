@@ -404,6 +404,14 @@ func (m *Model) ParamUsed(name string) bool {
 	return false
 }
 
+// UnusedChanges warns of the hyperparameters that p sets away from model m's and that have no effect on m
+// (sqlnb models set, nb_set: --C on a naive Bayes model).
+func UnusedChanges(m *Model, p Params) []string {
+	changed := *m
+	changed.Params = p
+	return unusedParams(&changed, m.Params)
+}
+
 // unusedParams warns of the hyperparameters set away from their defaults (base) that have no effect on model m.
 func unusedParams(m *Model, base Params) []string {
 	var out []string

@@ -165,10 +165,11 @@ func newModelsCmd(e *env) *cobra.Command {
 			if err != nil {
 				return usageError{err}
 			}
+			unused := sqlnb.UnusedChanges(m, p)
 			if m, err = sqlnb.SetParams(cmd.Context(), db, args[0], p, given); err != nil {
 				return err
 			}
-			for _, w := range m.Params.Warnings() {
+			for _, w := range append(m.Params.Warnings(), unused...) {
 				fmt.Fprintf(e.stderr, "warning: model %q: %s\n", m.Name, w)
 			}
 			fmt.Fprintf(e.stderr, "model %q: %s\n", m.Name, m.ParamsSummary())
