@@ -30,8 +30,9 @@ type Contribution struct {
 func (s *Scorer) Explain(b *Batch, i, versus int) (a, bb int, out []Contribution) {
 	if s.groups != nil {
 		sc, gb, gi, classOf := s.rowGroup(b, i)
+		two := len(s.Labels) == 2 // the model's rule for two classes, not the group's (a group may lack a class)
 		if classOf == nil {
-			return sc.explainOne(gb, gi, versus)
+			return sc.explainOne(gb, gi, versus, two)
 		}
 		if versus >= 0 {
 			gv := -1
@@ -45,22 +46,23 @@ func (s *Scorer) Explain(b *Batch, i, versus int) (a, bb int, out []Contribution
 			}
 			versus = gv
 		}
-		a, bb, out = sc.explainOne(gb, gi, versus)
+		a, bb, out = sc.explainOne(gb, gi, versus, two)
 		if a >= 0 {
 			a, bb = classOf[a], classOf[bb]
 		}
 		return a, bb, out
 	}
-	return s.explainOne(b, i, versus)
+	return s.explainOne(b, i, versus, len(s.Labels) == 2)
 }
 
-// explainOne is Explain without group dispatch.
-func (s *Scorer) explainOne(b *Batch, i, versus int) (a, bb int, out []Contribution) {
+// explainOne is Explain without group dispatch; two: the model has two classes (the second is explained
+// against the first), else the predicted class against the runner-up.
+func (s *Scorer) explainOne(b *Batch, i, versus int, two bool) (a, bb int, out []Contribution) {
 	if s.Incomplete(b, i) {
 		return -1, -1, nil
 	}
 	K := len(s.Labels)
-	if K == 2 && versus < 0 {
+	if two && K == 2 && versus < 0 {
 		a, bb = 1, 0
 	} else {
 		scores := make([]XFloat, K)

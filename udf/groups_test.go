@@ -71,3 +71,22 @@ func TestGroupScoring(t *testing.T) {
 		t.Errorf("positional arguments: %v", err)
 	}
 }
+
+// TestGroupExplainPair: in a per-group model of three classes, a group that lacks one still explains its
+// predicted class against the runner-up (it used the two-class rule, the second of its classes against the
+// first, even when the first was predicted), and explaining against the class it lacks is NULL.
+func TestGroupExplainPair(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d3 AS SELECT CASE WHEN i % 2 = 0 THEN 'A' ELSE 'B' END AS grp, ['p', 'q', 'r'][i % 3 + 1] AS y,
+		(i % 3)::DOUBLE + (i % 17) / 10.0 AS v FROM range(600) t(i) WHERE NOT (i % 2 = 0 AND i % 3 = 2)`)
+	mustExec(t, db, `CALL nb_train('g3', 'd3', 'y', by := ['grp'])`)
+	for _, row := range queryStrings(t, db, `SELECT grp, v, nb_predict('g3', t), nb_explain('g3', t)[1].class, nb_explain('g3', t, 'r') IS NULL
+		FROM d3 t WHERE v IN (0, 1.1, 2.3)`) {
+		if row[2] != row[3] {
+			t.Errorf("group %s, v %s: predicted %s, explained %s", row[0], row[1], row[2], row[3])
+		}
+		if want := map[string]string{"A": "true", "B": "false"}[row[0]]; row[4] != want {
+			t.Errorf("group %s: explanation against r IS NULL = %s, want %s", row[0], row[4], want)
+		}
+	}
+}
