@@ -213,6 +213,14 @@ func (textFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
 				vocab = append(vocab, t)
 			}
 		}
+		if len(vocab) == 0 && p.MinDF > 1 && len(total) > 0 {
+			most := int64(0)
+			for _, d := range docs {
+				most = max(most, d)
+			}
+			return nil, fmt.Errorf("%w: text feature %q: min_df %d leaves no term (the most frequent is in %d documents): lower min_df",
+				ErrBadOption, f.Name, p.MinDF, most)
+		}
 		if p.MaxFeatures > 0 && int64(len(vocab)) > p.MaxFeatures {
 			sort.Slice(vocab, func(a, b int) bool {
 				ta, tb := total[vocab[a]], total[vocab[b]]

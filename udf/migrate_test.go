@@ -71,6 +71,10 @@ func TestUpgradeVersion1Store(t *testing.T) {
 	if from, err := sqlnb.Upgrade(context.Background(), db.DB); err != nil || from != sqlnb.FormatVersion {
 		t.Errorf("second upgrade: from %d, %v; want nothing to do", from, err)
 	}
+	// What opening upgraded is known (sqlnb models upgrade said "nothing to do" right after it upgraded).
+	if db.UpgradedFrom() != 1 {
+		t.Errorf("UpgradedFrom %d, want 1", db.UpgradedFrom())
+	}
 	fx := filepath.Join("..", "testdata", "fixtures")
 	hv := filepath.Join("..", "testdata", "housevotes84", "train.csv")
 	mustExec(t, db, fmt.Sprintf(`CREATE TEMP TABLE expected AS FROM read_csv(%s, types = {'class': 'VARCHAR'})`,

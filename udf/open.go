@@ -35,6 +35,8 @@ type registry struct {
 
 	// catalog is the database's name in DuckDB's catalog (where the version markers live).
 	catalog string
+	// upgradedFrom is the format version of the model store that opening the database upgraded (0: none).
+	upgradedFrom int
 
 	mu         sync.Mutex
 	refs       int
@@ -166,10 +168,16 @@ func newRegistry(key string, c *duckdb.Connector, maxConns int) (*registry, erro
 	if key != "" || maxConns > 0 {
 		// A model store of an earlier format is upgraded on open; if the database is read-only this fails and
 		// loading a model says what to do.
-		_, _ = sqlnb.Upgrade(context.Background(), reg.internal)
+		if from, err := sqlnb.Upgrade(context.Background(), reg.internal); err == nil && from != sqlnb.FormatVersion {
+			reg.upgradedFrom = from
+		}
 	}
 	return reg, nil
 }
+
+// UpgradedFrom returns the format version of the model store that opening the database upgraded to
+// sqlnb.FormatVersion, or 0 if it was current (or there was none).
+func (db *DB) UpgradedFrom() int { return db.reg.upgradedFrom }
 
 // Close closes the pool; the database closes when the last DB opened on it is closed.
 func (db *DB) Close() error {

@@ -378,3 +378,20 @@ func TestTextInfiniteCount(t *testing.T) {
 		}
 	}
 }
+
+// TestTextMinDFEmpty: a min_df that leaves no term is an error saying so (as scikit-learn's "After pruning,
+// no terms remain"), at training and in nb_set; before, every row scored the priors.
+func TestTextMinDFEmpty(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE mail (label VARCHAR, body VARCHAR)`)
+	for _, d := range textDocs {
+		mustExec(t, db, `INSERT INTO mail VALUES (?, ?)`, d.label, d.body)
+	}
+	if err := queryErr(db, `CALL nb_train('t', 'mail', 'label', kind := 'text', min_df := 1000)`); err == nil || !strings.Contains(err.Error(), "min_df 1000 leaves no term") {
+		t.Errorf("training: %v", err)
+	}
+	mustExec(t, db, `CALL nb_train('t', 'mail', 'label', kind := 'text')`)
+	if err := queryErr(db, `CALL nb_set('t', min_df := 1000)`); err == nil || !strings.Contains(err.Error(), "min_df 1000 leaves no term") {
+		t.Errorf("nb_set: %v", err)
+	}
+}

@@ -189,6 +189,9 @@ func newModelsCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if f := db.UpgradedFrom(); f != 0 { // opening the database upgraded it already
+				from = f
+			}
 			if from == sqlnb.FormatVersion {
 				fmt.Fprintf(e.stderr, "the model store is at format version %d: nothing to do\n", from)
 			} else {
