@@ -479,9 +479,13 @@ func (b *bound) inputReader(in *sqlnb.Input, what string, arg, child int, t mapp
 		r.null = true
 		return r, nil
 	}
+	argType := typeName(r.typ)
+	if r.typ == mapping.TypeDecimal { // named as declared, not by its storage type
+		argType = fmt.Sprintf("DECIMAL(%d,%d)", mapping.DecimalWidth(t), mapping.DecimalScale(t))
+	}
 	wrong := func(want string) error {
 		return fmt.Errorf("model %q: %s (trained on %s) but the argument has type %s: %s",
-			m.Name, what, in.Type, typeName(r.typ), want)
+			m.Name, what, in.Type, argType, want)
 	}
 	if r.typ == mapping.TypeDecimal {
 		r.decimal = true

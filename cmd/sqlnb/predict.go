@@ -142,28 +142,41 @@ func predictQuery(ctx context.Context, db *udf.DB, o *predictOptions, m *sqlnb.M
 		}
 		keep = strings.Join(q, ", ")
 	}
-	taken := map[string]string{} // lower-case name → what holds it
+	taken := map[string]string{} // name folded as DuckDB folds identifiers (ASCII letters) → what holds it
+	classOf := map[string]bool{}  // the folded names that are class columns
 	for _, c := range kept {
-		taken[strings.ToLower(c.Name)] = fmt.Sprintf("the source column %q", c.Name)
-	}
-	claim := func(name, what string) error {
-		if prev, ok := taken[strings.ToLower(name)]; ok {
-			return usageError{fmt.Errorf("predict %q: the output column %q (%s) would clash with %s, as DuckDB's column names ignore case: "+
-				"give sqlnb's columns a prefix with --prefix (e.g. --prefix nb_), keep other columns with --columns, or use --proba-map",
-				m.Name, name, what, prev)}
+		if prev, ok := taken[asciiLower(c.Name)]; ok && len(o.columns) > 0 {
+			return "", usageError{fmt.Errorf("predict %q: --columns names %q and %s, which are one column to DuckDB (its names ignore case): name it once",
+				m.Name, c.Name, strings.TrimPrefix(prev, "the source column "))}
 		}
-		taken[strings.ToLower(name)] = fmt.Sprintf("sqlnb's %s", what)
+		taken[asciiLower(c.Name)] = fmt.Sprintf("the source column %q", c.Name)
+	}
+	claim := func(name, what string, class bool) error {
+		key := asciiLower(name)
+		if prev, ok := taken[key]; ok {
+			advice := "give sqlnb's columns a prefix with --prefix (e.g. --prefix nb_), or keep other columns with --columns"
+			switch {
+			case class && classOf[key]: // two classes: no prefix separates them
+				advice = "use --proba-map (one MAP column of every class's posterior) instead of --proba"
+			case !o.probaMap && class:
+				advice += ", or use --proba-map instead of --proba"
+			}
+			return usageError{fmt.Errorf("predict %q: the output column %q (%s) would clash with %s, as DuckDB's column names ignore case: %s",
+				m.Name, name, what, prev, advice)}
+		}
+		taken[key] = fmt.Sprintf("sqlnb's %s", what)
+		classOf[key] = class
 		return nil
 	}
 	model := queries.Literal(o.model)
 	pred := o.prefix + "prediction"
-	if err := claim(pred, "prediction"); err != nil {
+	if err := claim(pred, "prediction", false); err != nil {
 		return "", err
 	}
 	sel := fmt.Sprintf("SELECT %s, nb_predict(%s, t) AS %s", keep, model, queries.Ident(pred))
 	if o.probaMap {
 		name := o.prefix + "proba"
-		if err := claim(name, "posterior map"); err != nil {
+		if err := claim(name, "posterior map", false); err != nil {
 			return "", err
 		}
 		sel += fmt.Sprintf(", nb_predict_proba(%s, t) AS %s", model, queries.Ident(name))
@@ -176,13 +189,13 @@ func predictQuery(ctx context.Context, db *udf.DB, o *predictOptions, m *sqlnb.M
 	// are one column of an inner SELECT that the outer one takes apart; DuckDB inlines the inner column into
 	// each element and its common-subexpression elimination evaluates it once per row.
 	inner := o.prefix + "__sqlnb_posteriors"
-	if err := claim(inner, "posteriors"); err != nil {
+	if err := claim(inner, "posteriors", false); err != nil {
 		return "", err
 	}
 	outer := make([]string, len(m.Classes))
 	for i, c := range m.Classes {
 		name := o.prefix + "proba_" + c.Label
-		if err := claim(name, fmt.Sprintf("posterior of class %q", c.Label)); err != nil {
+		if err := claim(name, fmt.Sprintf("posterior of class %q", c.Label), true); err != nil {
 			return "", err
 		}
 		outer[i] = fmt.Sprintf("%s[%d] AS %s", queries.Ident(inner), i+1, queries.Ident(name))
@@ -205,4 +218,16 @@ func readsFile(from, path string) bool {
 		}
 	}
 	return false
+}
+
+// asciiLower folds the ASCII letters of s to lower case, as DuckDB compares identifiers ("A" and "a" are one
+// column, "É" and "é" two).
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }

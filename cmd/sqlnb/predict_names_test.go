@@ -22,12 +22,20 @@ func TestPredictColumnNames(t *testing.T) {
 	}{
 		{[]string{"--from", "d"}, `"prediction"`},
 		{[]string{"--from", "SELECT x FROM d", "--proba"}, `"proba_a"`},
+		// Two classes' columns: only --proba-map helps (--prefix names both alike).
+		{[]string{"--from", "SELECT x FROM d", "--proba", "--prefix", "nb_"}, `"nb_proba_a" (posterior of class "a") would clash with sqlnb's posterior of class "A", as DuckDB's column names ignore case: use --proba-map`},
 		{[]string{"--from", "d", "--columns", "x,nope"}, `"nope"`},
+		{[]string{"--from", "d", "--columns", "x,X"}, `--columns names "X" and "x", which are one column to DuckDB`},
 	} {
 		_, errs, code := sqlnbRun(t, append([]string{"predict", "--model", "m"}, c.args...)...)
 		if code != exitUsage || !strings.Contains(errs, c.mention) {
 			t.Errorf("predict %v: exit %d, %s", c.args, code, errs)
 		}
+	}
+	// DuckDB folds only ASCII letters: classes "É" and "é" have two columns.
+	mustRun(t, "train", "--model", "e", "--label", "y", "--from", "SELECT CASE WHEN y = 'A' THEN 'É' ELSE 'é' END AS y, x FROM d")
+	if out := mustRun(t, "predict", "--model", "e", "--from", "SELECT x FROM d LIMIT 1", "--proba", "--format", "csv"); !strings.HasPrefix(out, "x,prediction,proba_É,proba_é\n") {
+		t.Errorf("classes É and é: %q", out)
 	}
 	out := mustRun(t, "predict", "--model", "m", "--from", "d", "--prefix", "nb_", "--proba-map", "--format", "csv")
 	if head := strings.SplitN(out, "\n", 2)[0]; head != "y,x,prediction,nb_prediction,nb_proba" {
