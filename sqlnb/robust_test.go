@@ -494,3 +494,39 @@ func TestCorruptedStoreRejected(t *testing.T) {
 		}
 	}
 }
+
+// TestImportLabelTypeAndGroupKeys: import refuses a class that does not read as the label type (an INTEGER
+// model's class "two": nb_predict would have turned to VARCHAR), a label type that is no type name, and a
+// null group key (it read as "", the group of empty-text values).
+func TestImportLabelTypeAndGroupKeys(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT i % 3 AS y, i * 0.5 AS x, ['j', 'k'][i % 2 + 1] AS g FROM range(60) r(i)`)
+	export := func(m *sqlnb.Model) string {
+		var buf strings.Builder
+		if err := sqlnb.Export(&buf, m); err != nil {
+			t.Fatal(err)
+		}
+		return buf.String()
+	}
+	plain := export(train(t, db, sqlnb.TrainSpec{Model: "m", Source: "SELECT y, x FROM d", Label: "y"}))
+	grouped := export(train(t, db, sqlnb.TrainSpec{Model: "gk", Source: "d", Label: "y", By: []string{"g"}}))
+	for _, c := range []struct{ json, mention string }{
+		{strings.ReplaceAll(plain, `"2"`, `"two"`), `class "two" does not read as the label type`},
+		{strings.Replace(plain, `"label_type": "`, `"label_type": "BOGUS; DROP`, 1), `is not a DuckDB type name`},
+		{strings.Replace(grouped, `"key": [
+        "j"
+      ]`, `"key": [
+        null
+      ]`, 1), "group 1 has a null key value"},
+	} {
+		if c.json == plain || c.json == grouped {
+			t.Fatalf("the edit for %q did not apply", c.mention)
+		}
+		if _, err := sqlnb.Import(strings.NewReader(c.json), ""); !errors.Is(err, sqlnb.ErrInvalidModel) || !strings.Contains(err.Error(), c.mention) {
+			t.Errorf("import: %v, want ErrInvalidModel saying %q", err, c.mention)
+		}
+	}
+	if _, err := sqlnb.Import(strings.NewReader(grouped), "copy"); err != nil {
+		t.Errorf("import of the grouped model as exported: %v", err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -626,9 +627,38 @@ func Export(w io.Writer, m *Model) error {
 // Import reads a model exported by Export (format version 1 to 3) and validates it; rename, if not empty,
 // renames it.
 func Import(r io.Reader, rename string) (*Model, error) {
-	m := &Model{}
-	if err := json.NewDecoder(r).Decode(m); err != nil {
+	data, err := io.ReadAll(r)
+	if err != nil {
 		return nil, fmt.Errorf("%w: read model JSON: %v", ErrInvalidModel, err)
+	}
+	m := &Model{}
+	if err := json.Unmarshal(data, m); err != nil {
+		return nil, fmt.Errorf("%w: read model JSON: %v", ErrInvalidModel, err)
+	}
+	// A null group key would read as "" (a group of empty-text values): refused, as null statistics are.
+	var keys struct {
+		Groups []struct {
+			Key []*string `json:"key"`
+		} `json:"groups"`
+	}
+	if err := json.Unmarshal(data, &keys); err == nil {
+		for g, grp := range keys.Groups {
+			if slices.Contains(grp.Key, nil) {
+				return nil, fmt.Errorf("%w: model JSON: group %d has a null key value: rows with a NULL group value are scored by the pooled model and have no group",
+					ErrInvalidModel, g+1)
+			}
+		}
+	}
+	// The labels must read as the label column's type (nb_predict returns them in it).
+	if t := strings.TrimSpace(m.LabelType); t != "" && !safeType.MatchString(t) {
+		return nil, fmt.Errorf("%w: model JSON: label_type %q is not a DuckDB type name", ErrInvalidModel, m.LabelType)
+	}
+	if parse, ok := labelTypes[strings.ToUpper(strings.TrimSpace(m.LabelType))]; ok {
+		for _, c := range m.Classes {
+			if _, err := parse(c.Label); err != nil {
+				return nil, fmt.Errorf("%w: model JSON: class %q does not read as the label type %s", ErrInvalidModel, c.Label, m.LabelType)
+			}
+		}
 	}
 	if m.Version < 1 || m.Version > FormatVersion {
 		return nil, fmt.Errorf("%w: model JSON has format_version %d; this sqlnb reads 1 to %d", ErrInvalidModel, m.Version, FormatVersion)
