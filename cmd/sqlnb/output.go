@@ -164,10 +164,11 @@ func newResultWriter(w io.Writer, format string, limit int, names, types []strin
 	rw := &resultWriter{w: bufio.NewWriterSize(w, 64<<10), format: format, limit: limit, names: names, types: types}
 	switch format {
 	case "csv":
-		rw.csv = csv.NewWriter(rw.w)
+		rw.csv = csv.NewWriter(rw.w) // the header; the rows are written by csvField
 		if err := rw.csv.Write(names); err != nil {
 			return nil, err
 		}
+		rw.csv.Flush()
 	case "json":
 		rw.w.WriteString("[")
 		rw.jsonKeys = make([][]byte, len(names))
@@ -198,13 +199,16 @@ func (rw *resultWriter) row(vals []any) error {
 	rw.n++
 	switch rw.format {
 	case "csv":
-		rec := make([]string, len(vals))
 		for i, v := range vals {
+			if i > 0 {
+				rw.w.WriteByte(',')
+			}
 			if v != nil {
-				rec[i] = formatValue(v)
+				rw.w.WriteString(csvField(formatValue(v)))
 			}
 		}
-		return rw.csv.Write(rec)
+		rw.w.WriteByte('\n')
+		return nil
 	case "json":
 		if rw.n > 1 {
 			rw.w.WriteString(",")
@@ -411,4 +415,13 @@ func jsonValue(v any) any {
 		return out
 	}
 	return formatValue(v)
+}
+
+// csvField is one CSV field holding s, quoted as encoding/csv quotes (a comma, quote, line break, or leading
+// space) and also when s is empty: as DuckDB's COPY writes CSV, "" is the empty string and an empty field NULL.
+func csvField(s string) string {
+	if s != "" && !strings.ContainsAny(s, ",\"\r\n") && s[0] != ' ' && s[0] != '\t' && s != `\.` {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
