@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math"
 	"os"
 
@@ -122,19 +123,23 @@ func newModelsCmd(e *env) *cobra.Command {
 	var importName string
 	var replace bool
 	imp := &cobra.Command{
-		Use: "import FILE [--name NAME] [--replace]", Short: "Store a model from JSON written by export (a stored model of that name only with --replace)", Args: cobra.ExactArgs(1),
+		Use: "import FILE|- [--name NAME] [--replace]", Short: "Store a model from JSON written by export (- reads standard input; a stored model of that name only with --replace)", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			db, err := e.open()
 			if err != nil {
 				return err
 			}
 			defer db.Close()
-			f, err := os.Open(args[0])
-			if err != nil {
-				return err
+			var in io.Reader = e.stdin // "-": standard input
+			if args[0] != "-" {
+				f, err := os.Open(args[0])
+				if err != nil {
+					return err
+				}
+				defer f.Close()
+				in = f
 			}
-			defer f.Close()
-			m, err := sqlnb.Import(f, importName)
+			m, err := sqlnb.Import(in, importName)
 			if err != nil {
 				return err
 			}

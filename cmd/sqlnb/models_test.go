@@ -52,3 +52,22 @@ func TestModelsShowLinearAndFit(t *testing.T) {
 		}
 	}
 }
+
+// TestStdinDash: "-" names standard input for sql and models import (it was opened as a file named "-").
+func TestStdinDash(t *testing.T) {
+	t.Chdir(t.TempDir())
+	var out, errs bytes.Buffer
+	if code := run([]string{"--db", ":memory:", "sql", "--format", "csv", "-"}, strings.NewReader("SELECT 42 AS x"), &out, &errs); code != exitOK || out.String() != "x\n42\n" {
+		t.Errorf("sql -: exit %d, %q %s", code, out.String(), errs.String())
+	}
+	mustRun(t, "train", "--model", "m", "--label", "y", "--from", "SELECT i % 2 AS y, i * 1.5 AS x FROM range(20) r(i)")
+	json := mustRun(t, "models", "export", "m")
+	out.Reset()
+	errs.Reset()
+	if code := run([]string{"--db", "other.duckdb", "models", "import", "-", "--name", "copy"}, strings.NewReader(json), &out, &errs); code != exitOK {
+		t.Errorf("models import -: exit %d, %s", code, errs.String())
+	}
+	if list := mustRun(t, "--db", "other.duckdb", "models", "list", "--format", "csv"); !strings.Contains(list, "\ncopy,") {
+		t.Errorf("after import -: %s", list)
+	}
+}

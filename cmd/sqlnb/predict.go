@@ -57,6 +57,10 @@ func runPredict(cmd *cobra.Command, e *env, o *predictOptions) error {
 		if copyFormat, ok = copyFormats[strings.ToLower(filepath.Ext(o.output))]; !ok {
 			return usageError{fmt.Errorf("--output %q: use a .parquet, .csv or .json file", o.output)}
 		}
+		if f := cmd.Flags().Lookup("format"); f != nil && f.Changed && f.Value.String() != copyFormat {
+			return usageError{fmt.Errorf("--format %s with --output %q: the file's format comes from its extension (%s); --format is for standard output",
+				f.Value.String(), o.output, copyFormat)}
+		}
 	}
 	if err := sqlnb.ValidateName(o.model); err != nil {
 		return usageError{err}

@@ -26,6 +26,7 @@ func TestPredictColumnNames(t *testing.T) {
 		{[]string{"--from", "SELECT x FROM d", "--proba", "--prefix", "nb_"}, `"nb_proba_a" (posterior of class "a") would clash with sqlnb's posterior of class "A", as DuckDB's column names ignore case: use --proba-map`},
 		{[]string{"--from", "d", "--columns", "x,nope"}, `"nope"`},
 		{[]string{"--from", "d", "--columns", "x,X"}, `--columns names "X" and "x", which are one column to DuckDB`},
+		{[]string{"--from", "d", "--output", "o.parquet", "--format", "csv"}, `the file's format comes from its extension (parquet)`},
 	} {
 		_, errs, code := sqlnbRun(t, append([]string{"predict", "--model", "m"}, c.args...)...)
 		if code != exitUsage || !strings.Contains(errs, c.mention) {

@@ -18,7 +18,7 @@ type sqlOptions struct {
 func newSQLCmd(e *env) *cobra.Command {
 	o := &sqlOptions{}
 	cmd := &cobra.Command{
-		Use:   "sql [-c STATEMENTS | FILE]",
+		Use:   "sql [-c STATEMENTS | FILE | -]",
 		Short: "Run SQL with the nb_* functions available",
 		Long: `Run SQL statements from -c, a file, or standard input on the database, with nb_predict, nb_train and the
 other nb_* functions registered. Statements run in order; the result of the last one is printed.`,
@@ -36,7 +36,7 @@ func runSQL(cmd *cobra.Command, e *env, o *sqlOptions, args []string) error {
 	switch {
 	case text != "" && len(args) > 0:
 		return usageError{fmt.Errorf("give either -c or a file, not both")}
-	case len(args) == 1:
+	case len(args) == 1 && args[0] != "-": // "-": standard input, as no argument
 		b, err := os.ReadFile(args[0])
 		if err != nil {
 			return err
