@@ -102,7 +102,7 @@ func ResolveSource(ctx context.Context, q Querier, text string) (Source, error) 
 		return Source{Text: text, From: from}, nil
 	}
 	return Source{}, fmt.Errorf("%w: source %q: no such table or view; a query must start with SELECT, WITH or FROM, "+
-		"a file must end in .parquet, .csv or .json (temporary tables of another connection are not visible)",
+		"a file must end in .parquet, .csv, .tsv, .txt, .json, .jsonl or .ndjson (optionally .gz or .zst; temporary tables of another connection are not visible)",
 		ErrBadOption, text)
 }
 

@@ -54,6 +54,9 @@ with status 1 at the first error.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
+				if f := cmd.Flags().Lookup("db"); f != nil && f.Changed && e.db != args[0] {
+					return usageError{fmt.Errorf("--db %s and the database argument %s: give one of them", e.db, args[0])}
+				}
 				e.db = args[0]
 			}
 			return runShell(e)
