@@ -558,6 +558,10 @@ func SetParams(ctx context.Context, db DB, name string, p Params, given map[stri
 			return fmt.Errorf("%w: model %q was fitted by EM (semi-supervised): tol and max_iter describe that fit, which changing them "+
 				"would not redo; train it again with --semi-supervised --tol/--max-iter", ErrBadOption, name)
 		}
+		if len(m.Groups) > 0 && p.Priors == PriorsGiven {
+			return fmt.Errorf("%w: model %q has one model per group (--by): given priors are not supported, as a group may lack some classes; "+
+				"use fit, smoothed or uniform priors", ErrBadOption, name)
+		}
 		keepPriors := p.Priors == PriorsGiven && given == nil && m.Params.Priors == PriorsGiven // the stored given priors
 		m.Params = p
 		old := m.Generation

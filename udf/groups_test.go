@@ -90,3 +90,14 @@ func TestGroupExplainPair(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupGivenPriorsSet: nb_set with given priors on a per-group model is the same clear refusal as
+// training with them (it failed validating one group's model).
+func TestGroupGivenPriorsSet(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT CASE WHEN i % 2 = 0 THEN 'A' ELSE 'B' END AS g, ['p', 'q'][i % 3 % 2 + 1] AS y, (i % 7)::DOUBLE AS v FROM range(100) t(i)`)
+	mustExec(t, db, `CALL nb_train('gm', 'd', 'y', by := ['g'])`)
+	if err := queryErr(db, `CALL nb_set('gm', priors := 'p=0.3,q=0.7')`); err == nil || !strings.Contains(err.Error(), "given priors are not supported") {
+		t.Errorf("nb_set given priors on a per-group model: %v", err)
+	}
+}
