@@ -232,7 +232,7 @@ func foldModels(ctx context.Context, db Querier, reg FoldRegistrar, spec CVSpec)
 		if out[f], err = Merge(base, order, others...); err != nil {
 			return nil, "", nil, err
 		}
-		out[f].Name = fmt.Sprintf("%s (fold %d)", t.Model, f)
+		out[f].Name = fmt.Sprintf("%s (fold %d)", t.Model, f+1)
 		out[f].Generation = newGeneration()
 		if t.Params != nil && params.Priors == PriorsGiven {
 			if err := applyGivenPriors(out[f], t.GivenPriors); err != nil {
@@ -268,7 +268,7 @@ func refitFolds(ctx context.Context, db Querier, spec CVSpec, p *plan, base *Mod
 		for _, c := range m.Classes {
 			m.Rows += c.Count
 		}
-		m.Name = fmt.Sprintf("%s (fold %d)", spec.Train.Model, f)
+		m.Name = fmt.Sprintf("%s (fold %d)", spec.Train.Model, f+1)
 		m.Generation = newGeneration()
 		if spec.Train.Params != nil && m.Params.Priors == PriorsGiven {
 			if err := applyGivenPriors(&m, spec.Train.GivenPriors); err != nil {
@@ -320,7 +320,7 @@ func semiSupervisedFolds(ctx context.Context, db Querier, reg FoldRegistrar, spe
 		for _, w := range more {
 			warnings = append(warnings, fmt.Sprintf("fold %d: %s", f+1, w))
 		}
-		m.Name = fmt.Sprintf("%s (fold %d)", spec.Train.Model, f)
+		m.Name = fmt.Sprintf("%s (fold %d)", spec.Train.Model, f+1)
 		out[f] = m
 	}
 	return out, warnings, nil

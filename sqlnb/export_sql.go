@@ -149,7 +149,8 @@ func (e *exporter) ident(suffix string) string { return queries.Ident(e.name + s
 
 func (e *exporter) literal(s string) string { return queries.Literal(s) }
 
-// num writes a float64 literal that parses back to the same value (±Inf and NaN spelled per dialect).
+// num writes a float64 literal that parses back to the same value, bit for bit (±Inf and NaN spelled per
+// dialect).
 func (e *exporter) num(x float64) string {
 	switch {
 	case x != x:
@@ -168,11 +169,13 @@ func (e *exporter) num(x float64) string {
 		}
 		return "'inf'::DOUBLE"
 	}
-	s := strconv.FormatFloat(x, 'g', -1, 64)
 	if e.pg {
-		return s + "::float8"
+		return strconv.FormatFloat(x, 'g', -1, 64) + "::float8" // numeric text, then PostgreSQL's strtod: exact
 	}
-	return s + "::DOUBLE"
+	// With an exponent the literal is a DOUBLE, parsed to the nearest double. Without one DuckDB reads a
+	// DECIMAL and casts it (TryCastDecimalToFloatingPoint), which for more than 15 digits is not always the
+	// nearest: 1.9057364734159157::DOUBLE is not the double that prints so.
+	return strconv.FormatFloat(x, 'e', -1, 64) + "::DOUBLE"
 }
 
 // number is feature name of the row argument f as a number.

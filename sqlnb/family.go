@@ -315,9 +315,8 @@ func (in *Input) Lookup(v string) int32 {
 // A number category input (Input.ValueClass() == ValuesNumber) matches a number argument to its training
 // values (their text as DuckDB cast them to VARCHAR: "3", "-1.50", "1e+20") by value, as SQL's = compares
 // numbers of two types (the SQL functions, Scorer.ScoreRow and the exported SQL alike):
-//   - an input trained on FLOAT or DOUBLE (FloatTrained) takes every number argument as that float type's value:
-//     rounded to float32 when the training column or the argument is FLOAT (Keys.F32), else as a DOUBLE
-//     (Keys.F64);
+//   - an input trained on FLOAT or DOUBLE (FloatTrained) takes every number argument as that float type's value
+//     (Keys.F32 for FLOAT, Keys.F64 for DOUBLE: a FLOAT argument widens), converted as DuckDB casts it;
 //   - an input trained on integers or DECIMALs takes an integer or DECIMAL argument exactly (Keys.Exact, by
 //     value × 10^scale), a DOUBLE argument as a DOUBLE (Keys.F64) and a FLOAT one as a float32 (Keys.F32).
 // Where two training values have the same key the first keeps it.
@@ -402,11 +401,12 @@ func (in *Input) floatKeys(bits int) map[float64]int32 {
 	return out
 }
 
-// FloatCode returns the code of number x given as a float argument (float32 when f32: a FLOAT argument, or
-// any argument of a FLOAT-trained input) or, for a float-trained input, as any number argument.
+// FloatCode returns the code of number x given as a float argument (f32: a FLOAT one) or, for a float-trained
+// input, as any number argument: compared as a float32 for a FLOAT-trained input or a FLOAT argument of an
+// integer- or DECIMAL-trained one, else as a DOUBLE.
 func (k *NumberKeys) FloatCode(in *Input, x float64, f32 bool) int32 {
 	m := k.F64
-	if f32 || in.Float32() {
+	if in.Float32() || (f32 && !in.FloatTrained()) { // a FLOAT argument widens to a DOUBLE-trained input's type
 		x, m = float64(float32(x)), k.F32
 	}
 	if c, ok := m[x]; ok {

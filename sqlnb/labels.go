@@ -17,8 +17,8 @@ var labelTypes = map[string]func(string) (any, error){
 	"USMALLINT": unsigned(16),
 	"UINTEGER":  unsigned(32),
 	"UBIGINT":   unsigned(64),
-	"FLOAT":     func(s string) (any, error) { return strconv.ParseFloat(s, 32) },
-	"DOUBLE":    func(s string) (any, error) { return strconv.ParseFloat(s, 64) },
+	"FLOAT":     func(s string) (any, error) { return parseFloatLabel(s, 32) },
+	"DOUBLE":    func(s string) (any, error) { return parseFloatLabel(s, 64) },
 	"VARCHAR":   func(s string) (any, error) { return s, nil },
 }
 
@@ -58,4 +58,13 @@ func (m *Model) LabelValues() (typ string, vals []any, ok bool) {
 		vals[i] = v
 	}
 	return typ, vals, true
+}
+
+// parseFloatLabel reads a FLOAT or DOUBLE label as DuckDB writes it as text: numbers, inf, -inf, and NaN as
+// "nan" or "-nan".
+func parseFloatLabel(s string, bits int) (any, error) {
+	if s == "-nan" {
+		s = "nan"
+	}
+	return strconv.ParseFloat(s, bits)
 }

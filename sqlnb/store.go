@@ -583,6 +583,9 @@ func SetParams(ctx context.Context, db DB, name string, p Params, given map[stri
 		if _, err := Compile(m); err != nil {
 			return err
 		}
+		if err := checkVocabulary(m); err != nil {
+			return err
+		}
 		err = inTransaction(ctx, db, func(q Querier, _ *sql.Conn) error {
 			beforeReplace(ctx, q, name, old)
 			res, err := q.ExecContext(ctx, queries.SQL("store_update_params.sql"), p.Alpha, p.VarSmoothing, p.Variance, p.Priors,
@@ -654,9 +657,6 @@ func Import(r io.Reader, rename string) (*Model, error) {
 		}
 	}
 	// The labels must read as the label column's type (nb_predict returns them in it).
-	if t := strings.TrimSpace(m.LabelType); t != "" && !safeType.MatchString(t) {
-		return nil, fmt.Errorf("%w: model JSON: label_type %q is not a DuckDB type name", ErrInvalidModel, m.LabelType)
-	}
 	if parse, ok := labelTypes[strings.ToUpper(strings.TrimSpace(m.LabelType))]; ok {
 		for _, c := range m.Classes {
 			if _, err := parse(c.Label); err != nil {

@@ -213,14 +213,6 @@ func (textFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
 				vocab = append(vocab, t)
 			}
 		}
-		if len(vocab) == 0 && p.MinDF > 1 && len(total) > 0 {
-			most := int64(0)
-			for _, d := range docs {
-				most = max(most, d)
-			}
-			return nil, fmt.Errorf("%w: text feature %q: min_df %d leaves no term (the most frequent is in %d documents): lower min_df",
-				ErrBadOption, f.Name, p.MinDF, most)
-		}
 		if p.MaxFeatures > 0 && int64(len(vocab)) > p.MaxFeatures {
 			sort.Slice(vocab, func(a, b int) bool {
 				ta, tb := total[vocab[a]], total[vocab[b]]
@@ -352,4 +344,32 @@ func (tc *textComponent) Informative(labels []string, c int) []Informative {
 
 func (tc *textComponent) SQL(*exporter, int) (string, error) {
 	return "", fmt.Errorf("%w: text feature %q (a vocabulary of %d terms per class would make a huge script)", ErrNotExportable, tc.in.Name, len(tc.in.Values))
+}
+
+// checkVocabulary refuses a min_df that leaves a text feature of model m without a term (scikit-learn's
+// "After pruning, no terms remain"): every row would score the priors. Training and SetParams ask it; the
+// models of cross-validation folds and learning-curve sizes do not (one small fold must not end the sweep).
+func checkVocabulary(m *Model) error {
+	if m.Params.MinDF <= 1 {
+		return nil
+	}
+	terms := rowsByFeature(m, TermsTable)
+	for _, f := range m.Features {
+		if !kindInfo[f.Kind].Text || len(terms[f.Name]) == 0 {
+			continue
+		}
+		docs := map[string]int64{}
+		for _, t := range terms[f.Name] {
+			docs[t.Term] += t.Docs
+		}
+		most := int64(0)
+		for _, d := range docs {
+			most = max(most, d)
+		}
+		if most < m.Params.MinDF {
+			return fmt.Errorf("%w: model %q: text feature %q: min_df %d leaves no term (the most frequent is in %d documents): lower min_df",
+				ErrBadOption, m.Name, f.Name, m.Params.MinDF, most)
+		}
+	}
+	return nil
 }

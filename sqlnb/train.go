@@ -135,6 +135,9 @@ type TrainResult struct {
 func Train(ctx context.Context, db DB, spec TrainSpec) (*TrainResult, error) {
 	start := time.Now()
 	m, warnings, err := trainModel(ctx, db, spec)
+	if err == nil {
+		err = checkVocabulary(m)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("train %q: %w", spec.Model, err)
 	}

@@ -546,7 +546,7 @@ func (b *bound) inputReader(in *sqlnb.Input, what string, arg, child int, t mapp
 	case isNumberType(r.typ) && (in.FloatTrained() || r.typ == mapping.TypeFloat || r.typ == mapping.TypeDouble):
 		// By value, as SQL's = compares (sqlnb.NumberKeys): as the float type of the training column or the
 		// argument, float32 if either is FLOAT.
-		r.f32 = in.Float32() || r.typ == mapping.TypeFloat
+		r.f32 = in.Float32() || (r.typ == mapping.TypeFloat && !in.FloatTrained()) // DOUBLE-trained: FLOAT widens
 		r.fltIdx = in.NumberKeys().F64
 		if r.f32 {
 			r.fltIdx = in.NumberKeys().F32
@@ -896,15 +896,8 @@ func (r *reader) category(data unsafe.Pointer, i int) int32 {
 			return r.enumMap[code]
 		}
 	case r.fltIdx != nil:
-		var x [1]float64
-		if numbersAt(r.typ, unsafe.Add(data, numberSize(r.typ)*i), x[:]) {
-			if r.decimal {
-				x[0] /= r.decDivisor
-			}
-			if r.f32 {
-				x[0] = float64(float32(x[0]))
-			}
-			if c, ok := r.fltIdx[x[0]]; ok {
+		if x, ok := r.floatArg(data, i); ok {
+			if c, ok := r.fltIdx[x]; ok {
 				return c
 			}
 		}
@@ -926,6 +919,48 @@ func (r *reader) category(data unsafe.Pointer, i int) int32 {
 		}
 	}
 	return r.in.Unseen()
+}
+
+// floatArg reads element i of a number argument as the float DuckDB compares it as (a FLOAT when r.f32, else
+// a DOUBLE, widened to float64), with DuckDB's own casts: a DECIMAL by TryCastDecimalToFloatingPoint, a
+// HUGEINT by its halves, an integer rounded once to the target type.
+func (r *reader) floatArg(data unsafe.Pointer, i int) (float64, bool) {
+	switch {
+	case r.typ == mapping.TypeFloat:
+		return float64(*(*float32)(unsafe.Add(data, 4*i))), true
+	case r.typ == mapping.TypeDouble:
+		x := *(*float64)(unsafe.Add(data, 8*i))
+		if r.f32 {
+			x = float64(float32(x))
+		}
+		return x, true
+	case r.decimal && (r.typ == mapping.TypeHugeInt):
+		return hugeDecimalToDouble(*(*hugeint)(unsafe.Add(data, 16*i)), r.decScale, r.f32), true
+	case r.decimal:
+		v, ok := integerAt(r.typ, data, i)
+		if r.f32 {
+			return float64(decimalToFloat(v, r.decScale)), ok
+		}
+		return decimalToDouble(v, r.decScale), ok
+	case r.typ == mapping.TypeHugeInt || r.typ == mapping.TypeUHugeInt:
+		var x [1]float64
+		numbersAt(r.typ, unsafe.Add(data, 16*i), x[:])
+		if r.f32 {
+			x[0] = float64(float32(x[0]))
+		}
+		return x[0], true
+	case r.typ == mapping.TypeUBigInt:
+		u := *(*uint64)(unsafe.Add(data, 8*i))
+		if r.f32 {
+			return float64(float32(u)), true
+		}
+		return float64(u), true
+	}
+	v, ok := integerAt(r.typ, data, i)
+	if r.f32 {
+		return float64(float32(v)), ok
+	}
+	return float64(v), ok
 }
 
 // readBinary reads a binary category input: true, or a number Present over the threshold, is code 1;

@@ -635,3 +635,24 @@ func TestNumberCategoryEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestNumberCategoryCasts: for a DOUBLE- and a FLOAT-trained category of 300 random values, DECIMAL
+// arguments of several widths and scales, FLOAT, BIGINT and HUGEINT arguments match exactly the training
+// values DuckDB's own casts make them equal to: nb_predict_proba agrees with the exported macros (which
+// compare in SQL) on every row. DuckDB's DECIMAL → DOUBLE cast is not always the nearest double
+// (TryCastDecimalToFloatingPoint), and a FLOAT argument widens to a DOUBLE-trained input.
+func TestNumberCategoryCasts(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE t AS SELECT ['a', 'b', 'c'][(hash(i) % 3)::INTEGER + 1] AS y, (random() * 10)::DOUBLE AS x, (random() * 10)::FLOAT AS f
+		FROM range(300) r(i)`)
+	mustExec(t, db, `SELECT setseed(0.5)`)
+	mustExec(t, db, `CALL nb_train('cc', 't', 'y', kind := 'categorical')`)
+	mustExec(t, db, exportSQL(t, mustScorer(t, db, "cc"), "duckdb"))
+	for _, cast := range []string{"DECIMAL(38, 18)", "DECIMAL(38, 30)", "DECIMAL(18, 15)", "DECIMAL(9, 6)", "DECIMAL(38, 1)", "FLOAT", "DOUBLE", "BIGINT", "HUGEINT"} {
+		got := queryStrings(t, db, fmt.Sprintf(`SELECT count(*), count(*) FILTER (WHERE abs(nb_proba('cc', {'x': x::%[1]s, 'f': f::%[1]s}, 'a')
+			- cc_predict_proba({'x': x::%[1]s, 'f': f::%[1]s})['a']) > 1e-12) FROM t`, cast))[0]
+		if got[1] != "0" {
+			t.Errorf("arguments cast to %s: %s of %s rows differ from the export", cast, got[1], got[0])
+		}
+	}
+}

@@ -120,8 +120,71 @@ type hugeint struct {
 	upper int64
 }
 
+// hugeToFloat converts a HUGEINT as DuckDB casts one to DOUBLE (Hugeint::Cast, CastBigintToFloating): lower +
+// upper·2⁶⁴ from the two's-complement halves, and an upper half of −1 as −(2⁶⁴ − 1 − lower) − 1.
 func hugeToFloat(h hugeint) float64 {
-	return float64(h.upper)*18446744073709551616.0 + float64(h.lower)
+	if h.upper == -1 {
+		return -float64(^h.lower) - 1
+	}
+	return float64(h.lower) + float64(h.upper)*18446744073709551616.0
+}
+
+// pow10f64 are the powers of ten as DuckDB's NumericHelper::DOUBLE_POWERS_OF_TEN.
+var pow10f64 = func() (p [39]float64) {
+	for i := range p {
+		p[i] = math.Pow10(i)
+	}
+	return p
+}()
+
+// decimalToDouble is DuckDB's cast of the DECIMAL with scaled value v (int64 storage) and scale to DOUBLE
+// (TryCastDecimalToFloatingPoint): v / 10^scale when v converts exactly (|v| ≤ 2⁵³) or the scale is 0,
+// else (v div 10^scale) + (v mod 10^scale) / 10^scale, each part converted on its own. Not always the
+// nearest double: a category compares with what SQL compares.
+func decimalToDouble(v int64, scale int) float64 {
+	if scale == 0 || (v <= 1<<53 && v >= -(1<<53)) {
+		return float64(v) / pow10f64[scale]
+	}
+	p := int64(math.Pow10(scale))
+	return float64(v/p) + float64(v%p)/pow10f64[scale]
+}
+
+// decimalToFloat is decimalToDouble for FLOAT: the same rule in float32 arithmetic (|v| ≤ 2²⁴ exact).
+func decimalToFloat(v int64, scale int) float32 {
+	if scale == 0 || (v <= 1<<24 && v >= -(1<<24)) {
+		return float32(v) / float32(pow10f64[scale])
+	}
+	p := int64(math.Pow10(scale))
+	return float32(v/p) + float32(v%p)/float32(pow10f64[scale])
+}
+
+// hugeDecimalToDouble is decimalToDouble for a DECIMAL of HUGEINT storage (width 19 to 38); f32: to FLOAT
+// (the HUGEINT parts converted through DOUBLE).
+func hugeDecimalToDouble(h hugeint, scale int, f32 bool) float64 {
+	bits := uint(53)
+	if f32 {
+		bits = 24
+	}
+	small := h.upper == 0 && h.lower <= 1<<bits || h.upper == -1 && h.lower >= -(uint64(1)<<bits) // |v| ≤ 2^bits
+	toHuge := func(x *big.Int) hugeint {
+		var lo, hi big.Int
+		lo.And(x, new(big.Int).SetUint64(math.MaxUint64))
+		hi.Rsh(x, 64)
+		return hugeint{lower: lo.Uint64(), upper: hi.Int64()}
+	}
+	if scale == 0 || small {
+		if f32 {
+			return float64(float32(hugeToFloat(h)) / float32(pow10f64[scale]))
+		}
+		return hugeToFloat(h) / pow10f64[scale]
+	}
+	x := new(big.Int).Lsh(big.NewInt(h.upper), 64)
+	x.Add(x, new(big.Int).SetUint64(h.lower))
+	q, r := new(big.Int).QuoRem(x, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale)), nil), new(big.Int))
+	if f32 {
+		return float64(float32(hugeToFloat(toHuge(q))) + float32(hugeToFloat(toHuge(r)))/float32(pow10f64[scale]))
+	}
+	return hugeToFloat(toHuge(q)) + hugeToFloat(toHuge(r))/pow10f64[scale]
 }
 
 // numbersAt converts n numbers of DuckDB type t (integers, floats, HUGEINT, UHUGEINT) to float64 (INTEGER,
@@ -210,21 +273,4 @@ func bigIntegerText(t mapping.Type, data unsafe.Pointer, i int) (string, bool) {
 		return x.Add(x, new(big.Int).SetUint64(h.lower)).String(), true
 	}
 	return "", false
-}
-
-// numberSize is the width in bytes of a vector element of number type t (0 for other types).
-func numberSize(t mapping.Type) int {
-	switch t {
-	case mapping.TypeTinyInt, mapping.TypeUTinyInt:
-		return 1
-	case mapping.TypeSmallInt, mapping.TypeUSmallInt:
-		return 2
-	case mapping.TypeInteger, mapping.TypeUInteger, mapping.TypeFloat:
-		return 4
-	case mapping.TypeBigInt, mapping.TypeUBigInt, mapping.TypeDouble:
-		return 8
-	case mapping.TypeHugeInt, mapping.TypeUHugeInt:
-		return 16
-	}
-	return 0
 }

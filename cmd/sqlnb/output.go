@@ -417,10 +417,11 @@ func jsonValue(v any) any {
 	return formatValue(v)
 }
 
-// csvField is one CSV field holding s, quoted as encoding/csv quotes (a comma, quote, line break, or leading
-// space) and also when s is empty: as DuckDB's COPY writes CSV, "" is the empty string and an empty field NULL.
+// csvField is one CSV field holding s, quoted as DuckDB's COPY quotes one: when it is empty ("" is the empty
+// string, an empty field NULL) or holds a comma, a quote, a line break or a '#' (which DuckDB's reader may
+// take for a comment); a quote inside is doubled.
 func csvField(s string) string {
-	if s != "" && !strings.ContainsAny(s, ",\"\r\n") && s[0] != ' ' && s[0] != '\t' && s != `\.` {
+	if s != "" && !strings.ContainsAny(s, ",\"\r\n#") {
 		return s
 	}
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`

@@ -99,14 +99,14 @@ func TestStreamedFormats(t *testing.T) {
 			t.Errorf("invalid json")
 		}
 	}
-	// CSV tells the empty string ("") from NULL (an empty field), as DuckDB's COPY does.
-	rows, err := conn.QueryContext(context.Background(), `SELECT '' AS e, NULL::VARCHAR AS n, 'a,b' AS c, ' x' AS s`)
+	// CSV tells the empty string ("") from NULL (an empty field) and quotes as DuckDB's COPY does.
+	rows, err := conn.QueryContext(context.Background(), `SELECT '' AS e, NULL::VARCHAR AS n, 'a,b' AS c, ' x' AS s, 'a#b' AS h, 'say "hi"' AS q`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var cb bytes.Buffer
-	if err := writeRows(&cb, "csv", 1, rows); err != nil || cb.String() != "e,n,c,s\n\"\",,\"a,b\",\" x\"\n" {
-		t.Errorf("csv of '', NULL, 'a,b', ' x': %q (%v)", cb.String(), err)
+	if err := writeRows(&cb, "csv", 1, rows); err != nil || cb.String() != "e,n,c,s,h,q\n\"\",,\"a,b\", x,\"a#b\",\"say \"\"hi\"\"\"\n" {
+		t.Errorf("csv of '', NULL, 'a,b', ' x', 'a#b', 'say \"hi\"': %q (%v)", cb.String(), err)
 	}
 	// DECIMAL and HUGEINT keep every digit; a STRUCT is an object (it was its text form).
 	rows, err = conn.QueryContext(context.Background(), `SELECT 2.50::DECIMAL(5, 2) AS d, 123456789012345678901234567890::HUGEINT AS h,

@@ -147,7 +147,7 @@ func predictQuery(ctx context.Context, db *udf.DB, o *predictOptions, m *sqlnb.M
 		keep = strings.Join(q, ", ")
 	}
 	taken := map[string]string{} // name folded as DuckDB folds identifiers (ASCII letters) → what holds it
-	classOf := map[string]bool{}  // the folded names that are class columns
+	classOf := map[string]bool{} // the folded names that are class columns
 	for _, c := range kept {
 		if prev, ok := taken[asciiLower(c.Name)]; ok && len(o.columns) > 0 {
 			return "", usageError{fmt.Errorf("predict %q: --columns names %q and %s, which are one column to DuckDB (its names ignore case): name it once",
