@@ -33,11 +33,16 @@ func TestPredictOutputIsAtomic(t *testing.T) {
 		if err := os.WriteFile(target, old, 0o644); err != nil {
 			t.Fatal(err)
 		}
+		// Killed halfway through a run: how long a whole run takes here is measured first (a fixed delay
+		// missed a parquet run that had finished in under 1.5 s).
+		start := time.Now()
+		sqlnbCmd(t, dir, "--db", db, "predict", "--model", "m", "--from", "d", "--proba", "--output", filepath.Join(dir, "whole."+ext))
+		whole := time.Since(start)
 		cmd := exec.Command(bin, "--db", db, "predict", "--model", "m", "--from", "d", "--proba", "--output", target)
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(1500 * time.Millisecond)
+		time.Sleep(whole / 2)
 		_ = cmd.Process.Signal(syscall.SIGKILL)
 		_ = cmd.Wait()
 		checkUntouched(t, "killed "+ext, outDir, target, old)
