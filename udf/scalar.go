@@ -123,7 +123,7 @@ type reader struct {
 	intIdx map[int64]int32
 	bigIdx map[string]int32 // integer training values beyond int64, by their (scaled) decimal text
 	fltIdx map[float64]int32
-	f32    bool // an argument matches rounded to float32 (a FLOAT argument or a FLOAT-trained input)
+	f32    bool // compare as float32: a FLOAT-trained input, or a FLOAT argument of an integer- or DECIMAL-trained one
 	// intDense replaces intIdx when the training values span few integers: code of v = intDense[v-intMin].
 	intDense []int32
 	intMin   int64
@@ -544,8 +544,8 @@ func (b *bound) inputReader(in *sqlnb.Input, what string, arg, child int, t mapp
 			r.enumMap[i] = in.Lookup(mapping.EnumDictionaryValue(t, mapping.IdxT(i)))
 		}
 	case isNumberType(r.typ) && (in.FloatTrained() || r.typ == mapping.TypeFloat || r.typ == mapping.TypeDouble):
-		// By value, as SQL's = compares (sqlnb.NumberKeys): as the float type of the training column or the
-		// argument, float32 if either is FLOAT.
+		// By value, as SQL's = compares (sqlnb.NumberKeys): as the training column's float type, or for an
+		// integer- or DECIMAL-trained input as the argument's (a FLOAT as float32, a DOUBLE as DOUBLE).
 		r.f32 = in.Float32() || (r.typ == mapping.TypeFloat && !in.FloatTrained()) // DOUBLE-trained: FLOAT widens
 		r.fltIdx = in.NumberKeys().F64
 		if r.f32 {
