@@ -207,7 +207,7 @@ func foldModels(ctx context.Context, db Querier, reg FoldRegistrar, spec CVSpec)
 	warnings = append(warnings, more...)
 	for f := range spec.Folds {
 		if sc.parts[int64(f)] == nil {
-			return nil, "", nil, fmt.Errorf("%w: --folds %d: fold %d has no labelled rows (%d labelled rows in all): use fewer folds, --stratified (stratified := true) or another --seed", ErrBadOption, spec.Folds, f+1, rows)
+			return nil, "", nil, emptyFold(spec, f, rows)
 		}
 	}
 	per := make([]*Model, spec.Folds)
@@ -287,10 +287,16 @@ func refitFolds(ctx context.Context, db Querier, spec CVSpec, p *plan, base *Mod
 	}
 	for f, m := range out {
 		if total := sum / int64(spec.Folds-1); m.Rows == total {
-			return nil, fmt.Errorf("%w: --folds %d: fold %d has no labelled rows (%d labelled rows in all): use fewer folds, --stratified (stratified := true) or another --seed", ErrBadOption, spec.Folds, f+1, total)
+			return nil, emptyFold(spec, f, total)
 		}
 	}
 	return out, nil
+}
+
+// emptyFold is the error of fold f (from 0) without labelled rows, of rows in all.
+func emptyFold(spec CVSpec, f int, rows int64) error {
+	return fmt.Errorf("%w: --folds %d: fold %d has no labelled rows (%d labelled rows in all): use fewer folds, --stratified (stratified := true) "+
+		"or another --seed", ErrBadOption, spec.Folds, f+1, rows)
 }
 
 // semiSupervisedFolds fits, for each fold f, the semi-supervised model of the other folds' rows (the

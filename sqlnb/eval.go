@@ -165,7 +165,7 @@ func checkLabelType(ctx context.Context, q Querier, m *Model, src Source, label 
 		return err
 	}
 	c, ok := findColumn(cols, label)
-	if !ok || sameLabelText(c.Type, m.LabelType) || classifyType(c.Type) == typeText || classifyType(m.LabelType) == typeText {
+	if !ok || sameLabelText(c.Type, m.LabelType) || labelTextClass(c.Type) == "text" || labelTextClass(m.LabelType) == "text" {
 		return nil // text on either side compares as the text it is: a CSV's BIGINT 1 is the class "1"
 	}
 	return fmt.Errorf("%w: the label column %q is %s, but model %q was trained on %s labels, and labels match as text (1.0 is not \"1\"): "+
@@ -174,36 +174,30 @@ func checkLabelType(ctx context.Context, q Querier, m *Model, src Source, label 
 }
 
 // sameLabelText reports whether values of DuckDB types a and b read as the same text when equal.
-func sameLabelText(a, b string) bool {
-	if strings.EqualFold(a, b) {
-		return true
-	}
-	ca, cb := classifyType(a), classifyType(b)
-	decimal := func(t string) bool { return strings.HasPrefix(strings.ToUpper(t), "DECIMAL") }
-	switch {
-	case ca == typeText && cb == typeText, ca == typeInteger && cb == typeInteger, ca == typeFloat && cb == typeFloat:
-		return true
-	case ca == typeNumber && cb == typeNumber && !decimal(a) && !decimal(b): // HUGEINT, UHUGEINT
-		return true
-	case (ca == typeInteger && cb == typeNumber && !decimal(b)) || (cb == typeInteger && ca == typeNumber && !decimal(a)):
-		return true
-	case decimal(a) && decimal(b): // DECIMAL(w,s): the scale decides the text
-		return decimalScale(a) == decimalScale(b)
-	case decimal(a) && decimalScale(a) == "0": // DECIMAL(w,0) reads as an integer
-		return cb == typeInteger || (cb == typeNumber && !decimal(b))
-	case decimal(b) && decimalScale(b) == "0":
-		return ca == typeInteger || (ca == typeNumber && !decimal(a))
-	}
-	return false
-}
+func sameLabelText(a, b string) bool { return labelTextClass(a) == labelTextClass(b) }
 
-// decimalScale returns the scale of a DECIMAL(w,s) type name ("" if it has none).
-func decimalScale(t string) string {
-	_, rest, ok := strings.Cut(t, ",")
-	if !ok {
-		return ""
+// labelTextClass names how values of DuckDB type t read as text: "integer" for the integer types, HUGEINT and
+// DECIMAL(w,0); "decimal s" for a DECIMAL of scale s > 0 (it writes s digits after the point); "float" for
+// FLOAT and DOUBLE; "text" for VARCHAR and ENUM; else the type's name.
+func labelTextClass(t string) string {
+	u := strings.ToUpper(strings.TrimSpace(t))
+	switch c := classifyType(u); {
+	case c == typeInteger:
+		return "integer"
+	case c == typeFloat:
+		return "float"
+	case c == typeText:
+		return "text"
+	case strings.HasPrefix(u, "DECIMAL"):
+		_, rest, _ := strings.Cut(u, ",")
+		if scale := strings.TrimSpace(strings.TrimSuffix(rest, ")")); scale != "" && scale != "0" {
+			return "decimal " + scale
+		}
+		return "integer"
+	case c == typeNumber: // HUGEINT, UHUGEINT
+		return "integer"
 	}
-	return strings.TrimSpace(strings.TrimSuffix(rest, ")"))
+	return u
 }
 
 // PositiveClass returns the positive class of model m for the binary metrics: pos if it is one of m's

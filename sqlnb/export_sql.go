@@ -196,9 +196,9 @@ func (e *exporter) text(name string) string {
 }
 
 // numeric is number category input in of the row argument f as a number, to compare with numberLiteral's
-// literals as the SQL functions match a number category: a FLOAT- or DOUBLE-trained input as that float type
-// (a FLOAT's values as float32, Input.FloatKey), an integer or DECIMAL one exactly (DuckDB: the argument's own
-// type; PostgreSQL: numeric).
+// literals as the SQL functions match a number category (NumberKeys): a FLOAT- or DOUBLE-trained input cast
+// to that float type, an integer or DECIMAL one as it is (DuckDB: the argument's own type, compared by SQL's
+// rules; PostgreSQL: numeric).
 func (e *exporter) numeric(in *Input) string {
 	name := queries.Literal(in.Name)
 	switch {

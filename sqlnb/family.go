@@ -332,12 +332,20 @@ type NumberKeys struct {
 
 // NumberKeys returns the input's lookup maps (nil unless it is a number category input).
 func (in *Input) NumberKeys() *NumberKeys {
-	if in.keys == nil && in.Kind == CategoryInput && in.ValueClass() == ValuesNumber { // an Input not made by setValues
-		k := &NumberKeys{F64: in.floatKeys(64), F32: in.floatKeys(32)}
-		k.Exact, k.Big = in.ScaledKeys(0)
-		return k
+	if in.keys == nil { // an Input not made by setValues
+		return in.numberKeys()
 	}
 	return in.keys
+}
+
+// numberKeys builds the lookup maps of a number category input (nil for other inputs).
+func (in *Input) numberKeys() *NumberKeys {
+	if in.Kind != CategoryInput || in.ValueClass() != ValuesNumber {
+		return nil
+	}
+	k := &NumberKeys{F64: in.floatKeys(64), F32: in.floatKeys(32)}
+	k.Exact, k.Big = in.ScaledKeys(0)
+	return k
 }
 
 // FloatTrained reports whether a number category input was trained on FLOAT or DOUBLE.
@@ -422,8 +430,7 @@ func (in *Input) setValues(values []string) {
 	for i, v := range values {
 		in.Index[v] = int32(i)
 	}
-	in.keys = nil
-	in.keys = in.NumberKeys()
+	in.keys = in.numberKeys()
 }
 
 // sortedKeys returns the keys of set, sorted.

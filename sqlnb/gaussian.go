@@ -581,35 +581,29 @@ func bestOther(K, c int, at func(int) float64) float64 {
 // but, with ε, still below minVariance (values near 1e-160): scoring floors it at 1e-300, where the feature
 // no longer tells the classes apart.
 func tinyVarianceWarnings(m *Model) []string {
+	if !m.hasKind(Gaussian) {
+		return nil
+	}
+	s, err := Compile(m)
+	if err != nil {
+		return nil
+	}
+	stats, class := rowsByFeature(m, GaussianTable), m.ClassIndex() // the scorer's classes are the model's, in order
 	var out []string
-	for _, f := range m.Features {
-		if f.Kind != Gaussian {
+	for _, comp := range s.Components {
+		g, ok := comp.(*gaussianComponent)
+		if !ok {
 			continue
 		}
-		s, err := Compile(m)
-		if err != nil {
-			return nil
-		}
-		for _, comp := range s.Components {
-			g, ok := comp.(*gaussianComponent)
-			if !ok {
-				continue
-			}
-			for k, in := range g.in {
-				for c, v := range g.variance[k] {
-					if v != minVariance {
-						continue
-					}
-					for _, st := range rowsByFeature(m, GaussianTable)[in.Name] {
-						if st.Class == s.Labels[c] && st.Weight > 0 && st.WM2 > 0 {
-							out = append(out, fmt.Sprintf("feature %q: its variance in class %q (%.3g) is below 1e-300, where scoring floors it, so the feature "+
-								"tells the classes apart no more: rescale it (multiply it by 1e150, say)", in.Name, s.Labels[c], st.WM2/st.Weight))
-						}
-					}
+		for k, in := range g.in {
+			for _, st := range stats[in.Name] {
+				c, ok := class[st.Class]
+				if ok && g.variance[k][c] == minVariance && st.Weight > 0 && st.WM2 > 0 {
+					out = append(out, fmt.Sprintf("feature %q: its variance in class %q (%.3g) is below 1e-300, where scoring floors it, so the feature "+
+						"tells the classes apart no more: rescale it (multiply it by 1e150, say)", in.Name, st.Class, st.WM2/st.Weight))
 				}
 			}
 		}
-		break
 	}
 	return out
 }

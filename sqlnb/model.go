@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -536,6 +537,11 @@ func (m *Model) ParamsSummary() string {
 			len(m.Groups), strings.Join(names, ", ")))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// hasKind reports whether a feature of m is of kind k.
+func (m *Model) hasKind(k Kind) bool {
+	return slices.ContainsFunc(m.Features, func(f Feature) bool { return f.Kind == k })
 }
 
 // ClassIndex returns the position of each class label.

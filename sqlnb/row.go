@@ -275,13 +275,8 @@ func (s *Scorer) requiredKinds() string {
 func (s *Scorer) missingRequired(b *Batch) string {
 	var names []string
 	for _, j := range s.required {
-		in := s.Inputs[j]
-		if in.Kind == NumberInput {
-			if x := b.Num[j][0]; !isValid(b.Valid[j], 0) || x-x != 0 {
-				names = append(names, strconv.Quote(in.Name))
-			}
-		} else if b.Cat[j][0] == in.Missing() {
-			names = append(names, strconv.Quote(in.Name))
+		if s.misses(b, j, 0) {
+			names = append(names, strconv.Quote(s.Inputs[j].Name))
 		}
 	}
 	return strings.Join(names, ", ")

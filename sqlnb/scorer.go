@@ -324,15 +324,20 @@ func (s *Scorer) pooledJLL(b *Batch, out []float64, ws *Workspace) {
 // or ±Inf for a number): its results are NULL.
 func (s *Scorer) Incomplete(b *Batch, i int) bool {
 	for _, j := range s.required {
-		if s.Inputs[j].Kind == NumberInput {
-			if x := b.Num[j][i]; !isValid(b.Valid[j], i) || x-x != 0 {
-				return true
-			}
-		} else if b.Cat[j][i] == s.Inputs[j].Missing() {
+		if s.misses(b, j, i) {
 			return true
 		}
 	}
 	return false
+}
+
+// misses reports whether row i of b misses input j's value (NULL; NaN or ±Inf for a number).
+func (s *Scorer) misses(b *Batch, j, i int) bool {
+	if s.Inputs[j].Kind == NumberInput {
+		x := b.Num[j][i]
+		return !isValid(b.Valid[j], i) || x-x != 0
+	}
+	return b.Cat[j][i] == s.Inputs[j].Missing()
 }
 
 // markIncomplete sets ws.Null (and NaN scores) for the rows that miss a required value: a NULL (validity

@@ -202,17 +202,7 @@ func (textFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
 		in := cc.input(f, TermsInput)
 		in.Text = f.Text
 		in.Presence, in.Threshold = f.Kind == TextBernoulli, f.Binarize
-		total, docs := map[string]float64{}, map[string]int64{}
-		for _, t := range terms[f.Name] {
-			total[t.Term] += t.Weight
-			docs[t.Term] += t.Docs
-		}
-		var vocab []string
-		for t, w := range total {
-			if w > 0 && docs[t] >= p.MinDF {
-				vocab = append(vocab, t)
-			}
-		}
+		vocab, total, _ := vocabulary(terms[f.Name], p)
 		if p.MaxFeatures > 0 && int64(len(vocab)) > p.MaxFeatures {
 			sort.Slice(vocab, func(a, b int) bool {
 				ta, tb := total[vocab[a]], total[vocab[b]]
@@ -346,6 +336,23 @@ func (tc *textComponent) SQL(*exporter, int) (string, error) {
 	return "", fmt.Errorf("%w: text feature %q (a vocabulary of %d terms per class would make a huge script)", ErrNotExportable, tc.in.Name, len(tc.in.Values))
 }
 
+// vocabulary returns the terms of a text feature's statistics with a positive count in at least min_df
+// documents (unsorted, before max_features), each term's total count, and the most documents any term is in.
+func vocabulary(terms []TermCount, p Params) (vocab []string, total map[string]float64, mostDocs int64) {
+	total, docs := map[string]float64{}, map[string]int64{}
+	for _, t := range terms {
+		total[t.Term] += t.Weight
+		docs[t.Term] += t.Docs
+	}
+	for t, w := range total {
+		if w > 0 && docs[t] >= p.MinDF {
+			vocab = append(vocab, t)
+		}
+		mostDocs = max(mostDocs, docs[t])
+	}
+	return vocab, total, mostDocs
+}
+
 // checkVocabulary refuses a min_df that leaves a text feature of model m without a term (scikit-learn's
 // "After pruning, no terms remain"): every row would score the priors. Training and SetParams ask it; the
 // models of cross-validation folds and learning-curve sizes do not (one small fold must not end the sweep).
@@ -358,15 +365,7 @@ func checkVocabulary(m *Model) error {
 		if !kindInfo[f.Kind].Text || len(terms[f.Name]) == 0 {
 			continue
 		}
-		docs := map[string]int64{}
-		for _, t := range terms[f.Name] {
-			docs[t.Term] += t.Docs
-		}
-		most := int64(0)
-		for _, d := range docs {
-			most = max(most, d)
-		}
-		if most < m.Params.MinDF {
+		if vocab, _, most := vocabulary(terms[f.Name], m.Params); len(vocab) == 0 {
 			return fmt.Errorf("%w: model %q: text feature %q: min_df %d leaves no term (the most frequent is in %d documents): lower min_df",
 				ErrBadOption, m.Name, f.Name, m.Params.MinDF, most)
 		}

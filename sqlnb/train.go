@@ -708,7 +708,7 @@ func queriesIdent(name string) string { return queries.Ident(name) }
 // over more than one row: the n − 1 variance divides by (weight − 1), weights counting as row frequencies, so
 // their variances are 0 (ε remains) whatever the values.
 func frequencyWarnings(m *Model) []string {
-	if m.Weight == "" || m.Params.Variance != VarianceSample || !slices.ContainsFunc(m.Features, func(f Feature) bool { return f.Kind == Gaussian }) {
+	if m.Weight == "" || m.Params.Variance != VarianceSample || !m.hasKind(Gaussian) {
 		return nil
 	}
 	var out []string

@@ -355,14 +355,32 @@ func sameText(a, b TextOptions) bool {
 // Only those that model m's features use count (ParamUsed): a logistic regression's C stored on a naive
 // Bayes model does not keep it from merging.
 func diffParams(a, b Params, m *Model) string {
-	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
-	for i := range va.NumField() {
-		name, _, _ := strings.Cut(va.Type().Field(i).Tag.Get("json"), ",")
-		if !va.Field(i).Equal(vb.Field(i)) && m.ParamUsed(name) {
-			return name
+	for _, c := range changedParams(a, b) {
+		if m.ParamUsed(c.name) {
+			return c.name
 		}
 	}
 	return ""
+}
+
+// paramChange is a hyperparameter (by its stored name) whose value differs between two Params, and its value
+// in the first.
+type paramChange struct {
+	name  string
+	value any
+}
+
+// changedParams lists the hyperparameters whose values differ between a and b, in field order.
+func changedParams(a, b Params) []paramChange {
+	var out []paramChange
+	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+	for i := range va.NumField() {
+		if !va.Field(i).Equal(vb.Field(i)) {
+			name, _, _ := strings.Cut(va.Type().Field(i).Tag.Get("json"), ",")
+			out = append(out, paramChange{name, va.Field(i).Interface()})
+		}
+	}
+	return out
 }
 
 // paramKinds names, for each hyperparameter (by its stored name) that only some kinds use, those kinds; a
@@ -415,15 +433,13 @@ func UnusedChanges(m *Model, p Params) []string {
 // unusedParams warns of the hyperparameters set away from their defaults (base) that have no effect on model m.
 func unusedParams(m *Model, base Params) []string {
 	var out []string
-	va, vb := reflect.ValueOf(m.Params), reflect.ValueOf(base)
-	for i := range va.NumField() {
-		name, _, _ := strings.Cut(va.Type().Field(i).Tag.Get("json"), ",")
-		if !va.Field(i).Equal(vb.Field(i)) && !m.ParamUsed(name) {
+	for _, c := range changedParams(m.Params, base) {
+		if !m.ParamUsed(c.name) {
 			var kinds []string
-			for _, k := range paramKinds[name] {
+			for _, k := range paramKinds[c.name] {
 				kinds = append(kinds, string(k))
 			}
-			out = append(out, fmt.Sprintf("%s %v has no effect: it applies to %s features, and the model has none", name, va.Field(i).Interface(), strings.Join(kinds, ", ")))
+			out = append(out, fmt.Sprintf("%s %v has no effect: it applies to %s features, and the model has none", c.name, c.value, strings.Join(kinds, ", ")))
 		}
 	}
 	return out

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"unsafe"
 
 	"github.com/duckdb/duckdb-go/v2/mapping"
@@ -234,29 +233,20 @@ func prepareBound(conn mapping.Connection, query string, args []any, stmt *mappi
 }
 
 // interruptOnCancel interrupts the query running on conn when ctx is cancelled, until the returned function
-// is called. That function returns only once the watcher is gone, and no interrupt comes after it: the caller
-// may then release conn (an interrupt racing with the release was a use after free: SIGSEGV in
-// duckdb_interrupt), and conn's next query is not interrupted by a late one.
+// is called. That function returns only once the watcher has exited, so no interrupt comes after it and the
+// caller may release conn (an interrupt racing with the release was a use after free: SIGSEGV in
+// duckdb_interrupt).
 func interruptOnCancel(ctx context.Context, conn mapping.Connection) func() {
 	done, exited := make(chan struct{}), make(chan struct{})
-	var mu sync.Mutex
-	finished := false
 	go func() {
 		defer close(exited)
 		select {
 		case <-ctx.Done():
-			mu.Lock()
-			if !finished {
-				mapping.Interrupt(conn)
-			}
-			mu.Unlock()
+			mapping.Interrupt(conn)
 		case <-done:
 		}
 	}()
 	return func() {
-		mu.Lock()
-		finished = true
-		mu.Unlock()
 		close(done)
 		<-exited
 	}

@@ -939,9 +939,9 @@ func (r *reader) floatArg(data unsafe.Pointer, i int) (float64, bool) {
 	case r.decimal:
 		v, ok := integerAt(r.typ, data, i)
 		if r.f32 {
-			return float64(decimalToFloat(v, r.decScale)), ok
+			return float64(decimalToFloat[float32](v, r.decScale)), ok
 		}
-		return decimalToDouble(v, r.decScale), ok
+		return decimalToFloat[float64](v, r.decScale), ok
 	case r.typ == mapping.TypeHugeInt || r.typ == mapping.TypeUHugeInt:
 		var x [1]float64
 		numbersAt(r.typ, unsafe.Add(data, 16*i), x[:])

@@ -137,54 +137,56 @@ var pow10f64 = func() (p [39]float64) {
 	return p
 }()
 
-// decimalToDouble is DuckDB's cast of the DECIMAL with scaled value v (int64 storage) and scale to DOUBLE
-// (TryCastDecimalToFloatingPoint): v / 10^scale when v converts exactly (|v| ≤ 2⁵³) or the scale is 0,
-// else (v div 10^scale) + (v mod 10^scale) / 10^scale, each part converted on its own. Not always the
-// nearest double: a category compares with what SQL compares.
-func decimalToDouble(v int64, scale int) float64 {
-	if scale == 0 || (v <= 1<<53 && v >= -(1<<53)) {
-		return float64(v) / pow10f64[scale]
+// decimalToFloat is DuckDB's cast of the DECIMAL with scaled value v (int64 storage) and scale to DOUBLE or
+// FLOAT (TryCastDecimalToFloatingPoint), in F's arithmetic: v / 10^scale when v converts exactly (|v| ≤
+// 2⁵³, 2²⁴ for FLOAT) or the scale is 0, else (v div 10^scale) + (v mod 10^scale) / 10^scale, each part
+// converted on its own. Not always the nearest: a category compares with what SQL compares.
+func decimalToFloat[F float32 | float64](v int64, scale int) F {
+	exact := int64(1) << 53
+	if unsafe.Sizeof(F(0)) == 4 { // FLOAT
+		exact = 1 << 24
+	}
+	if scale == 0 || (v <= exact && v >= -exact) {
+		return F(v) / F(pow10f64[scale])
 	}
 	p := int64(math.Pow10(scale))
-	return float64(v/p) + float64(v%p)/pow10f64[scale]
+	return F(v/p) + F(v%p)/F(pow10f64[scale])
 }
 
-// decimalToFloat is decimalToDouble for FLOAT: the same rule in float32 arithmetic (|v| ≤ 2²⁴ exact).
-func decimalToFloat(v int64, scale int) float32 {
-	if scale == 0 || (v <= 1<<24 && v >= -(1<<24)) {
-		return float32(v) / float32(pow10f64[scale])
+// hugeBig is h as a big integer (unsigned: UHUGEINT's halves).
+func hugeBig(h hugeint, unsigned bool) *big.Int {
+	x := big.NewInt(h.upper)
+	if unsigned {
+		x.SetUint64(uint64(h.upper))
 	}
-	p := int64(math.Pow10(scale))
-	return float32(v/p) + float32(v%p)/float32(pow10f64[scale])
+	x.Lsh(x, 64)
+	return x.Add(x, new(big.Int).SetUint64(h.lower))
 }
 
-// hugeDecimalToDouble is decimalToDouble for a DECIMAL of HUGEINT storage (width 19 to 38); f32: to FLOAT
-// (the HUGEINT parts converted through DOUBLE).
+// hugeDecimalToDouble is decimalToFloat for a DECIMAL of HUGEINT storage (width 19 to 38), the parts
+// converted as DuckDB converts a HUGEINT (through DOUBLE); f32: to FLOAT.
 func hugeDecimalToDouble(h hugeint, scale int, f32 bool) float64 {
 	bits := uint(53)
 	if f32 {
 		bits = 24
 	}
 	small := h.upper == 0 && h.lower <= 1<<bits || h.upper == -1 && h.lower >= -(uint64(1)<<bits) // |v| ≤ 2^bits
-	toHuge := func(x *big.Int) hugeint {
-		var lo, hi big.Int
-		lo.And(x, new(big.Int).SetUint64(math.MaxUint64))
-		hi.Rsh(x, 64)
-		return hugeint{lower: lo.Uint64(), upper: hi.Int64()}
-	}
+	pow := pow10f64[scale]
 	if scale == 0 || small {
 		if f32 {
-			return float64(float32(hugeToFloat(h)) / float32(pow10f64[scale]))
+			return float64(float32(hugeToFloat(h)) / float32(pow))
 		}
-		return hugeToFloat(h) / pow10f64[scale]
+		return hugeToFloat(h) / pow
 	}
-	x := new(big.Int).Lsh(big.NewInt(h.upper), 64)
-	x.Add(x, new(big.Int).SetUint64(h.lower))
-	q, r := new(big.Int).QuoRem(x, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale)), nil), new(big.Int))
+	q, r := new(big.Int).QuoRem(hugeBig(h, false), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale)), nil), new(big.Int))
+	toHuge := func(x *big.Int) hugeint { // |x| < 2^127: the low 64 bits and the rest
+		lo := new(big.Int).And(x, new(big.Int).SetUint64(math.MaxUint64))
+		return hugeint{lower: lo.Uint64(), upper: new(big.Int).Rsh(x, 64).Int64()}
+	}
 	if f32 {
-		return float64(float32(hugeToFloat(toHuge(q))) + float32(hugeToFloat(toHuge(r)))/float32(pow10f64[scale]))
+		return float64(float32(hugeToFloat(toHuge(q))) + float32(hugeToFloat(toHuge(r)))/float32(pow))
 	}
-	return hugeToFloat(toHuge(q)) + hugeToFloat(toHuge(r))/pow10f64[scale]
+	return hugeToFloat(toHuge(q)) + hugeToFloat(toHuge(r))/pow
 }
 
 // numbersAt converts n numbers of DuckDB type t (integers, floats, HUGEINT, UHUGEINT) to float64 (INTEGER,
@@ -264,13 +266,7 @@ func bigIntegerText(t mapping.Type, data unsafe.Pointer, i int) (string, bool) {
 	case mapping.TypeUBigInt:
 		return strconv.FormatUint(*(*uint64)(unsafe.Add(data, 8*i)), 10), true
 	case mapping.TypeHugeInt, mapping.TypeUHugeInt:
-		h := *(*hugeint)(unsafe.Add(data, 16*i))
-		x := big.NewInt(h.upper)
-		if t == mapping.TypeUHugeInt {
-			x.SetUint64(uint64(h.upper))
-		}
-		x.Lsh(x, 64)
-		return x.Add(x, new(big.Int).SetUint64(h.lower)).String(), true
+		return hugeBig(*(*hugeint)(unsafe.Add(data, 16*i)), t == mapping.TypeUHugeInt).String(), true
 	}
 	return "", false
 }

@@ -6,14 +6,14 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"github.com/sqlnb/sqlnb/queries"
-	"github.com/sqlnb/sqlnb/udf"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/sqlnb/sqlnb/internal/outfile"
+	"github.com/sqlnb/sqlnb/queries"
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/udf"
 )
 
 type exportOptions struct {
