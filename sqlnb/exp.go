@@ -5,9 +5,9 @@ import (
 	"math/big"
 )
 
-// expNonPositive returns e^x for x ≤ 0, as math.Exp does but ~2× as fast (see expShifted).
+// expNonPositive returns e^x for x ≤ 0, as math.Exp does but faster (see expShifted).
 func expNonPositive(x float64) float64 {
-	if x <= 0 && x >= expFastMin {
+	if x <= 0 {
 		return expRebuild(expReduce(x))
 	}
 	return expSlow(x)
@@ -15,18 +15,16 @@ func expNonPositive(x float64) float64 {
 
 // expShifted sets dst[i*stride] = e^(src[i] − shift[i]) for every i (dst may be src with stride 1): the
 // exponentials of the posteriors (expShiftedBlock) and of the logistic loss (logistic_pass.go).
-// The differences are ≤ 0 there. It is the table-driven method of Tang (ACM TOMS 15(2), 1989), as in glibc
-// and ARM's optimized-routines: x = k·ln2/128 + r with |r| ≤ ln2/256, e^x = 2^(k/128) · e^r, 2^(j/128) from
-// a 128-entry table kept with its rounding error (a tail), e^r − 1 by its Taylor series to r⁵ (the next
-// term is below 2⁻⁶⁰ of the result). The error is below 0.52 ulp (math.Exp on amd64: ~1.4 ulp);
-// TestExpNonPositive checks it against a 200-bit reference. Differences in [−708, 0] take this path (math.Exp
-// costs ~2× as much, and a call per value ~25% more); below −745.13 (e^x rounds to 0) the result is 0;
-// between, above 0, and NaN go to math.Exp.
+// The differences are ≤ 0 there. x = k·ln2 + r with |r| ≤ ln2/2, e^x = 2^k · e^r, e^r by its Taylor
+// polynomial of degree 13 evaluated with fused multiply-adds (expReduce, expRebuild): no table, so that the
+// vector kernels need no gathers, and Estrin's scheme, so that they do not wait on a long chain of
+// dependent operations. The error is below 0.7 ulp (math.Exp on amd64: ~1.4 ulp); TestExpNonPositive checks
+// it against a 200-bit reference. Every x ≤ 0 takes this path: subnormal results (x below −708.4) too, and
+// below expClamp the result is 0, as math.Exp's; above 0 and NaN go to math.Exp.
 //
-// On amd64 CPUs with AVX2 (useAVX2), expShiftedAVX2 (exp_amd64.s) computes four at a time with the same
-// IEEE operations per lane, so the same bits; a group of four with a value outside the fast range (other
-// than below −745.13, which it sets to 0 as expSlow does), and the last len(src) mod 4, go through
-// expShiftedGo.
+// On amd64 CPUs with AVX2 and FMA (useAVX2), expShiftedAVX2 (exp_amd64.s) computes four at a time with the
+// same IEEE operations per lane, so the same bits; a group of four with a value above 0 or NaN, and the last
+// len(src) mod 4, go through expShiftedGo.
 func expShifted(dst []float64, stride int, src, shift []float64) {
 	n := len(src)
 	shift = shift[:n]
@@ -43,7 +41,7 @@ func expShiftedGo(dst []float64, stride int, src, shift []float64) {
 	shift = shift[:len(src)]
 	for i, v := range src {
 		x := v - shift[i]
-		if x <= 0 && x >= expFastMin {
+		if x <= 0 {
 			x = expRebuild(expReduce(x))
 		} else {
 			x = expSlow(x)
@@ -52,70 +50,86 @@ func expShiftedGo(dst []float64, stride int, src, shift []float64) {
 	}
 }
 
-// expReduce splits x into k·ln2/128 + r, |r| ≤ ln2/256: z = x·128/ln2 rounded to an integer k by adding
-// 1.5·2⁵², so that k sits in the low bits of z's mantissa (returned as z's bits); r = x − k·ln2/128 with
-// ln2/128 as hi + lo (k·hi is exact, and so is x − k·hi: the two are within a factor of 2). Inlined by the
-// loops (expRebuild(expReduce(x)) is the fast path, as one function it would not be inlined).
+// expReduce splits x (raised to expClamp if below it) into k·ln2 + r, |r| ≤ ln2/2 (a little more where x·(1/ln2) rounds up past a half):
+// z = x·(1/ln2) rounded to an integer k by adding 1.5·2⁵², so that k sits in the low bits of z's mantissa
+// (returned as z's bits; one FMA, so one rounding); with ln2 = hi + lo, r = rh − kl, rh = x − k·hi by one fused multiply-add (exact:
+// x and k·hi are that close, and hi's last bit is 2⁻⁵³) and kl = k·lo. Inlined by the loops
+// (expRebuild(expReduce(x)) is the fast path, as one function it would not be inlined).
 //
-// The float64 conversions keep every product rounded on its own: without them Go may fuse a product and a
-// sum into one FMA instruction (it does with GOAMD64=v3), which changes the last bit now and then, and the
-// AVX2 kernel (exp_amd64.s), which rounds each operation, would no longer give the same bits.
-func expReduce(x float64) (r float64, k uint64) {
-	z := float64(x*expInvLn2N) + expShift
+// The products are converted to float64 on their own: without it Go may fuse one with a sum into an FMA (it
+// does with GOAMD64=v3), and the AVX2 kernel (exp_amd64.s), which rounds it on its own, would no longer give
+// the same bits. math.FMA is exact on every platform (an instruction where there is one, software elsewhere),
+// so the fused steps give the same bits everywhere.
+func expReduce(x float64) (rh, kl float64, k uint64) {
+	x = max(x, expClamp)
+	z := math.FMA(x, expInvLn2, expShift)
 	kd := z - expShift
-	return (x - float64(kd*expLn2NHi)) - float64(kd*expLn2NLo), math.Float64bits(z)
+	return math.FMA(-kd, expLn2Hi, x), float64(kd * expLn2Lo), math.Float64bits(z)
 }
 
-// expRebuild returns e^x = 2^(k/128) · e^r for expReduce's r and k: 2^(k/128) = 2^(k>>7) · 2^(j/128), j the
-// low 7 bits of k, is the table entry's bits plus k shifted into the exponent (expTable holds the entries
-// with j<<45 subtracted, so k<<45 adds both k>>7 to the exponent, in two's complement, and nothing to the
-// mantissa); e^r − 1 is tail + r + r²/2 + r³/6 + r⁴/24 + r⁵/120, evaluated as
-// ((tail + r) + r²·(1/2 + r·(1/6))) + (r²·r²)·(1/24 + r·(1/120)), each operation rounded (no FMA: see
-// expReduce).
-func expRebuild(r float64, k uint64) float64 {
-	j := k % expN
-	scale := math.Float64frombits(expTable[j] + k<<(52-7))
-	r2 := r * r
-	p := expTail[j] + r + float64(r2*(0.5+float64(r*(1.0/6)))) + float64(float64(r2*r2)*(1.0/24+float64(r*(1.0/120))))
-	return scale + float64(scale*p)
+// expRebuild returns e^x = 2^k · e^r for expReduce's rh, kl and k, r = rh − kl: e^r = 1 + r + r²·P(r), P the
+// Taylor polynomial of (e^r − 1 − r)/r² to degree 11 (the first term left out is below 0.05 ulp for
+// |r| ≤ 0.35) by Estrin's scheme: six pairs c + c'·r, joined by r² and then r⁴ (Horner's form in r⁴), one FMA
+// a step, so that the longest chain of dependent operations is about a third of Horner's (the vector kernels
+// wait on that chain). The sum is taken as h + (r²·P + (e − kl)), h + e = 1 + rh exactly (Fast2Sum), so that the
+// last addition is the main rounding (0.5 ulp; the others add up to 0.2): the error is below 0.7 ulp
+// (TestExpNonPositive). Times
+// 2^k as (e^r · 2^(k+64)) · 2⁻⁶⁴: 2^(k+64) is a normal number for x ≥ expClamp (k ≥ −1076), its bits k + 64
+// + 1023 shifted into the exponent field, the first product is exact and normal (e^r ≥ 0.7), and the second
+// is exact where the result is normal and rounds it once where it is subnormal (x below −708.4; its error
+// then is below 1 ulp of the subnormal: 0.5 for the second rounding, and the first). Products, not sums of bits,
+// so that a NaN x gives NaN (the vector kernels rely on it).
+func expRebuild(rh, kl float64, k uint64) float64 {
+	r := rh - kl
+	r2 := float64(r * r)
+	r4 := float64(r2 * r2)
+	q0 := math.FMA(expC3, r, expC2)
+	q1 := math.FMA(expC5, r, expC4)
+	q2 := math.FMA(expC7, r, expC6)
+	q3 := math.FMA(expC9, r, expC8)
+	q4 := math.FMA(expC11, r, expC10)
+	q5 := math.FMA(expC13, r, expC12)
+	s0 := math.FMA(q1, r2, q0)
+	s1 := math.FMA(q3, r2, q2)
+	s2 := math.FMA(q5, r2, q4)
+	p := math.FMA(math.FMA(s2, r4, s1), r4, s0)
+	h := 1 + rh
+	e := (1 - h) + rh
+	p = h + math.FMA(r2, p, e-kl)
+	return p * math.Float64frombits(k<<52+expScale64) * 0x1p-64
 }
 
-// expSlow is e^x outside expShifted's fast range: 0 below math.Exp's underflow bound, else math.Exp (out of
-// line, so that the loops, which rarely call it, stay small).
+// expSlow is e^x above 0 and of NaN: math.Exp (out of line, so that the loops, which rarely call it, stay
+// small).
 //
 //go:noinline
 func expSlow(x float64) float64 {
-	if x < expUnderflow {
-		return 0
-	}
 	return math.Exp(x)
 }
 
 const (
-	expN       = 128
-	expShift   = 0x1.8p52
-	expInvLn2N = 128 / math.Ln2
-	// expFastMin is the smallest x the fast path takes: below it 2^(k/128) is subnormal.
-	expFastMin = -708
+	expShift  = 0x1.8p52
+	expInvLn2 = 1 / math.Ln2
 	// expUnderflow is math.Exp's bound: e^x < 2⁻¹⁰⁷⁵ below it, which rounds to 0.
 	expUnderflow = -7.45133219101941108420e+02
+	// expClamp is where expReduce raises smaller arguments to: e^−746 rounds to 0 as well, and k stays in
+	// the range expRebuild's sum needs.
+	expClamp = -746
+	// expScale64 is 64 + 1023 in the exponent field: expRebuild's 2^(k+64) is k<<52 + expScale64.
+	expScale64 = (64 + 1023) << 52
+	// expC<i> is 1/i!, rounded (i! is exact in a float64 for i ≤ 18, and so is the quotient's rounding).
+	expC2, expC3, expC4, expC5     = 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120
+	expC6, expC7, expC8, expC9     = 1.0 / 720, 1.0 / 5040, 1.0 / 40320, 1.0 / 362880
+	expC10, expC11, expC12, expC13 = 1.0 / 3628800, 1.0 / 39916800, 1.0 / 479001600, 1.0 / 6227020800
 )
 
-var (
-	// ln2/128 as hi + lo, hi with its low 18 bits zero (k < 2¹⁷ here, so k·hi needs no rounding either).
-	expLn2NHi, expLn2NLo = splitLn2N()
-	// expTable[j] holds the bits of 2^(j/128) rounded to a double, minus j<<45 (expRebuild); expTail[j] is
-	// (exact − rounded) / rounded.
-	expTable, expTail = expTables()
-)
+// ln2 as hi + lo: hi rounded to a float64, lo the rest rounded.
+var expLn2Hi, expLn2Lo = splitLn2()
 
-func splitLn2N() (hi, lo float64) {
+func splitLn2() (hi, lo float64) {
 	ln2 := bigLn2()
-	v := new(big.Float).SetPrec(200).Quo(ln2, big.NewFloat(expN))
-	f, _ := v.Float64()
-	hi = math.Float64frombits(math.Float64bits(f) &^ (1<<18 - 1))
-	rest := new(big.Float).SetPrec(200).Sub(v, new(big.Float).SetFloat64(hi))
-	lo, _ = rest.Float64()
+	hi, _ = ln2.Float64()
+	lo, _ = new(big.Float).SetPrec(220).Sub(ln2, new(big.Float).SetFloat64(hi)).Float64()
 	return hi, lo
 }
 
@@ -130,29 +144,4 @@ func bigLn2() *big.Float {
 		sum.Add(sum, term)
 	}
 	return sum
-}
-
-func expTables() (table [expN]uint64, tail [expN]float64) {
-	// 2^(1/2^i) for i = 1..7 by repeated square roots; 2^(j/128) is the product over the bits of j.
-	var roots [7]*big.Float
-	r := new(big.Float).SetPrec(220).SetInt64(2)
-	for i := range roots {
-		r = new(big.Float).SetPrec(220).Sqrt(r)
-		roots[i] = r
-	}
-	for j := range expN {
-		v := new(big.Float).SetPrec(220).SetInt64(1)
-		for i := range 7 {
-			if j&(1<<(6-i)) != 0 {
-				v.Mul(v, roots[i])
-			}
-		}
-		f, _ := v.Float64()
-		rounded := new(big.Float).SetPrec(220).SetFloat64(f)
-		diff := new(big.Float).SetPrec(220).Sub(v, rounded)
-		diff.Quo(diff, rounded)
-		tail[j], _ = diff.Float64()
-		table[j] = math.Float64bits(f) - uint64(j)<<(52-7)
-	}
-	return table, tail
 }

@@ -31,34 +31,43 @@ func ulps(got float64, want *big.Float) float64 {
 	w, _ := want.Float64()
 	ulp := math.Nextafter(w, math.Inf(1)) - w
 	d := new(big.Float).SetPrec(260).Sub(new(big.Float).SetFloat64(got), want)
+	d.Quo(d, new(big.Float).SetFloat64(ulp)) // in big.Float: the difference of subnormals is below the smallest float64
 	f, _ := d.Float64()
-	return math.Abs(f) / ulp
+	return math.Abs(f)
 }
 
-// TestExpNonPositive: within 0.52 ulp of a 200-bit reference (math.Exp on amd64, its assembly version, is
-// off by up to ~1.5 ulp here), within 2 ulps of math.Exp on a million arguments, and math.Exp's value
-// outside its range (0, subnormal results, NaN).
+// TestExpNonPositive: within 0.7 ulp of a 200-bit reference where the result is normal (0.68 measured on 300,000: the
+// last addition's 0.5, the rounding of e + t, of r² and in P; expRebuild), within 1 ulp of the subnormal
+// where it is not (0.74 measured: the product with 2⁻⁶⁴ rounds a second time); math.Exp on amd64, its assembly
+// version, is off by up to ~1.5 ulp in both. Within 2 ulps of math.Exp on a million arguments, and math.Exp's
+// value outside its range (0, NaN).
 func TestExpNonPositive(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	var worst, worstStd float64
+	var worst, worstStd, worstSub, worstSubStd float64
 	for i := range 20000 {
 		var x float64
-		switch i % 3 {
+		switch i % 4 {
 		case 0:
 			x = -r.Float64() * 708
 		case 1:
 			x = -r.Float64() * 2
-		default:
+		case 2:
 			x = -r.Float64() * 1e-3
+		default:
+			x = -708.4 - r.Float64()*36.8
 		}
 		want := bigExp(x)
-		worst = max(worst, ulps(expNonPositive(x), want))
-		worstStd = max(worstStd, ulps(math.Exp(x), want))
+		got, std := ulps(expNonPositive(x), want), ulps(math.Exp(x), want)
+		if x > -708.39 {
+			worst, worstStd = max(worst, got), max(worstStd, std)
+		} else {
+			worstSub, worstSubStd = max(worstSub, got), max(worstSubStd, std)
+		}
 	}
-	if worst > 0.52 {
-		t.Errorf("expNonPositive is %.3f ulp from the exact value (math.Exp: %.3f)", worst, worstStd)
+	if worst > 0.7 || worstSub > 1 {
+		t.Errorf("expNonPositive is %.3f ulp from the exact value, %.3f where it is subnormal (math.Exp: %.3f, %.3f)", worst, worstSub, worstStd, worstSubStd)
 	}
-	t.Logf("largest error: %.3f ulp (math.Exp %.3f)", worst, worstStd)
+	t.Logf("largest error: %.3f ulp, %.3f where subnormal (math.Exp %.3f, %.3f)", worst, worstSub, worstStd, worstSubStd)
 	for range 1_000_000 {
 		x := -r.ExpFloat64() * 30
 		got, std := expNonPositive(x), math.Exp(x)
@@ -68,7 +77,7 @@ func TestExpNonPositive(t *testing.T) {
 	}
 	for _, x := range []float64{0, math.Copysign(0, -1), -1e-300, -708, -708.0001, -745, -746, math.Inf(-1), math.NaN(), 1, 709.7} {
 		got, std := expNonPositive(x), math.Exp(x)
-		if got != std && !(math.IsNaN(got) && math.IsNaN(std)) && ulps(got, bigExp(x)) > 0.52 {
+		if got != std && !(math.IsNaN(got) && math.IsNaN(std)) && ulps(got, bigExp(x)) > 1 {
 			t.Errorf("e^%v: %v, math.Exp %v", x, got, std)
 		}
 	}
@@ -178,23 +187,24 @@ func setAVX2(t *testing.T, name string) {
 	t.Cleanup(useKernels(name))
 }
 
-// expEdges are the arguments at the ends of and beyond expShifted's fast range [−708, 0]: the bounds and
-// their neighbours, subnormal and zero results (below −708.4 and −745.13), NaN, infinities, tiny values of
-// either sign.
+// expEdges are the arguments at the ends of expShifted's range and beyond: where results turn subnormal
+// (below −708.4) and 0 (below −745.13), expClamp and their neighbours, NaN, infinities, tiny values of either
+// sign, and where k changes (odd multiples of ln2/2, and k = −1021.5).
 func expEdges() []float64 {
 	inf := math.Inf(1)
-	return []float64{0, math.Copysign(0, -1), expFastMin, math.Nextafter(expFastMin, 0), math.Nextafter(expFastMin, -inf),
+	return []float64{0, math.Copysign(0, -1), -708, math.Nextafter(-708, 0), math.Nextafter(-708, -inf), expClamp, math.Nextafter(expClamp, 0), math.Nextafter(expClamp, -inf),
 		-708.39, -708.4, -720, -740, -745, -745.13, expUnderflow, math.Nextafter(expUnderflow, 0),
 		math.Nextafter(expUnderflow, -inf), -745.2, -746, -1e4, -math.MaxFloat64, -inf, inf, math.NaN(),
-		-5e-324, 5e-324, -1e-300, 1e-300, 1, 709.7, -1e-17, -0.5 * math.Ln2 / expN, -math.Ln2 / expN}
+		-5e-324, 5e-324, -1e-300, 1e-300, 1, 709.7, -1e-17, -0.5 * math.Ln2, -math.Ln2, -1021.5 * math.Ln2, math.Nextafter(-1021.5*math.Ln2, 0), -707.9, -0.5 * math.Ln2 * 1.0000001}
 }
 
 // sameBits reports whether a and b are the same float64, bit for bit.
 func sameBits(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
 
 // TestExpShiftedKernels: expShifted with each kernel gives expShiftedGo's bits (the scalar reference), on 4M
-// random differences in [−745.2, 0] (most in the fast range, some between −708 and −745.13, where the AVX2
-// kernel leaves the group to the Go loop) and on expEdges at random places among them; and
+// random differences in [−745.2, 0] (most with normal results, some between −708 and −745.13, subnormal ones)
+// and on expEdges at random places among them (NaN and positive ones make the AVX2 kernel leave their group to
+// the Go loop); and
 // expShiftedGo gives expNonPositive's bits.
 func TestExpShiftedKernels(t *testing.T) {
 	const n = 1 << 22
@@ -384,8 +394,8 @@ func BenchmarkPosteriors(b *testing.B) {
 }
 
 // TestKernelsTakeFastRange: the AVX2 kernels do the groups they can rather than leave them to the Go code
-// (which would pass the tests above as well): on values in the fast range, and below −745.13, each returns
-// every whole group of four.
+// (which would pass the tests above as well): on differences ≤ 0, subnormal and zero results included, each
+// returns every whole group of four (posteriorsAVX2: of eight).
 func TestKernelsTakeFastRange(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	for _, avx := range vectorKernels() {
@@ -400,6 +410,9 @@ func TestKernelsTakeFastRange(t *testing.T) {
 				if i%7 == 0 {
 					jll[i] = -2000 - r.Float64()*1e4 // e^x is 0, differences with the others too
 				}
+				if i%11 == 0 {
+					jll[i] = -708.5 - r.Float64()*36 // a subnormal e^x
+				}
 			}
 			want := n &^ 3
 			if got := expShiftedAVX2(&dst[0], K, &jll[0], &sum[0], n); got != want {
@@ -411,11 +424,9 @@ func TestKernelsTakeFastRange(t *testing.T) {
 			if got := expSumsAVX2(&jll[0], n, K, n, &dst[0], &sum[0]); got != want {
 				t.Errorf("expSumsAVX2 did %d of %d rows", got, n)
 			}
-			if avx == "avx512" {
-				var scratch [posteriorsWide * 8]float64
-				if got := posteriorsAVX512(&jll[0], n, K, n, &dst[0], &scratch[0]); got != n&^7 {
-					t.Errorf("posteriorsAVX512 did %d of %d rows", got, n)
-				}
+			var scratch [posteriorsWide * 8]float64
+			if got := posteriorsAVX2(&jll[0], n, K, n, &dst[0], &scratch[0]); got != n&^7 {
+				t.Errorf("posteriorsAVX2 did %d of %d rows", got, n)
 			}
 		}
 	}

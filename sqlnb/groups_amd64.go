@@ -9,10 +9,11 @@ import (
 )
 
 // useAVX2 selects the AVX2 kernels: scoreRowsAVX2 (groups_amd64.s) for the per-group rows, and the
-// exponentials of the posteriors (exp_amd64.s).
-var useAVX2 = cpu.X86.HasAVX2
+// exponentials of the posteriors (exp_amd64.s), which also need FMA (every AVX2 CPU has it, but it is a
+// feature of its own).
+var useAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
-// useAVX512 selects the AVX-512 kernels where there are some (posteriorsAVX512), with useAVX2.
+// useAVX512 selects the AVX-512 kernels where there are some (countsAVX512), with useAVX2.
 var useAVX512 = cpu.X86.HasAVX512F
 
 // scoreRowsAVX2 is scoreRowsGo with four classes per AVX2 vector (a lane each): the same operations on each

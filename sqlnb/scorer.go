@@ -613,21 +613,20 @@ func Posterior(jll []float64, n, K, i int, dst []float64) {
 }
 
 // Posteriors writes p(c | x) of every row to dst, row-major (dst[i*K+c]), the same values as Posterior
-// row by row (the exponentials dominate nb_predict_proba's cost: see expSumsBlock). sums is scratch of n
-// elements (it receives the rows' sums). On CPUs with AVX-512 (useAVX512), posteriorsAVX512
-// (exp512_amd64.s) does groups of eight rows for 3 to posteriorsWide classes in one pass (the same bits),
-// and posteriorsRows what it leaves.
+// row by row (the exponentials dominate nb_predict_proba's cost). sums is scratch of n elements (it receives
+// the rows' sums). With AVX2 (useAVX2), posteriorsAVX2 (exp_amd64.s) does groups of eight rows for 3 to
+// posteriorsWide classes in one pass (the same bits), and posteriorsRows what it leaves.
 func Posteriors(jll []float64, n, K int, dst, sums []float64) {
 	if K == 2 {
 		posteriorsTwo(jll, n, dst)
 		return
 	}
 	i0 := 0
-	if useAVX512 && useAVX2 && K >= 3 && K <= posteriorsWide && n >= 8 {
+	if useAVX2 && K >= 3 && K <= posteriorsWide && n >= 8 {
 		_, _ = jll[K*n-1], dst[n*K-1] // the kernel reads and writes up to here
 		var scratch [posteriorsWide * 8]float64
 		for n-i0 >= 8 {
-			i0 += posteriorsAVX512(&jll[i0], n, K, n-i0, &dst[i0*K], &scratch[0])
+			i0 += posteriorsAVX2(&jll[i0], n, K, n-i0, &dst[i0*K], &scratch[0])
 			if n-i0 >= 8 { // a group with an exponential outside the kernel's range
 				posteriorsRows(jll, n, K, i0, i0+8, dst, sums)
 				i0 += 8
@@ -639,8 +638,8 @@ func Posteriors(jll []float64, n, K int, dst, sums []float64) {
 	}
 }
 
-// posteriorsWide is the most classes posteriorsAVX512 takes: its scratch holds a group's exponentials, 8 a
-// class (4 KB on the stack); more go to the AVX2 kernels.
+// posteriorsWide is the most classes posteriorsAVX2 takes: its scratch holds a group's exponentials, 8 a
+// class (4 KB on the stack); more go to expSumsBlock and scaleRows.
 const posteriorsWide = 64
 
 // posteriorsRows is Posteriors for rows i0 ≤ i < i1: expSumsBlock, then scaleRows.
@@ -672,7 +671,8 @@ func scaleRows(dst []float64, K int, sum []float64) {
 // expSumsBlock computes, for rows i0 ≤ i < i1, exp(b_ic − B_i) (B_i = max_c b_ic) into dst[i*K+c] and
 // their sum in class order into sum[i], as expSumsGo. With AVX2 (useAVX2), expSumsAVX2 (exp_amd64.s) does
 // it four rows at a time, one pass over the classes for each group (the same bits), and leaves to expSumsGo
-// the groups with an exponential outside its range and the last rows.
+// the groups with a NaN difference and the last rows. (Posteriors uses it for more than posteriorsWide
+// classes; posteriorsAVX2 does the rest.)
 func expSumsBlock(jll []float64, n, K, i0, i1 int, dst, sum []float64) {
 	if i0 == i1 {
 		return
@@ -723,10 +723,10 @@ func posteriorsTwoGo(b0, b1, dst []float64) {
 	for i, v := range b0 {
 		d := b1[i] - v
 		e := -math.Abs(d)
-		if e >= expFastMin {
+		if e <= 0 {
 			e = expRebuild(expReduce(e))
 		} else {
-			e = expSlow(e) // NaN included
+			e = expSlow(e) // NaN
 		}
 		inv := 1 / (1 + e)
 		top := 0 // the class with the larger score
