@@ -131,6 +131,11 @@ loop2:
 	VSUBPD    (SI)(AX*8), Y0, Y0 // d
 	VORPD     608(R12), Y0, Y0   // e = −|d|
 	EXPRANGE
+	VMOVUPD   (SI)(AX*8), Y1
+	VMAXPD    (DX)(AX*8), Y1, Y1 // max(b0, b1)
+	VCMPPD    $4, 672(R12), Y1, Y1 // ≠ +∞ (NEQ_UQ): a +∞ score's row goes to the Go code, which gives NaN
+	VMOVMSKPD Y1, R13
+	ANDQ      R13, R10
 	CMPQ      R10, $15
 	JNE       done2
 	EXP

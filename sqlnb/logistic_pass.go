@@ -173,7 +173,7 @@ func (kr *lrKernel) chunk(k []int32, w []float64, x [][]float64, n int, s *lrScr
 }
 
 // binary is chunk for two classes without the Hessian: per row one exponential, e^(−|z|) (expShifted,
-// faster than math.Exp, within 0.7 ulp), and one logarithm, log(1 + e^(−|z|)) = log(1 + e^z) − max(z, 0).
+// faster than math.Exp, within 0.72 ulp), and one logarithm, log(1 + e^(−|z|)) = log(1 + e^z) − max(z, 0).
 func (kr *lrKernel) binary(k []int32, w []float64, x [][]float64, n int, s *lrScratch) {
 	z, r, a := s.z[0][:n], s.r[0][:n], s.h[:n]
 	for i, v := range z {

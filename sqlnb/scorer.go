@@ -627,7 +627,7 @@ func Posteriors(jll []float64, n, K int, dst, sums []float64) {
 		var scratch [posteriorsWide * 8]float64
 		for n-i0 >= 8 {
 			i0 += posteriorsAVX2(&jll[i0], n, K, n-i0, &dst[i0*K], &scratch[0])
-			if n-i0 >= 8 { // a group with an exponential outside the kernel's range
+			if n-i0 >= 8 { // a group with a NaN difference
 				posteriorsRows(jll, n, K, i0, i0+8, dst, sums)
 				i0 += 8
 			}
@@ -708,8 +708,9 @@ func LogPosteriors(jll []float64, n, K int, dst, rowMax []float64) {
 // posteriorsTwo is Posteriors for two classes with one exponential per row instead of two: the larger
 // score's is e^0 = 1, the other's e^(−|b₁ − b₀|) (the same difference as b_c − B, bit for bit), their sum
 // 1 + e, so that the probabilities are 1·(1/(1+e)) and e·(1/(1+e)): Posterior's operations on the same values.
-// With AVX2 (useAVX2), posteriorsTwoAVX2 (exp_amd64.s) does four rows at a time, the same bits, and leaves
-// to posteriorsTwoGo the groups of four with an exponential outside its range and the last n mod 4 rows.
+// A score of +∞ makes both NaN, as in Posterior (whose larger score's e^(b − B) is then e^(+∞ − +∞)). With AVX2
+// (useAVX2), posteriorsTwoAVX2 (exp_amd64.s) does four rows at a time, the same bits, and leaves to
+// posteriorsTwoGo the groups of four with a NaN difference or a +∞ score, and the last n mod 4 rows.
 func posteriorsTwo(jll []float64, n int, dst []float64) {
 	b0, b1, dst := jll[:n], jll[n:2*n], dst[:2*n]
 	byFours(n, func(i int) int { return posteriorsTwoAVX2(&b0[i], &b1[i], &dst[2*i], n-i) },
@@ -722,6 +723,9 @@ func posteriorsTwoGo(b0, b1, dst []float64) {
 	b1, dst = b1[:len(b0)], dst[:2*len(b0)]
 	for i, v := range b0 {
 		d := b1[i] - v
+		if math.IsInf(v, 1) || math.IsInf(b1[i], 1) {
+			d = math.NaN() // as Posterior's e^(+∞ − +∞): the posteriors are NaN
+		}
 		e := -math.Abs(d)
 		if e <= 0 {
 			e = expRebuild(expReduce(e))
