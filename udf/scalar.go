@@ -138,6 +138,7 @@ type bound struct {
 	struc     bool // features come as one STRUCT argument (input column structArg)
 	structArg int
 	labels    []label
+	short     bool         // every label is inlined in its string_t (≤ 12 bytes): nb_predict copies 16 bytes a row
 	typed     *typedLabels // nb_predict of a model whose labels keep their type (else nil: VARCHAR)
 	// nb_proba, and nb_explain with versus: the class, a constant index or (classArg ≥ 0) a VARCHAR
 	// argument read per row and looked up in classes.
@@ -268,8 +269,10 @@ func bindScalar(info mapping.BindInfo, spec *scalarSpec) (*bound, error) {
 
 func newBound(spec *scalarSpec, scorer *sqlnb.Scorer) *bound {
 	b := &bound{spec: spec, scorer: scorer, classArg: -1}
+	b.short = true
 	for _, l := range scorer.Labels {
 		b.labels = append(b.labels, newLabel(l))
+		b.short = b.short && b.labels[len(b.labels)-1].short
 	}
 	return b
 }
@@ -612,10 +615,15 @@ func (b *bound) execute(input mapping.DataChunk, out mapping.Vector, n int, s *s
 	var structVec mapping.Vector
 	if b.struc {
 		structVec = mapping.DataChunkGetVector(input, mapping.IdxT(b.structArg))
-		mask := validity(structVec, n)
-		for i := range rowOK {
-			rowOK[i] = valid(mask, i)
-			anyNull = anyNull || !rowOK[i]
+		if mask := validity(structVec, n); mask == nil {
+			for i := range rowOK {
+				rowOK[i] = true
+			}
+		} else {
+			for i := range rowOK {
+				rowOK[i] = valid(mask, i)
+				anyNull = anyNull || !rowOK[i]
+			}
 		}
 	} else {
 		for i := range rowOK {
@@ -640,6 +648,13 @@ func (b *bound) execute(input mapping.DataChunk, out mapping.Vector, n int, s *s
 		sqlnb.Argmax(jll, n, K, s.best, s.top)
 		if b.typed != nil {
 			b.typed.writeLabels(out, s.best[:n])
+			break
+		}
+		if b.short && !anyNull { // the common case in a tight loop: one 16-byte copy a row
+			slots := unsafe.Slice((*[16]byte)(mapping.VectorGetData(out)), n)
+			for i, c := range s.best[:n] {
+				slots[i] = b.labels[c].inline
+			}
 			break
 		}
 		var w stringWriter
