@@ -112,8 +112,8 @@ func BenchmarkExp(b *testing.B) {
 	})
 }
 
-// TestPosteriorsMatchRows: the chunk-wide Posteriors and LogPosteriors give Posterior's and LogPosterior's
-// values row by row, bit for bit (classes far below the best, ties, ±∞ and NaN scores included; a NaN
+// TestPosteriorsMatchRows: the chunk-wide Posteriors, LogPosteriors and LogEvidences give Posterior's,
+// LogPosterior's and LogEvidence's values row by row, bit for bit (classes far below the best, ties, ±∞ and NaN scores included; a NaN
 // result is NaN in both, whatever its payload).
 func TestPosteriorsMatchRows(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
@@ -144,6 +144,13 @@ func TestPosteriorsMatchRows(t *testing.T) {
 		mx := make([]float64, n)
 		Posteriors(jll, n, K, post, mx)
 		LogPosteriors(jll, n, K, logp, mx)
+		evidence := make([]float64, n)
+		LogEvidences(jll, n, K, evidence, make([]float64, n*K), mx)
+		for i := range n {
+			if got, want := evidence[i], LogEvidence(jll, n, K, i); !sameBits(got, want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+				t.Fatalf("K=%d row %d: LogEvidences %v, LogEvidence %v", K, i, got, want)
+			}
+		}
 		row := make([]float64, K)
 		for i := range n {
 			Posterior(jll, n, K, i, row)

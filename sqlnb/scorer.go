@@ -778,6 +778,19 @@ func LogEvidence(jll []float64, n, K, i int) float64 {
 	return mx + math.Log(sum)
 }
 
+// LogEvidences writes LogEvidence of every row to dst, bit for bit, with the vector kernels (expShiftedBlock
+// and the rows' sums in class order) instead of a scalar exponential per class and row. work holds n·K values,
+// rowMax n.
+func LogEvidences(jll []float64, n, K int, dst, work, rowMax []float64) {
+	for i0 := 0; i0 < n; i0 += posteriorBlock {
+		i1 := min(i0+posteriorBlock, n)
+		expShiftedBlock(jll, n, K, i0, i1, work, rowMax)
+		for i := i0; i < i1; i++ {
+			dst[i] = rowMax[i] + math.Log(rowSum(work[i*K:i*K+K]))
+		}
+	}
+}
+
 // shiftedExpSum returns B = max_c b_c and Σ exp(b_c - B) (in class order); if e is not nil it receives
 // exp(b_c - B).
 func shiftedExpSum(jll []float64, n, K, i int, e []float64) (float64, float64) {

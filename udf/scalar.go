@@ -160,8 +160,17 @@ type scratch struct {
 	best  []int32
 	top   []float64
 	post  []float64 // K posteriors of one row
+	wide  []float64 // nb_proba and nb_log_evidence: n·K values (Posteriors, LogEvidences)
 	first []int
 	rowOK []bool
+}
+
+// wideN returns s.wide with m values, grown if needed.
+func (s *scratch) wideN(m int) []float64 {
+	if cap(s.wide) < m {
+		s.wide = make([]float64, m)
+	}
+	return s.wide[:m]
 }
 
 func (b *bound) scratch(n int) *scratch {
@@ -667,6 +676,10 @@ func (b *bound) execute(input mapping.DataChunk, out mapping.Vector, n int, s *s
 		}
 	case outClassProba:
 		data := unsafe.Slice((*float64)(mapping.VectorGetData(out)), n)
+		// Every posterior of the chunk by the vector kernels, then the asked class's: ClassPosterior's value
+		// bit for bit (Posteriors gives Posterior's, as ClassPosterior does), K exponentials a row either way.
+		post := s.wideN(n * K)
+		sqlnb.Posteriors(jll, n, K, post, s.top)
 		var classes unsafe.Pointer
 		var classMask []uint64
 		if b.classArg >= 0 {
@@ -686,12 +699,13 @@ func (b *bound) execute(input mapping.DataChunk, out mapping.Vector, n int, s *s
 				}
 				c = ci
 			}
-			data[i] = sqlnb.ClassPosterior(jll, n, K, i, c)
+			data[i] = post[i*K+c]
 		}
 	case outEvidence:
 		data := unsafe.Slice((*float64)(mapping.VectorGetData(out)), n)
+		sqlnb.LogEvidences(jll, n, K, data, s.wideN(n*K), s.top) // LogEvidence's values, by the vector kernels
 		for i := range n {
-			data[i] = sqlnb.LogEvidence(jll, n, K, i) + s.ws.ShiftOf(i)
+			data[i] += s.ws.ShiftOf(i)
 		}
 	case outExplain:
 		anyNull = b.writeExplain(input, out, s, n, rowOK) || anyNull
