@@ -67,6 +67,16 @@
 	VMULPD       Y1, Y3, Y1 /* p · 2^(k+64) */; \
 	VMULPD       576(R12), Y1, Y1 /* · 2⁻⁶⁴ */
 
+// JLLARGS loads the arguments expSumsAVX2 and posteriorsAVX2 share (jll, n, K, rows, dst first, in that
+// order): SI jll, BX 8n, CX 8K, DI dst.
+#define JLLARGS \
+	MOVQ jll+0(FP), SI; \
+	MOVQ n+8(FP), BX; \
+	SHLQ $3, BX; \
+	MOVQ K+16(FP), CX; \
+	SHLQ $3, CX; \
+	MOVQ dst+32(FP), DI
+
 // STORE4 writes the lanes of Y1 to (DI), (DI)(CX), (DI)(2CX), (DI)(3CX); clobbers X2 and R10.
 #define STORE4 \
 	VMOVSD       X1, (DI); \
@@ -174,12 +184,7 @@ done2:
 // either way). SI &jll[i], DI &dst[i·K] (moved on by 8 per class within a group), BX 8n, CX 8K, AX i, DX
 // classes left, R11 &jll[c·n + i]; Y8 B, Y9 S.
 TEXT ·expSumsAVX2(SB), NOSPLIT, $0-56
-	MOVQ jll+0(FP), SI
-	MOVQ n+8(FP), BX
-	SHLQ $3, BX
-	MOVQ K+16(FP), CX
-	SHLQ $3, CX
-	MOVQ dst+32(FP), DI
+	JLLARGS
 	EXPCONSTS
 	XORQ AX, AX
 
@@ -324,12 +329,7 @@ scaledone:
 // SI &jll[i], BX 8n, CX 8K, DI &dst[i·K], R8 scratch, AX i, DX classes left, R9 and R11 pointers within a
 // group, R13 a row address; Y8, Y9 B; Y10, Y11 S, then inv (rows i..i+3, i+4..i+7).
 TEXT ·posteriorsAVX2(SB), NOSPLIT, $0-56
-	MOVQ jll+0(FP), SI
-	MOVQ n+8(FP), BX
-	SHLQ $3, BX
-	MOVQ K+16(FP), CX
-	SHLQ $3, CX
-	MOVQ dst+32(FP), DI
+	JLLARGS
 	MOVQ scratch+40(FP), R8
 	EXPCONSTS
 	XORQ AX, AX
