@@ -799,6 +799,22 @@ func shiftedExpSum(jll []float64, n, K, i int, e []float64) (float64, float64) {
 		mx = max(mx, jll[c*n+i]) // NaN if a score is NaN (every posterior is NaN then anyway), as expShiftedBlock
 	}
 	sum := 0.0
+	if useAVX2 && K >= 4 && K <= rowVector {
+		// The row's exponentials by the vector kernel (expShifted: the same bits), four at a time, rather than
+		// one long scalar chain each.
+		var b, sh, x [rowVector]float64
+		for c := range K {
+			b[c], sh[c] = jll[c*n+i], mx
+		}
+		expShifted(x[:K], 1, b[:K], sh[:K])
+		for c, v := range x[:K] {
+			if e != nil {
+				e[c] = v
+			}
+			sum += v
+		}
+		return mx, sum
+	}
 	for c := range K {
 		x := expNonPositive(jll[c*n+i] - mx)
 		if e != nil {
@@ -808,6 +824,10 @@ func shiftedExpSum(jll []float64, n, K, i int, e []float64) (float64, float64) {
 	}
 	return mx, sum
 }
+
+// rowVector is the most classes shiftedExpSum hands to the vector kernel at once (its buffers live on the
+// stack).
+const rowVector = 16
 
 // gatherNumbers copies rows idx of number input j of b, with its validity, into dst.
 func (b *Batch) gatherNumbers(dst *Batch, j int, idx []int) {
