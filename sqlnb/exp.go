@@ -110,8 +110,6 @@ func expSlow(x float64) float64 {
 const (
 	expShift  = 0x1.8p52
 	expInvLn2 = 1 / math.Ln2
-	// expUnderflow is math.Exp's bound: e^x < 2⁻¹⁰⁷⁵ below it, which rounds to 0.
-	expUnderflow = -7.45133219101941108420e+02
 	// expClamp is where expReduce raises smaller arguments to: e^−746 rounds to 0 as well, and k stays in
 	// the range expRebuild's sum needs.
 	expClamp = -746

@@ -215,6 +215,9 @@ func expEdges() []float64 {
 		-5e-324, 5e-324, -1e-300, 1e-300, 1, 709.7, -1e-17, -0.5 * math.Ln2, -math.Ln2, -1021.5 * math.Ln2, math.Nextafter(-1021.5*math.Ln2, 0), -707.9, -0.5 * math.Ln2 * 1.0000001}
 }
 
+// expUnderflow is math.Exp's bound: e^x < 2⁻¹⁰⁷⁵ below it, which rounds to 0.
+const expUnderflow = -7.45133219101941108420e+02
+
 // sameBits reports whether a and b are the same float64, bit for bit.
 func sameBits(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
 

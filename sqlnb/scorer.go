@@ -583,7 +583,7 @@ func pick(cond bool, a, b int32) int32 {
 }
 
 // ClassPosterior returns p(c | x) for row i: Posterior's value for class c, bit for bit (exp(b_c − B) ·
-// (1/Σ), B = max b), so that nb_proba equals nb_predict_proba's entry for its class — also in the limits (a
+// (1/Σ), B = max b), as nb_proba gives it (from Posteriors, chunk-wide) — also in the limits (a
 // class at −∞ next to finite ones gives 0; every class at −∞, or a NaN score, gives NaN, as Posterior).
 func ClassPosterior(jll []float64, n, K, i, c int) float64 {
 	mx, sum := shiftedExpSum(jll, n, K, i, nil)
@@ -798,35 +798,27 @@ func shiftedExpSum(jll []float64, n, K, i int, e []float64) (float64, float64) {
 	for c := range K {
 		mx = max(mx, jll[c*n+i]) // NaN if a score is NaN (every posterior is NaN then anyway), as expShiftedBlock
 	}
+	// The row's exponentials rowVector classes at a time through expShifted (the vector kernel where there is
+	// one, four at a time, rather than one long scalar chain each; the same bits), summed in class order.
 	sum := 0.0
-	if useAVX2 && K >= 4 && K <= rowVector {
-		// The row's exponentials by the vector kernel (expShifted: the same bits), four at a time, rather than
-		// one long scalar chain each.
-		var b, sh, x [rowVector]float64
-		for c := range K {
-			b[c], sh[c] = jll[c*n+i], mx
+	var b, sh, x [rowVector]float64
+	for c0 := 0; c0 < K; c0 += rowVector {
+		m := min(rowVector, K-c0)
+		for c := range m {
+			b[c], sh[c] = jll[(c0+c)*n+i], mx
 		}
-		expShifted(x[:K], 1, b[:K], sh[:K])
-		for c, v := range x[:K] {
+		expShifted(x[:m], 1, b[:m], sh[:m])
+		for c, v := range x[:m] {
 			if e != nil {
-				e[c] = v
+				e[c0+c] = v
 			}
 			sum += v
 		}
-		return mx, sum
-	}
-	for c := range K {
-		x := expNonPositive(jll[c*n+i] - mx)
-		if e != nil {
-			e[c] = x
-		}
-		sum += x
 	}
 	return mx, sum
 }
 
-// rowVector is the most classes shiftedExpSum hands to the vector kernel at once (its buffers live on the
-// stack).
+// rowVector is how many classes shiftedExpSum hands to expShifted at once (its buffers live on the stack).
 const rowVector = 16
 
 // gatherNumbers copies rows idx of number input j of b, with its validity, into dst.

@@ -622,21 +622,19 @@ func (b *bound) execute(input mapping.DataChunk, out mapping.Vector, n int, s *s
 	rowOK := s.rowOK[:n]
 	anyNull := false
 	var structVec mapping.Vector
+	var mask []uint64
 	if b.struc {
 		structVec = mapping.DataChunkGetVector(input, mapping.IdxT(b.structArg))
-		if mask := validity(structVec, n); mask == nil {
-			for i := range rowOK {
-				rowOK[i] = true
-			}
-		} else {
-			for i := range rowOK {
-				rowOK[i] = valid(mask, i)
-				anyNull = anyNull || !rowOK[i]
-			}
+		mask = validity(structVec, n)
+	}
+	if mask == nil {
+		for i := range rowOK {
+			rowOK[i] = true
 		}
 	} else {
 		for i := range rowOK {
-			rowOK[i] = true
+			rowOK[i] = valid(mask, i)
+			anyNull = anyNull || !rowOK[i]
 		}
 	}
 	b.readAll(input, structVec, n, s)
