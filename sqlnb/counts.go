@@ -210,14 +210,15 @@ func (cs *countsComponent) Base(int) float64    { return 0 }
 func (cs *countsComponent) ignoresPriors() bool { return cs.complement }
 
 // Add adds Σ_j x_j w_jc to every row's class scores: for each row and class, from the score in out, x_j·w_jc
-// for the count columns j in order, each product rounded then added (never a fused multiply-add), so that the
-// result does not depend on how the rows are blocked. NULL, NaN and ±Inf counts are not special here: the
-// scorer rescores those rows with Row (Scorer.fixup).
+// for the count columns j in order, each by a fused multiply-add (math.FMA: one rounding a term, the same on
+// every platform), so that the result does not depend on how the rows are blocked or which kernel runs.
+// NULL, NaN and ±Inf counts are not special here: the scorer rescores those rows with Row (Scorer.fixup).
 //
 // The work is K·V multiply-adds per row (200 for bench-compare's 20 columns × 10 classes). addAVX2 does it
 // sixteen rows and two classes at a time in YMM registers (counts_amd64.s), so that out is read and written
 // once per class and block of rows instead of once per column; the rest runs addGo, which reads and writes
-// out once per four columns.
+// out once per four columns. A fused multiply-add is one vector operation where a product and a sum are two:
+// it halves the kernel's arithmetic, and rounds once instead of twice.
 func (cs *countsComponent) Add(b *Batch, out []float64) {
 	from := 0
 	if useAVX2 {
@@ -241,10 +242,10 @@ func (cs *countsComponent) addGo(b *Batch, out []float64, from int) {
 			w0, w1, w2, w3 := cs.weight[r][c], cs.weight[r+1][c], cs.weight[r+2][c], cs.weight[r+3][c]
 			for i := range o {
 				s := o[i]
-				s += float64(x0[i] * w0)
-				s += float64(x1[i] * w1)
-				s += float64(x2[i] * w2)
-				s += float64(x3[i] * w3)
+				s = math.FMA(x0[i], w0, s)
+				s = math.FMA(x1[i], w1, s)
+				s = math.FMA(x2[i], w2, s)
+				s = math.FMA(x3[i], w3, s)
 				o[i] = s
 			}
 		}
@@ -252,7 +253,7 @@ func (cs *countsComponent) addGo(b *Batch, out []float64, from int) {
 			x, w := b.Num[cs.in[r].Feature][from:n], cs.weight[r][c]
 			x = x[:m]
 			for i := range o {
-				o[i] += float64(x[i] * w)
+				o[i] = math.FMA(x[i], w, o[i])
 			}
 		}
 	}
@@ -262,14 +263,11 @@ func (cs *countsComponent) addGo(b *Batch, out []float64, from int) {
 // more columns take more calls, the scores carried in out between them (exact: out holds the running sum).
 const countsColumns = 32
 
-// addAVX2 runs countsAVX2 over the first b.N rows rounded down to a multiple of 16 (countsAVX512 and 32 with
-// AVX-512) and returns the number of rows done.
+// addAVX2 runs countsAVX2 over the first b.N rows rounded down to a multiple of 16 and returns the number of
+// rows done.
 func (cs *countsComponent) addAVX2(b *Batch, out []float64) int {
 	n := b.N
-	rows, kernel := n&^15, countsAVX2
-	if useAVX512 {
-		rows, kernel = n&^31, countsAVX512
-	}
+	rows := n &^ 15
 	if rows == 0 {
 		return 0
 	}
@@ -282,7 +280,7 @@ func (cs *countsComponent) addAVX2(b *Batch, out []float64) int {
 			x := b.Num[cs.in[j0+r].Feature][:rows]
 			cols[r] = unsafe.Pointer(&x[0])
 		}
-		kernel(&cols[0], nj, &cs.pairs[2*j0], uintptr(2*V)*8, &out[0], uintptr(n)*8, cs.K, rows)
+		countsAVX2(&cols[0], nj, &cs.pairs[2*j0], uintptr(2*V)*8, &out[0], uintptr(n)*8, cs.K, rows)
 	}
 	return rows
 }

@@ -8,14 +8,8 @@ import "unsafe"
 // time, four rows per YMM vector (a lane each): cols holds the V count columns; out the K classes' scores,
 // class c's at out + c·classStride bytes; w the weights by pairs of classes (c, c+1), or (K-1, K-1) for an
 // odd last class, the pair of class c at w + (c/2)·pairStride bytes, column by column (w_jc, w_j,c+1). Each
-// lane does what addGo does for its row: from the score in out, score + x_j·w_jc for j in order, the product
-// rounded before the add (no fused multiply-add), so the same bits.
+// lane does what addGo does for its row: from the score in out, score = x_j·w_jc + score for j in order by a
+// fused multiply-add (VFMADD231PD, one rounding, as math.FMA), so the same bits.
 //
 //go:noescape
 func countsAVX2(cols *unsafe.Pointer, V int, w *float64, pairStride uintptr, out *float64, classStride uintptr, K, n int)
-
-// countsAVX512 is countsAVX2 for n a multiple of 32, thirty-two rows a block, eight rows per ZMM vector (the
-// same operations per lane, so the same bits).
-//
-//go:noescape
-func countsAVX512(cols *unsafe.Pointer, V int, w *float64, pairStride uintptr, out *float64, classStride uintptr, K, n int)

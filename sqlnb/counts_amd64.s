@@ -6,8 +6,8 @@
 //
 // Per block of sixteen rows, per pair of classes (A, B) = (c, c+1), or (K-1, K-1) for an odd last class:
 // Y0-Y3 the block's scores of class A, Y4-Y7 of class B (loaded from out); per count column j: Y8-Y11 the
-// column's sixteen values, Y12 and Y13 the pair's two weights broadcast; score = score + x·w (VMULPD then
-// VADDPD: rounded twice, as addGo); then the scores are stored back. The rows are the outer loop, so a
+// column's sixteen values, Y12 and Y13 the pair's two weights broadcast; score = x·w + score (VFMADD231PD:
+// rounded once, as addGo's math.FMA); then the scores are stored back. The rows are the outer loop, so a
 // block's count values stay in the L1 cache across the pairs.
 //
 // Registers: DI cols, SI V, DX w, BX K, CX 8n, R10 8i (the block's first row), R14 class c, R8 and R9 the
@@ -66,22 +66,14 @@ column:
 	VMOVUPD 96(AX)(R10*1), Y11
 	VBROADCASTSD 0(R12), Y12
 	VBROADCASTSD 8(R12), Y13
-	VMULPD Y12, Y8, Y14
-	VADDPD Y14, Y0, Y0
-	VMULPD Y13, Y8, Y14
-	VADDPD Y14, Y4, Y4
-	VMULPD Y12, Y9, Y15
-	VADDPD Y15, Y1, Y1
-	VMULPD Y13, Y9, Y15
-	VADDPD Y15, Y5, Y5
-	VMULPD Y12, Y10, Y14
-	VADDPD Y14, Y2, Y2
-	VMULPD Y13, Y10, Y14
-	VADDPD Y14, Y6, Y6
-	VMULPD Y12, Y11, Y15
-	VADDPD Y15, Y3, Y3
-	VMULPD Y13, Y11, Y15
-	VADDPD Y15, Y7, Y7
+	VFMADD231PD Y12, Y8, Y0
+	VFMADD231PD Y13, Y8, Y4
+	VFMADD231PD Y12, Y9, Y1
+	VFMADD231PD Y13, Y9, Y5
+	VFMADD231PD Y12, Y10, Y2
+	VFMADD231PD Y13, Y10, Y6
+	VFMADD231PD Y12, Y11, Y3
+	VFMADD231PD Y13, Y11, Y7
 	ADDQ $8, R11
 	ADDQ $16, R12
 	DECQ R13

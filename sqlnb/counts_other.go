@@ -7,7 +7,3 @@ import "unsafe"
 func countsAVX2(*unsafe.Pointer, int, *float64, uintptr, *float64, uintptr, int, int) {
 	panic("sqlnb: no AVX2 kernel on this platform")
 }
-
-func countsAVX512(*unsafe.Pointer, int, *float64, uintptr, *float64, uintptr, int, int) {
-	panic("sqlnb: no AVX-512 kernel on this platform")
-}

@@ -52,6 +52,8 @@ type CVSetting struct {
 
 // CVResult is a cross-validation run.
 type CVResult struct {
+	// Metric is the metric that picked Best, as the settings' Mean names it: CVSpec.Metric, or its macro
+	// average (roc_auc_macro, average_precision_macro) for more than two classes.
 	Metric   string
 	Settings []CVSetting
 	Best     int
@@ -381,9 +383,21 @@ func CrossValidate(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, spec 
 			res.Settings = append(res.Settings, *setting)
 		}
 	}
+	// With more than two classes ROC-AUC and average precision are averaged over the classes: the metric is
+	// their macro average (roc_auc_macro), as scikit-learn's roc_auc_score(multi_class='ovr') defaults to.
+	if _, ok := res.Settings[0].Mean[res.Metric]; !ok {
+		if _, ok := res.Settings[0].Mean[res.Metric+"_macro"]; ok {
+			res.Metric += "_macro"
+		} else {
+			return nil, fmt.Errorf("%w: cv %q: metric %q is not computed for this model: use %s", ErrBadOption, spec.Train.Model,
+				spec.Metric, strings.Join(CVMetrics(), ", "))
+		}
+	}
+	key := res.Metric
 	for i, s := range res.Settings {
-		b := res.Settings[res.Best].Mean[spec.Metric]
-		if x := s.Mean[spec.Metric]; (higherIsBetter[spec.Metric] && x > b) || (!higherIsBetter[spec.Metric] && x < b) {
+		b := res.Settings[res.Best].Mean[key]
+		// A NaN mean (a metric undefined on some fold) never wins; the first setting is replaced by any number.
+		if x := s.Mean[key]; !math.IsNaN(x) && (math.IsNaN(b) || (higherIsBetter[key] && x > b) || (!higherIsBetter[key] && x < b)) {
 			res.Best = i
 		}
 	}

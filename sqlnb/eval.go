@@ -125,7 +125,43 @@ func Evaluate(ctx context.Context, conn *sql.Conn, spec EvalSpec) (*Evaluation, 
 	}
 	e.Model = m
 	e.Warnings = unknownLabels(e, m)
+	left, err := leftOutRows(ctx, conn, m, src, label, e)
+	if err != nil {
+		return nil, fmt.Errorf("evaluate %q: %w", m.Name, err)
+	}
+	if left != "" {
+		e.Warnings = append(e.Warnings, left)
+	}
 	return e, nil
+}
+
+// leftOutRows warns of the labelled rows of src that an evaluation of m left out because their scores are
+// NULL: a missing value (NULL, NaN, ±Inf) of a feature m's kinds require (lda, qda, logistic). The metrics'
+// n counts the scored rows; one scan of the label column counts the labelled ones. Models without such
+// features score every row and take no scan.
+func leftOutRows(ctx context.Context, q Querier, m *Model, src Source, label string, e *Evaluation) (string, error) {
+	s, err := Compile(m)
+	if err != nil {
+		return "", err
+	}
+	if len(s.required) == 0 {
+		return "", nil
+	}
+	scored, _ := e.Get("n", "")
+	stmt, err := queries.Render("eval_labelled.tmpl.sql", map[string]any{"From": src.From, "Label": label})
+	if err != nil {
+		return "", err
+	}
+	var labelled int64
+	if err := q.QueryRowContext(ctx, stmt, src.Args...).Scan(&labelled); err != nil {
+		return "", err
+	}
+	left := labelled - int64(scored)
+	if left <= 0 {
+		return "", nil
+	}
+	return fmt.Sprintf("%d of the %d labelled rows have NULL scores (a NULL, NaN or ±Inf value of a %s feature) and are "+
+		"left out of the metrics: filter or impute them to score every row", left, labelled, s.requiredKinds()), nil
 }
 
 // unknownLabels warns of the true labels of e (group 0) that are none of model m's classes: a typo, or a

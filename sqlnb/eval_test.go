@@ -356,3 +356,48 @@ func TestEvalLabelType(t *testing.T) {
 		t.Errorf("VARCHAR-trained model, DOUBLE labels: warnings %q", e.Warnings)
 	}
 }
+
+// TestEvaluateCountsLeftOut: an lda model gives NULL scores for rows with a missing value; the evaluation
+// leaves them out of its metrics (n) and says how many, where before the metrics silently covered fewer rows.
+// A naive Bayes model scores every row: no warning, and no extra scan.
+func TestEvaluateCountsLeftOut(t *testing.T) {
+	ctx := context.Background()
+	db, err := udf.Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	mustExec(t, db.DB, `CREATE TABLE d AS SELECT ['a', 'b'][1 + i % 2] AS y, i % 2 + sin(i) AS x1,
+		CASE WHEN i % 10 = 3 THEN NULL WHEN i % 10 = 5 THEN 'nan'::DOUBLE ELSE cos(i) END AS x2 FROM range(200) r(i)
+		UNION ALL SELECT NULL, 1, NULL`)
+	for _, c := range []struct {
+		kind sqlnb.Kind
+		n    float64
+		warn string
+	}{
+		// 200 labelled rows, 20 with x2 NULL (i % 10 = 3) and 20 NaN (i % 10 = 5); the NULL-label row is not evaluated.
+		{sqlnb.LDA, 160, "40 of the 200 labelled rows have NULL scores (a NULL, NaN or ±Inf value of a lda feature)"},
+		{sqlnb.Gaussian, 200, ""},
+	} {
+		name := string(c.kind)
+		if _, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: name, Source: "d", Label: "y", Kind: c.kind}); err != nil {
+			t.Fatal(err)
+		}
+		conn, err := db.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, quick := range []bool{false, true} {
+			e, err := sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Model: name, Source: "d", NoCurves: quick})
+			if err != nil {
+				t.Fatal(err)
+			}
+			n, _ := e.Get("n", "")
+			got := strings.Join(e.Warnings, "\n")
+			if n != c.n || (c.warn == "") != (got == "") || !strings.Contains(got, c.warn) {
+				t.Errorf("%s (no curves %v): n %v, warnings %q; want %v and %q", name, quick, n, got, c.n, c.warn)
+			}
+		}
+		conn.Close()
+	}
+}

@@ -177,26 +177,21 @@ func TestPosteriorsMatchRows(t *testing.T) {
 	}
 }
 
-// vectorKernels lists the kernel settings this machine can run: "go" (the Go loops), "avx2" where the CPU
-// has AVX2 and the build has the kernels (amd64 without -tags purego), and "avx512" (the AVX-512 kernels
-// where there are some, AVX2 for the rest) where it also has AVX-512. The tests below compare each with the
-// Go reference; with only "go" they check the dispatch (groups, tails, strides) alone.
+// vectorKernels lists the kernel settings this machine can run: "go" (the Go loops) and "avx2" where the
+// CPU has AVX2 and FMA and the build has the kernels (amd64 without -tags purego). The tests below compare
+// each with the Go reference; with only "go" they check the dispatch (groups, tails, strides) alone.
 func vectorKernels() []string {
-	switch {
-	case useAVX2 && useAVX512:
-		return []string{"go", "avx2", "avx512"}
-	case useAVX2:
+	if useAVX2 {
 		return []string{"go", "avx2"}
 	}
 	return []string{"go"}
 }
 
-// useKernels sets useAVX2 and useAVX512 for a vectorKernels setting and returns the function that restores
-// them.
+// useKernels sets useAVX2 for a vectorKernels setting and returns the function that restores it.
 func useKernels(name string) func() {
-	old2, old512 := useAVX2, useAVX512
-	useAVX2, useAVX512 = name != "go", name == "avx512"
-	return func() { useAVX2, useAVX512 = old2, old512 }
+	old := useAVX2
+	useAVX2 = name != "go"
+	return func() { useAVX2 = old }
 }
 
 // setAVX2 sets the kernels (vectorKernels) for the rest of the test.

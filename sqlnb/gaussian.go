@@ -61,6 +61,9 @@ var GaussianTable = &Table[GaussianStat]{
 		return nil
 	},
 	Rows: func(g *GaussianStat) (int64, float64) { return g.Count, g.Weight },
+	Moments: func(g *GaussianStat) ([]float64, []float64) {
+		return []float64{g.Mean, g.M2}, []float64{g.WMean, g.WM2}
+	},
 }
 
 // chanMerge merges (n, mean, M2) of two disjoint sets: n = na + nb, mean = ma + d nb/n, M2 = M2a + M2b +

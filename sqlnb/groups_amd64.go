@@ -13,9 +13,6 @@ import (
 // feature of its own).
 var useAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
-// useAVX512 selects the AVX-512 kernels where there are some (countsAVX512), with useAVX2.
-var useAVX512 = cpu.X86.HasAVX512F
-
 // scoreRowsAVX2 is scoreRowsGo with four classes per AVX2 vector (a lane each): the same operations on each
 // lane, so the same bits. table holds the models' entries of entry bytes, cols the F input columns; row i
 // (of n) reads model[i]'s entry, writes out[c·n+i] for classes c < K and sets bad[i] when a score is not

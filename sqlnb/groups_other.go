@@ -7,8 +7,6 @@ import "unsafe"
 // useAVX2 is false: scoreRows runs scoreRowsGo, and the exponentials the Go loops (exp.go, scorer.go).
 var useAVX2 = false
 
-var useAVX512 = false
-
 func scoreRowsAVX2(*float64, uintptr, *unsafe.Pointer, int, int, *int32, int, *float64, *bool) {
 	panic("sqlnb: no AVX2 kernel on this platform")
 }

@@ -201,22 +201,84 @@ func ParsePriors(s string) (rule string, given map[string]float64, err error) {
 	}
 	given = map[string]float64{}
 	sum := 0.0
-	for _, part := range splitList(s) {
-		eq := strings.LastIndexByte(part, '=')
-		if eq < 0 {
-			return "", nil, fmt.Errorf("%w: priors %q: use fit, smoothed, uniform or class=p,class=p", ErrBadOption, s)
+	parts, err := splitQuoted(s)
+	if err != nil {
+		return "", nil, fmt.Errorf("%w: priors %q: %v", ErrBadOption, s, err)
+	}
+	for _, part := range parts {
+		eq := strings.LastIndexByte(part.text, '=')
+		if eq < 0 || eq < part.quoted {
+			return "", nil, fmt.Errorf("%w: priors %q: use fit, smoothed, uniform or class=p,class=p (a class with ',' '=' or '\"' in "+
+				"double quotes: \"a,b\"=0.5)", ErrBadOption, s)
 		}
-		p, perr := strconv.ParseFloat(strings.TrimSpace(part[eq+1:]), 64)
+		p, perr := strconv.ParseFloat(strings.TrimSpace(part.text[eq+1:]), 64)
 		if perr != nil || !(p > 0) || p > 1 {
-			return "", nil, fmt.Errorf("%w: prior %q: must be a number in (0, 1]", ErrBadOption, part)
+			return "", nil, fmt.Errorf("%w: prior %q: must be a number in (0, 1]", ErrBadOption, part.text)
 		}
-		given[part[:eq]] = p
+		class := strings.TrimSpace(part.text[:eq])
+		if part.quoted >= 0 {
+			class = part.text[:part.quoted]
+		}
+		if _, dup := given[class]; dup {
+			return "", nil, fmt.Errorf("%w: priors %q: class %q is given twice", ErrBadOption, s, class)
+		}
+		given[class] = p
 		sum += p
 	}
 	if math.Abs(sum-1) > 1e-6 {
 		return "", nil, fmt.Errorf("%w: priors %q sum to %g: they must sum to 1", ErrBadOption, s, sum)
 	}
 	return PriorsGiven, given, nil
+}
+
+// quotedPart is one element of a list read by splitQuoted: its text, with a leading double-quoted string
+// unquoted; quoted is the length of that string in text (−1 when the element does not start with one).
+type quotedPart struct {
+	text   string
+	quoted int
+}
+
+// splitQuoted splits a comma-separated list whose elements may start with a double-quoted string (a doubled
+// quote inside stands for one), which may hold commas: `"a,b"=0.5, c=0.5`. Spaces around elements are
+// trimmed; empty elements are dropped.
+func splitQuoted(s string) ([]quotedPart, error) {
+	var out []quotedPart
+	for rest := s; ; {
+		rest = strings.TrimLeft(rest, " \t")
+		part := quotedPart{quoted: -1}
+		if strings.HasPrefix(rest, `"`) {
+			var b strings.Builder
+			i := 1
+			for {
+				j := strings.IndexByte(rest[i:], '"')
+				if j < 0 {
+					return nil, fmt.Errorf("a double quote is not closed")
+				}
+				b.WriteString(rest[i : i+j])
+				i += j + 1
+				if !strings.HasPrefix(rest[i:], `"`) {
+					break
+				}
+				b.WriteByte('"')
+				i++
+			}
+			part.quoted = b.Len()
+			part.text = b.String()
+			rest = rest[i:]
+		}
+		comma := strings.IndexByte(rest, ',')
+		if comma < 0 {
+			comma = len(rest)
+		}
+		part.text += strings.TrimRight(rest[:comma], " \t")
+		if part.text != "" || part.quoted >= 0 {
+			out = append(out, part)
+		}
+		if comma == len(rest) {
+			return out, nil
+		}
+		rest = rest[comma+1:]
+	}
 }
 
 // splitList splits a comma-separated option list, trimming spaces; empty parts are dropped.

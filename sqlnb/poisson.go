@@ -47,6 +47,9 @@ var PoissonTable = &Table[PoissonStat]{
 		return nil
 	},
 	Rows: func(p *PoissonStat) (int64, float64) { return p.Count, p.Weight },
+	Moments: func(p *PoissonStat) ([]float64, []float64) {
+		return []float64{p.Mean}, []float64{p.WMean}
+	},
 }
 
 type poissonFamily struct{}

@@ -466,6 +466,9 @@ func TestCorruptedStoreRejected(t *testing.T) {
 		{`UPDATE nb.gaussian SET weight = 1e300 WHERE class = 'a'`, "nb.gaussian"},
 		{`ALTER TABLE nb.gaussian ALTER mean DROP NOT NULL; UPDATE nb.gaussian SET mean = NULL WHERE class = 'a'`, "nb.gaussian"},
 		{`UPDATE nb.categorical SET count = 99 WHERE class = 'a' AND value = 'u'`, "nb.categorical"},
+		// Scoring reads the weighted mean; an unweighted model's must be its mean (it was accepted, and scored).
+		{`UPDATE nb.gaussian SET wmean = mean + 1 WHERE class = 'a'`, "weighted moment"},
+		{`UPDATE nb.gaussian SET wm2 = m2 * 2 + 1 WHERE class = 'b'`, "weighted moment"},
 		{`UPDATE nb.models SET format_version = 999`, "format version 999"},
 		{`UPDATE nb.models SET format_version = -1`, "format version -1"},
 	} {
@@ -485,7 +488,7 @@ func TestCorruptedStoreRejected(t *testing.T) {
 	for _, bad := range []string{strings.Replace(buf.String(), `"value": "u"`, `"value": null`, 1),
 		strings.Replace(buf.String(), `"mean": 1.5`, `"mean": null`, 1), strings.Replace(buf.String(), `"weight": 2,
       "wmean"`, `"weight": 0,
-      "wmean"`, 1)} {
+      "wmean"`, 1), strings.Replace(buf.String(), `"wmean": 1.5`, `"wmean": 2.5`, 1)} {
 		if bad == buf.String() {
 			t.Fatalf("the edit did not apply to %s", buf.String())
 		}

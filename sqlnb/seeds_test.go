@@ -129,7 +129,20 @@ func TestGivenPriors(t *testing.T) {
 	if got := math.Exp(s.LogPrior[1]); !near(got, 0.8, 1e-15) {
 		t.Errorf("given prior of b = %v, want 0.8", got)
 	}
-	for _, bad := range []string{"a=0.2,b=0.7", "a=0.5,c=0.5", "a=1", "a=-1,b=2", "nonsense"} {
+	// Classes with ',', '=', '"' or spaces, in double quotes (a doubled quote for one), and '=' without.
+	mustExec(t, db, `CREATE TABLE odd AS SELECT * FROM (VALUES ('x,y','u'), ('p=q','u'), ('say "hi" ','w'), ('a=b=c','w')) v(y, x)`)
+	spec, err = sqlnb.Options{Priors: ` "x,y" = 0.1, "p=q"=0.2,"say ""hi"" "=0.3 , a=b=c=0.4`}.Spec("odd", "odd", "y")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = compile(t, train(t, db, spec))
+	for c, label := range s.Labels {
+		want := map[string]float64{"x,y": 0.1, "p=q": 0.2, `say "hi" `: 0.3, "a=b=c": 0.4}[label]
+		if got := math.Exp(s.LogPrior[c]); !near(got, want, 1e-15) {
+			t.Errorf("given prior of %q = %v, want %v", label, got, want)
+		}
+	}
+	for _, bad := range []string{"a=0.2,b=0.7", "a=0.5,c=0.5", "a=1", "a=-1,b=2", "nonsense", `"a=0.2,b=0.8`, `"a=0.2",b=0.8`, "a=0.2,a=0.8"} {
 		o := sqlnb.Options{Priors: bad}
 		spec, err := o.Spec("p", "d", "y")
 		if err == nil {

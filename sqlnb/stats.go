@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"sort"
 	"strings"
@@ -44,6 +45,9 @@ type Table[T any] struct {
 	// Rows, if set, says how many training rows (and their weight) a row counts: at most its class's, and
 	// equal to each other in a model without a weight column.
 	Rows func(*T) (count int64, weight float64)
+	// Moments, if set, returns a row's unweighted and weighted moments, which a model without a weight
+	// column (and without EM's fractional rows) must have equal: scoring reads the weighted ones.
+	Moments func(*T) (unweighted, weighted []float64)
 	// ModelRows: rows with an empty feature belong to the model as a whole (a logistic regression's
 	// intercepts).
 	ModelRows bool
@@ -220,6 +224,16 @@ func (t *Table[T]) validate(m *Model, rows any, known map[string]bool) error {
 			case m.Weight == "" && m.UnlabelledRows == 0 && w != float64(n):
 				return invalidRow(m, t.Name, i, "feature %q, class %q%s: weight %v but %d rows, in a model without a weight column",
 					k.Feature, k.Class, valueSuffix(k.Value), w, n)
+			}
+		}
+		if t.Moments != nil && m.Weight == "" && m.UnlabelledRows == 0 {
+			u, w := t.Moments(&rs[i])
+			for j := range u {
+				// Training, merge and forget give equal bits; 1e-12 leaves room for models written elsewhere.
+				if math.Abs(u[j]-w[j]) > 1e-12*math.Max(math.Abs(u[j]), math.Abs(w[j])) {
+					return invalidRow(m, t.Name, i, "feature %q, class %q%s: weighted moment %v differs from the unweighted %v, "+
+						"in a model without a weight column (they must be equal)", k.Feature, k.Class, valueSuffix(k.Value), w[j], u[j])
+				}
 			}
 		}
 	}

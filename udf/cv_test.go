@@ -198,3 +198,32 @@ func TestFoldSeeds(t *testing.T) {
 		t.Errorf("20 rows in 2 folds: %s non-empty folds", got[0][0])
 	}
 }
+
+// TestCVBestByRankingMulticlass: with more than two classes --metric roc_auc (average_precision) picks the
+// setting with the best macro average (roc_auc_macro). Before, the sweep looked up "roc_auc", which a
+// multiclass run does not have, read 0 for every setting and so always kept the first one.
+func TestCVBestByRankingMulticlass(t *testing.T) {
+	db := mustOpenDB(t)
+	ctx := context.Background()
+	mustExec(t, db, `CREATE TABLE d AS SELECT ['a','b','c'][i%3+1] AS y,
+		CASE WHEN i%5=0 THEN 'v'||((i+1)%3) ELSE 'v'||(i%3) END AS f,
+		CASE WHEN i%7=0 THEN 'w'||((i+2)%3) ELSE 'w'||(i%3) END AS g FROM range(300) r(i)`)
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for _, metric := range []string{"roc_auc", "average_precision"} {
+		// α = 1000 flattens the posteriors (a worse ranking than α = 0.01) and comes first.
+		res, err := sqlnb.CrossValidate(ctx, conn, db, sqlnb.CVSpec{Folds: 3, Seed: 1, Alphas: []float64{1000, 0.01}, Metric: metric,
+			Train: sqlnb.TrainSpec{Model: "cv", Source: "d", Label: "y"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		key := metric + "_macro"
+		a, b := res.Settings[0].Mean[key], res.Settings[1].Mean[key]
+		if res.Metric != key || !(b > a) || res.Best != 1 {
+			t.Errorf("%s: metric %q, best %d; %s %v (α 1000) and %v (α 0.01)", metric, res.Metric, res.Best, key, a, b)
+		}
+	}
+}

@@ -74,7 +74,7 @@ func (f *modelFlags) addPriors(cmd *cobra.Command) {
 	cmd.Flags().Int64Var(&f.minDF, "min-df", 0, "text features: keep terms found in at least this many training documents")
 	cmd.Flags().Int64Var(&f.maxFeatures, "max-features", 0, "text features: keep only the most frequent terms (0: all)")
 	cmd.Flags().StringVar(&f.variance, "variance", "", "Gaussian variance: class (one per class), pooled (shared) or sample (per class, n - 1 as R)")
-	cmd.Flags().StringVar(&f.priors, "priors", "", "class priors: fit, smoothed, uniform, or class=p,class=p")
+	cmd.Flags().StringVar(&f.priors, "priors", "", "class priors: fit, smoothed, uniform, or class=p,class=p (\"a,b\"=p for a class with a comma)")
 }
 
 // addFeatures adds the flags that choose features and their kinds: --features, --exclude, --kind,
