@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -87,6 +88,7 @@ func Compare(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, spec Compar
 	rows := map[key][]float64{}
 	errs := map[key]string{}
 	failed := map[key]int{}
+	var firstErr error // the first point's failure, for a run where every point failed
 	res := &CompareResult{}
 	drop, err := queries.Render("compare_drop.tmpl.sql", map[string]any{"Table": compareTable})
 	if err != nil {
@@ -129,6 +131,9 @@ func Compare(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, spec Compar
 				msg := strings.TrimPrefix(err.Error(), fmt.Sprintf("train %q: ", t.Model))
 				errs[key{k, n}] = strings.TrimPrefix(msg, fmt.Sprintf("model %q: ", t.Model))
 				failed[key{k, n}]++
+				if firstErr == nil {
+					firstErr = err
+				}
 			}
 		}
 		if len(scorers) == 0 {
@@ -169,6 +174,10 @@ func Compare(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, spec Compar
 			}
 			res.Points = append(res.Points, pt)
 		}
+	}
+	if !slices.ContainsFunc(res.Points, func(p ComparePoint) bool { return p.Rows > 0 }) && firstErr != nil {
+		// Not one point: a table of notes and "0 test rows" with success would hide it.
+		return nil, fmt.Errorf("compare: no kind could be fitted at any size: %w", firstErr)
 	}
 	res.Duration = time.Since(start)
 	return res, nil

@@ -207,6 +207,9 @@ func foldModels(ctx context.Context, db Querier, reg FoldRegistrar, spec CVSpec)
 		return nil, "", nil, err
 	}
 	warnings = append(warnings, more...)
+	if err := checkLabels(spec.Train.Source, p.label.Name, rows, order); err != nil {
+		return nil, "", nil, err
+	}
 	for f := range spec.Folds {
 		if sc.parts[int64(f)] == nil {
 			return nil, "", nil, emptyFold(spec, f, rows)
@@ -251,6 +254,20 @@ func foldModels(ctx context.Context, db Querier, reg FoldRegistrar, spec CVSpec)
 // refitFolds fits, for each fold f, the model on the rows of the other folds: the source restricted by the
 // fold expression (source_other_folds.tmpl.sql, f a bound parameter), trained as Train trains. k fits.
 func refitFolds(ctx context.Context, db Querier, spec CVSpec, p *plan, base *Model, fold string) ([]*Model, error) {
+	stmt, err := queries.Render("source_labels.tmpl.sql", map[string]any{"From": p.src.From, "Label": p.label.Name})
+	if err != nil {
+		return nil, err
+	}
+	var rows, classes int64
+	var first sql.NullString
+	if err := db.QueryRowContext(ctx, stmt, p.src.Args...).Scan(&rows, &classes, &first); err != nil {
+		return nil, err
+	}
+	if classes < 2 {
+		if err := checkLabels(spec.Train.Source, p.label.Name, rows, []string{first.String}); err != nil {
+			return nil, err
+		}
+	}
 	out := make([]*Model, spec.Folds)
 	for f := range out {
 		from, err := queries.Render("source_other_folds.tmpl.sql", map[string]any{"From": p.src.From, "Fold": fold, "Param": len(p.src.Args) + 1})
@@ -293,6 +310,18 @@ func refitFolds(ctx context.Context, db Querier, spec CVSpec, p *plan, base *Mod
 		}
 	}
 	return out, nil
+}
+
+// checkLabels makes the checks of a training (checkTrained), with its words, on the labelled rows of a source
+// and its classes, before cross-validation's checks of each fold.
+func checkLabels(source, label string, rows int64, classes []string) error {
+	switch {
+	case rows == 0:
+		return fmt.Errorf("%w: source %q has no rows with a non-NULL label %q", ErrNoRows, source, label)
+	case len(classes) == 1:
+		return fmt.Errorf("%w: label column %q has the single class %q: a classifier needs at least two", ErrOneClass, label, classes[0])
+	}
+	return nil
 }
 
 // emptyFold is the error of fold f (from 0) without labelled rows, of rows in all.

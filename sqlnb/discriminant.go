@@ -327,6 +327,16 @@ type discriminantComponent struct {
 	logNorm []float64
 	logDiag [][]float64
 	scratch sync.Pool // *[]float64
+	// worst is the smallest Cholesky pivot relative to its feature's variance over the covariances (1 − R² of
+	// the feature on those before it), with its feature and class ("" for lda's pooled Σ): how many digits
+	// the inverse loses (ConditionWarning).
+	worst conditioning
+}
+
+// conditioning is a covariance's smallest relative Cholesky pivot and where it is.
+type conditioning struct {
+	rel            float64
+	feature, class string
 }
 
 // Compile estimates the covariances (scikit-learn 1.2's rules) and factors them (gonum's Cholesky):
@@ -400,7 +410,8 @@ func (g *discriminantComponent) compileQDA(cc *compiler, feats []Feature, co []*
 				sigma.SetSym(j, k, v)
 			}
 		}
-		ch, err := factor(sigma, feats)
+		ch, cond, err := factor(sigma, feats)
+		g.noteConditioning(cond, cc.m.Classes[c].Label)
 		if err != nil {
 			return nil, fmt.Errorf("%w: the covariance of class %q is singular: %v: set reg_param (reg_param := 0.1, --reg-param 0.1) "+
 				"to regularise it, or leave the feature out", ErrSingular, cc.m.Classes[c].Label, err)
@@ -465,7 +476,8 @@ func (g *discriminantComponent) compileLDA(cc *compiler, feats []Feature, co []*
 			}
 		}
 	}
-	ch, err := factor(sigma, feats)
+	ch, cond, err := factor(sigma, feats)
+	g.noteConditioning(cond, "")
 	if err != nil {
 		return nil, fmt.Errorf("%w: the pooled covariance is singular: %v: set shrinkage (shrinkage := 0.1, --shrinkage 0.1; solver lsqr) "+
 			"to regularise it, or leave the feature out", ErrSingular, err)
@@ -490,9 +502,39 @@ func (g *discriminantComponent) compileLDA(cc *compiler, feats []Feature, co []*
 	return []Component{g}, nil
 }
 
-// factor returns the Cholesky factorisation of sigma, or an error naming the first feature whose pivot is
-// below 1e-12 of its variance (constant, or a linear combination of the features before it).
-func factor(sigma *mat.SymDense, feats []Feature) (*mat.Cholesky, error) {
+// noteConditioning keeps the worse of g.worst and a covariance's conditioning (of class, "" for lda).
+func (g *discriminantComponent) noteConditioning(c conditioning, class string) {
+	if c.feature != "" && (g.worst.feature == "" || c.rel < g.worst.rel) {
+		g.worst, g.worst.class = c, class
+	}
+}
+
+// conditionWarnAt is the relative pivot below which training warns: the covariance's inverse then loses
+// more than 6 of the 16 digits of a float64, the scores' accuracy falls from ~1e-15 towards 1e-10 and worse.
+const conditionWarnAt = 1e-6
+
+// ConditionWarning says how many digits an lda or qda model's scores may lose to a nearly singular
+// covariance (a feature nearly a linear combination of the others), or "" when it is well conditioned.
+func (g *discriminantComponent) ConditionWarning() string {
+	w := g.worst
+	if w.feature == "" || !(w.rel < conditionWarnAt) {
+		return ""
+	}
+	where := "the pooled covariance"
+	fix := "set shrinkage (--shrinkage 0.1, solver lsqr)"
+	if g.qda {
+		where, fix = fmt.Sprintf("the covariance of class %q", w.class), "set --reg-param (0.1)"
+	}
+	return fmt.Sprintf("feature %q is nearly a linear combination of the features before it in %s (it keeps %.1e of its "+
+		"variance): its inverse loses about %d of 16 digits, so the scores may be accurate to about 1e-%d only; %s, or leave the "+
+		"feature out", w.feature, where, w.rel, int(math.Round(-math.Log10(w.rel))), max(1, int(math.Round(16+math.Log10(w.rel)))), fix)
+}
+
+// factor returns the Cholesky factorisation of sigma and its conditioning (the smallest pivot relative to
+// its feature's variance), or an error naming the first feature whose pivot is below 1e-12 of its variance
+// (constant, or a linear combination of the features before it).
+func factor(sigma *mat.SymDense, feats []Feature) (*mat.Cholesky, conditioning, error) {
+	var cond conditioning
 	m := sigma.SymmetricDim()
 	// The pivots of an unpivoted Cholesky factorisation, computed here to name the feature that fails.
 	l := make([][]float64, m)
@@ -509,18 +551,21 @@ func factor(sigma *mat.SymDense, feats []Feature) (*mat.Cholesky, error) {
 			}
 			if !(s > 1e-12*sigma.At(j, j)) || !(sigma.At(j, j) > 0) {
 				if j == 0 || !(sigma.At(j, j) > 0) {
-					return nil, fmt.Errorf("feature %q is constant", feats[j].Name)
+					return nil, cond, fmt.Errorf("feature %q is constant", feats[j].Name)
 				}
-				return nil, fmt.Errorf("feature %q is (nearly) a linear combination of the features before it", feats[j].Name)
+				return nil, cond, fmt.Errorf("feature %q is (nearly) a linear combination of the features before it", feats[j].Name)
+			}
+			if rel := s / sigma.At(j, j); cond.feature == "" || rel < cond.rel {
+				cond = conditioning{rel: rel, feature: feats[j].Name}
 			}
 			l[j][j] = math.Sqrt(s)
 		}
 	}
 	var ch mat.Cholesky
 	if !ch.Factorize(sigma) {
-		return nil, fmt.Errorf("the covariance is not positive definite")
+		return nil, cond, fmt.Errorf("the covariance is not positive definite")
 	}
-	return &ch, nil
+	return &ch, cond, nil
 }
 
 func (g *discriminantComponent) Inputs() []*Input { return g.in }

@@ -10,8 +10,9 @@ var (
 	ErrModelExists = errors.New("model exists")
 	// ErrUnknownColumn: a named column is not in the source.
 	ErrUnknownColumn = errors.New("unknown column")
-	// ErrNoRows: the training source has no row with a non-NULL label.
-	ErrNoRows = errors.New("no training rows")
+	// ErrNoRows: the source has no row to train on or evaluate (no non-NULL label; with lda, qda and
+	// logistic, no row without a missing value).
+	ErrNoRows = errors.New("no rows")
 	// ErrOneClass: the training source has a single class.
 	ErrOneClass = errors.New("only one class")
 	// ErrTooManyClasses: the label has more than MaxClasses classes and training was not forced.

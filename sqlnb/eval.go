@@ -124,6 +124,14 @@ func Evaluate(ctx context.Context, conn *sql.Conn, spec EvalSpec) (*Evaluation, 
 		return nil, fmt.Errorf("evaluate %q: %w", m.Name, err)
 	}
 	e.Model = m
+	if n, _ := e.Get("n", ""); n == 0 {
+		// No metric is defined on no rows: say why rather than print empty tables.
+		if left, err := leftOutRows(ctx, conn, m, src, label, e); err == nil && left != "" {
+			return nil, fmt.Errorf("%w: evaluate %q: no row could be scored: %s", ErrNoRows, m.Name, left)
+		}
+		return nil, fmt.Errorf("%w: evaluate %q: source %q has no rows with a non-NULL label %q: nothing to evaluate", ErrNoRows, m.Name,
+			spec.Source, label)
+	}
 	e.Warnings = unknownLabels(e, m)
 	left, err := leftOutRows(ctx, conn, m, src, label, e)
 	if err != nil {

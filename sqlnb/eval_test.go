@@ -401,3 +401,41 @@ func TestEvaluateCountsLeftOut(t *testing.T) {
 		conn.Close()
 	}
 }
+
+// TestEvaluateNoRows: a source without labelled rows, or whose labelled rows all score NULL, is an error that
+// says so (it printed empty metric tables and "evaluated on 0 rows" with success).
+func TestEvaluateNoRows(t *testing.T) {
+	ctx := context.Background()
+	db, err := udf.Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	mustExec(t, db.DB, `CREATE TABLE d AS SELECT ['a', 'b'][1 + i % 2] AS y, i % 2 + sin(i) AS x,
+		CASE WHEN i % 2 = 0 THEN cos(i) END AS z FROM range(100) r(i)`)
+	if _, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "g", Source: "d", Label: "y"}); err != nil {
+		t.Fatal(err)
+	}
+	// lda on complete rows; scored on d, whose class-b rows all miss z.
+	mustExec(t, db.DB, `CREATE TABLE e AS SELECT y, x, coalesce(z, sin(x)) AS z FROM d`)
+	if _, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "l", Source: "e", Label: "y", Kind: sqlnb.LDA}); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for _, c := range []struct{ model, source, want string }{
+		{"g", "FROM d WHERE false", `source "FROM d WHERE false" has no rows with a non-NULL label "y": nothing to evaluate`},
+		{"g", "SELECT NULL::VARCHAR AS y, x, z FROM d", `has no rows with a non-NULL label "y"`},
+		{"l", "FROM d WHERE y = 'b'", "no row could be scored: 50 of the 50 labelled rows have NULL scores"},
+	} {
+		for _, quick := range []bool{false, true} {
+			_, err := sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Model: c.model, Source: c.source, NoCurves: quick})
+			if !errors.Is(err, sqlnb.ErrNoRows) || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s on %s: %v", c.model, c.source, err)
+			}
+		}
+	}
+}

@@ -66,6 +66,7 @@ type table interface {
 	source(rows any) func(dst []driver.Value) bool
 	loadGroups(rows Rows, model string) (map[int64]any, error)
 	size(rows any) int
+	countRows(rows any, into map[string]int64) bool
 }
 
 type tableColumn struct {
@@ -170,6 +171,20 @@ func (t *Table[T]) decode(raw json.RawMessage) (any, error) {
 func (t *Table[T]) size(rows any) int {
 	r, _ := rows.([]T)
 	return len(r)
+}
+
+// countRows adds, per feature, the training rows the table's rows count (Rows) to into, and reports whether
+// the table counts rows at all.
+func (t *Table[T]) countRows(rows any, into map[string]int64) bool {
+	if t.Rows == nil {
+		return false
+	}
+	r, _ := rows.([]T)
+	for i := range r {
+		n, _ := t.Rows(&r[i])
+		into[t.Key(&r[i]).Feature] += n
+	}
+	return true
 }
 
 // validate checks every row: its feature is one of known (features whose family keeps this table), its class

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 
 	"fmt"
 	"math"
@@ -259,19 +260,185 @@ func trainPlanned(ctx context.Context, db Querier, spec TrainSpec, p *plan, para
 			m.Rows += c.Count
 		}
 	}
-	m, err := checkTrained(spec, p, m)
-	return m, warnings, err
+	checked, err := checkTrained(spec, p, m)
+	if err == nil {
+		warnings = append(warnings, emptyFeatures(m)...)
+		warnings = append(warnings, conditionWarnings(m)...)
+	}
+	if m.IncompleteRows > 0 && (err == nil || errors.Is(err, ErrInvalidModel)) {
+		r := missingValues(ctx, db, p)
+		switch why := r.problem(); {
+		case err != nil && why != nil:
+			return nil, nil, why
+		case err == nil && len(r.empty) > 0:
+			warnings = append(warnings, fmt.Sprintf("class %s has no row without a missing value (NULL or NaN), and %s leaves out "+
+				"every row with one: the model does not know the class; missing values by feature: %s", strings.Join(r.empty, ", "),
+				r.kind, r.byFeature()))
+		}
+	}
+	return checked, warnings, err
+}
+
+// emptyFeatures warns of the features without a value in any labelled row (all NULL, or NaN for a Gaussian
+// one): they take part in no score, and a file source that holds such a column (CSV) may read it as VARCHAR
+// when scored. Only the families whose statistics count their rows (gaussian, poisson, categorical) tell.
+func emptyFeatures(m *Model) []string {
+	counts := map[string]int64{}
+	counted := map[string]bool{} // tables that count rows, by name
+	for _, f := range m.Features {
+		fam := familyOf[f.Kind]
+		if fam == nil {
+			continue
+		}
+		for _, t := range fam.Tables() {
+			if _, done := counted[t.tableName()]; !done {
+				counted[t.tableName()] = t.countRows(m.Stats[t.tableName()], counts)
+			}
+		}
+	}
+	var out []string
+	for _, f := range m.Features {
+		fam := familyOf[f.Kind]
+		if fam == nil || counts[f.Name] > 0 {
+			continue
+		}
+		for _, t := range fam.Tables() {
+			if counted[t.tableName()] {
+				out = append(out, fmt.Sprintf("feature %q has no value in any labelled row (all NULL): it takes no part in the "+
+					"scores; leave it out with --exclude %s (exclude := ['%s'])", f.Name, f.Name, strings.ReplaceAll(f.Name, "'", "''")))
+				break
+			}
+		}
+	}
+	return out
+}
+
+// conditionWarnings are the lda and qda components' ConditionWarning: a nearly singular covariance.
+func conditionWarnings(m *Model) []string {
+	s, err := Compile(m.Pooled())
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, c := range s.Components {
+		d, ok := c.(*discriminantComponent)
+		if q, isQDA := c.(qdaComponent); isQDA {
+			d, ok = q.discriminantComponent, true
+		}
+		if ok {
+			if w := d.ConditionWarning(); w != "" {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+// missingReport is what train_missing read: the labelled rows, the rows missing each feature, and the
+// classes none of whose rows is complete.
+type missingReport struct {
+	kind    Kind
+	total   int64
+	names   []string
+	missing []int64
+	empty   []string
+}
+
+// missingValues reads train_missing for the features of a model of complete rows (lda, qda, logistic: rows
+// with a missing value are left out): an empty report when there are none or the query fails.
+func missingValues(ctx context.Context, db Querier, p *plan) missingReport {
+	type feat struct {
+		Name  string
+		Float bool
+	}
+	var r missingReport
+	var feats []feat
+	for _, f := range p.features {
+		if f.Kind == LDA || f.Kind == QDA || f.Kind == Logistic {
+			feats = append(feats, feat{f.Name, classifyType(f.Type) == typeFloat})
+			r.kind, r.names = f.Kind, append(r.names, f.Name)
+		}
+	}
+	if len(feats) == 0 {
+		return missingReport{}
+	}
+	stmt, err := queries.Render("train_missing.tmpl.sql", map[string]any{"From": p.src.From, "Label": p.label.Name, "Features": feats})
+	if err != nil {
+		return missingReport{}
+	}
+	rows, err := db.QueryContext(ctx, stmt, p.src.Args...)
+	if err != nil {
+		return missingReport{}
+	}
+	defer rows.Close()
+	r.missing = make([]int64, len(feats))
+	for rows.Next() {
+		var class sql.NullString
+		var n, complete int64
+		miss := make([]int64, len(feats))
+		dst := []any{&class, &n, &complete}
+		for i := range miss {
+			dst = append(dst, &miss[i])
+		}
+		if rows.Scan(dst...) != nil {
+			return missingReport{}
+		}
+		r.total += n
+		for i := range miss {
+			r.missing[i] += miss[i]
+		}
+		if complete == 0 {
+			r.empty = append(r.empty, fmt.Sprintf("%q (%d rows)", class.String, n))
+		}
+	}
+	if rows.Err() != nil {
+		return missingReport{}
+	}
+	return r
+}
+
+// problem is the error that explains a failed training: a feature missing in every labelled row, or a class
+// without a complete row; nil when the report shows neither.
+func (r missingReport) problem() error {
+	if r.total == 0 {
+		return nil
+	}
+	for i, name := range r.names {
+		if r.missing[i] == r.total {
+			return fmt.Errorf("%w: feature %q is missing (NULL or NaN) in all %d labelled rows, and %s leaves out every row with a missing "+
+				"value: leave the feature out (--features, --exclude) or fill it in a --from query", ErrNoRows, name, r.total, r.kind)
+		}
+	}
+	if len(r.empty) > 0 {
+		return fmt.Errorf("%w: class %s has no row without a missing value (NULL or NaN), and %s leaves out every row with one: "+
+			"missing values by feature: %s; leave those features out (--features, --exclude), fill them, or filter the class out",
+			ErrNoRows, strings.Join(r.empty, ", "), r.kind, r.byFeature())
+	}
+	return nil
+}
+
+// byFeature lists the features with missing values and how many, of how many labelled rows.
+func (r missingReport) byFeature() string {
+	var parts []string
+	for i, name := range r.names {
+		if r.missing[i] > 0 {
+			parts = append(parts, fmt.Sprintf("%q in %d", name, r.missing[i]))
+		}
+	}
+	return fmt.Sprintf("%s of %d labelled rows", strings.Join(parts, ", "), r.total)
 }
 
 // checkTrained checks a trained model's classes and weights, applies given priors, validates and compiles it.
 func checkTrained(spec TrainSpec, p *plan, m *Model) (*Model, error) {
 	classes, params := m.Classes, m.Params
-	if m.Rows == 0 {
-		return nil, fmt.Errorf("%w: source %q has no rows with a non-NULL label %q", ErrNoRows, spec.Source, p.label.Name)
-	}
-	if len(classes) == 1 {
-		return nil, fmt.Errorf("%w: label column %q has the single class %q: a classifier needs at least two",
-			ErrOneClass, p.label.Name, classes[0].Label)
+	if m.Rows == 0 || len(classes) < 2 {
+		labels := make([]string, len(classes))
+		for i, c := range classes {
+			labels[i] = c.Label
+		}
+		if err := checkLabels(spec.Source, p.label.Name, m.Rows, labels); err != nil {
+			return nil, err
+		}
 	}
 	if p.weight != "" {
 		total := 0.0
@@ -308,7 +475,7 @@ func applyGivenPriors(m *Model, given map[string]float64) error {
 	for label := range given {
 		if _, ok := known[label]; !ok {
 			return fmt.Errorf("%w: prior for class %q, which is not in the training data (classes: %s)",
-				ErrBadOption, label, strings.Join(classLabels(m), ", "))
+				ErrBadOption, label, strings.Join(quoteAll(classLabels(m)), ", "))
 		}
 	}
 	for i := range m.Classes {

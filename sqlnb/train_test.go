@@ -155,3 +155,24 @@ func TestSetParamsKeeps(t *testing.T) {
 		t.Errorf("max_iter of an EM model: %v", err)
 	}
 }
+
+// TestEmptyFeatureWarning: a feature without a value in any labelled row (all NULL) trained silently (a
+// Gaussian of mean 0 and variance ε); training now warns, for the kinds whose statistics count rows.
+func TestEmptyFeatureWarning(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT ['a', 'b'][i % 2 + 1] AS y, i % 2 + sin(i) AS x, NULL::DOUBLE AS z, NULL::VARCHAR AS c,
+		CASE WHEN i % 2 = 0 THEN 'u' END AS half FROM range(100) r(i)`)
+	res, err := sqlnb.Train(context.Background(), db, sqlnb.TrainSpec{Model: "m", Source: "d", Label: "y"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := strings.Join(res.Warnings, "\n")
+	for _, name := range []string{"z", "c"} {
+		if !strings.Contains(w, fmt.Sprintf(`feature %q has no value in any labelled row (all NULL)`, name)) {
+			t.Errorf("no warning for %s: %q", name, w)
+		}
+	}
+	if strings.Contains(w, `"x"`) || strings.Contains(w, `"half"`) || len(res.Warnings) != 2 {
+		t.Errorf("warnings %q", res.Warnings)
+	}
+}

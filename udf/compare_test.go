@@ -2,9 +2,11 @@ package udf_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/sqlnb/sqlnb/queries"
@@ -53,4 +55,27 @@ func TestCompareMatchesDirectEvaluation(t *testing.T) {
 		}
 	}
 	t.Logf("%d points on %d test rows equal direct training and nb_eval", len(res.Points), res.TestRows)
+}
+
+// TestCompareNothingFitted: when no kind can be fitted at any size, Compare is an error carrying the first
+// point's reason (it returned a table of notes, "0 test rows" and success); one kind that fits is a result.
+func TestCompareNothingFitted(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT ['a', 'b'][i % 2 + 1] AS y, i % 2 + sin(i) AS x, NULL::DOUBLE AS z FROM range(200) r(i)`)
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	spec := sqlnb.CompareSpec{Train: sqlnb.TrainSpec{Source: "d", Label: "y", Features: []string{"x", "z"}}, Kinds: []sqlnb.Kind{sqlnb.LDA},
+		Sizes: []int{50, 100}, TestFraction: 0.3, Seed: 5}
+	if _, err := sqlnb.Compare(ctx, conn, db, spec); !errors.Is(err, sqlnb.ErrNoRows) || !strings.Contains(err.Error(), "no kind could be fitted") {
+		t.Errorf("lda on an all-NULL feature: %v", err)
+	}
+	spec.Kinds = append(spec.Kinds, sqlnb.Gaussian)
+	res, err := sqlnb.Compare(ctx, conn, db, spec)
+	if err != nil || len(res.Points) != 4 || res.Points[0].Err == "" || res.Points[2].Rows == 0 {
+		t.Errorf("lda and gaussian: %v, %+v", err, res)
+	}
 }

@@ -227,3 +227,32 @@ func TestCVBestByRankingMulticlass(t *testing.T) {
 		}
 	}
 }
+
+// TestCVSourceChecks: cv makes train's checks first, with its words: an empty source (it said "fold 1 has no
+// labelled rows ... use fewer folds, --stratified or another --seed", none of which helps) and a single class
+// (it said "use fewer folds or --stratified"), for the one-scan folds and the refitted ones (logistic).
+func TestCVSourceChecks(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT ['a', 'b'][i % 2 + 1] AS y, i % 2 + sin(i) AS x FROM range(100) r(i)`)
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for _, kind := range []sqlnb.Kind{"", sqlnb.Logistic} {
+		for _, c := range []struct {
+			source string
+			is     error
+			want   string
+		}{
+			{"FROM d WHERE false", sqlnb.ErrNoRows, `source "FROM d WHERE false" has no rows with a non-NULL label "y"`},
+			{"FROM d WHERE y = 'a'", sqlnb.ErrOneClass, `label column "y" has the single class "a": a classifier needs at least two`},
+		} {
+			_, err := sqlnb.CrossValidate(ctx, conn, db, sqlnb.CVSpec{Folds: 5, Train: sqlnb.TrainSpec{Model: "cv", Source: c.source, Label: "y", Kind: kind}})
+			if !errors.Is(err, c.is) || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("kind %q, %s: %v", kind, c.source, err)
+			}
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/duckdb/duckdb-go/v2/mapping"
 
+	"github.com/sqlnb/sqlnb/queries"
 	"github.com/sqlnb/sqlnb/sqlnb"
 )
 
@@ -508,7 +509,9 @@ func (b *bound) inputReader(in *sqlnb.Input, what string, arg, child int, t mapp
 	switch {
 	case in.Kind == sqlnb.NumberInput:
 		if !isNumberType(r.typ) {
-			return r, wrong("cast it to DOUBLE")
+			// A CSV column empty in every row reads as VARCHAR: say how to cast where the rows are read.
+			return r, wrong(fmt.Sprintf("cast it to DOUBLE (SELECT CAST(%s AS DOUBLE) AS %s, ... in the query that reads the rows; "+
+				"sqlnb predict and eval take such a query as --from)", queries.Ident(in.Name), queries.Ident(in.Name)))
 		}
 		r.copy = b.scorer.OwnBuffer(in.Feature)
 		return r, nil

@@ -138,7 +138,7 @@ func TestBindErrors(t *testing.T) {
 		{`SELECT nb_predict(y, t) FROM t`, `constant model name`},
 		{`SELECT nb_predict('m', {'x': 1.0})`, `needs feature "color"`},
 		{`SELECT nb_predict('m', 1.0, 'red')`, `has 4 features ("x", "color", "n", "flag") but 2 were given`},
-		{`SELECT nb_predict('m', 'text', 'red', 1, true)`, `model "m": feature "x" is gaussian (trained on DECIMAL(22,1)) but the argument has type VARCHAR: cast it to DOUBLE`},
+		{`SELECT nb_predict('m', 'text', 'red', 1, true)`, `model "m": feature "x" is gaussian (trained on DECIMAL(22,1)) but the argument has type VARCHAR: cast it to DOUBLE (SELECT CAST("x" AS DOUBLE) AS "x", ... in the query`},
 		{`SELECT nb_predict('m', 1.0, [1], 1, true)`, `feature "color" is categorical`},
 		{`SELECT nb_predict('m', 1.0, 'red', 1, uuid())`, `type UUID`},
 		{`SELECT nb_predict('m', 1.0, 0.5, 1, true)`, `feature "color" is categorical (trained on VARCHAR) but the argument has type DECIMAL(2,1)`}, // not SMALLINT

@@ -29,15 +29,15 @@ func newPredictCmd(e *env) *cobra.Command {
 		Use:   "predict --model NAME --from SOURCE [--output FILE]",
 		Short: "Score a table, query or file with a stored model",
 		Long: `Score every row of SOURCE with model NAME inside DuckDB and write the source columns plus "prediction"
-(and, with --proba, one "proba_<class>" column per class) to FILE (.parquet, .csv or .json, streamed by DuckDB's
-COPY) or to stdout (--format table|csv|json).`,
+(and, with --proba, one "proba_<class>" column per class) to FILE (.parquet, .csv, .json: one JSON array, or
+.jsonl/.ndjson: an object a line; streamed by DuckDB's COPY) or to stdout (--format table|csv|json).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runPredict(cmd, e, o) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.model, "model", "", "model name (required)")
 	f.StringVar(&o.from, "from", "", "source to score: table, query or file glob (required)")
-	f.StringVar(&o.output, "output", "", "output file: .parquet, .csv or .json (default: stdout)")
+	f.StringVar(&o.output, "output", "", "output file: .parquet, .csv, .json (an array) or .jsonl (an object a line) (default: stdout)")
 	f.StringVar(&o.format, "format", "table", formatHelp+" (without --output)")
 	f.BoolVar(&o.proba, "proba", false, "add a proba_<class> column per class")
 	f.BoolVar(&o.probaMap, "proba-map", false, "add one proba column: a MAP from class to posterior (for classes whose names differ only in case)")
@@ -49,6 +49,10 @@ COPY) or to stdout (--format table|csv|json).`,
 }
 
 var copyFormats = map[string]string{".parquet": "parquet", ".csv": "csv", ".json": "json", ".jsonl": "json", ".ndjson": "json"}
+
+// copyOptions are COPY's options beyond the format, by extension: a .json file is one JSON array (what a
+// JSON parser reads), .jsonl and .ndjson one object a line.
+var copyOptions = map[string]string{".json": ", ARRAY true"}
 
 func runPredict(cmd *cobra.Command, e *env, o *predictOptions) error {
 	var copyFormat string
@@ -107,7 +111,8 @@ func runPredict(cmd *cobra.Command, e *env, o *predictOptions) error {
 		return err
 	}
 	// DuckDB writes the whole file to out.Path(); it replaces --output only once complete.
-	stmt := "COPY (" + sel + ") TO $" + fmt.Sprint(len(src.Args)+1) + " (FORMAT " + copyFormat + ", USE_TMP_FILE false)"
+	stmt := "COPY (" + sel + ") TO $" + fmt.Sprint(len(src.Args)+1) + " (FORMAT " + copyFormat + copyOptions[strings.ToLower(filepath.Ext(o.output))] +
+		", USE_TMP_FILE false)"
 	bar := e.track(ctx, conn, "scoring", o.from)
 	res, err := conn.ExecContext(ctx, stmt, append(src.Args, out.Path())...)
 	bar.clear()

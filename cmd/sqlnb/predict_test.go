@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -92,5 +93,38 @@ func TestOutputKeepsWhatIsThere(t *testing.T) {
 	}
 	if fi, err := os.Stat("my-confusion.svg"); err != nil || fi.Mode().Perm() != 0o600 || fi.Size() < 100 {
 		t.Errorf("the plot's linked file: %v, %v", fi, err)
+	}
+}
+
+// TestPredictJSONFiles: --output x.json is one JSON array, as a JSON parser reads a .json file (it was one
+// object a line, which json.load refuses: "Extra data"); .jsonl and .ndjson stay one object a line.
+func TestPredictJSONFiles(t *testing.T) {
+	t.Chdir(t.TempDir())
+	mustRun(t, "train", "--model", "m", "--label", "y", "--from", "SELECT ['a', 'b'][i % 2 + 1] AS y, i % 2 + sin(i) AS x FROM range(50) r(i)")
+	mustRun(t, "predict", "--model", "m", "--from", "SELECT i % 2 + sin(i) AS x FROM range(3) r(i)", "--proba", "--output", "p.json", "--quiet")
+	data, err := os.ReadFile("p.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal(data, &rows); err != nil || len(rows) != 3 || rows[0]["prediction"] != "a" {
+		t.Errorf("p.json: %v, %q", err, data)
+	}
+	for _, name := range []string{"p.jsonl", "p.ndjson"} {
+		mustRun(t, "predict", "--model", "m", "--from", "SELECT i % 2 + sin(i) AS x FROM range(3) r(i)", "--output", name, "--quiet")
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+		for _, l := range lines {
+			var row map[string]any
+			if err := json.Unmarshal([]byte(l), &row); err != nil {
+				t.Errorf("%s line %q: %v", name, l, err)
+			}
+		}
+		if len(lines) != 3 {
+			t.Errorf("%s: %d lines", name, len(lines))
+		}
 	}
 }
