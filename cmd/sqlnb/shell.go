@@ -380,14 +380,32 @@ func (sh *shell) dot(line string) (quit bool, err error) {
 		return false, sh.exec(`SELECT schema_name AS schema, table_name AS name, 'table' AS type FROM duckdb_tables() WHERE NOT internal
 			UNION ALL SELECT schema_name, view_name, 'view' FROM duckdb_views() WHERE NOT internal ORDER BY ALL`)
 	case ".schema":
-		filter := ""
-		var args []any
+		var schema, name any // NULL: any
 		if arg != "" {
-			filter, args = " WHERE name = $1", []any{arg}
+			args, err := dotArgs(arg)
+			if err != nil {
+				return false, fmt.Errorf(".schema %s: %w", arg, err)
+			}
+			if len(args) != 1 {
+				return false, fmt.Errorf(`.schema %s: give one table or view (quote a name with spaces: "my table")`, arg)
+			}
+			s, n, err := tableArg(args[0])
+			if err != nil {
+				return false, fmt.Errorf(".schema %s: %w", arg, err)
+			}
+			name = n
+			if s != "" {
+				schema = s
+			}
 		}
-		data, err := sh.queryAll(context.Background(), `SELECT sql FROM (
-			SELECT table_name AS name, sql FROM duckdb_tables() WHERE NOT internal
-			UNION ALL SELECT view_name, sql FROM duckdb_views() WHERE NOT internal)`+filter+` ORDER BY name`, args...)
+		// Names match without regard to case, as DuckDB resolves them; when some differ only by case, the
+		// exact ones.
+		data, err := sh.queryAll(context.Background(), `WITH m AS (
+			SELECT sql, name = $1 AND schema = coalesce($2, schema) AS exact FROM (
+				SELECT schema_name AS schema, table_name AS name, sql FROM duckdb_tables() WHERE NOT internal
+				UNION ALL SELECT schema_name, view_name, sql FROM duckdb_views() WHERE NOT internal)
+			WHERE lower(name) = lower(coalesce($1, name)) AND lower(schema) = lower(coalesce($2, schema)))
+			SELECT sql FROM m WHERE exact IS NOT FALSE OR NOT EXISTS (FROM m WHERE exact) ORDER BY ALL`, name, schema)
 		if err != nil {
 			return false, err
 		}
@@ -417,12 +435,14 @@ func (sh *shell) dot(line string) (quit bool, err error) {
 		}
 		return false, sh.open(unquoteArg(arg))
 	case ".import":
-		if len(fields) < 3 {
-			return false, errors.New(".import FILE TABLE: give a file and a table")
+		args, err := dotArgs(arg)
+		if err != nil {
+			return false, fmt.Errorf(".import %s: %w", arg, err)
 		}
-		table := fields[len(fields)-1]
-		file := unquoteArg(strings.TrimSpace(strings.TrimSuffix(arg, table)))
-		return false, sh.importFile(file, table)
+		if len(args) != 2 {
+			return false, errors.New(`.import FILE TABLE: give a file and a table (quote a name with spaces: 'my file.csv' "my table")`)
+		}
+		return false, sh.importFile(unquoteArg(args[0]), args[1])
 	case ".read":
 		f, err := os.Open(unquoteArg(arg))
 		if err != nil {
@@ -455,12 +475,83 @@ func (sh *shell) dot(line string) (quit bool, err error) {
 	return false, nil
 }
 
-// unquoteArg strips one pair of quotes ('...' or "...") from a dot command's file argument.
+// unquoteArg strips one pair of quotes ('...' or "...") from a dot command's file argument; that quote
+// doubled inside stands for one.
 func unquoteArg(s string) string {
 	if len(s) >= 2 && (s[0] == '\'' || s[0] == '"') && s[len(s)-1] == s[0] {
-		return s[1 : len(s)-1]
+		q := s[:1]
+		return strings.ReplaceAll(s[1:len(s)-1], q+q, q)
 	}
 	return s
+}
+
+// dotArgs splits a dot command's arguments at spaces outside quotes, as the DuckDB CLI does: a file may be
+// written as 'my file.csv' and a table as "my table" or main."my table" (a doubled quote inside stands for
+// one). The arguments keep their quotes (unquoteArg, tableArg).
+func dotArgs(s string) ([]string, error) {
+	var args []string
+	var quote byte
+	start := -1
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+			continue
+		case c == ' ' || c == '\t':
+			if start >= 0 {
+				args = append(args, s[start:i])
+				start = -1
+			}
+			continue
+		case c == '\'' || c == '"':
+			quote = c
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	if quote != 0 {
+		return nil, fmt.Errorf("a %c quote is not closed", quote)
+	}
+	if start >= 0 {
+		args = append(args, s[start:])
+	}
+	return args, nil
+}
+
+// tableArg reads a dot command's table argument: NAME or SCHEMA.NAME, each part bare or double-quoted
+// ("my table", "a.b", "say ""hi"""); schema is "" when not given.
+func tableArg(s string) (schema, name string, err error) {
+	var parts []string
+	start, quoted := 0, false
+	for i := 0; i <= len(s); i++ {
+		switch {
+		case i < len(s) && s[i] == '"':
+			quoted = !quoted
+		case i == len(s) || s[i] == '.' && !quoted:
+			p := s[start:i]
+			bare := !strings.HasPrefix(p, `"`)
+			if bare && strings.ContainsAny(p, `"'`) || !bare && (len(p) < 2 || !strings.HasSuffix(p, `"`) ||
+				strings.Contains(strings.ReplaceAll(p[1:len(p)-1], `""`, ""), `"`)) {
+				return "", "", fmt.Errorf(`table %s: write a name with quotes, spaces or dots in double quotes: "my table", main."a.b"`, s)
+			}
+			if p = unquoteArg(p); p == "" {
+				return "", "", fmt.Errorf("table %s: empty name", s)
+			}
+			parts = append(parts, p)
+			start = i + 1
+		}
+	}
+	switch len(parts) {
+	case 1:
+		return "", parts[0], nil
+	case 2:
+		return parts[0], parts[1], nil
+	}
+	return "", "", fmt.Errorf(`table %s: give NAME or SCHEMA.NAME (a name with dots is written in double quotes: "a.b")`, s)
 }
 
 // importFile loads file into table with DuckDB's reader for its extension (.csv, .tsv, .parquet, .json,
@@ -468,13 +559,13 @@ func unquoteArg(s string) string {
 // DuckDB CLI's .import does), else the table is created from the file.
 func (sh *shell) importFile(file, table string) error {
 	ctx := context.Background()
+	schema, name, err := tableArg(table)
+	if err != nil {
+		return fmt.Errorf(".import %q: %w", file, err)
+	}
 	src, err := sqlnb.ResolveSource(ctx, sh.conn, file)
 	if err != nil || !strings.HasPrefix(src.From, "read_") {
 		return fmt.Errorf(".import %q: not a file DuckDB reads: use .csv, .tsv, .parquet, .json, .jsonl or .ndjson (also .gz or .zst)", file)
-	}
-	schema, name := "", table
-	if i := strings.IndexByte(table, '.'); i > 0 {
-		schema, name = table[:i], table[i+1:]
 	}
 	target := queries.Ident(name)
 	if schema != "" {

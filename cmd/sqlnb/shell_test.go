@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sqlnb/sqlnb/queries"
 )
 
 // TestShellScript runs `sqlnb shell` with a script on stdin (not a terminal): statements across lines,
@@ -220,4 +222,98 @@ SELECT 'no semicolon at the end' AS last
 			t.Errorf("%s: exit %d, stderr %q; want 1 and %q", c.line, code, stderr.String(), c.want)
 		}
 	}
+}
+
+// TestShellQuotedNames: dot commands read their arguments as the DuckDB CLI does: a table in double quotes
+// (spaces, dots and doubled quotes inside), a file in single quotes; .schema finds a name whatever its case,
+// the exact one when names differ only by case; a bad argument says how to write it.
+func TestShellQuotedNames(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for _, f := range []string{"one.csv", "my file.csv"} {
+		if err := os.WriteFile(f, []byte("a,b\n1,2\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	script := `.import one.csv "Imp"
+.import one.csv "My Table"
+.import 'my file.csv' main."a.b"
+.import "one.csv" "say ""hi"""
+.import one.csv IMP
+SELECT count(*) AS imp_rows FROM imp;
+SELECT table_name FROM duckdb_tables() ORDER BY ALL;
+CREATE TABLE "my data"(x INT);
+CREATE SCHEMA s;
+CREATE TABLE s."My Data"(y INT);
+.output schema1.txt
+.schema "my data"
+.output schema2.txt
+.schema MY_DATA
+.output schema3.txt
+.schema "MY DATA"
+.output schema4.txt
+.schema s."my data"
+.output
+`
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"shell", filepath.Join(dir, "q.duckdb")}, strings.NewReader(script), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, stderr.String(), stdout.String())
+	}
+	out := stdout.String()
+	for _, want := range []string{"│ 2        │", "│ Imp", "│ My Table", "│ a.b", `│ say "hi"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, `"Imp"`) || strings.Count(out, "Imp") != 1 {
+		t.Errorf("tables (one Imp, named without quotes):\n%s", out)
+	}
+	for f, want := range map[string]string{
+		"schema1.txt": "CREATE TABLE \"my data\"(x INTEGER);\n",
+		"schema2.txt": "",
+		"schema3.txt": "CREATE TABLE \"my data\"(x INTEGER);\nCREATE TABLE s.\"My Data\"(y INTEGER);\n",
+		"schema4.txt": "CREATE TABLE s.\"My Data\"(y INTEGER);\n",
+	} {
+		if b, _ := os.ReadFile(f); string(b) != want {
+			t.Errorf("%s = %q, want %q", f, b, want)
+		}
+	}
+
+	for _, c := range []struct{ line, want string }{
+		{`.import one.csv "My Table`, `a " quote is not closed`},
+		{`.import one.csv My Table`, "give a file and a table (quote a name with spaces"},
+		{`.import one.csv "a"b`, "write a name with quotes, spaces or dots in double quotes"},
+		{`.import one.csv 'tbl'`, "write a name with quotes, spaces or dots in double quotes"},
+		{`.import one.csv a..b`, "empty name"},
+		{`.import one.csv a.b.c`, "give NAME or SCHEMA.NAME"},
+		{`.schema a b`, "give one table or view"},
+	} {
+		stdout.Reset()
+		stderr.Reset()
+		if code := run([]string{"shell", ":memory:"}, strings.NewReader(c.line+"\n"), &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want 1 and %q", c.line, code, stderr.String(), c.want)
+		}
+	}
+}
+
+// FuzzTableArg: any schema and table name, written with queries.Ident, is one dot-command argument that
+// tableArg reads back as that schema and name.
+func FuzzTableArg(f *testing.F) {
+	for _, s := range [][2]string{{"main", "t"}, {"s", "My Table"}, {"a.b", `say "hi"`}, {"x'y", " "}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, schema, name string) {
+		if queries.ValidIdent(schema) != nil || queries.ValidIdent(name) != nil {
+			return
+		}
+		arg := queries.Ident(schema) + "." + queries.Ident(name)
+		args, err := dotArgs(".import f.csv " + arg)
+		if err != nil || len(args) != 3 || args[2] != arg {
+			t.Fatalf("dotArgs(%q) = %q, %v", arg, args, err)
+		}
+		gotSchema, gotName, err := tableArg(arg)
+		if err != nil || gotSchema != schema || gotName != name {
+			t.Fatalf("tableArg(%q) = %q, %q, %v; want %q, %q", arg, gotSchema, gotName, err, schema, name)
+		}
+	})
 }
