@@ -180,7 +180,11 @@ func newResultWriter(w io.Writer, format string, limit int, names, types []strin
 			rw.width = max(rw.width, len(n))
 		}
 	case "markdown":
-		fmt.Fprintf(rw.w, "| %s |\n|%s\n", strings.Join(names, " | "), strings.Repeat("---|", len(names)))
+		cells := make([]string, len(names))
+		for i, n := range names {
+			cells[i] = markdownCell(n)
+		}
+		fmt.Fprintf(rw.w, "| %s |\n|%s\n", strings.Join(cells, " | "), strings.Repeat("---|", len(names)))
 	}
 	return rw, nil
 }
@@ -248,7 +252,7 @@ func (rw *resultWriter) row(vals []any) error {
 	case "markdown":
 		cells := make([]string, len(vals))
 		for i, v := range vals {
-			cells[i] = strings.ReplaceAll(formatValue(v), "|", "\\|")
+			cells[i] = markdownCell(formatValue(v))
 		}
 		fmt.Fprintf(rw.w, "| %s |\n", strings.Join(cells, " | "))
 	default:
@@ -426,3 +430,10 @@ func csvField(s string) string {
 	}
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
+
+// markdownReplacer escapes what would end a GitHub-flavoured markdown table cell: a '|' (as \|) and a line
+// break (as <br>, which GitHub renders as one).
+var markdownReplacer = strings.NewReplacer("|", `\|`, "\r\n", "<br>", "\n", "<br>", "\r", "<br>")
+
+// markdownCell is s as one cell (or header) of a markdown table row.
+func markdownCell(s string) string { return markdownReplacer.Replace(s) }

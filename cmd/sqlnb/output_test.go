@@ -108,6 +108,16 @@ func TestStreamedFormats(t *testing.T) {
 	if err := writeRows(&cb, "csv", 1, rows); err != nil || cb.String() != "e,n,c,s,h,q\n\"\",,\"a,b\", x,\"a#b\",\"say \"\"hi\"\"\"\n" {
 		t.Errorf("csv of '', NULL, 'a,b', ' x', 'a#b', 'say \"hi\"': %q (%v)", cb.String(), err)
 	}
+	// Markdown escapes '|' in headers as in cells, and writes a line break as <br>: each row stays one line
+	// with one cell a column.
+	rows, err = conn.QueryContext(context.Background(), "SELECT 1 AS \"a|b\", 'x\ny' AS c, 'p|q\r\nr' AS \"d\ne\"")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mb bytes.Buffer
+	if err := writeRows(&mb, "markdown", 1, rows); err != nil || mb.String() != "| a\\|b | c | d<br>e |\n|---|---|---|\n| 1 | x<br>y | p\\|q<br>r |\n" {
+		t.Errorf("markdown of \"a|b\", 'x\\ny', 'p|q\\r\\nr' AS \"d\\ne\": %q (%v)", mb.String(), err)
+	}
 	// DECIMAL and HUGEINT keep every digit; a STRUCT is an object (it was its text form).
 	rows, err = conn.QueryContext(context.Background(), `SELECT 2.50::DECIMAL(5, 2) AS d, 123456789012345678901234567890::HUGEINT AS h,
 		{'a': 0.1::DECIMAL(38, 30), 'b': [true]} AS s`)
