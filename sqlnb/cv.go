@@ -207,7 +207,7 @@ func foldModels(ctx context.Context, db Querier, reg FoldRegistrar, spec CVSpec)
 		return nil, "", nil, err
 	}
 	warnings = append(warnings, more...)
-	if err := checkLabels(spec.Train.Source, p.label.Name, rows, order); err != nil {
+	if err := checkLabels(p.src, p.label.Name, rows, order); err != nil {
 		return nil, "", nil, err
 	}
 	for f := range spec.Folds {
@@ -264,7 +264,7 @@ func refitFolds(ctx context.Context, db Querier, spec CVSpec, p *plan, base *Mod
 		return nil, err
 	}
 	if classes < 2 {
-		if err := checkLabels(spec.Train.Source, p.label.Name, rows, []string{first.String}); err != nil {
+		if err := checkLabels(p.src, p.label.Name, rows, []string{first.String}); err != nil {
 			return nil, err
 		}
 	}
@@ -314,10 +314,10 @@ func refitFolds(ctx context.Context, db Querier, spec CVSpec, p *plan, base *Mod
 
 // checkLabels makes the checks of a training (checkTrained), with its words, on the labelled rows of a source
 // and its classes, before cross-validation's checks of each fold.
-func checkLabels(source, label string, rows int64, classes []string) error {
+func checkLabels(src Source, label string, rows int64, classes []string) error {
 	switch {
 	case rows == 0:
-		return fmt.Errorf("%w: source %q has no rows with a non-NULL label %q", ErrNoRows, source, label)
+		return fmt.Errorf("%w: source %s has no rows with a non-NULL label %q", ErrNoRows, src.quoted(), label)
 	case len(classes) == 1:
 		return fmt.Errorf("%w: label column %q has the single class %q: a classifier needs at least two", ErrOneClass, label, classes[0])
 	}

@@ -51,8 +51,8 @@ func trainSemiSupervised(ctx context.Context, conn Querier, reg FoldRegistrar, s
 		return nil, nil, err
 	}
 	if m0.SkippedRows == 0 {
-		return m0, []string{fmt.Sprintf("semi-supervised: source %q has no rows with a NULL label %q: trained on the labelled rows only",
-			spec.Source, p.label.Name)}, nil
+		return m0, []string{fmt.Sprintf("semi-supervised: source %s has no rows with a NULL label %q: trained on the labelled rows only",
+			p.src.quoted(), p.label.Name)}, nil
 	}
 	defer func() {
 		for _, t := range emTables {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"unicode"
 
 	"github.com/sqlnb/sqlnb/queries"
 )
@@ -42,6 +43,25 @@ func (s Source) FromAt(n int) string {
 		return s.From
 	}
 	return fmt.Sprintf("%s($%d)", s.fn, n)
+}
+
+// quoted is the source's text as messages show it: a table name written with double quotes ("my data",
+// main."my data") as it is, anything else (a bare name, a query, a file) in double quotes as %q writes it.
+func (s Source) quoted() string {
+	t := strings.TrimSpace(s.Text)
+	inQuotes := false
+	for _, c := range t {
+		switch {
+		case c == '"':
+			inQuotes = !inQuotes
+		case !inQuotes && (unicode.IsSpace(c) || c == '\'' || c == '('): // a query or a file
+			return fmt.Sprintf("%q", s.Text)
+		}
+	}
+	if strings.Contains(t, `"`) && !inQuotes && splitName(t) != nil {
+		return t
+	}
+	return fmt.Sprintf("%q", s.Text)
 }
 
 func funcSource(text, fn string, arg any) Source {

@@ -436,7 +436,7 @@ func checkTrained(spec TrainSpec, p *plan, m *Model) (*Model, error) {
 		for i, c := range classes {
 			labels[i] = c.Label
 		}
-		if err := checkLabels(spec.Source, p.label.Name, m.Rows, labels); err != nil {
+		if err := checkLabels(p.src, p.label.Name, m.Rows, labels); err != nil {
 			return nil, err
 		}
 	}

@@ -190,7 +190,7 @@ func scanRows(ctx context.Context, db Querier, spec TrainSpec) (*Model, error) {
 		m.Rows += c.Count
 	}
 	if m.Rows == 0 {
-		return nil, fmt.Errorf("%w: source %q has no rows with a non-NULL label %q", ErrNoRows, spec.Source, p.label.Name)
+		return nil, fmt.Errorf("%w: source %s has no rows with a non-NULL label %q", ErrNoRows, p.src.quoted(), p.label.Name)
 	}
 	return m, nil
 }

@@ -12,6 +12,8 @@ import (
 
 	"github.com/duckdb/duckdb-go/v2"
 	"github.com/duckdb/duckdb-go/v2/mapping"
+
+	"github.com/sqlnb/sqlnb/queries"
 )
 
 // conn is a connection of a database opened by Open: a duckdb-go connection that knows whether an explicit
@@ -314,7 +316,7 @@ func (c *conn) checkNamedArguments(ctx context.Context, query string) error {
 	}
 	if name, arg := namedArgument(tree); name != "" {
 		return fmt.Errorf("%s: named argument %s := …: DuckDB passes a function's arguments by position, so the name would be "+
-			"ignored; pass the features as one struct, as in %s('model', {'%s': …}) or struct_pack(%s := …)", name, arg, name, arg, arg)
+			"ignored; pass the features as one struct, as in %s('model', {%s: …}) or struct_pack(%s := …)", name, queries.Ident(arg), name, queries.Literal(arg), queries.Ident(arg))
 	}
 	return nil
 }

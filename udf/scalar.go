@@ -410,7 +410,7 @@ func (b *bound) bindStruct(t mapping.LogicalType) error {
 		child := structChild(names, in.Name)
 		if child < 0 {
 			return fmt.Errorf("model %q has one model per group of %s: the struct argument lacks the group column %q (it has %s): "+
-				"add the column, or struct_pack(%s := ...)", m.Name, quoteAll(groupNames(b.scorer)), in.Name, quoteAll(names), in.Name)
+				"add the column, or struct_pack(%s := ...)", m.Name, quoteAll(groupNames(b.scorer)), in.Name, quoteAll(names), queries.Ident(in.Name))
 		}
 		ct := mapping.StructTypeChildType(t, mapping.IdxT(child))
 		r, err := b.inputReader(in, fmt.Sprintf("group column %q", in.Name), b.structArg, child, ct)
@@ -424,7 +424,7 @@ func (b *bound) bindStruct(t mapping.LogicalType) error {
 		child := structChild(names, f.Name)
 		if child < 0 {
 			return fmt.Errorf("model %q needs feature %q, which the struct argument lacks (it has %s): "+
-				"add the column, or struct_pack(%s := ...)", m.Name, f.Name, quoteAll(names), f.Name)
+				"add the column, or struct_pack(%s := ...)", m.Name, f.Name, quoteAll(names), queries.Ident(f.Name))
 		}
 		ct := mapping.StructTypeChildType(t, mapping.IdxT(child))
 		r, err := b.newReader(j, b.structArg, child, ct)

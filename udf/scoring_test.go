@@ -152,6 +152,28 @@ func TestBindErrors(t *testing.T) {
 	}
 }
 
+// TestHintsQuoteNames: the struct_pack hint of a missing feature and of a named argument quotes the name as
+// DuckDB reads it ("size.cm" and "it's" as identifiers; a struct key as a string, its quote doubled), so the
+// hint runs as written.
+func TestHintsQuoteNames(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT * FROM (VALUES ('a', 1.0, 2.0), ('b', 3.0, 1.0), ('a', 1.5, 2.5), ('b', 3.5, 0.5)) v(y, "size.cm", "it's")`)
+	mustExec(t, db, `CALL nb_train('d', 'd', 'y')`)
+	for _, c := range []struct{ q, want string }{
+		{`SELECT nb_predict('d', {'it''s': 1.0})`, `struct_pack("size.cm" := ...)`},
+		{`SELECT nb_predict('d', "it's" := 1.0, "size.cm" := 2.0)`, `named argument "it's" := …`},
+		{`SELECT nb_predict('d', "it's" := 1.0, "size.cm" := 2.0)`, `nb_predict('model', {'it''s': …}) or struct_pack("it's" := …)`},
+	} {
+		err := queryErr(db, c.q)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want it to contain %q", c.q, err, c.want)
+		}
+	}
+	if got := one(t, db, `SELECT nb_predict('d', struct_pack("size.cm" := 1.0, "it's" := 2.0))`); got != "a" {
+		t.Errorf("the hint as written: %v, want a", got)
+	}
+}
+
 // TestSQLMatchesGoScorer scores 50,000 random rows with NULLs in SQL and with the Go Scorer.
 func TestSQLMatchesGoScorer(t *testing.T) {
 	db := mustOpenDB(t)

@@ -44,3 +44,25 @@ func TestTrainSemiSupervised(t *testing.T) {
 		t.Errorf("no unlabelled rows: exit %d\n%s", code, errs)
 	}
 }
+
+// TestSourceQuotedInMessages: a source table written in double quotes is named in warnings and errors as it
+// was written ("my data", main."my data"), not quoted again ("\"my data\"").
+func TestSourceQuotedInMessages(t *testing.T) {
+	t.Chdir(t.TempDir())
+	mustRun(t, "sql", "-c", `CREATE TABLE "my data" AS SELECT * FROM (VALUES ('a', 1.0), ('b', 3.0), ('a', 1.5), ('b', 3.5)) v(y, x);
+		CREATE TABLE "no labels" AS SELECT NULL::VARCHAR AS y, 1.0 AS x`)
+	for _, c := range []struct {
+		from, want string
+		code       int
+	}{
+		{`"my data"`, `semi-supervised: source "my data" has no rows with a NULL label "y"`, exitOK},
+		{`main."my data"`, `semi-supervised: source main."my data" has no rows with a NULL label "y"`, exitOK},
+		{`my data`, `semi-supervised: source "my data" has no rows with a NULL label "y"`, exitOK},
+		{`"no labels"`, `source "no labels" has no rows with a non-NULL label "y"`, exitError},
+	} {
+		_, errs, code := sqlnbRun(t, "train", "--model", "m", "--label", "y", "--from", c.from, "--semi-supervised")
+		if code != c.code || !strings.Contains(errs, c.want) {
+			t.Errorf("--from %s: exit %d\n%s\nwant exit %d and %q", c.from, code, errs, c.code, c.want)
+		}
+	}
+}
