@@ -129,8 +129,8 @@ func Evaluate(ctx context.Context, conn *sql.Conn, spec EvalSpec) (*Evaluation, 
 		if left, err := leftOutRows(ctx, conn, m, src, label, e); err == nil && left != "" {
 			return nil, fmt.Errorf("%w: evaluate %q: no row could be scored: %s", ErrNoRows, m.Name, left)
 		}
-		return nil, fmt.Errorf("%w: evaluate %q: source %q has no rows with a non-NULL label %q: nothing to evaluate", ErrNoRows, m.Name,
-			spec.Source, label)
+		return nil, fmt.Errorf("%w: evaluate %q: source %s has no rows with a non-NULL label %q: nothing to evaluate", ErrNoRows, m.Name,
+			src.quoted(), label)
 	}
 	e.Warnings = unknownLabels(e, m)
 	left, err := leftOutRows(ctx, conn, m, src, label, e)
