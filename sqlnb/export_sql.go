@@ -30,7 +30,8 @@ const (
 // class whose scaled quadratic term is least negative gets all the mass (shared equally on an exact tie).
 // Parameters are written as round-trip decimal literals, so the script scores as nb_predict does, up to
 // the order of floating-point additions. A family that cannot be written as SQL (text) is an error wrapping
-// ErrNotExportable.
+// ErrNotExportable, and so, for PostgreSQL, is a model whose names (ExportedObjects) would be longer than
+// the 63 bytes PostgreSQL keeps of a name.
 func ExportSQL(w io.Writer, s *Scorer, dialect string) error {
 	return ExportSQLWith(w, s, ExportOptions{Dialect: dialect})
 }
@@ -74,6 +75,11 @@ func ExportSQLWith(w io.Writer, s *Scorer, opts ExportOptions) error {
 		return fmt.Errorf("%w: model %q has one model per group (by %s): export one group's model, or the pooled model, as JSON instead",
 			ErrNotExportable, s.Model.Name, s.GroupInputs[0].Name)
 	}
+	if dialect == DialectPostgres {
+		if err := checkPGNames(s.Model.Name); err != nil {
+			return err
+		}
+	}
 	e := &exporter{s: s, pg: dialect == DialectPostgres, name: s.Model.Name, bound: map[string]string{}, version: opts.Version}
 	lo, hi := make([]string, len(s.Labels)), make([]string, len(s.Labels))
 	limit := false
@@ -114,6 +120,26 @@ func ExportSQLWith(w io.Writer, s *Scorer, opts ExportOptions) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// maxPGIdent is the longest name PostgreSQL keeps, in bytes (NAMEDATALEN - 1): it cuts longer ones short,
+// so that <model>_predict_proba and <model>_predict would name the same function.
+const maxPGIdent = 63
+
+// checkPGNames refuses a model whose exported names (ExportedObjects) PostgreSQL would truncate.
+func checkPGNames(name string) error {
+	longest := ""
+	for _, o := range ExportedObjects(name) {
+		if len(o[1]) > len(longest) {
+			longest = o[1]
+		}
+	}
+	if len(longest) <= maxPGIdent {
+		return nil
+	}
+	return fmt.Errorf("%w: model %q: PostgreSQL truncates names to %d bytes, and %q is %d bytes: export the model under a name "+
+		"of at most %d bytes (sqlnb models export, then models import --name)",
+		ErrNotExportable, name, maxPGIdent, longest, len(longest), maxPGIdent-(len(longest)-len(name)))
 }
 
 // overflowing is implemented by components whose terms can overflow for finite input (quadratic forms):

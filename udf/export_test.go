@@ -1,8 +1,12 @@
 package udf_test
 
 import (
+	"errors"
+	"fmt"
+	"io"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/sqlnb/sqlnb/sqlnb"
@@ -61,5 +65,47 @@ func TestExportedMacrosMatchFunctions(t *testing.T) {
 		if got := queryStrings(t, db, `SELECT ex_predict(NULL::STRUCT("x ""quoted""" DOUBLE, colour VARCHAR, n INTEGER, flag BOOLEAN))`); got[0][0] != "NULL" {
 			t.Errorf("NULL row: %v", got)
 		}
+	}
+}
+
+// TestExportPostgresNameLength: PostgreSQL keeps 63 bytes of a name (NAMEDATALEN - 1) and cuts the rest, so
+// that <model>_predict_proba and <model>_predict of a 57-byte model name are one function. The export
+// refuses a model whose longest name, <model>_joint_log_likelihood (21 bytes of suffix), would be cut:
+// bytes are counted as PostgreSQL counts them, in UTF-8 ("é" is 2). DuckDB keeps long names.
+func TestExportPostgresNameLength(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE c AS SELECT ['a', 'b', 'c'][i % 3 + 1] AS y, 'v' || (i % 3) AS f FROM range(300) r(i)`)
+	for _, c := range []struct {
+		name, model string
+		refused     bool
+	}{
+		{"42 bytes", strings.Repeat("m", 42), false},
+		{"43 bytes", strings.Repeat("m", 43), true},
+		{"57 bytes", "churn_model_trained_on_the_emea_and_apac_regions_nov_2026", true},
+		{"21 two-byte letters", strings.Repeat("é", 21), false},
+		{"22 two-byte letters", strings.Repeat("é", 22), true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			mustExec(t, db, `CALL nb_train(?, 'c', 'y')`, c.model)
+			s := mustScorer(t, db, c.model)
+			exportSQL(t, s, sqlnb.DialectDuckDB)
+			err := sqlnb.ExportSQL(io.Discard, s, sqlnb.DialectPostgres)
+			if !c.refused {
+				if err != nil {
+					t.Fatalf("export: %v", err)
+				}
+				return
+			}
+			longest := c.model + "_joint_log_likelihood"
+			if !errors.Is(err, sqlnb.ErrNotExportable) {
+				t.Fatalf("export: got %v, want ErrNotExportable", err)
+			}
+			for _, want := range []string{strconv.Quote(c.model), strconv.Quote(longest), fmt.Sprintf("is %d bytes", len(longest)),
+				"63 bytes", "at most 42 bytes", "models import --name"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error %q does not say %q", err, want)
+				}
+			}
+		})
 	}
 }
