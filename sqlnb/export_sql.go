@@ -330,8 +330,9 @@ func (e *exporter) tables(b *strings.Builder) {
 	if e.pg {
 		dbl, txt = "double precision", "text"
 	}
+	// Names as Go string literals: a line break in one would end the comment.
 	fmt.Fprintf(b, "-- sqlnb model %s (label %s): %d classes, %d features; scoring with built-in SQL only.\n",
-		queries.Literal(e.name), queries.Literal(s.Model.Label), len(s.Labels), len(s.Inputs))
+		strconv.Quote(e.name), strconv.Quote(s.Model.Label), len(s.Labels), len(s.Inputs))
 	fmt.Fprintf(b, "CREATE TABLE %s (position integer, class %s, log_prior %s);\n", e.ident("_classes"), txt, dbl)
 	for c, l := range s.Labels {
 		fmt.Fprintf(b, "INSERT INTO %s VALUES (%d, %s, %s);\n", e.ident("_classes"), c, queries.Literal(l), e.num(s.LogPrior[c]))

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sqlnb/sqlnb/queries"
 	"github.com/sqlnb/sqlnb/sqlnb"
 	"github.com/sqlnb/sqlnb/udf"
 )
@@ -107,5 +108,30 @@ func TestExportPostgresNameLength(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestExportLineBreaksInNames: names are written in the script's header comment as Go string literals, so a
+// model, label or feature name with a line break (\n, \r, U+2028) cannot end the comment; the DuckDB
+// script runs and scores as nb_predict does.
+func TestExportLineBreaksInNames(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, "CREATE TABLE c AS SELECT ['a', 'b', 'c'][i % 3 + 1] AS \"my\nlabel\", 'v' || (i % 3) AS \"f\r\ng\u2028\" FROM range(300) r(i)")
+	model := "x\ny\rz\u2028w"
+	mustExec(t, db, `CALL nb_train(?, 'c', ?)`, model, "my\nlabel")
+	s := mustScorer(t, db, model)
+	for _, dialect := range []string{sqlnb.DialectDuckDB, sqlnb.DialectPostgres} {
+		script := exportSQL(t, s, dialect)
+		header, rest, _ := strings.Cut(script, "\n")
+		if want := `-- sqlnb model "x\ny\rz\u2028w" (label "my\nlabel")`; !strings.HasPrefix(header, want) || !strings.HasPrefix(rest, "CREATE TABLE") {
+			t.Errorf("%s: script begins %q, want a comment line %q, then CREATE TABLE", dialect, script[:min(len(script), 120)], want)
+		}
+		if dialect == sqlnb.DialectDuckDB {
+			mustExec(t, db, script)
+		}
+	}
+	q := fmt.Sprintf(`SELECT count(*) FROM c t WHERE nb_predict(?, t) IS DISTINCT FROM %s(t)`, queries.Ident(model+"_predict"))
+	if got := queryStrings(t, db, q, model); got[0][0] != "0" {
+		t.Errorf("%s rows where the macro and nb_predict differ", got[0][0])
 	}
 }
