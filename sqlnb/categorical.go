@@ -311,7 +311,7 @@ func (cat *categoricalComponent) Parameters(labels []string) []Parameter {
 	for k, in := range cat.in {
 		for c, l := range labels {
 			for v, value := range in.Values {
-				out = append(out, Parameter{Feature: in.Name, Kind: cat.kinds[k], Class: l, Value: value, Parameter: "probability",
+				out = append(out, Parameter{Feature: in.Name, Kind: cat.kinds[k], Class: l, Value: value, HasValue: true, Parameter: "probability",
 					Estimate: math.Exp(cat.logProb[k][c][v]), Count: cat.weight[k][c][v]})
 			}
 			if cat.unseen[k] && !math.IsInf(cat.logProb[k][c][in.Unseen()], -1) {
@@ -345,11 +345,11 @@ func (cat *categoricalComponent) linear() (float64, []LinearTerm, error) {
 		if in.Binary {
 			b := lp[1][0] - lp[0][0]
 			w0 += b
-			terms = append(terms, LinearTerm{Feature: in.Name, Value: "true", Weight: lp[1][1] - lp[0][1] - b})
+			terms = append(terms, LinearTerm{Feature: in.Name, Value: "true", HasValue: true, Weight: lp[1][1] - lp[0][1] - b})
 			continue
 		}
 		for v, value := range in.Values {
-			terms = append(terms, LinearTerm{Feature: in.Name, Value: value, Weight: lp[1][v] - lp[0][v]})
+			terms = append(terms, LinearTerm{Feature: in.Name, Value: value, HasValue: true, Weight: lp[1][v] - lp[0][v]})
 		}
 	}
 	return w0, terms, nil

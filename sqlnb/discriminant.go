@@ -773,8 +773,8 @@ func (g *discriminantComponent) Parameters(labels []string) []Parameter {
 		}
 		for j := range g.m {
 			for l := j; l < g.m; l++ {
-				out = append(out, Parameter{Feature: g.in[j].Name, Kind: kind, Class: class, Value: g.in[l].Name, Parameter: "covariance",
-					Estimate: cov.At(j, l), Count: count})
+				out = append(out, Parameter{Feature: g.in[j].Name, Kind: kind, Class: class, NoClass: !g.qda, Value: g.in[l].Name, HasValue: true,
+					Parameter: "covariance", Estimate: cov.At(j, l), Count: count})
 			}
 		}
 	}

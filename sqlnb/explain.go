@@ -150,9 +150,14 @@ type Parameter struct {
 	// Feature is empty for priors.
 	Feature string
 	Kind    Kind
-	Class   string
-	// Value is the category of a probability ("" otherwise).
-	Value string
+	// Class is the class the estimate belongs to (a class may be named ""), unless NoClass.
+	Class string
+	// NoClass marks an estimate shared by every class (lda's covariance); Class is then "".
+	NoClass bool
+	// Value, when HasValue, is the category of a probability (a category may be "") or what Parameter says
+	// below; "" otherwise.
+	Value    string
+	HasValue bool
 	// Parameter names the estimate: prior, mean, variance, probability, unseen (the mass of an unseen
 	// category), log_prob, weight, lambda; covariance (lda, qda: Value names the second feature);
 	// intercept and coefficient (logistic: Value names a category's level).

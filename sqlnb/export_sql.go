@@ -343,12 +343,15 @@ func (e *exporter) tables(b *strings.Builder) {
 		if p.Feature == "" {
 			continue
 		}
-		value := "NULL"
-		if p.Value != "" {
+		class, value := "NULL", "NULL"
+		if !p.NoClass {
+			class = queries.Literal(p.Class)
+		}
+		if p.HasValue {
 			value = queries.Literal(p.Value)
 		}
 		fmt.Fprintf(b, "INSERT INTO %s VALUES (%s, %s, %s, %s, %s, %s);\n", e.ident("_parameters"), queries.Literal(p.Feature),
-			queries.Literal(string(p.Kind)), queries.Literal(p.Class), value, queries.Literal(p.Parameter), e.num(p.Estimate))
+			queries.Literal(string(p.Kind)), class, value, queries.Literal(p.Parameter), e.num(p.Estimate))
 	}
 }
 

@@ -9,8 +9,12 @@ import (
 // feature), the indicator of a Bernoulli feature's presence (Value "true": x > binarize, or true), or the
 // indicator of one category level (Value the level).
 type LinearTerm struct {
-	Feature, Value string
-	Weight         float64
+	Feature string
+	// Value, when HasValue, is the level whose indicator the weight multiplies (a category may be "",
+	// Bernoulli presence is "true"); a number feature has none and its weight multiplies the value.
+	Value    string
+	HasValue bool
+	Weight   float64
 }
 
 // Linear is the linear form of a two-class model (seed 000: Gaussian NB with a shared variance; seed 002:

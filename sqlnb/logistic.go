@@ -1168,7 +1168,7 @@ func (l *logisticComponent) Parameters(labels []string) []Parameter {
 				continue
 			}
 			for v, value := range in.Values {
-				out = append(out, Parameter{Feature: in.Name, Kind: Logistic, Class: lb, Value: value, Parameter: "coefficient",
+				out = append(out, Parameter{Feature: in.Name, Kind: Logistic, Class: lb, Value: value, HasValue: true, Parameter: "coefficient",
 					Estimate: l.level[j][c][v], Count: math.NaN()})
 			}
 		}
@@ -1203,7 +1203,7 @@ func (l *logisticComponent) linear() (float64, []LinearTerm, error) {
 			continue
 		}
 		for v, value := range in.Values {
-			terms = append(terms, LinearTerm{Feature: in.Name, Value: value, Weight: l.level[j][1][v] - l.level[j][0][v]})
+			terms = append(terms, LinearTerm{Feature: in.Name, Value: value, HasValue: true, Weight: l.level[j][1][v] - l.level[j][0][v]})
 		}
 	}
 	return 0, terms, nil

@@ -309,7 +309,7 @@ func (tc *textComponent) Parameters(labels []string) []Parameter {
 	var out []Parameter
 	for c, l := range labels {
 		for v, term := range tc.in.Values {
-			p := Parameter{Feature: tc.in.Name, Kind: tc.kind, Class: l, Value: term, Parameter: "log_prob",
+			p := Parameter{Feature: tc.in.Name, Kind: tc.kind, Class: l, Value: term, HasValue: true, Parameter: "log_prob",
 				Estimate: tc.table[v*tc.K+c], Count: tc.weight[v*tc.K+c]}
 			switch tc.kind {
 			case TextBernoulli: // stored as log p - log(1 - p)

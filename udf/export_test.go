@@ -135,3 +135,40 @@ func TestExportLineBreaksInNames(t *testing.T) {
 		t.Errorf("%s rows where the macro and nb_predict differ", got[0][0])
 	}
 }
+
+// TestEmptyClassAndCategory: a class or a category named "" is listed as the empty string — by nb_show
+// (priors, probabilities), nb_linear_weights (its level) and the exported parameters table — and NULL keeps
+// meaning none: no class (lda's shared covariance), no value (a prior, a category's unseen mass, the
+// intercept). The linear form with the "" level decides nb_predict, and the exported macros score "", an
+// unseen value and NULL as nb_predict_proba does.
+func TestEmptyClassAndCategory(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE e AS SELECT CASE WHEN i % 5 < 2 + i % 2 THEN '' ELSE 'u' END AS cat,
+		CASE WHEN i % 2 = 0 THEN '' ELSE 'A' END AS y, sin(i) + i % 2 AS x, cos(i) AS z FROM range(100) r(i)`)
+	mustExec(t, db, `CALL nb_train('e', 'SELECT cat, y FROM e', 'y')`)
+	mustExec(t, db, `CALL nb_train('l', 'SELECT x, z, y FROM e', 'y', kind := 'lda')`)
+	check := func(what, q string, want [][]string) {
+		t.Helper()
+		if got := queryStrings(t, db, q); fmt.Sprintf("%q", got) != fmt.Sprintf("%q", want) {
+			t.Errorf("%s: got %q, want %q", what, got, want)
+		}
+	}
+	shown := [][]string{{"prior", "", "NULL"}, {"prior", "A", "NULL"}, {"probability", "", ""}, {"probability", "", "u"},
+		{"probability", "A", ""}, {"probability", "A", "u"}, {"unseen", "", "NULL"}, {"unseen", "A", "NULL"}}
+	check("nb_show", `SELECT parameter, class, value FROM nb_show('e') ORDER BY ALL NULLS FIRST`, shown)
+	check("nb_linear_weights", `SELECT class, feature, value FROM nb_linear_weights('e') ORDER BY ALL NULLS FIRST`,
+		[][]string{{"A", "NULL", "NULL"}, {"A", "cat", ""}, {"A", "cat", "u"}})
+	checkLinear(t, db, "e", "e")
+	lda := `SELECT parameter, count(*) FILTER (WHERE class IS NULL), count(*) FILTER (WHERE class = '') FROM %s GROUP BY ALL ORDER BY ALL`
+	check("lda's nb_show", fmt.Sprintf(lda, "nb_show('l')"), [][]string{{"covariance", "3", "0"}, {"mean", "0", "2"}, {"prior", "0", "1"}})
+
+	mustExec(t, db, exportSQL(t, mustScorer(t, db, "e"), sqlnb.DialectDuckDB))
+	mustExec(t, db, exportSQL(t, mustScorer(t, db, "l"), sqlnb.DialectDuckDB))
+	check("exported classes", `SELECT class FROM e_classes ORDER BY position`, [][]string{{""}, {"A"}})
+	check("exported parameters", `SELECT parameter, class, value FROM e_parameters ORDER BY ALL NULLS FIRST`, shown[2:])
+	check("lda's exported parameters", fmt.Sprintf(lda, "l_parameters"), [][]string{{"covariance", "3", "0"}, {"mean", "0", "2"}})
+	check("exported macros", `SELECT cat, e_predict(t) = nb_predict('e', t),
+		abs(e_predict_proba(t)[''] - nb_predict_proba('e', t)['']) <= 1e-12 AND abs(e_predict_proba(t)['A'] - nb_predict_proba('e', t)['A']) <= 1e-12
+		FROM (VALUES (''), ('u'), ('unseen'), (NULL)) t(cat) ORDER BY ALL NULLS FIRST`,
+		[][]string{{"NULL", "true", "true"}, {"", "true", "true"}, {"u", "true", "true"}, {"unseen", "true", "true"}})
+}

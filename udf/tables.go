@@ -287,7 +287,7 @@ func runShow(ctx context.Context, reg *registry, args map[string]any) ([][]any, 
 	var rows [][]any
 	for _, p := range sqlnb.Parameters(s) {
 		var value any
-		if p.Value != "" || p.Parameter == "probability" {
+		if p.HasValue {
 			value = p.Value
 		}
 		var feature, kind any
@@ -295,8 +295,8 @@ func runShow(ctx context.Context, reg *registry, args map[string]any) ([][]any, 
 			feature, kind = p.Feature, string(p.Kind)
 		}
 		var class any
-		if p.Class != "" {
-			class = p.Class // lda's shared covariance belongs to no class
+		if !p.NoClass {
+			class = p.Class // a class may be named ""; lda's shared covariance belongs to none
 		}
 		rows = append(rows, []any{feature, kind, class, value, p.Parameter, p.Estimate, nanIfMissing(p.Count)})
 	}
@@ -318,7 +318,7 @@ func runLinear(ctx context.Context, reg *registry, args map[string]any) ([][]any
 	rows := [][]any{{lin.Positive, nil, nil, lin.Intercept}}
 	for _, t := range lin.Terms {
 		var value any
-		if t.Value != "" {
+		if t.HasValue {
 			value = t.Value
 		}
 		rows = append(rows, []any{lin.Positive, t.Feature, value, t.Weight})

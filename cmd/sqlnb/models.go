@@ -63,7 +63,14 @@ func newModelsCmd(e *env) *cobra.Command {
 				if math.IsNaN(p.Count) {
 					count = nil
 				}
-				data = append(data, []any{nullIfEmpty(p.Feature), nullIfEmpty(string(p.Kind)), nullIfEmpty(p.Class), nullIfEmpty(p.Value), p.Parameter, p.Estimate, count})
+				var class, value any = p.Class, p.Value // a class or a category may be named ""
+				if p.NoClass {
+					class = nil
+				}
+				if !p.HasValue {
+					value = nil
+				}
+				data = append(data, []any{nullIfEmpty(p.Feature), nullIfEmpty(string(p.Kind)), class, value, p.Parameter, p.Estimate, count})
 			}
 			if err := writeResult(e.stdout, format, []string{"feature", "kind", "class", "value", "parameter", "estimate", "count"},
 				[]string{"VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR", "DOUBLE", "DOUBLE"}, data); err != nil {
@@ -221,7 +228,11 @@ func showLinear(e *env, s *sqlnb.Scorer, format string) error {
 	}
 	data := [][]any{{lin.Positive, nil, nil, lin.Intercept}}
 	for _, t := range lin.Terms {
-		data = append(data, []any{lin.Positive, t.Feature, nullIfEmpty(t.Value), t.Weight})
+		var value any = t.Value
+		if !t.HasValue {
+			value = nil
+		}
+		data = append(data, []any{lin.Positive, t.Feature, value, t.Weight})
 	}
 	return writeResult(e.stdout, format, []string{"class", "feature", "value", "weight"}, []string{"VARCHAR", "VARCHAR", "VARCHAR", "DOUBLE"}, data)
 }

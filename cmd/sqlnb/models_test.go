@@ -2,8 +2,11 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -50,6 +53,48 @@ func TestModelsShowLinearAndFit(t *testing.T) {
 		if out := sh(exitUsage, "compare", "--from", cancer, "--label", "label", "--test", frac); !strings.Contains(out, "must be in (0, 1)") {
 			t.Errorf("compare --test %s: %s", frac, out)
 		}
+	}
+}
+
+// TestModelsShowEmptyClass: `models show` and `models show --linear` list a class or a category named "" as
+// "" and no class or value (a prior's, the unseen mass's, the intercept's) as null, as nb_show does.
+func TestModelsShowEmptyClass(t *testing.T) {
+	t.Chdir(t.TempDir())
+	sh := func(args ...string) []map[string]any {
+		t.Helper()
+		var out, errs bytes.Buffer
+		if code := run(args, strings.NewReader(""), &out, &errs); code != exitOK {
+			t.Fatalf("sqlnb %v: exit %d\n%s", args, code, errs.String())
+		}
+		var rows []map[string]any
+		if err := json.Unmarshal(out.Bytes(), &rows); err != nil && out.Len() > 0 {
+			t.Fatalf("sqlnb %v: %v\n%s", args, err, out.String())
+		}
+		return rows
+	}
+	sh("train", "--model", "e", "--label", "y", "--from", `SELECT CASE WHEN i % 5 < 2 + i % 2 THEN '' ELSE 'u' END AS cat,
+		CASE WHEN i % 2 = 0 THEN '' ELSE 'A' END AS y FROM range(100) r(i)`)
+	quote := func(v any) string { // JSON null as <nil>
+		if s, ok := v.(string); ok {
+			return strconv.Quote(s)
+		}
+		return fmt.Sprint(v)
+	}
+	var got []string
+	for _, r := range sh("models", "show", "e", "--format", "json") {
+		got = append(got, fmt.Sprint(r["parameter"], " ", quote(r["class"]), " ", quote(r["value"])))
+	}
+	want := []string{`prior "" <nil>`, `prior "A" <nil>`, `probability "" ""`, `probability "" "u"`, `unseen "" <nil>`,
+		`probability "A" ""`, `probability "A" "u"`, `unseen "A" <nil>`}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("models show: got %q, want %q", got, want)
+	}
+	got = nil
+	for _, r := range sh("models", "show", "e", "--linear", "--format", "json") {
+		got = append(got, quote(r["feature"])+" "+quote(r["value"]))
+	}
+	if want := []string{`<nil> <nil>`, `"cat" ""`, `"cat" "u"`}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("models show --linear: got %q, want %q", got, want)
 	}
 }
 
