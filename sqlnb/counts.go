@@ -210,8 +210,9 @@ func (cs *countsComponent) Base(int) float64    { return 0 }
 func (cs *countsComponent) ignoresPriors() bool { return cs.complement }
 
 // Add adds Σ_j x_j w_jc to every row's class scores: for each row and class, from the score in out, x_j·w_jc
-// for the count columns j in order, each by a fused multiply-add (math.FMA: one rounding a term, the same on
-// every platform), so that the result does not depend on how the rows are blocked or which kernel runs.
+// for the count columns j in order, each by a fused multiply-add (math.FMA: one rounding a term), so that the
+// result does not depend on how the rows are blocked or which kernel runs. On a CPU without FMA (hasFMA), where
+// math.FMA is software, the product and the sum are rounded each, on every path alike.
 // NULL, NaN and ±Inf counts are not special here: the scorer rescores those rows with Row (Scorer.fixup).
 //
 // The work is K·V multiply-adds per row (200 for bench-compare's 20 columns × 10 classes). addAVX2 does it
@@ -240,6 +241,17 @@ func (cs *countsComponent) addGo(b *Batch, out []float64, from int) {
 			x0, x1, x2, x3 := b.Num[cs.in[r].Feature][from:n], b.Num[cs.in[r+1].Feature][from:n], b.Num[cs.in[r+2].Feature][from:n], b.Num[cs.in[r+3].Feature][from:n]
 			x0, x1, x2, x3 = x0[:m], x1[:m], x2[:m], x3[:m]
 			w0, w1, w2, w3 := cs.weight[r][c], cs.weight[r+1][c], cs.weight[r+2][c], cs.weight[r+3][c]
+			if !hasFMA { // software math.FMA: the product and the sum, each rounded
+				for i := range o {
+					s := o[i]
+					s += float64(x0[i] * w0)
+					s += float64(x1[i] * w1)
+					s += float64(x2[i] * w2)
+					s += float64(x3[i] * w3)
+					o[i] = s
+				}
+				continue
+			}
 			for i := range o {
 				s := o[i]
 				s = math.FMA(x0[i], w0, s)
@@ -253,7 +265,11 @@ func (cs *countsComponent) addGo(b *Batch, out []float64, from int) {
 			x, w := b.Num[cs.in[r].Feature][from:n], cs.weight[r][c]
 			x = x[:m]
 			for i := range o {
-				o[i] = math.FMA(x[i], w, o[i])
+				if hasFMA {
+					o[i] = math.FMA(x[i], w, o[i])
+				} else {
+					o[i] += float64(x[i] * w)
+				}
 			}
 		}
 	}

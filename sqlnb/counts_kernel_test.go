@@ -8,7 +8,8 @@ import (
 )
 
 // addCountsRef is the straightforward count-column kernel the blocked ones replace: class by class, column
-// by column, one pass over the rows each (out[c·n+i] = x_ji·w_jc + out[c·n+i], a fused multiply-add).
+// by column, one pass over the rows each (out[c·n+i] = x_ji·w_jc + out[c·n+i], a fused multiply-add; the
+// product and sum rounded each without FMA, as Add).
 func addCountsRef(cs *countsComponent, b *Batch, out []float64) {
 	n := b.N
 	for c := range cs.K {
@@ -17,7 +18,11 @@ func addCountsRef(cs *countsComponent, b *Batch, out []float64) {
 			w := cs.weight[r][c]
 			x := b.Num[in.Feature][:n]
 			for i := range o {
-				o[i] = math.FMA(x[i], w, o[i])
+				if hasFMA {
+					o[i] = math.FMA(x[i], w, o[i])
+				} else {
+					o[i] += float64(x[i] * w)
+				}
 			}
 		}
 	}

@@ -184,7 +184,7 @@ func comomentScan(ctx context.Context, sc *scan, names []string, missing bool) (
 				}
 			}
 			if !sc.done {
-				sc.part(fold).incomplete += n
+				sc.part(fold).noteIncomplete(class, n)
 			}
 			continue
 		}

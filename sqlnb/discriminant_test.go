@@ -148,7 +148,8 @@ func TestDiscriminantMissingValues(t *testing.T) {
 // TestMissingEverywhere: a feature missing in every labelled row left lda, qda and logistic no rows to train
 // on, and the error named an internal table ("no co-moment of features "x" and "x" in class """, "no
 // intercept for class"); it now names the feature and what to do. A class whose rows all miss a value is
-// trained without that class, with a warning that says so (it was silent).
+// trained without that class, with a warning that says so (it was silent); when that leaves one class, the
+// error says why (it said "label column has the single class", though the source had three).
 func TestMissingEverywhere(t *testing.T) {
 	ctx := context.Background()
 	db := mustOpenDB(t)
@@ -164,9 +165,15 @@ func TestMissingEverywhere(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", kind, err)
 		}
-		want := `class "" (50 rows) has no row without a missing value (NULL or NaN), and ` + string(kind) + ` leaves out every row with one`
+		want := `class "" has no row without a missing value (NULL or NaN), and ` + string(kind) + ` leaves out every row with one`
 		if len(res.Model.Classes) != 3 || !strings.Contains(strings.Join(res.Warnings, "\n"), want) {
 			t.Errorf("%s: %d classes, warnings %q", kind, len(res.Model.Classes), res.Warnings)
+		}
+		_, err = sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "m", Label: "y", Kind: kind,
+			Source: "SELECT y, x, CASE WHEN y = 'a' THEN w END AS w FROM d"})
+		if !errors.Is(err, sqlnb.ErrNoRows) || !strings.Contains(err.Error(), `classes "" (50 rows), "b" (50 rows), "c" (50 rows) have no row without a missing value`) ||
+			!strings.Contains(err.Error(), `"w" in 150 of 200 labelled rows`) {
+			t.Errorf("%s, one class left: %v", kind, err)
 		}
 	}
 }
@@ -191,6 +198,15 @@ func TestConditionWarning(t *testing.T) {
 		res, err = sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "m", Source: "d", Label: "y", Kind: kind, Features: []string{"x1", "x2"}})
 		if err != nil || len(res.Warnings) != 0 {
 			t.Errorf("%s, x1 and x2: %v, warnings %q", kind, err, res.Warnings)
+		}
+		// Per-group models: the group whose rows make x3 nearly x1's copy is named (the pooled model was checked alone).
+		res, err = sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "g", Label: "y", Kind: kind, By: []string{"g"},
+			Source: "SELECT y, i < 150 AS g, x1, x2, CASE WHEN i < 150 THEN x3 ELSE cos(i * 3.1) END AS x3 FROM (SELECT row_number() OVER () - 1 AS i, * FROM d)"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w := strings.Join(res.Warnings, "\n"); !strings.Contains(w, `group "true": feature "x3" is nearly a linear combination`) || strings.Contains(w, `group "false"`) {
+			t.Errorf("%s by group: warnings %q", kind, res.Warnings)
 		}
 	}
 }

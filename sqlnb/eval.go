@@ -148,11 +148,13 @@ func Evaluate(ctx context.Context, conn *sql.Conn, spec EvalSpec) (*Evaluation, 
 // n counts the scored rows; one scan of the label column counts the labelled ones. Models without such
 // features score every row and take no scan.
 func leftOutRows(ctx context.Context, q Querier, m *Model, src Source, label string, e *Evaluation) (string, error) {
-	s, err := Compile(m)
-	if err != nil {
-		return "", err
+	var kinds []string
+	for _, f := range m.Features {
+		if (f.Kind == LDA || f.Kind == QDA || f.Kind == Logistic) && !slices.Contains(kinds, string(f.Kind)) {
+			kinds = append(kinds, string(f.Kind))
+		}
 	}
-	if len(s.required) == 0 {
+	if len(kinds) == 0 {
 		return "", nil
 	}
 	scored, _ := e.Get("n", "")
@@ -169,7 +171,7 @@ func leftOutRows(ctx context.Context, q Querier, m *Model, src Source, label str
 		return "", nil
 	}
 	return fmt.Sprintf("%d of the %d labelled rows have NULL scores (a NULL, NaN or ±Inf value of a %s feature) and are "+
-		"left out of the metrics: filter or impute them to score every row", left, labelled, s.requiredKinds()), nil
+		"left out of the metrics: filter or impute them to score every row", left, labelled, strings.Join(kinds, ", ")), nil
 }
 
 // unknownLabels warns of the true labels of e (group 0) that are none of model m's classes: a typo, or a

@@ -7,7 +7,7 @@ import (
 
 // expNonPositive returns e^x for x ≤ 0, as math.Exp does but faster (see expShifted).
 func expNonPositive(x float64) float64 {
-	if x <= 0 {
+	if x <= 0 && hasFMA {
 		return expRebuild(expReduce(x))
 	}
 	return expSlow(x)
@@ -20,7 +20,8 @@ func expNonPositive(x float64) float64 {
 // vector kernels need no gathers, and Estrin's scheme, so that they do not wait on a long chain of
 // dependent operations. The error is below 0.72 ulp (math.Exp on amd64: ~1.4 ulp); TestExpNonPositive checks
 // it against a 200-bit reference. Every x ≤ 0 takes this path: subnormal results (x below −708.4) too, and
-// below expClamp the result is 0, as math.Exp's; above 0 and NaN go to math.Exp.
+// below expClamp the result is 0, as math.Exp's; above 0 and NaN go to math.Exp, and so does every x on a CPU
+// without FMA (hasFMA: math.FMA would be software there, ~50 times slower).
 //
 // On amd64 CPUs with AVX2 and FMA (useAVX2), expShiftedAVX2 (exp_amd64.s) computes four at a time with the
 // same IEEE operations per lane, so the same bits; a group of four with a value above 0 or NaN, and the last
@@ -41,7 +42,7 @@ func expShiftedGo(dst []float64, stride int, src, shift []float64) {
 	shift = shift[:len(src)]
 	for i, v := range src {
 		x := v - shift[i]
-		if x <= 0 {
+		if x <= 0 && hasFMA {
 			x = expRebuild(expReduce(x))
 		} else {
 			x = expSlow(x)

@@ -3,6 +3,9 @@ package sqlnb
 // LooksLikeIdentifier exposes looksLikeIdentifier to the tests of package sqlnb_test.
 var LooksLikeIdentifier = looksLikeIdentifier
 
+// ExcludeHint exposes excludeHint to the tests of package sqlnb_test.
+var ExcludeHint = excludeHint
+
 // SetLogisticSampleRows makes logistic regression fits keep n rows for their Hessian (so that a small
 // source is fitted as a large one is: sub-sampled); the returned function restores the default.
 func SetLogisticSampleRows(n int) func() {

@@ -208,7 +208,7 @@ func describeLogistic(ctx context.Context, sc *scan, feats []Feature) (*logistic
 					return nil, err
 				}
 			}
-			sc.part(0).incomplete += n
+			sc.part(0).noteIncomplete(class, n)
 			continue
 		}
 		ok, err := sc.addClass(0, class, vals)
@@ -1009,9 +1009,15 @@ func logisticCoefs(feats []Feature, d *logisticDesign, theta []float64, dim int)
 func (logisticFamily) Validate(m *Model, feats []Feature) error {
 	have := map[rowKey]bool{}
 	levels := map[string]map[string]int{}
+	// A categorical feature's level may be "" (the empty string): a row is a level's by its feature, not
+	// its value.
+	categorical := map[string]bool{}
+	for _, f := range feats {
+		categorical[f.Name] = !isNumeric(f)
+	}
 	for _, r := range rowsOf(m, LogisticTable) {
 		have[LogisticTable.Key(&r)] = true
-		if r.Feature != "" && r.Value != "" {
+		if categorical[r.Feature] {
 			if levels[r.Feature] == nil {
 				levels[r.Feature] = map[string]int{}
 			}
@@ -1061,8 +1067,8 @@ func (logisticFamily) Compile(cc *compiler, feats []Feature) ([]Component, error
 	values := make([][]string, len(feats))
 	rows := rowsOf(cc.m, LogisticTable)
 	for _, r := range rows {
-		if r.Feature != "" && r.Value != "" {
-			j := pos[r.Feature]
+		// A level may be "": a row is a level's when its feature is categorical.
+		if j, ok := pos[r.Feature]; ok && r.Feature != "" && !isNumeric(feats[j]) {
 			if !slices.Contains(values[j], r.Value) {
 				values[j] = append(values[j], r.Value)
 			}
@@ -1091,7 +1097,7 @@ func (logisticFamily) Compile(cc *compiler, feats []Feature) ([]Component, error
 		switch {
 		case r.Feature == "":
 			l.b[c] = r.Coef
-		case r.Value == "":
+		case l.numeric[pos[r.Feature]]:
 			l.w[pos[r.Feature]][c] = r.Coef
 		default:
 			j := pos[r.Feature]

@@ -217,6 +217,10 @@ func ParsePriors(s string) (rule string, given map[string]float64, err error) {
 		}
 		class := strings.TrimSpace(part.text[:eq])
 		if part.quoted >= 0 {
+			if rest := strings.TrimSpace(part.text[part.quoted:eq]); rest != "" {
+				return "", nil, fmt.Errorf("%w: priors %q: %q follows the quoted class %q before its '=': write \"class\"=p, "+
+					"the pairs separated by commas", ErrBadOption, s, rest, part.text[:part.quoted])
+			}
 			class = part.text[:part.quoted]
 		}
 		if _, dup := given[class]; dup {

@@ -32,6 +32,22 @@ var (
 	identifierCamel = regexp.MustCompile(`[a-z0-9](Id|ID|Uuid|UUID)$`)
 )
 
+// excludeHint is how to leave column name out, on the command line and in SQL: --exclude NAME (exclude :=
+// ['NAME']). The flag takes a comma-separated list (CSV: a name with a comma, a quote or spaces in double
+// quotes), and the shell needs the value quoted when it holds anything but letters, digits and _ . -.
+func excludeHint(name string) string {
+	flag := name
+	if strings.ContainsAny(name, ",\" \t\r\n") || strings.TrimSpace(name) != name {
+		flag = `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+	}
+	if strings.IndexFunc(flag, func(r rune) bool {
+		return !(r == '_' || r == '.' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) >= 0 {
+		flag = "'" + strings.ReplaceAll(flag, "'", `'\''`) + "'"
+	}
+	return fmt.Sprintf("--exclude %s (exclude := ['%s'])", flag, strings.ReplaceAll(name, "'", "''"))
+}
+
 // looksLikeIdentifier reports whether a column name is one identifiers usually have.
 func looksLikeIdentifier(name string) bool {
 	return identifierName.MatchString(name) || identifierCamel.MatchString(name)
@@ -86,8 +102,8 @@ func profile(ctx context.Context, db Querier, p *plan, implicit, force bool) ([]
 		default:
 			continue
 		}
-		warnings = append(warnings, fmt.Sprintf("feature %q %s: if it identifies rows it only adds noise; leave it out with "+
-			"--exclude %s (exclude := ['%s'])", f.Name, why, f.Name, strings.ReplaceAll(f.Name, "'", "''")))
+		warnings = append(warnings, fmt.Sprintf("feature %q %s: if it identifies rows it only adds noise; leave it out with %s",
+			f.Name, why, excludeHint(f.Name)))
 	}
 	return warnings, nil
 }

@@ -727,7 +727,7 @@ func posteriorsTwoGo(b0, b1, dst []float64) {
 			d = math.NaN() // as Posterior's e^(+∞ − +∞): the posteriors are NaN
 		}
 		e := -math.Abs(d)
-		if e <= 0 {
+		if e <= 0 && hasFMA {
 			e = expRebuild(expReduce(e))
 		} else {
 			e = expSlow(e) // NaN

@@ -142,7 +142,7 @@ func TestGivenPriors(t *testing.T) {
 			t.Errorf("given prior of %q = %v, want %v", label, got, want)
 		}
 	}
-	for _, bad := range []string{"a=0.2,b=0.7", "a=0.5,c=0.5", "a=1", "a=-1,b=2", "nonsense", `"a=0.2,b=0.8`, `"a=0.2",b=0.8`, "a=0.2,a=0.8"} {
+	for _, bad := range []string{"a=0.2,b=0.7", "a=0.5,c=0.5", "a=1", "a=-1,b=2", "nonsense", `"a=0.2,b=0.8`, `"a=0.2",b=0.8`, "a=0.2,a=0.8", `"a"x=0.2,b=0.8`, `"a"=0.2 "b"=0.8`} {
 		o := sqlnb.Options{Priors: bad}
 		spec, err := o.Spec("p", "d", "y")
 		if err == nil {

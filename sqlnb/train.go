@@ -240,6 +240,7 @@ func trainPlanned(ctx context.Context, db Querier, spec TrainSpec, p *plan, para
 		Generation: newGeneration(), Features: p.features,
 	}
 	var warnings []string
+	var lost []string // classes whose every row misses a value (lda, qda, logistic)
 	if len(p.by) > 0 {
 		for _, b := range p.by {
 			m.By = append(m.By, GroupColumn{Name: b.Name, Type: b.Type})
@@ -255,25 +256,25 @@ func trainPlanned(ctx context.Context, db Querier, spec TrainSpec, p *plan, para
 		}
 		part := sc.part(0)
 		m.Classes, m.SkippedRows, m.IncompleteRows, m.Stats = part.classList(sc.order), part.skipped, part.incomplete, part.stats
+		lost = lostClasses(part, m.Classes)
 		m.Iterations, m.GradNorm = part.iterations, part.gradNorm
 		for _, c := range m.Classes {
 			m.Rows += c.Count
 		}
 	}
 	checked, err := checkTrained(spec, p, m)
-	if err == nil {
+	switch {
+	case err != nil && m.IncompleteRows > 0 && (errors.Is(err, ErrInvalidModel) || errors.Is(err, ErrOneClass) || errors.Is(err, ErrNoRows)):
+		// Rows left out for missing values may be why: one more scan says which feature or class.
+		if why := missingValues(ctx, db, p).problem(); why != nil {
+			return nil, nil, why
+		}
+	case err == nil:
 		warnings = append(warnings, emptyFeatures(m)...)
 		warnings = append(warnings, conditionWarnings(m)...)
-	}
-	if m.IncompleteRows > 0 && (err == nil || errors.Is(err, ErrInvalidModel)) {
-		r := missingValues(ctx, db, p)
-		switch why := r.problem(); {
-		case err != nil && why != nil:
-			return nil, nil, why
-		case err == nil && len(r.empty) > 0:
-			warnings = append(warnings, fmt.Sprintf("class %s has no row without a missing value (NULL or NaN), and %s leaves out "+
-				"every row with one: the model does not know the class; missing values by feature: %s", strings.Join(r.empty, ", "),
-				r.kind, r.byFeature()))
+		if len(lost) > 0 {
+			warnings = append(warnings, fmt.Sprintf("%s no row without a missing value (NULL or NaN), and %s leaves out every row with "+
+				"one: the model does not know it", classesHave(quoteAll(lost)), m.Features[0].Kind))
 		}
 	}
 	return checked, warnings, err
@@ -305,7 +306,7 @@ func emptyFeatures(m *Model) []string {
 		for _, t := range fam.Tables() {
 			if counted[t.tableName()] {
 				out = append(out, fmt.Sprintf("feature %q has no value in any labelled row (all NULL): it takes no part in the "+
-					"scores; leave it out with --exclude %s (exclude := ['%s'])", f.Name, f.Name, strings.ReplaceAll(f.Name, "'", "''")))
+					"scores; leave it out with %s", f.Name, excludeHint(f.Name)))
 				break
 			}
 		}
@@ -313,24 +314,69 @@ func emptyFeatures(m *Model) []string {
 	return out
 }
 
-// conditionWarnings are the lda and qda components' ConditionWarning: a nearly singular covariance.
+// conditionWarnings are the lda and qda components' ConditionWarning (a nearly singular covariance), of the
+// model or of each group's model (the first few groups named).
 func conditionWarnings(m *Model) []string {
-	s, err := Compile(m.Pooled())
-	if err != nil {
+	if !slices.ContainsFunc(m.Features, func(f Feature) bool { return f.Kind == LDA || f.Kind == QDA }) {
+		return nil
+	}
+	one := func(mm *Model) string {
+		s, err := Compile(mm)
+		if err != nil {
+			return ""
+		}
+		for _, c := range s.Components {
+			d, ok := c.(*discriminantComponent)
+			if q, isQDA := c.(qdaComponent); isQDA {
+				d, ok = q.discriminantComponent, true
+			}
+			if ok {
+				return d.ConditionWarning()
+			}
+		}
+		return ""
+	}
+	if len(m.Groups) == 0 {
+		if w := one(m); w != "" {
+			return []string{w}
+		}
 		return nil
 	}
 	var out []string
-	for _, c := range s.Components {
-		d, ok := c.(*discriminantComponent)
-		if q, isQDA := c.(qdaComponent); isQDA {
-			d, ok = q.discriminantComponent, true
-		}
-		if ok {
-			if w := d.ConditionWarning(); w != "" {
-				out = append(out, w)
+	more := 0
+	for k, g := range m.Groups {
+		if w := one(m.Member(k)); w != "" {
+			if len(out) == 3 {
+				more++
+				continue
 			}
+			out = append(out, fmt.Sprintf("group %s: %s", strings.Join(quoteAll(g.Key), ", "), w))
 		}
 	}
+	if more > 0 {
+		out = append(out, fmt.Sprintf("%d more groups' models are nearly singular the same way", more))
+	}
+	return out
+}
+
+// classesHave is "class A has" or "classes A, B have" for a sentence about them.
+func classesHave(names []string) string {
+	if len(names) == 1 {
+		return "class " + names[0] + " has"
+	}
+	return "classes " + strings.Join(names, ", ") + " have"
+}
+
+// lostClasses lists the classes of part's rows left out for a missing value that have no complete row, so no
+// class of the model (sorted).
+func lostClasses(part *partial, classes []Class) []string {
+	var out []string
+	for c := range part.incompleteIn {
+		if !slices.ContainsFunc(classes, func(k Class) bool { return k.Label == c }) {
+			out = append(out, c)
+		}
+	}
+	slices.Sort(out)
 	return out
 }
 
@@ -410,9 +456,9 @@ func (r missingReport) problem() error {
 		}
 	}
 	if len(r.empty) > 0 {
-		return fmt.Errorf("%w: class %s has no row without a missing value (NULL or NaN), and %s leaves out every row with one: "+
+		return fmt.Errorf("%w: %s no row without a missing value (NULL or NaN), and %s leaves out every row with one: "+
 			"missing values by feature: %s; leave those features out (--features, --exclude), fill them, or filter the class out",
-			ErrNoRows, strings.Join(r.empty, ", "), r.kind, r.byFeature())
+			ErrNoRows, classesHave(r.empty), r.kind, r.byFeature())
 	}
 	return nil
 }
@@ -708,6 +754,20 @@ type partial struct {
 	incomplete int64
 	iterations int64
 	gradNorm   float64
+	// incompleteIn are the classes with rows left out for a missing value: one of them without a complete
+	// row is not in classes (trainPlanned warns).
+	incompleteIn map[string]bool
+}
+
+// noteIncomplete counts n labelled rows of class left out for a missing feature value.
+func (p *partial) noteIncomplete(class sql.NullString, n int64) {
+	p.incomplete += n
+	if class.Valid {
+		if p.incompleteIn == nil {
+			p.incompleteIn = map[string]bool{}
+		}
+		p.incompleteIn[class.String] = true
+	}
 }
 
 // classList returns the classes of the partial in the global order.

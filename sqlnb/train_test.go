@@ -176,3 +176,19 @@ func TestEmptyFeatureWarning(t *testing.T) {
 		t.Errorf("warnings %q", res.Warnings)
 	}
 }
+
+// TestExcludeHintRuns: the --exclude a warning suggests works as written in a shell for awkward names (it
+// suggested --exclude a,b for the column "a,b", which excludes "a" and "b").
+func TestExcludeHintRuns(t *testing.T) {
+	for name, want := range map[string]string{
+		"plain_1.x": `--exclude plain_1.x (exclude := ['plain_1.x'])`,
+		"a,b":       `--exclude '"a,b"' (exclude := ['a,b'])`,
+		"my col":    `--exclude '"my col"' (exclude := ['my col'])`,
+		`it's "q"`:  `--exclude '"it'\''s ""q"""' (exclude := ['it''s "q"'])`,
+		"é":         `--exclude 'é' (exclude := ['é'])`,
+	} {
+		if got := sqlnb.ExcludeHint(name); got != want {
+			t.Errorf("%q: %s, want %s", name, got, want)
+		}
+	}
+}

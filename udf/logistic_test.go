@@ -87,3 +87,21 @@ func TestLogisticFitParams(t *testing.T) {
 		t.Errorf("merge: %v", err)
 	}
 }
+
+// TestLogisticEmptyLevel: a categorical feature with the empty string as a level (a valid VARCHAR value)
+// crashed logistic training ("index out of range": a row with value "" was read as a number feature's
+// coefficient). The model now equals the one trained with that level renamed to "!", which sorts first as
+// well and so is the reference level too: same posteriors for every row.
+func TestLogisticEmptyLevel(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE c AS SELECT CASE WHEN i % 3 = 0 THEN '' ELSE 'k' || (i % 3) END AS y,
+		CASE WHEN i % 4 = 0 THEN '' WHEN i % 4 = 1 THEN NULL ELSE 'v' || (i % 5) END AS cat, sin(i) + (i % 3) AS x FROM range(300) r(i)`)
+	mustExec(t, db, `CREATE TABLE bang AS SELECT y, CASE WHEN cat = '' THEN '!' ELSE cat END AS cat, x FROM c`)
+	mustExec(t, db, `CALL nb_train('e', 'c', 'y', kind := 'logistic')`)
+	mustExec(t, db, `CALL nb_train('b', 'bang', 'y', kind := 'logistic')`)
+	got := queryStrings(t, db, `SELECT count(*) FILTER (WHERE cat = ''), max(abs(nb_predict_proba('e', cat, x)[y] -
+		nb_predict_proba('b', CASE WHEN cat = '' THEN '!' ELSE cat END, x)[y])) < 1e-12 FROM c WHERE cat IS NOT NULL`)
+	if len(got) != 1 || got[0][0] != "75" || got[0][1] != "true" {
+		t.Errorf("'' level against '!': %v", got)
+	}
+}

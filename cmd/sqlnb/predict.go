@@ -59,7 +59,7 @@ func runPredict(cmd *cobra.Command, e *env, o *predictOptions) error {
 	if o.output != "" {
 		var ok bool
 		if copyFormat, ok = copyFormats[strings.ToLower(filepath.Ext(o.output))]; !ok {
-			return usageError{fmt.Errorf("--output %q: use a .parquet, .csv or .json file", o.output)}
+			return usageError{fmt.Errorf("--output %q: use a .parquet, .csv or .json file (or .jsonl, .ndjson: an object a line)", o.output)}
 		}
 		if f := cmd.Flags().Lookup("format"); f != nil && f.Changed && f.Value.String() != copyFormat {
 			return usageError{fmt.Errorf("--format %s with --output %q: the file's format comes from its extension (%s); --format is for standard output",
