@@ -2,6 +2,7 @@ package sqlnb
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -46,6 +47,11 @@ func LinearForm(s *Scorer) (*Linear, error) {
 		return nil, fmt.Errorf("%w: model %q has %d classes: a linear form (the log-odds of one class against the other) needs two",
 			ErrBadOption, m.Name, len(s.Labels))
 	}
+	if len(m.By) > 0 {
+		// Each group's model has its own weights; the pooled model's would score no row.
+		return nil, fmt.Errorf("%w: model %q is a per-group model (by %s): each group scores with its own weights, so no one linear "+
+			"form holds; train one group's rows alone for its form, or use nb_explain per row", ErrBadOption, m.Name, byNames(m))
+	}
 	out := &Linear{Positive: s.Labels[1], Negative: s.Labels[0], Intercept: s.LogPrior[1] - s.LogPrior[0]}
 	for _, comp := range s.Components {
 		lc, ok := comp.(linearComponent)
@@ -65,4 +71,13 @@ func LinearForm(s *Scorer) (*Linear, error) {
 		out.Terms = append(out.Terms, terms...)
 	}
 	return out, nil
+}
+
+// byNames lists a per-group model's group columns, quoted.
+func byNames(m *Model) string {
+	names := make([]string, len(m.By))
+	for i, b := range m.By {
+		names[i] = strconv.Quote(b.Name)
+	}
+	return strings.Join(names, ", ")
 }

@@ -587,6 +587,24 @@ func (m *Model) ParamsSummary() string {
 	if len(parts) == 0 {
 		parts = append(parts, fmt.Sprintf("alpha %g, var_smoothing %g, variance %s, priors %s", p.Alpha, p.VarSmoothing, p.Variance, p.Priors))
 	}
+	// Text features: the vocabulary limits (model parameters) and each feature's tokenizer settings.
+	var text []string
+	for _, f := range m.Features {
+		if !kindInfo[f.Kind].Text {
+			continue
+		}
+		if text == nil && (p.MinDF > 0 || p.MaxFeatures > 0) {
+			text = append(text, fmt.Sprintf("min_df %d, max_features %d", p.MinDF, p.MaxFeatures))
+		}
+		if f.Text.Ngrams > 1 || f.Text.StopWords != "" {
+			opts := []string{fmt.Sprintf("ngrams %d", max(1, f.Text.Ngrams))}
+			if f.Text.StopWords != "" {
+				opts = append(opts, "stop words "+f.Text.StopWords)
+			}
+			text = append(text, fmt.Sprintf("feature %q: %s", f.Name, strings.Join(opts, ", ")))
+		}
+	}
+	parts = append(parts, text...)
 	if m.IncompleteRows > 0 {
 		parts = append(parts, fmt.Sprintf("%d rows left out for a missing feature value", m.IncompleteRows))
 	}

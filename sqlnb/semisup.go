@@ -108,8 +108,12 @@ func trainSemiSupervised(ctx context.Context, conn Querier, reg FoldRegistrar, s
 		}
 		ll = nll
 		if it >= params.MaxIter {
-			warnings = append(warnings, fmt.Sprintf("semi-supervised: EM stopped at max_iter %d steps before the log-likelihood settled (the last step changed it by %.3g; tol %g is relative to its magnitude): the model of the last step is stored",
-				it, gain, params.Tol))
+			change := fmt.Sprintf("the last step changed it by %.3g; tol %g is relative to its magnitude", gain, params.Tol)
+			if it == 1 { // the first step's change is from the labelled rows' start, which is never compared
+				change = fmt.Sprintf("one step is never compared with the start; tol %g is relative to the log-likelihood", params.Tol)
+			}
+			warnings = append(warnings, fmt.Sprintf("semi-supervised: EM stopped at max_iter %d steps before the log-likelihood settled (%s): the model of the last step is stored",
+				it, change))
 			break
 		}
 	}
@@ -125,6 +129,10 @@ func checkSemiSupervised(p *plan, reg FoldRegistrar) error {
 		if _, refits := familyOf[f.Kind].(refitter); refits || info.Alone != "" || info.Priorless {
 			return fmt.Errorf("%w: semi-supervised training needs naive Bayes features, whose statistics are weighted sums of likelihood terms: feature %q is %s; "+
 				"use a naive Bayes kind (gaussian, poisson, categorical, bernoulli, multinomial, text) or drop --semi-supervised", ErrBadOption, f.Name, f.Kind)
+		}
+		if f.Kind == TextBernoulli { // its statistics take no weights yet, and EM's M-step is weighted
+			return fmt.Errorf("%w: feature %q is text_bernoulli, which takes no row weights yet, and semi-supervised training weighs "+
+				"the unlabelled rows by their posteriors: use text, or drop --semi-supervised", ErrBadOption, f.Name)
 		}
 		if f.Name == emRowID || f.Name == emWeight {
 			return fmt.Errorf("%w: feature %q has a name semi-supervised training uses for itself: rename the column", ErrBadOption, f.Name)

@@ -157,7 +157,8 @@ func trainLongTerms(ctx context.Context, sc *scan, f Feature) error {
 	defer rows.Close()
 	var t TermCount
 	var fold, bad int64
-	ptrs := []any{&t.Class, &t.Term, &t.Count, &t.Docs, &t.Present, &t.Weight, &bad}
+	var count sql.NullInt64 // NULL when a count is NaN or ±Inf (bad)
+	ptrs := []any{&t.Class, &t.Term, &count, &t.Docs, &t.Present, &t.Weight, &bad}
 	if sc.fold != "" {
 		ptrs = append([]any{&fold}, ptrs...)
 	}
@@ -166,10 +167,10 @@ func trainLongTerms(ctx context.Context, sc *scan, f Feature) error {
 			return err
 		}
 		if bad > 0 {
-			return fmt.Errorf("%w: count column %q of the term table holds negative, NaN or infinite counts (term %q): counts must be ≥ 0",
+			return fmt.Errorf("%w: count column %q of the term table holds negative, NaN or infinite counts (term %q): counts must be finite and ≥ 0",
 				ErrBadValue, tp.count, t.Term)
 		}
-		t.Feature = f.Name
+		t.Feature, t.Count = f.Name, count.Int64
 		addRows(sc.part(fold).stats, TermsTable, t)
 	}
 	if err := rows.Err(); err != nil {

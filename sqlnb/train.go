@@ -205,6 +205,9 @@ func trainModel(ctx context.Context, db Querier, spec TrainSpec) (m *Model, warn
 	if warnings, err = profile(ctx, db, p, len(spec.Features) == 0, spec.Force); err != nil {
 		return nil, nil, err
 	}
+	if w := unusedTextOptions(spec, p); w != "" {
+		warnings = append(warnings, w)
+	}
 	var more []string
 	if spec.SemiSupervised {
 		if len(spec.By) > 0 {
@@ -229,6 +232,31 @@ func trainModel(ctx context.Context, db Querier, spec TrainSpec) (m *Model, warn
 		return nil, nil, err
 	}
 	return m, append(warnings, more...), nil
+}
+
+// unusedTextOptions warns of --ngrams and --stop-words on a model without a text column to tokenize: they
+// were stored nowhere and applied to nothing (a term table's terms are taken as they are).
+func unusedTextOptions(spec TrainSpec, p *plan) string {
+	if spec.Text.Ngrams <= 1 && spec.Text.StopWords == "" { // unigrams, no stop words: the defaults
+		return ""
+	}
+	for _, f := range p.features {
+		if kindInfo[f.Kind].Text && (p.terms == nil || f.Name != p.terms.feature) {
+			return ""
+		}
+	}
+	what := "the model has no text column (VARCHAR documents)"
+	if p.terms != nil {
+		what = "a term table's terms are taken as they are (no tokenizing, no lower-casing): filter or transform the term table instead"
+	}
+	var opts []string
+	if spec.Text.Ngrams > 1 {
+		opts = append(opts, fmt.Sprintf("ngrams %d", spec.Text.Ngrams))
+	}
+	if spec.Text.StopWords != "" {
+		opts = append(opts, fmt.Sprintf("stop words %q", spec.Text.StopWords))
+	}
+	return fmt.Sprintf("%s: no effect: they apply to the words of a text column, and %s", strings.Join(opts, " and "), what)
 }
 
 // trainPlanned computes and validates the model of a resolved plan (warnings: groups left without a model).
@@ -629,7 +657,15 @@ func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*plan, error) {
 	for name, k := range spec.FeatureKinds {
 		c, ok := findColumn(chosen, name)
 		if !ok {
-			return nil, fmt.Errorf("%w: --feature-kind names %q, which is not a feature (features: %s)", ErrUnknownColumn, name, columnNames(chosen))
+			if p.terms != nil && strings.EqualFold(name, p.terms.feature) {
+				return nil, fmt.Errorf("%w: --feature-kind names %q, the term table's feature, which is text (multinomial) only: "+
+					"a term table gives counts, not documents", ErrBadOption, name)
+			}
+			have := "features: " + columnNames(chosen)
+			if len(chosen) == 0 {
+				have = "the source's only features come from the term table"
+			}
+			return nil, fmt.Errorf("%w: --feature-kind names %q, which is not a feature (%s)", ErrUnknownColumn, name, have)
 		}
 		kinds[c.Name] = k
 	}

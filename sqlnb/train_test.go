@@ -192,3 +192,48 @@ func TestExcludeHintRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestUnusedTextOptions: --ngrams and --stop-words on a model without a text column (a term table's terms,
+// or no text at all) were accepted silently and applied to nothing; training now warns. With a text column
+// there is no warning.
+func TestUnusedTextOptions(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT ['a', 'b'][i % 2 + 1] AS y, i % 2 + sin(i) AS x, ['red car', 'the apple'][i % 2 + 1] AS body FROM range(40) r(i)`)
+	for _, c := range []struct {
+		source, want string
+	}{
+		{"SELECT y, x FROM d", `ngrams 2 and stop words "english": no effect: they apply to the words of a text column, and the model has no text column`},
+		{"SELECT y, body FROM d", ""},
+	} {
+		spec := sqlnb.TrainSpec{Model: "m", Source: c.source, Label: "y", Text: sqlnb.TextOptions{Ngrams: 2, StopWords: "english"}}
+		if c.want == "" {
+			spec.FeatureKinds = map[string]sqlnb.Kind{"body": sqlnb.Text}
+		}
+		res, err := sqlnb.Train(context.Background(), db, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := strings.Join(res.Warnings, "\n")
+		if (c.want == "") != (w == "") || !strings.Contains(w, c.want) {
+			t.Errorf("%s: warnings %q", c.source, res.Warnings)
+		}
+	}
+}
+
+// TestParamsSummaryText: the one-line summary (models show) names the vocabulary limits and each text
+// feature's n-grams and stop words, which it left out (only nb.features held them).
+func TestParamsSummaryText(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT ['a', 'b'][i % 2 + 1] AS y, ['red car', 'the apple'][i % 2 + 1] AS body FROM range(40) r(i)`)
+	params := sqlnb.DefaultParams()
+	params.MinDF, params.MaxFeatures = 2, 5
+	spec := sqlnb.TrainSpec{Model: "m", Source: "d", Label: "y", Text: sqlnb.TextOptions{Ngrams: 2, StopWords: "english"},
+		FeatureKinds: map[string]sqlnb.Kind{"body": sqlnb.Text}, Params: &params}
+	res, err := sqlnb.Train(context.Background(), db, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Model.ParamsSummary(); !strings.Contains(got, `min_df 2, max_features 5, feature "body": ngrams 2, stop words english`) {
+		t.Errorf("summary %q", got)
+	}
+}

@@ -88,3 +88,15 @@ func TestLinearForm(t *testing.T) {
 		}
 	}
 }
+
+// TestLinearFormPerGroup: a per-group model has no one linear form (each group scores with its own weights);
+// nb_linear_weights listed the pooled model's, which score no row, under the log-odds formula.
+func TestLinearFormPerGroup(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE g AS SELECT ['n', 's'][i % 2 + 1] AS region, CASE WHEN i % 3 = 0 THEN 'pos' ELSE 'neg' END AS y,
+		CASE WHEN i % 2 = 0 THEN 3 * (i % 10) ELSE -(i % 10) END + 2 * (i % 3 = 0)::INTEGER AS x FROM range(300) r(i)`)
+	mustExec(t, db, `CALL nb_train('m', 'g', 'y', by := ['region'], variance := 'pooled')`)
+	if err := queryErr(db, `FROM nb_linear_weights('m')`); err == nil || !strings.Contains(err.Error(), `model "m" is a per-group model (by "region")`) {
+		t.Errorf("nb_linear_weights of a per-group model: %v", err)
+	}
+}

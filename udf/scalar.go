@@ -524,7 +524,11 @@ func (b *bound) inputReader(in *sqlnb.Input, what string, arg, child int, t mapp
 			defer mapping.DestroyLogicalType(&k)
 			defer mapping.DestroyLogicalType(&v)
 			r.isMap, r.mapVal = true, mapping.GetTypeId(v)
-			if mapping.GetTypeId(k) == mapping.TypeVarchar && isNumberType(r.mapVal) && r.mapVal != mapping.TypeDecimal {
+			if r.mapVal == mapping.TypeDecimal { // counts like 2.0 (a literal, a parquet DECIMAL): read by storage type, scaled
+				r.decimal, r.decScale = true, int(mapping.DecimalScale(v))
+				r.decDivisor, r.mapVal = math.Pow10(r.decScale), mapping.DecimalInternalType(v)
+			}
+			if mapping.GetTypeId(k) == mapping.TypeVarchar && isNumberType(r.mapVal) {
 				return r, nil
 			}
 		}
@@ -894,6 +898,11 @@ func (r *reader) readTerms(vec mapping.Vector, n int, sp *sqlnb.Sparse) {
 	vals := make([]float64, size)
 	if size > 0 {
 		numbersAt(r.mapVal, mapping.VectorGetData(valsVec), vals)
+		if r.decimal {
+			for i := range vals {
+				vals[i] /= r.decDivisor
+			}
+		}
 	}
 	valMask := validity(valsVec, size)
 	for i := range n {

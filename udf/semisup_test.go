@@ -472,7 +472,7 @@ func TestSemiSupervisedErrors(t *testing.T) {
 	for _, c := range []struct{ opts, want string }{
 		{"features := ['n'], kind := 'complement'", `feature "n" is complement`},
 		{"features := ['n'], kind := 'logistic'", `feature "n" is logistic`},
-		{"features := ['doc'], kind := 'text_bernoulli'", `semi-supervised training weighs the unlabelled rows by their posteriors: bad option: feature "doc" is text_bernoulli, which does not take sample weights yet`},
+		{"features := ['doc'], kind := 'text_bernoulli'", `feature "doc" is text_bernoulli, which takes no row weights yet, and semi-supervised training weighs the unlabelled rows by their posteriors: use text, or drop --semi-supervised`},
 	} {
 		_, err := db.ExecContext(context.Background(), `CALL nb_train('m', 'd', 'y', semi_supervised := true, `+c.opts+`)`)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -223,8 +223,8 @@ func showLinear(e *env, s *sqlnb.Scorer, format string) error {
 		return err
 	}
 	if format == "table" {
-		fmt.Fprintf(e.stdout, "model %q: log p(%q | x) / p(%q | x) = w0 + Σ w_j x_j (x_j the value; for a value row, 1 when the feature equals it)\n\n",
-			s.Model.Name, lin.Positive, lin.Negative)
+		fmt.Fprintf(e.stdout, "model %q: log p(%q | x) / p(%q | x) = w0 + Σ w_j x_j (x_j the value; for a value row, 1 when the feature equals it)\n"+
+			"for rows without a missing value and with levels seen in training (else see nb_explain)\n\n", s.Model.Name, lin.Positive, lin.Negative)
 	}
 	data := [][]any{{lin.Positive, nil, nil, lin.Intercept}}
 	for _, t := range lin.Terms {
