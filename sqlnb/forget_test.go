@@ -321,3 +321,46 @@ func TestBinarizeFinite(t *testing.T) {
 		}
 	}
 }
+
+// TestUpdateRefusals: a per-group model whose every group fell back to the pooled one (it has By but no
+// Groups) was merged and appended to, silently giving a single model (0.61 off the model of all the rows);
+// it is refused like any per-group model. Appending a new class to a model with given priors said "class
+// "c": given prior 0: must be in (0, 1]" (no 0 was given); it now says how to add the class.
+func TestUpdateRefusals(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE p AS SELECT i % 2 AS g, CASE WHEN (i // 2) % 2 = 0 THEN 'a' ELSE 'b' END AS y,
+		(i % 2) * 10 + ((i // 2) % 2) * 3 + (i % 5) * 0.1 AS x FROM range(40) r(i)`)
+	half := "(g = 0 AND y = 'a') OR (g = 1 AND y = 'b')" // every group one class: no group model of its own
+	for _, name := range []string{"pa", "pb"} {
+		src := "FROM p WHERE " + half
+		if name == "pb" {
+			src = "FROM p WHERE NOT (" + half + ")"
+		}
+		res, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: name, Source: src, Label: "y", By: []string{"g"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Model.Groups) != 0 {
+			t.Fatalf("%s: %d group models, want none (one class a group)", name, len(res.Model.Groups))
+		}
+	}
+	if _, err := sqlnb.MergeModels(ctx, db, sqlnb.MergeSpec{Into: "pm", Inputs: []string{"pa", "pb"}}); !errors.Is(err, sqlnb.ErrNotMergeable) {
+		t.Errorf("merge of per-group models: %v", err)
+	}
+	if _, err := sqlnb.Append(ctx, db, sqlnb.UpdateSpec{Model: "pa", Source: "FROM p WHERE NOT (" + half + ")"}); !errors.Is(err, sqlnb.ErrNotMergeable) {
+		t.Errorf("append to a per-group model: %v", err)
+	}
+	mustExec(t, db, `CREATE TABLE c AS SELECT ['a', 'b', 'c'][1 + i % 3] AS y, (i % 7) * 1.0 + (i % 3) AS x FROM range(300) r(i)`)
+	spec, err := sqlnb.Options{Priors: "a=0.6,b=0.4"}.Spec("pr", "FROM c WHERE y <> 'c'", "y")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sqlnb.Train(ctx, db, spec); err != nil {
+		t.Fatal(err)
+	}
+	_, err = sqlnb.Append(ctx, db, sqlnb.UpdateSpec{Model: "pr", Source: "FROM c WHERE y = 'c'"})
+	if !errors.Is(err, sqlnb.ErrBadOption) || !strings.Contains(err.Error(), `model "pr" has given priors, and the rows add "c", which has none: set fit priors first`) {
+		t.Errorf("append of a new class to given priors: %v", err)
+	}
+}

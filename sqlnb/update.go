@@ -52,6 +52,20 @@ func Append(ctx context.Context, db DB, spec UpdateSpec) (*UpdateResult, error) 
 		if err != nil {
 			return nil, err
 		}
+		if m.Params.Priors == PriorsGiven {
+			known := m.ClassIndex()
+			var added []string
+			for _, c := range part.Classes {
+				if _, ok := known[c.Label]; !ok {
+					added = append(added, c.Label)
+				}
+			}
+			if len(added) > 0 { // a given prior cannot be made up for a new class
+				return nil, fmt.Errorf("%w: model %q has given priors, and the rows add %s, which %s none: set fit priors first "+
+					"(models set --priors fit; nb_set), add the rows, then give every class its prior", ErrBadOption, m.Name,
+					strings.Join(quoteAll(added), ", "), map[bool]string{true: "has", false: "have"}[len(added) == 1])
+			}
+		}
 		out, err := Merge(m, order, m, part)
 		if err != nil {
 			return nil, err
@@ -92,7 +106,7 @@ func updateModel(ctx context.Context, db DB, spec UpdateSpec, combine func(ctx c
 	if err != nil {
 		return nil, err
 	}
-	if err := mergeable(m); err != nil {
+	if err := storedMergeable(m); err != nil {
 		return nil, err
 	}
 	ts, err := updateTrainSpec(m, spec)
@@ -494,6 +508,17 @@ type MergeSpec struct {
 	Force bool
 }
 
+// storedMergeable is mergeable for a stored model the user names: a per-group model is refused by its By, as
+// one whose every group fell back to the pooled model has no Groups (mergeable alone let it through, and the
+// result lost its grouping). Merge itself takes per-group parts: trainGrouped builds the pooled model so.
+func storedMergeable(m *Model) error {
+	if len(m.By) > 0 {
+		return fmt.Errorf("%w: model %q is a per-group model (by): adding, merging and forgetting rows work on single models; "+
+			"train it again with --by on the rows wanted", ErrNotMergeable, m.Name)
+	}
+	return mergeable(m)
+}
+
 // MergeModels merges stored models trained on disjoint rows of one source into the model of their union
 // (Merge: counts add, moments by Chan et al.'s pairwise update) and stores it as spec.Into in one
 // transaction. The models must have the same label, label type, weight column, features (names, kinds,
@@ -530,7 +555,7 @@ func mergeModels(ctx context.Context, db DB, spec MergeSpec) (*Model, error) {
 			if err != nil {
 				return err
 			}
-			if err := mergeable(m); err != nil {
+			if err := storedMergeable(m); err != nil {
 				return err
 			}
 			if i > 0 {
