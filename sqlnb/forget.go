@@ -311,8 +311,7 @@ func Subtract(m, part *Model) (*Model, error) {
 // merge nor subtract here.
 func mergeable(m *Model) error {
 	if len(m.Groups) > 0 {
-		return fmt.Errorf("%w: model %q is a per-group model (by): adding, merging and forgetting rows work on single models; "+
-			"train it again with --by on the rows wanted", ErrNotMergeable, m.Name)
+		return errPerGroup(m)
 	}
 	if m.UnlabelledRows > 0 {
 		return fmt.Errorf("%w: model %q was trained semi-supervised (EM): its statistics hold the posteriors of its own fit, "+
@@ -325,4 +324,10 @@ func mergeable(m *Model) error {
 		}
 	}
 	return nil
+}
+
+// errPerGroup refuses to add, merge or forget the rows of per-group model m.
+func errPerGroup(m *Model) error {
+	return fmt.Errorf("%w: model %q is a per-group model (by): adding, merging and forgetting rows work on single models; "+
+		"train it again with --by on the rows wanted", ErrNotMergeable, m.Name)
 }

@@ -513,8 +513,7 @@ type MergeSpec struct {
 // result lost its grouping). Merge itself takes per-group parts: trainGrouped builds the pooled model so.
 func storedMergeable(m *Model) error {
 	if len(m.By) > 0 {
-		return fmt.Errorf("%w: model %q is a per-group model (by): adding, merging and forgetting rows work on single models; "+
-			"train it again with --by on the rows wanted", ErrNotMergeable, m.Name)
+		return errPerGroup(m)
 	}
 	return mergeable(m)
 }
