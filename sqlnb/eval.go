@@ -150,7 +150,7 @@ func Evaluate(ctx context.Context, conn *sql.Conn, spec EvalSpec) (*Evaluation, 
 func leftOutRows(ctx context.Context, q Querier, m *Model, src Source, label string, e *Evaluation) (string, error) {
 	var kinds []string
 	for _, f := range m.Features {
-		if (f.Kind == LDA || f.Kind == QDA || f.Kind == Logistic) && !slices.Contains(kinds, string(f.Kind)) {
+		if completeRowsOnly(f.Kind) && !slices.Contains(kinds, string(f.Kind)) {
 			kinds = append(kinds, string(f.Kind))
 		}
 	}

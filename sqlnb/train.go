@@ -227,6 +227,9 @@ func trainModel(ctx context.Context, db Querier, spec TrainSpec) (m *Model, warn
 		return nil, nil, err
 	}
 	warnings = append(warnings, more...)
+	// Once for the model trained (not per EM step, whose warnings are dropped).
+	warnings = append(warnings, emptyFeatures(m)...)
+	warnings = append(warnings, conditionWarnings(m)...)
 	more, err = checkClasses(p.label.Name, len(m.Classes), m.Rows, spec.Force)
 	if err != nil {
 		return nil, nil, err
@@ -297,13 +300,9 @@ func trainPlanned(ctx context.Context, db Querier, spec TrainSpec, p *plan, para
 		if why := missingValues(ctx, db, p).problem(); why != nil {
 			return nil, nil, why
 		}
-	case err == nil:
-		warnings = append(warnings, emptyFeatures(m)...)
-		warnings = append(warnings, conditionWarnings(m)...)
-		if len(lost) > 0 {
-			warnings = append(warnings, fmt.Sprintf("%s no row without a missing value (NULL or NaN), and %s leaves out every row with "+
-				"one: the model does not know it", classesHave(quoteAll(lost)), m.Features[0].Kind))
-		}
+	case err == nil && len(lost) > 0:
+		warnings = append(warnings, fmt.Sprintf("%s no row without a missing value (NULL or NaN), and %s leaves out every row with "+
+			"one: the model does not know it", classesHave(quoteAll(lost)), m.Features[0].Kind))
 	}
 	return checked, warnings, err
 }
@@ -408,6 +407,10 @@ func lostClasses(part *partial, classes []Class) []string {
 	return out
 }
 
+// completeRowsOnly reports whether kind k scores and trains on complete rows only (Input.Required): a row
+// missing one of its values is left out of training and scores NULL.
+func completeRowsOnly(k Kind) bool { return k == LDA || k == QDA || k == Logistic }
+
 // missingReport is what train_missing read: the labelled rows, the rows missing each feature, and the
 // classes none of whose rows is complete.
 type missingReport struct {
@@ -428,7 +431,7 @@ func missingValues(ctx context.Context, db Querier, p *plan) missingReport {
 	var r missingReport
 	var feats []feat
 	for _, f := range p.features {
-		if f.Kind == LDA || f.Kind == QDA || f.Kind == Logistic {
+		if completeRowsOnly(f.Kind) {
 			feats = append(feats, feat{f.Name, classifyType(f.Type) == typeFloat})
 			r.kind, r.names = f.Kind, append(r.names, f.Name)
 		}
