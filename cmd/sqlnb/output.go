@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -54,15 +55,26 @@ func query(ctx context.Context, db interface {
 	}
 	rows, err := db.QueryContext(ctx, stmt, args...)
 	if err != nil {
-		return err
+		return driverLimits(err)
 	}
 	return writeRows(w, format, maxRows, rows)
 }
 
+// driverLimits explains the errors of the Go driver's (not DuckDB's) that a query can meet: it cannot read
+// a STRUCT whose fields have no names, as (1, 'a') and row(1, 'a') make.
+func driverLimits(err error) error {
+	if err != nil && strings.Contains(err.Error(), "empty name") {
+		return errors.New("a STRUCT without field names (as (1, 'a') or row(1, 'a') make) cannot be read by the Go " +
+			"driver: name its fields ({'x': 1, 'y': 'a'}) or cast it to VARCHAR")
+	}
+	return err
+}
+
 // writeRows writes the result of rows (and closes it) in format, one row at a time: only a table keeps
 // rows in memory, at most limit of them (0: all), and counts the rest.
-func writeRows(w io.Writer, format string, limit int, rows *sql.Rows) error {
+func writeRows(w io.Writer, format string, limit int, rows *sql.Rows) (err error) {
 	defer rows.Close()
+	defer func() { err = driverLimits(err) }()
 	cols, err := rows.ColumnTypes()
 	if err != nil {
 		return err
@@ -150,7 +162,8 @@ type resultWriter struct {
 	format       string
 	limit        int
 	names, types []string
-	n            int64 // rows seen
+	shapes       []*nestedType // per column: the order of its STRUCT fields (parseNestedType)
+	n            int64         // rows seen
 	kept         [][]any
 	csv          *csv.Writer
 	width        int      // line mode: the widest column name
@@ -162,6 +175,10 @@ func newResultWriter(w io.Writer, format string, limit int, names, types []strin
 		return nil, err
 	}
 	rw := &resultWriter{w: bufio.NewWriterSize(w, 64<<10), format: format, limit: limit, names: names, types: types}
+	rw.shapes = make([]*nestedType, len(types))
+	for i, t := range types {
+		rw.shapes[i] = parseNestedType(t)
+	}
 	switch format {
 	case "csv":
 		rw.csv = csv.NewWriter(rw.w) // the header; the rows are written by csvField
@@ -208,7 +225,7 @@ func (rw *resultWriter) row(vals []any) error {
 				rw.w.WriteByte(',')
 			}
 			if v != nil {
-				rw.w.WriteString(csvField(formatValue(v)))
+				rw.w.WriteString(csvField(formatTyped(v, rw.shapes[i])))
 			}
 		}
 		rw.w.WriteByte('\n')
@@ -227,8 +244,8 @@ func (rw *resultWriter) row(vals []any) error {
 			rw.w.WriteString(": ")
 			var val []byte
 			var err error
-			switch x := jsonValue(v).(type) {
-			case map[string]any, []any: // nested: indented under its key
+			switch x := jsonTyped(v, rw.shapes[i]).(type) {
+			case map[string]any, []any, orderedObject: // nested: indented under its key
 				val, err = json.MarshalIndent(x, "    ", "  ")
 			default:
 				val, err = json.Marshal(x)
@@ -247,12 +264,12 @@ func (rw *resultWriter) row(vals []any) error {
 			rw.w.WriteString("\n")
 		}
 		for i, v := range vals {
-			fmt.Fprintf(rw.w, "%*s = %s\n", rw.width, rw.names[i], formatValue(v))
+			fmt.Fprintf(rw.w, "%*s = %s\n", rw.width, rw.names[i], formatTyped(v, rw.shapes[i]))
 		}
 	case "markdown":
 		cells := make([]string, len(vals))
 		for i, v := range vals {
-			cells[i] = markdownCell(formatValue(v))
+			cells[i] = markdownCell(formatTyped(v, rw.shapes[i]))
 		}
 		fmt.Fprintf(rw.w, "| %s |\n", strings.Join(cells, " | "))
 	default:
@@ -298,8 +315,8 @@ func (rw *resultWriter) drawTable() {
 	t.SetColumnConfigs(align)
 	for _, row := range rw.kept {
 		r := table.Row{}
-		for _, v := range row {
-			r = append(r, formatValue(v))
+		for i, v := range row {
+			r = append(r, formatTyped(v, rw.shapes[i]))
 		}
 		t.AppendRow(r)
 	}

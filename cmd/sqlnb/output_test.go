@@ -138,3 +138,96 @@ func TestStreamedFormats(t *testing.T) {
 		t.Errorf("empty json: %q, %v", b.String(), err)
 	}
 }
+
+// TestStructFieldOrder: a STRUCT shows its fields in their declared order, as DuckDB's CLI and its VARCHAR
+// cast do (the driver hands a STRUCT over as a Go map), in every format and inside lists, maps and other
+// structs; a MAP in JSON keeps its keys' order. nb_explain's rows start with class and versus.
+func TestStructFieldOrder(t *testing.T) {
+	stmt := `SELECT {'b': 1, 'a': {'z': 'x y', 'y': [{'q': 1, 'p': 2}]}} AS "n""x", MAP {'z': 1, 'a': 2} AS m`
+	for _, c := range []struct{ format, want string }{
+		{"csv", "\"{'b': 1, 'a': {'z': x y, 'y': [{'q': 1, 'p': 2}]}}\",\"{z=1, a=2}\"\n"},
+		{"line", "n\"x = {'b': 1, 'a': {'z': x y, 'y': [{'q': 1, 'p': 2}]}}\n"},
+		{"table", "│ {'b': 1, 'a': {'z': x y, 'y': [{'q': 1, 'p': 2}]}} "},
+		{"json", `"b": 1,
+      "a": {
+        "z": "x y",
+        "y": [
+          {
+            "q": 1,
+            "p": 2`},
+		{"json", `"m": {
+      "z": 1,
+      "a": 2`},
+	} {
+		var out, errOut bytes.Buffer
+		if code := run([]string{"--db", ":memory:", "sql", "--format", c.format, "-c", stmt}, strings.NewReader(""), &out, &errOut); code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.format, code, errOut.String())
+		}
+		if !strings.Contains(out.String(), c.want) {
+			t.Errorf("%s: want %q in\n%s", c.format, c.want, out.String())
+		}
+	}
+	// DuckDB's own rendering is the reference.
+	var out, errOut bytes.Buffer
+	run([]string{"--db", ":memory:", "sql", "--format", "csv", "-c", `SELECT {'b': 1, 'a': {'z': 2}}::VARCHAR AS s`}, strings.NewReader(""), &out, &errOut)
+	if want := "\"{'b': 1, 'a': {'z': 2}}\"\n"; !strings.HasSuffix(out.String(), want) {
+		t.Errorf("DuckDB renders %q, the test expects %q", out.String(), want)
+	}
+}
+
+// TestUnnamedStruct: the Go driver cannot read a STRUCT without field names; the error says what to write
+// instead, and the advice works.
+func TestUnnamedStruct(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run([]string{"--db", ":memory:", "sql", "-c", "SELECT (1, 'a') AS s"}, strings.NewReader(""), &out, &errOut); code != 1 ||
+		!strings.Contains(errOut.String(), "STRUCT without field names") || !strings.Contains(errOut.String(), "cast it to VARCHAR") {
+		t.Errorf("exit %d: %s", code, errOut.String())
+	}
+	out.Reset()
+	if code := run([]string{"--db", ":memory:", "sql", "--format", "csv", "-c", "SELECT (1, 'a')::VARCHAR AS s, {'x': 1, 'y': 'a'} AS n"}, strings.NewReader(""), &out, &errOut); code != 0 ||
+		out.String() != "s,n\n\"(1, a)\",\"{'x': 1, 'y': a}\"\n" {
+		t.Errorf("exit %d: %q", code, out.String())
+	}
+}
+
+// TestParseNestedType: the shapes of the types DuckDB prints; what it cannot read is a plain type.
+func TestParseNestedType(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want string
+	}{
+		{`INTEGER`, ``},
+		{`DECIMAL(18,3)`, ``},
+		{`ENUM('a,b', 'c)')`, ``},
+		{`STRUCT("b" INTEGER, a VARCHAR)`, `STRUCT{b:,a:}`},
+		{`STRUCT("x ""y" DECIMAL(9,2), "z" MAP(VARCHAR, STRUCT(q INTEGER, p INTEGER)[]))[]`, `LIST{STRUCT{x "y:,z:MAP{,LIST{STRUCT{q:,p:}}}}}`},
+		{`INTEGER[3][]`, `LIST{LIST{}}`},
+		{`UNION(num INTEGER, str VARCHAR)`, `UNION{num:,str:}`},
+		{`STRUCT(a INTEGER`, ``},
+		{``, ``},
+	} {
+		if got := shapeString(parseNestedType(c.in)); got != c.want {
+			t.Errorf("%q: %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func shapeString(t *nestedType) string {
+	if t.kind == "" {
+		return ""
+	}
+	parts := make([]string, len(t.fields))
+	for i, f := range t.fields {
+		if i < len(t.names) {
+			parts[i] = t.names[i] + ":"
+		}
+		parts[i] += shapeString(f)
+	}
+	return t.kind + "{" + strings.Join(parts, ",") + "}"
+}
+
+// FuzzParseNestedType: any text parses without a panic.
+func FuzzParseNestedType(f *testing.F) {
+	f.Add(`STRUCT("x ""y" DECIMAL(9,2), "z" MAP(VARCHAR, STRUCT(q INTEGER, p INTEGER)[]))[]`)
+	f.Fuzz(func(t *testing.T, s string) { parseNestedType(s) })
+}
