@@ -55,15 +55,19 @@ func TestInt64sToFloats(t *testing.T) {
 		for n := range 71 {
 			for off := range 4 {
 				src := make([]int64, off+n)
+				mode := r.IntN(3) // 0: a quarter out of [−2⁵¹, 2⁵¹); 1: none; 2: one, anywhere
 				for i := range src {
-					switch r.IntN(8) {
-					case 0:
+					switch k := r.IntN(8); {
+					case k == 0 && mode == 0:
 						src[i] = edges[r.IntN(len(edges))]
-					case 1:
+					case k == 1 && mode == 0:
 						src[i] = r.Int64()
 					default:
 						src[i] = r.Int64N(1<<20) - 1<<19
 					}
+				}
+				if mode == 2 && n > 0 {
+					src[off+r.IntN(n)] = edges[7+r.IntN(len(edges)-7)] // 1<<53 and beyond
 				}
 				dst := make([]float64, n+1)
 				dst[n] = -1 // must stay as it is
@@ -77,6 +81,30 @@ func TestInt64sToFloats(t *testing.T) {
 					t.Fatalf("avx2=%v n=%d off=%d: wrote past len(src)", avx, n, off)
 				}
 			}
+		}
+	}
+}
+
+// TestInt64sKernelRange: the AVX2 kernel converts every whole group of four when all values lie in
+// [−2⁵¹, 2⁵¹) (sixteen at a time), and stops at the group of four holding the first value outside it.
+func TestInt64sKernelRange(t *testing.T) {
+	if !useAVX2 {
+		t.Skip("no AVX2 on this CPU")
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	for n := 4; n < 100; n++ {
+		src := make([]int64, n)
+		for i := range src {
+			src[i] = r.Int64N(1<<52) - 1<<51
+		}
+		dst := make([]float64, n)
+		if got := int64sToFloatsAVX2(&dst[0], &src[0], n&^3); got != n&^3 {
+			t.Fatalf("n=%d: converted %d, want %d", n, got, n&^3)
+		}
+		bad := r.IntN(n)
+		src[bad] = 1 << 51
+		if got, want := int64sToFloatsAVX2(&dst[0], &src[0], n&^3), min(bad&^3, n&^3); got != want {
+			t.Fatalf("n=%d, 2⁵¹ at %d: converted %d, want %d", n, bad, got, want)
 		}
 	}
 }
