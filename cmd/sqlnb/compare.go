@@ -95,10 +95,10 @@ func runCompare(cmd *cobra.Command, e *env, o *compareOptions) error {
 			continue
 		}
 		acc := p.Mean["accuracy"]
-		data = append(data, []any{string(p.Kind), int64(p.Size), p.Rows, 1 - acc, nanNil(p.SD["accuracy"]), p.Mean["log_loss"], p.Mean["f1_macro"], nullIfEmpty(p.Err)})
+		data = append(data, []any{string(p.Kind), int64(p.Size), int64(math.Round(p.Rows)), 1 - acc, nanNil(p.SD["accuracy"]), p.Mean["log_loss"], p.Mean["f1_macro"], nullIfEmpty(p.Err)})
 	}
 	if err := writeResult(e.stdout, o.format, []string{"kind", "size", "n_train", "test_error", "sd", "log_loss", "f1_macro", "note"},
-		[]string{"VARCHAR", "BIGINT", "DOUBLE", "DOUBLE", "DOUBLE", "DOUBLE", "DOUBLE", "VARCHAR"}, data); err != nil {
+		[]string{"VARCHAR", "BIGINT", "BIGINT", "DOUBLE", "DOUBLE", "DOUBLE", "DOUBLE", "VARCHAR"}, data); err != nil {
 		return err
 	}
 	bar.summary("%d kinds × %d sizes × %d split(s), %d test rows, in %.3fs", len(kinds), len(o.sizes), o.repeats, res.TestRows, res.Duration.Seconds())

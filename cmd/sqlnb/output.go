@@ -61,11 +61,18 @@ func query(ctx context.Context, db interface {
 }
 
 // driverLimits explains the errors of the Go driver's (not DuckDB's) that a query can meet: it cannot read
-// a STRUCT whose fields have no names, as (1, 'a') and row(1, 'a') make.
+// a STRUCT whose fields have no names, as (1, 'a') and row(1, 'a') make, a MAP whose keys are not scalars,
+// or a type it does not know (TIME_NS).
 func driverLimits(err error) error {
-	if err != nil && strings.Contains(err.Error(), "empty name") {
+	if err == nil {
+		return nil
+	}
+	switch msg := err.Error(); {
+	case strings.Contains(msg, "empty name"):
 		return errors.New("a STRUCT without field names (as (1, 'a') or row(1, 'a') make) cannot be read by the Go " +
 			"driver: name its fields ({'x': 1, 'y': 'a'}) or cast it to VARCHAR")
+	case strings.Contains(msg, "MAP key type not supported"), strings.Contains(msg, "unsupported data type"):
+		return fmt.Errorf("the Go driver cannot read a column of this result (%s): cast it to VARCHAR", strings.TrimPrefix(msg, "database/sql/driver: "))
 	}
 	return err
 }
@@ -190,7 +197,7 @@ func newResultWriter(w io.Writer, format string, limit int, names, types []strin
 		rw.w.WriteString("[")
 		rw.jsonKeys = make([][]byte, len(names))
 		for i, n := range names {
-			rw.jsonKeys[i], _ = json.Marshal(n)
+			rw.jsonKeys[i], _ = marshalJSON(n)
 		}
 	case "line":
 		for _, n := range names {
@@ -246,9 +253,9 @@ func (rw *resultWriter) row(vals []any) error {
 			var err error
 			switch x := jsonTyped(v, rw.shapes[i]).(type) {
 			case map[string]any, []any, orderedObject: // nested: indented under its key
-				val, err = json.MarshalIndent(x, "    ", "  ")
+				val, err = marshalJSONIndent(x, "    ", "  ")
 			default:
-				val, err = json.Marshal(x)
+				val, err = marshalJSON(x)
 			}
 			if err != nil {
 				return err

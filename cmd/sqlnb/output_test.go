@@ -76,7 +76,7 @@ func TestStreamedFormats(t *testing.T) {
   },
   {
     "z": 1,
-    "a": "a\u003c",
+    "a": "a<",
     "x": 0.5,
     "l": [],
     "s": null
@@ -182,6 +182,13 @@ func TestUnnamedStruct(t *testing.T) {
 	if code := run([]string{"--db", ":memory:", "sql", "-c", "SELECT (1, 'a') AS s"}, strings.NewReader(""), &out, &errOut); code != 1 ||
 		!strings.Contains(errOut.String(), "STRUCT without field names") || !strings.Contains(errOut.String(), "cast it to VARCHAR") {
 		t.Errorf("exit %d: %s", code, errOut.String())
+	}
+	for _, q := range []string{"SELECT MAP {[1, 2]: 'a'} AS m", "SELECT TIME_NS '12:34:56.123456789' AS t"} {
+		errOut.Reset()
+		if code := run([]string{"--db", ":memory:", "sql", "-c", q}, strings.NewReader(""), &out, &errOut); code != 1 ||
+			!strings.Contains(errOut.String(), "cast it to VARCHAR") {
+			t.Errorf("%s: exit %d: %s", q, code, errOut.String())
+		}
 	}
 	out.Reset()
 	if code := run([]string{"--db", ":memory:", "sql", "--format", "csv", "-c", "SELECT (1, 'a')::VARCHAR AS s, {'x': 1, 'y': 'a'} AS n"}, strings.NewReader(""), &out, &errOut); code != 0 ||

@@ -39,7 +39,7 @@ func TestTrainColumnChecks(t *testing.T) {
 		t.Errorf("cv warnings: exit %d, %s", code, errs)
 	}
 	out := mustRun(t, "sql", "--format", "csv", "-c", `SELECT features, warnings FROM nb_train('w2', 'wine.csv', 'colour')`)
-	if !strings.Contains(out, `3,"[feature ""id"" has a different value in every row`) {
+	if !strings.Contains(out, `3,"['feature ""id"" has a different value in every row`) {
 		t.Errorf("nb_train warnings: %s", out)
 	}
 	out = mustRun(t, "sql", "--format", "csv", "-c", `SELECT features, warnings FROM nb_train('w2', 'wine.csv', 'colour', exclude := ['id'])`)
