@@ -35,8 +35,18 @@ func (c *conn) Close() error {
 
 // connState is what the registry knows of one connection.
 type connState struct {
-	mu sync.Mutex
-	tx bool // an explicit transaction is open
+	mu  sync.Mutex
+	tx  bool            // an explicit transaction is open
+	ctx context.Context // the context of the statement running (or last run) on the connection
+}
+
+// running records ctx as the context of the statement that starts on the connection: the nb_* table
+// functions it calls do their work on sqlnb's own connection under it, so that cancelling the statement
+// (Ctrl-C, a deadline) stops that work and rolls it back instead of letting it commit.
+func (c *conn) running(ctx context.Context) {
+	c.state.mu.Lock()
+	c.state.ctx = ctx
+	c.state.mu.Unlock()
 }
 
 // Unwrap returns the duckdb-go connection.
@@ -81,6 +91,7 @@ func (c *conn) ExecContext(ctx context.Context, query string, args []driver.Name
 	if err != nil {
 		return nil, err
 	}
+	c.running(ctx)
 	res, err := c.Conn.ExecContext(ctx, query, args)
 	done(err)
 	return res, err
@@ -92,6 +103,7 @@ func (c *conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 	if err != nil {
 		return nil, err
 	}
+	c.running(ctx)
 	rows, err := c.Conn.QueryContext(ctx, query, args)
 	done(err)
 	return rows, err

@@ -260,6 +260,23 @@ func (r *registry) inExplicitTx(id uint64) bool {
 	return st.tx
 }
 
+// statementContext returns the context of the statement running on the connection with DuckDB id id
+// (connState.ctx), or context.Background() for a connection Open did not hand out or a prepared statement.
+func (r *registry) statementContext(id uint64) context.Context {
+	r.mu.Lock()
+	st := r.conns[id]
+	r.mu.Unlock()
+	if st == nil {
+		return context.Background()
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.ctx == nil {
+		return context.Background()
+	}
+	return st.ctx
+}
+
 // rawConnection returns the C connection inside a duckdb-go connection. duckdb-go keeps it unexported;
 // the field is read by reflection, checked by name and type (duckdb-go is pinned in go.mod).
 // rawConnOf returns the DuckDB connection behind conn, for calls that outlive conn.Raw (conn stays reserved

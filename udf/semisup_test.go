@@ -543,3 +543,45 @@ func TestSemiSupervisedCrossValidation(t *testing.T) {
 		t.Errorf("a sweep with semi_supervised: %v", err)
 	}
 }
+
+// TestTableFunctionCancelledKeepsModel: cancelling a statement that calls nb_train (Ctrl-C in the CLI, a
+// deadline in Go) stops the training, which runs on sqlnb's own connection, under the statement's context:
+// the statement fails and the stored model is the one from before (it was replaced after the interrupt).
+func TestTableFunctionCancelledKeepsModel(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT CASE WHEN i % 50 = 0 THEN ['a', 'b'][1 + i % 100 // 50] END AS y,
+		(i % 2) * 1.2 + sin(i * 7) AS x1, ((i + 1) % 2) + cos(i * 3) AS x2, sin(i) * 3 AS x3 FROM range(300000) r(i)`)
+	mustExec(t, db, `CALL nb_train('m', 'd', 'y')`)
+	old, err := sqlnb.Load(context.Background(), db, "m")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, how := range []string{"exec", "query"} {
+		ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
+		stmt := `CALL nb_train('m', 'd', 'y', semi_supervised := true, tol := 1e-300, max_iter := 1000)`
+		start := time.Now()
+		if how == "exec" {
+			_, err = db.ExecContext(ctx, stmt)
+		} else {
+			var rows *sql.Rows
+			if rows, err = db.QueryContext(ctx, stmt); err == nil {
+				for rows.Next() {
+				}
+				err = rows.Err()
+				rows.Close()
+			}
+		}
+		cancel()
+		if err == nil {
+			t.Fatalf("%s: the training finished before it was cancelled: make the data larger", how)
+		}
+		if d := time.Since(start); d > 20*time.Second {
+			t.Errorf("%s: the statement ran %v after its deadline of 0.7 s", how, d)
+		}
+		now, lerr := sqlnb.Load(context.Background(), db, "m")
+		if lerr != nil || now.Generation != old.Generation || now.UnlabelledRows != 0 {
+			t.Errorf("%s: after a cancelled nb_train (%v): model generation %s (was %s), %d unlabelled rows, %v",
+				how, err, now.Generation, old.Generation, now.UnlabelledRows, lerr)
+		}
+	}
+}

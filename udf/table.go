@@ -72,8 +72,9 @@ type tableSpec struct {
 }
 
 type tableBind struct {
-	spec *tableSpec
-	args map[string]any
+	spec   *tableSpec
+	args   map[string]any
+	caller uint64 // the DuckDB id of the connection whose statement calls the function
 }
 
 type tableState struct {
@@ -152,12 +153,12 @@ func nbTableBind(infoPtr unsafe.Pointer) {
 	spec := handleValue[*tableSpec](mapping.BindGetExtraInfo(info))
 	name = spec.name
 	fault(name, "bind")
+	var cctx mapping.ClientContext
+	mapping.TableFunctionGetClientContext(info, &cctx)
+	caller := uint64(mapping.ClientContextGetConnectionId(cctx))
+	mapping.DestroyClientContext(&cctx)
 	if spec.writes {
-		var cctx mapping.ClientContext
-		mapping.TableFunctionGetClientContext(info, &cctx)
-		inTx := spec.reg.inExplicitTx(uint64(mapping.ClientContextGetConnectionId(cctx)))
-		mapping.DestroyClientContext(&cctx)
-		if inTx {
+		if spec.reg.inExplicitTx(caller) {
 			mapping.BindSetError(info, fmt.Sprintf("%s cannot run inside an explicit transaction: it works on sqlnb's own "+
 				"connection and commits at once, so ROLLBACK could not undo it; run it after COMMIT (or before BEGIN)", spec.name))
 			return
@@ -196,7 +197,7 @@ func nbTableBind(infoPtr unsafe.Pointer) {
 		mapping.BindAddResultColumn(info, c.name, t)
 		mapping.DestroyLogicalType(&t)
 	}
-	mapping.BindSetBindData(info, newHandle(&tableBind{spec: spec, args: args}), deleteHandlePt)
+	mapping.BindSetBindData(info, newHandle(&tableBind{spec: spec, args: args, caller: caller}), deleteHandlePt)
 }
 
 //export nbTableInit
@@ -222,7 +223,7 @@ func nbTableExec(infoPtr, outputPtr unsafe.Pointer) {
 	out := mapping.DataChunk{Ptr: outputPtr}
 	if !st.done {
 		st.done = true
-		rows, err := b.spec.run(context.Background(), b.spec.reg, b.args)
+		rows, err := b.spec.run(b.spec.reg.statementContext(b.caller), b.spec.reg, b.args)
 		if err != nil {
 			mapping.FunctionSetError(info, b.spec.name+": "+err.Error())
 			return
