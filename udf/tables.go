@@ -11,6 +11,7 @@ import (
 
 	"github.com/duckdb/duckdb-go/v2/mapping"
 
+	"github.com/sqlnb/sqlnb/internal/outfile"
 	"github.com/sqlnb/sqlnb/sqlnb"
 )
 
@@ -359,7 +360,7 @@ func runExport(ctx context.Context, reg *registry, args map[string]any) ([][]any
 		return nil, err
 	}
 	path := str(args, "path")
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	if err := outfile.WriteFile(path, buf.Bytes()); err != nil {
 		return nil, fmt.Errorf("export model %q: %w", m.Name, err)
 	}
 	return [][]any{{m.Name, path, int64(buf.Len())}}, nil

@@ -82,6 +82,9 @@ func runExport(cmd *cobra.Command, e *env, o *exportOptions) error {
 	if err := sqlnb.ExportSQLWith(&script, s, opts); err != nil {
 		return usageError{err}
 	}
+	// The file is written but kept out of place until --persist succeeded: a failed command leaves the file
+	// that was there as it was.
+	var file *outfile.File
 	switch o.sql {
 	case "":
 	case "-":
@@ -89,15 +92,29 @@ func runExport(cmd *cobra.Command, e *env, o *exportOptions) error {
 			return err
 		}
 	default:
-		if err := outfile.WriteFile(o.sql, script.Bytes()); err != nil {
+		if file, err = outfile.Create(o.sql); err != nil {
+			return err
+		}
+		if _, err := file.Writer().Write(script.Bytes()); err != nil {
+			file.Abort()
+			return fmt.Errorf("write %s: %w", o.sql, err)
+		}
+	}
+	if o.persist {
+		if err := persist(ctx, db, m.Name, script.String()); err != nil {
+			if file != nil {
+				file.Abort()
+			}
+			return fmt.Errorf("persist %q: %w", m.Name, err)
+		}
+	}
+	if file != nil {
+		if err := file.Commit(); err != nil {
 			return err
 		}
 		bar.summary("wrote %s scoring SQL for %q to %s", o.dialect, m.Name, o.sql)
 	}
 	if o.persist {
-		if err := persist(ctx, db, m.Name, script.String()); err != nil {
-			return fmt.Errorf("persist %q: %w", m.Name, err)
-		}
 		bar.summary("created %s_predict, %s_predict_proba and %s_joint_log_likelihood in the database", m.Name, m.Name, m.Name)
 	}
 	return nil

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -103,7 +104,7 @@ func runPredict(cmd *cobra.Command, e *env, o *predictOptions) error {
 		bar.clear()
 		return err
 	}
-	if readsFile(o.from, o.output) {
+	if readsFile(ctx, conn, o.from, o.output) {
 		return usageError{fmt.Errorf("predict %q: --output %s is a file --from reads: write to another file (it would replace the data being scored)", o.model, o.output)}
 	}
 	out, err := outfile.Create(o.output)
@@ -213,20 +214,104 @@ func predictQuery(ctx context.Context, db *udf.DB, o *predictOptions, m *sqlnb.M
 	return fmt.Sprintf("SELECT * EXCLUDE (%s), %s FROM (%s)", queries.Ident(inner), strings.Join(outer, ", "), sel), nil
 }
 
-// readsFile reports whether the source from (a file or a glob of files, as DuckDB reads it) takes in the file
-// at path.
-func readsFile(from, path string) bool {
+// readsFile reports whether the source from takes in the file at path: from as a file or a glob of files
+// (as DuckDB reads it), or a file or glob named by a string literal in from (a query: FROM 'data.csv',
+// read_parquet('s*.parquet')) or in the SQL of a view that from names or mentions, and of the views those
+// mention, as far as eight deep.
+func readsFile(ctx context.Context, conn *sql.Conn, from, path string) bool {
 	out, err := os.Stat(path)
 	if err != nil {
 		return false
 	}
-	matches, _ := filepath.Glob(from)
-	for _, m := range matches {
-		if in, err := os.Stat(m); err == nil && os.SameFile(in, out) {
-			return true
+	names := append([]string{from}, stringLiterals(from)...)
+	views := map[string]string{} // lower-case name → SQL
+	if rows, err := conn.QueryContext(ctx, "SELECT view_name, sql FROM duckdb_views() WHERE NOT internal"); err == nil {
+		for rows.Next() {
+			var name, text string
+			if rows.Scan(&name, &text) == nil {
+				views[strings.ToLower(name)] = text
+			}
+		}
+		rows.Close()
+	}
+	seen := map[string]bool{}
+	texts := []string{from}
+	for depth := 0; depth < 8 && len(texts) > 0; depth++ {
+		var next []string
+		for _, text := range texts {
+			lower := strings.ToLower(text)
+			for name, def := range views {
+				if !seen[name] && mentions(lower, name) {
+					seen[name] = true
+					names = append(names, stringLiterals(def)...)
+					next = append(next, def)
+				}
+			}
+		}
+		texts = next
+	}
+	for _, n := range names {
+		matches, _ := filepath.Glob(n)
+		for _, m := range matches {
+			if in, err := os.Stat(m); err == nil && os.SameFile(in, out) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// mentions reports whether text (lower case) holds name as a word of its own.
+func mentions(text, name string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], name)
+		if j < 0 {
+			return false
+		}
+		j += i
+		before, after := byte(' '), byte(' ')
+		if j > 0 {
+			before = text[j-1]
+		}
+		if k := j + len(name); k < len(text) {
+			after = text[k]
+		}
+		if !isWordByte(before) && !isWordByte(after) {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+
+// stringLiterals returns the single-quoted string literals and the double-quoted names of a SQL text (a
+// doubled quote inside one is a quote): DuckDB reads a file named either way (FROM 'data.csv', and a view's
+// SQL as DuckDB stores it: FROM "data.csv").
+func stringLiterals(text string) []string {
+	var out []string
+	for i := 0; i < len(text); i++ {
+		q := text[i]
+		if q != '\'' && q != '"' {
+			continue
+		}
+		var b strings.Builder
+		for i++; i < len(text); i++ {
+			if text[i] == q {
+				if i+1 < len(text) && text[i+1] == q {
+					b.WriteByte(q)
+					i++
+					continue
+				}
+				break
+			}
+			b.WriteByte(text[i])
+		}
+		out = append(out, b.String())
+	}
+	return out
 }
 
 // asciiLower folds the ASCII letters of s to lower case, as DuckDB compares identifiers ("A" and "a" are one

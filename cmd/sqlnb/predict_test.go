@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"strings"
@@ -51,6 +52,7 @@ func TestOutputKeepsWhatIsThere(t *testing.T) {
 	must(os.Symlink("new.csv", "dangling.csv"))
 	must(os.WriteFile("private.csv", []byte("secret\n"), 0o600))
 	must(unix.Mkfifo("fifo.sql", 0o644))
+	mustRun(t, "sql", "-c", "CREATE VIEW v_in AS FROM 'in.csv'; CREATE VIEW v_outer AS SELECT * FROM v_in")
 	for _, out := range []string{"link.csv", "dangling.csv", "private.csv"} {
 		mustRun(t, "predict", "--model", "m", "--from", "in.csv", "--output", out, "--quiet")
 	}
@@ -71,6 +73,10 @@ func TestOutputKeepsWhatIsThere(t *testing.T) {
 		{"export", "--model", "m", "--sql", "."},
 		{"predict", "--model", "m", "--from", "in.csv", "--output", "in.csv"},
 		{"predict", "--model", "m", "--from", "i*.csv", "--output", "./in.csv"},
+		{"predict", "--model", "m", "--from", "FROM 'in.csv'", "--output", "in.csv"},
+		{"predict", "--model", "m", "--from", "SELECT * FROM read_csv('i?.csv')", "--output", "in.csv"},
+		{"predict", "--model", "m", "--from", "v_in", "--output", "in.csv"},
+		{"predict", "--model", "m", "--from", "SELECT * FROM V_Outer", "--output", "in.csv"},
 	} {
 		_, errs, code := sqlnbRun(t, args...)
 		if code == exitOK || !strings.Contains(errs, "regular file") && !strings.Contains(errs, "a file --from reads") {
@@ -126,5 +132,53 @@ func TestPredictJSONFiles(t *testing.T) {
 		if len(lines) != 3 {
 			t.Errorf("%s: %d lines", name, len(lines))
 		}
+	}
+}
+
+// TestOutputRefusesDatabases: no file sqlnb writes replaces a DuckDB database — neither another one nor the
+// open --db file (a typo like --sql sqlnb.duckdb lost every model and table) — through export --sql, models
+// export, CALL nb_export or the shell's .output; and export --persist --sql that fails leaves the file that
+// was there.
+func TestOutputRefusesDatabases(t *testing.T) {
+	t.Chdir(t.TempDir())
+	mustRun(t, "--db", "other.duckdb", "sql", "-c", "CREATE TABLE keep AS SELECT 42 AS x")
+	mustRun(t, "train", "--model", "m", "--label", "y", "--from", "SELECT i % 2 AS y, i + sin(i) AS x FROM range(50) r(i)")
+	for _, args := range [][]string{
+		{"export", "--model", "m", "--sql", "other.duckdb"},
+		{"export", "--model", "m", "--sql", "sqlnb.duckdb"},
+		{"models", "export", "m", "--output", "other.duckdb"},
+		{"sql", "-c", "CALL nb_export('m', 'other.duckdb')"},
+	} {
+		_, errs, code := sqlnbRun(t, args...)
+		if code == exitOK || !strings.Contains(errs, "is a DuckDB database") {
+			t.Errorf("sqlnb %s: exit %d, %q; want a refusal", strings.Join(args, " "), code, errs)
+		}
+	}
+	var out, errs bytes.Buffer
+	if code := run([]string{"shell"}, strings.NewReader(".output other.duckdb\nSELECT 1;\n"), &out, &errs); code == exitOK ||
+		!strings.Contains(errs.String(), "is a DuckDB database") {
+		t.Errorf("shell .output: exit %d, %q", code, errs.String())
+	}
+	if got := mustRun(t, "--db", "other.duckdb", "sql", "--format", "csv", "-c", "SELECT x FROM keep"); got != "x\n42\n" {
+		t.Errorf("other.duckdb: %q", got)
+	}
+	if got := mustRun(t, "sql", "--format", "csv", "-c", "SELECT count(*) AS n FROM nb_models()"); got != "n\n1\n" {
+		t.Errorf("sqlnb.duckdb: %q", got)
+	}
+	// --persist fails (a table of the user's has the name it needs): the script file is left as it was.
+	mustRun(t, "sql", "-c", "CREATE TABLE m_parameters AS SELECT 'mine' AS x")
+	if err := os.WriteFile("m.sql", []byte("-- my script\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, code := sqlnbRun(t, "export", "--model", "m", "--persist", "--sql", "m.sql"); code == exitOK || !strings.Contains(errs, "m_parameters") {
+		t.Errorf("export --persist: exit %d, %q", code, errs)
+	}
+	if data, _ := os.ReadFile("m.sql"); string(data) != "-- my script\n" {
+		t.Errorf("m.sql after a failed export --persist: %.40q", data)
+	}
+	mustRun(t, "sql", "-c", "DROP TABLE m_parameters")
+	mustRun(t, "export", "--model", "m", "--persist", "--sql", "m.sql")
+	if data, _ := os.ReadFile("m.sql"); !strings.Contains(string(data), "m_predict") {
+		t.Errorf("m.sql after export --persist: %.40q", data)
 	}
 }

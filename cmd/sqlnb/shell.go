@@ -19,6 +19,7 @@ import (
 	"github.com/chzyer/readline"
 	"github.com/spf13/cobra"
 
+	"github.com/sqlnb/sqlnb/internal/outfile"
 	"github.com/sqlnb/sqlnb/queries"
 	"github.com/sqlnb/sqlnb/sqlnb"
 	"github.com/sqlnb/sqlnb/udf"
@@ -454,6 +455,9 @@ func (sh *shell) dot(line string) (quit bool, err error) {
 	case ".output":
 		sh.closeOutput()
 		if arg != "" {
+			if outfile.IsDuckDB(unquoteArg(arg)) {
+				return false, fmt.Errorf(".output %s: it is a DuckDB database, which the output would overwrite: give another file", arg)
+			}
 			f, err := os.Create(unquoteArg(arg))
 			if err != nil {
 				return false, err

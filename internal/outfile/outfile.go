@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -85,10 +86,26 @@ func outputTarget(path string) (string, os.FileInfo, error) {
 				kind = "a socket"
 			}
 			return "", nil, fmt.Errorf("write %s: it is %s, which the file sqlnb writes would replace: give the path of a regular file", path, kind)
+		case IsDuckDB(target):
+			return "", nil, fmt.Errorf("write %s: it is a DuckDB database, which the file sqlnb writes would replace (with every table "+
+				"and model in it): give another path", path)
 		}
 		return target, fi, nil
 	}
 	return "", nil, fmt.Errorf("write %s: too many levels of symbolic links", path)
+}
+
+// IsDuckDB reports whether the file at path starts as a DuckDB database file does ("DUCK" at byte 8): no
+// file sqlnb writes replaces one.
+func IsDuckDB(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var head [12]byte
+	n, _ := io.ReadFull(f, head[:])
+	return n == len(head) && string(head[8:]) == "DUCK"
 }
 
 func openFile(target string) (*File, error) {
