@@ -3,6 +3,7 @@ package sqlnb
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -418,7 +419,7 @@ func (g *discriminantComponent) compileQDA(cc *compiler, feats []Feature, co []*
 		}
 		var l, w mat.TriDense
 		ch.LTo(&l)
-		if err := w.InverseTri(&l); err != nil {
+		if err := conditionOnly(w.InverseTri(&l)); err != nil {
 			return nil, fmt.Errorf("%w: the covariance of class %q: %v: set reg_param", ErrSingular, cc.m.Classes[c].Label, err)
 		}
 		inv := make([]float64, 0, m*(m+1)/2)
@@ -430,7 +431,7 @@ func (g *discriminantComponent) compileQDA(cc *compiler, feats []Feature, co []*
 			ld[i] = math.Log(l.At(i, i))
 		}
 		var prec mat.SymDense
-		if err := ch.InverseTo(&prec); err != nil {
+		if err := conditionOnly(ch.InverseTo(&prec)); err != nil {
 			return nil, fmt.Errorf("%w: the covariance of class %q: %v: set reg_param", ErrSingular, cc.m.Classes[c].Label, err)
 		}
 		g.inv = append(g.inv, inv)
@@ -490,7 +491,7 @@ func (g *discriminantComponent) compileLDA(cc *compiler, feats []Feature, co []*
 			d.SetVec(j, g.mean[c][j]-g.xbar[j])
 		}
 		var w mat.VecDense
-		if err := ch.SolveVecTo(&w, d); err != nil {
+		if err := conditionOnly(ch.SolveVecTo(&w, d)); err != nil {
 			return nil, fmt.Errorf("%w: the pooled covariance: %v: set shrinkage", ErrSingular, err)
 		}
 		g.w[c] = make([]float64, m)
@@ -533,6 +534,18 @@ func (g *discriminantComponent) ConditionWarning() string {
 // factor returns the Cholesky factorisation of sigma and its conditioning (the smallest pivot relative to
 // its feature's variance), or an error naming the first feature whose pivot is below 1e-12 of its variance
 // (constant, or a linear combination of the features before it).
+// conditionOnly drops gonum's mat.Condition from err: gonum returns it, with the result computed, where the
+// matrix's condition number exceeds 1e16, which features in different units reach (variances of 1e8 and
+// 1e-8) with nothing singular about them. factor's pivots, relative to each feature's variance, are the
+// test of singularity, and conditionWarnings says what such a scale costs.
+func conditionOnly(err error) error {
+	var c mat.Condition
+	if errors.As(err, &c) {
+		return nil
+	}
+	return err
+}
+
 func factor(sigma *mat.SymDense, feats []Feature) (*mat.Cholesky, conditioning, error) {
 	var cond conditioning
 	m := sigma.SymmetricDim()

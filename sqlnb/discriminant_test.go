@@ -210,3 +210,67 @@ func TestConditionWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestDiscriminantUnitsDoNotMatter: lda, qda and unpenalised logistic regression are invariant to
+// rescaling a feature (the discriminant functions are affine-invariant; lecture notes on
+// LDA/QDA): features in units 1e8 apart (variances 1e8 … 1e-8, a covariance condition number of 1e16, which
+// gonum reports as mat.Condition although nothing is singular) train and score as the unscaled features
+// do, to 1e-9. Before, training failed with "matrix singular or near-singular with condition number 1e+16".
+func TestDiscriminantUnitsDoNotMatter(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT ['a', 'b', 'c'][i % 3 + 1] AS y, sin(i) + 0.5 * (i % 3) AS x1, cos(1.3 * i) AS x2,
+		sin(0.7 * i) - 0.3 * (i % 3) AS x3 FROM range(150) r(i)`)
+	for _, scale := range []float64{1e4, 1e8} {
+		mustExec(t, db, `CREATE OR REPLACE TABLE s AS SELECT y, x1 * $1 AS x1, x2, x3 / $1 AS x3 FROM d`, scale)
+		for _, kind := range []sqlnb.Kind{sqlnb.LDA, sqlnb.QDA, sqlnb.Logistic} {
+			var scored [2][][]float64
+			for i, src := range []string{"d", "s"} {
+				p := sqlnb.DefaultParams()
+				p.Penalty = "none" // an L2 penalty on the coefficients is not invariant to the features' units
+				res, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "u" + src, Source: src, Label: "y", Kind: kind, Params: &p})
+				if err != nil {
+					t.Fatalf("%s on %s (scale %g): %v", kind, src, scale, err)
+				}
+				s, err := sqlnb.Compile(res.Model)
+				if err != nil {
+					t.Fatal(err)
+				}
+				b := s.NewBatch(3)
+				for r := range 3 {
+					x := []float64{0.2 + 0.3*float64(r), -0.4, 0.1 * float64(r)}
+					if src == "s" {
+						x[0] *= scale
+						x[2] /= scale
+					}
+					for j := range b.Num {
+						b.Num[j][r] = x[j]
+					}
+				}
+				jll := make([]float64, 3*3)
+				s.JointLogLikelihood(b, jll, nil)
+				for r := range 3 {
+					p := []float64{jll[r], jll[3+r], jll[6+r]}
+					mx := max(p[0], p[1], p[2])
+					sum := 0.0
+					for c := range p {
+						p[c] = math.Exp(p[c] - mx)
+						sum += p[c]
+					}
+					for c := range p {
+						p[c] /= sum
+					}
+					scored[i] = append(scored[i], p)
+				}
+			}
+			tol := 1e-9
+			for r := range scored[0] {
+				for c := range scored[0][r] {
+					if d := math.Abs(scored[0][r][c] - scored[1][r][c]); !(d <= tol) {
+						t.Errorf("%s, scale %g, point %d class %d: %v unscaled, %v scaled", kind, scale, r, c, scored[0][r][c], scored[1][r][c])
+					}
+				}
+			}
+		}
+	}
+}

@@ -505,7 +505,7 @@ func newtonFit(ctx context.Context, sc *scan, feats []Feature, d *logisticDesign
 			return nil, false
 		}
 		var step mat.VecDense
-		if err := ch.SolveVecTo(&step, mat.NewVecDense(D, g)); err != nil {
+		if err := conditionOnly(ch.SolveVecTo(&step, mat.NewVecDense(D, g))); err != nil {
 			return nil, false
 		}
 		return &step, true
