@@ -403,14 +403,16 @@ func (e *exporter) functions(b *strings.Builder, lo, hi []string, limit bool) {
   SELECT CASE WHEN f IS NULL OR jsonb_typeof(f) = 'null'%s THEN NULL ELSE %s END
 $sqlnb$;
 `, jll, e.orIncomplete(), e.list(lo, false))
-		top := "a.arr"
+		// A top score of +Infinity: the classes there share the mass (0 against -Infinity for the others).
+		cases := "WHEN (SELECT max(x) FROM unnest(a.arr) x) = 'Infinity'::float8 THEN (SELECT array_agg(CASE WHEN y = 'Infinity'::float8 THEN 0 ELSE '-Infinity'::float8 END ORDER BY o) FROM unnest(a.arr) WITH ORDINALITY u(y, o)) "
 		if limit {
 			fmt.Fprintf(b, `CREATE FUNCTION %s(f jsonb) RETURNS double precision[] LANGUAGE sql IMMUTABLE AS $sqlnb$
   SELECT %s
 $sqlnb$;
 `, lim, e.list(hi, false))
-			top = fmt.Sprintf("(CASE WHEN (SELECT max(x) FROM unnest(a.arr) x) = '-Infinity'::float8 THEN (SELECT array_agg(CASE WHEN y = (SELECT max(z) FROM unnest(h) z) THEN 0 ELSE '-Infinity'::float8 END ORDER BY o) FROM (SELECT %s(f) AS h) hh, unnest(hh.h) WITH ORDINALITY u(y, o)) ELSE a.arr END)", lim)
+			cases += fmt.Sprintf("WHEN (SELECT max(x) FROM unnest(a.arr) x) = '-Infinity'::float8 THEN (SELECT array_agg(CASE WHEN y = (SELECT max(z) FROM unnest(h) z) THEN 0 ELSE '-Infinity'::float8 END ORDER BY o) FROM (SELECT %s(f) AS h) hh, unnest(hh.h) WITH ORDINALITY u(y, o)) ", lim)
 		}
+		top := "(CASE " + cases + "ELSE a.arr END)"
 		fmt.Fprintf(b, `CREATE FUNCTION %s(f jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $sqlnb$
   SELECT jsonb_object_agg(l.label, CASE WHEN b.v - m.mx < -700 THEN 0 ELSE exp(b.v - m.mx) / m.s END ORDER BY l.i)
   FROM (SELECT %s AS arr FROM (SELECT %s(f) AS arr) a) t
@@ -435,11 +437,14 @@ $sqlnb$;
 				"run sqlnb export --model %s --persist again", e.name, e.name)))
 	}
 	fmt.Fprintf(b, "CREATE MACRO %s(f) AS (CASE WHEN f IS NULL%s THEN NULL%s ELSE %s END);\n", jll, e.orIncomplete(), guard, e.list(lo, true))
-	proba := "[exp(x - mx) / s FOR x IN l]"
+	// A top score of +inf (linear scores of values near the double's limit): the classes at +inf share the
+	// mass, the first of them is the label.
+	overTop := "WHEN mx = 'inf'::DOUBLE THEN [(x = mx)::DOUBLE / list_count(list_filter(l, y -> y = mx)) FOR x IN l] "
+	proba := "CASE " + overTop + "ELSE [exp(x - mx) / s FOR x IN l] END"
 	pick := "list_position(l, mx)"
 	if limit {
 		fmt.Fprintf(b, "CREATE MACRO %s(f) AS (%s);\n", lim, e.list(hi, true))
-		proba = fmt.Sprintf("CASE WHEN mx = '-inf'::DOUBLE THEN (SELECT [x / list_sum(u) FOR x IN u] FROM (SELECT list_transform(h, y -> (y = list_max(h))::DOUBLE) AS u FROM (SELECT %s(f) AS h))) ELSE [exp(x - mx) / s FOR x IN l] END", lim)
+		proba = fmt.Sprintf("CASE %sWHEN mx = '-inf'::DOUBLE THEN (SELECT [x / list_sum(u) FOR x IN u] FROM (SELECT list_transform(h, y -> (y = list_max(h))::DOUBLE) AS u FROM (SELECT %s(f) AS h))) ELSE [exp(x - mx) / s FOR x IN l] END", overTop, lim)
 		pick = fmt.Sprintf("CASE WHEN mx = '-inf'::DOUBLE THEN list_position(%s(f), list_max(%s(f))) ELSE list_position(l, mx) END", lim, lim)
 	}
 	fmt.Fprintf(b, `CREATE MACRO %s(f) AS (

@@ -750,6 +750,12 @@ func (b *bound) writeMaps(out mapping.Vector, jll []float64, n, K int, s *scratc
 		entries[i] = listEntry{offset: uint64(off), length: uint64(K)}
 		if b.spec.out == outJLL {
 			shift := s.ws.ShiftOf(i)
+			if math.IsInf(shift, 0) {
+				// The top score is beyond float64's range: each class's own score, by the row
+				// reference (difference + shift would give NaN where both are infinite).
+				b.scorer.RowScores(s.batch, i, vals[off:off+K])
+				continue
+			}
 			for c := range K {
 				vals[off+c] = jll[c*n+i] + shift
 			}
