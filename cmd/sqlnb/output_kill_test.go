@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -110,5 +111,34 @@ func TestReadersShareAWriterWaits(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "is in use by sqlnb") || !strings.Contains(string(out), "wait") {
 		t.Errorf("a writer while a reader runs: %v\n%s", err, out)
+	}
+}
+
+// TestTerminatedRemovesSpill: SIGTERM (timeout, systemd, docker stop) cancels the command as Ctrl-C does:
+// sqlnb exits with an error and removes its spill directory. Run by make test-integration (SQLNB_BIN).
+func TestTerminatedRemovesSpill(t *testing.T) {
+	bin := mustEnv(t, "SQLNB_BIN")
+	tmp := t.TempDir()
+	cmd := exec.Command(bin, "--db", ":memory:", "--memory-limit", "16MB", "sql", "-c",
+		"CREATE TEMP TABLE big AS SELECT i, hash(i) AS h FROM range(200000000) r(i)")
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if spills, _ := filepath.Glob(filepath.Join(tmp, "sqlnb-spill-*")); len(spills) > 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Errorf("after SIGTERM: %v, want exit status 1", err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "sqlnb-spill-*")); len(left) > 0 {
+		t.Errorf("SIGTERM left the spill directory: %v", left)
 	}
 }

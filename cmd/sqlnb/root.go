@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -153,12 +154,13 @@ Exit codes: 0 success, 1 the command failed, 2 bad flags or arguments.`,
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
 	e.spillDir() // named once: commands that copy env share it
+	sweepSpills()
 	root := newRoot(e)
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM) // TERM: timeout, systemd, docker stop
 	defer stop()
 	defer e.removeSpill()
 	err := root.ExecuteContext(ctx)

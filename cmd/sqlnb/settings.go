@@ -4,9 +4,11 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/sqlnb/sqlnb/queries"
 	"github.com/sqlnb/sqlnb/udf"
@@ -49,6 +51,22 @@ func (e *env) spillDir() string {
 		e.spill = filepath.Join(os.TempDir(), fmt.Sprintf("sqlnb-spill-%d-%s", os.Getpid(), hex.EncodeToString(b[:])))
 	}
 	return e.spill
+}
+
+// sweepSpills removes the temporary directories that sqlnb processes killed outright (SIGKILL, a crash)
+// left in $TMPDIR: sqlnb-spill-<pid>-<random> whose process is gone. A directory of a live process, or of
+// another user's, stays.
+func sweepSpills() {
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "sqlnb-spill-*"))
+	for _, d := range dirs {
+		var pid int
+		if _, err := fmt.Sscanf(filepath.Base(d), "sqlnb-spill-%d-", &pid); err != nil || pid <= 0 || pid == os.Getpid() {
+			continue
+		}
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+			_ = os.RemoveAll(d)
+		}
+	}
 }
 
 // removeSpill removes the temporary directory sqlnb named, if DuckDB left it behind (every database is

@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -152,5 +154,30 @@ func TestBarDetail(t *testing.T) {
 	}
 	if got := fmt.Sprint(humanCount(999), humanCount(1000), humanCount(123456789), humanCount(2e9)); got != "9991.00k123M2.00G" {
 		t.Errorf("humanCount: %s", got)
+	}
+}
+
+// TestSweepSpills: a spill directory whose sqlnb process is gone (killed with SIGKILL) is removed by the next
+// sqlnb command; one of a live process stays.
+func TestSweepSpills(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	gone := filepath.Join(tmp, fmt.Sprintf("sqlnb-spill-%d-abcdef", dead.Process.Pid))
+	live := filepath.Join(tmp, fmt.Sprintf("sqlnb-spill-%d-abcdef", os.Getppid()))
+	for _, d := range []string{gone, live} {
+		if err := os.MkdirAll(filepath.Join(d, "x"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustRun(t, "--db", ":memory:", "sql", "-c", "SELECT 1")
+	if _, err := os.Stat(gone); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the directory of a process that is gone is still there: %v", err)
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Errorf("the directory of a live process was removed: %v", err)
 	}
 }
