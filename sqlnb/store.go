@@ -36,6 +36,15 @@ const upgradeLast = "store_upgrade_group_by.sql"
 // EnsureStore creates the nb schema and its tables if they do not exist, and upgrades a store of an
 // earlier format (Upgrade).
 func EnsureStore(ctx context.Context, q Querier) error {
+	var foreign bool
+	if err := q.QueryRowContext(ctx, queries.SQL("store_foreign_models.sql")).Scan(&foreign); err != nil {
+		return fmt.Errorf("read model store: %w", err)
+	}
+	if foreign {
+		return errors.New("the database has a table nb.models that is not sqlnb's: sqlnb keeps its models in the schema nb; " +
+			"move your table to another schema (CREATE TABLE other.models AS FROM nb.models, then DROP TABLE nb.models) or use " +
+			"another database file (nothing was changed)")
+	}
 	for _, name := range schemaStatements {
 		if _, err := q.ExecContext(ctx, queries.SQL(name)); err != nil {
 			return fmt.Errorf("create model store: %w", err)

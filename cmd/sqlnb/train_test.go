@@ -51,3 +51,18 @@ func TestTrainColumnChecks(t *testing.T) {
 		t.Errorf("nb_train force: %q", out)
 	}
 }
+
+// TestForeignNbSchema: a table nb.models of the user's (a schema nb for notebooks) is not taken for an old
+// model store: train refuses, saying why and what to do, and leaves the table and the schema as they were
+// (it was ALTERed to 17 columns and sqlnb's tables were created next to it, then an internal error).
+func TestForeignNbSchema(t *testing.T) {
+	t.Chdir(t.TempDir())
+	mustRun(t, "sql", "-c", "CREATE TABLE t AS SELECT (i % 2)::VARCHAR AS y, random() AS x FROM range(100) r(i); CREATE SCHEMA nb; CREATE TABLE nb.models(id INT, note VARCHAR)")
+	_, errs, code := sqlnbRun(t, "train", "--model", "v", "--label", "y", "--from", "t")
+	if code != exitError || !strings.Contains(errs, "nb.models that is not sqlnb's") {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+	if got := mustRun(t, "sql", "--format", "csv", "-c", "SELECT count(*) FILTER (WHERE table_name = 'models') AS models, count(*) AS tables, (SELECT count(*) FROM duckdb_columns() WHERE schema_name = 'nb' AND table_name = 'models') AS cols FROM duckdb_tables() WHERE schema_name = 'nb'"); got != "models,tables,cols\n1,1,2\n" {
+		t.Errorf("the schema nb after the refusal: %q", got)
+	}
+}
