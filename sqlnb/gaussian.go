@@ -15,8 +15,10 @@ import (
 // Gaussian: x | c ~ N(mean_c, var_c) for a numeric column (seed 000; scikit-learn's GaussianNB).
 const Gaussian Kind = "gaussian"
 
-// minVariance keeps a Gaussian variance positive when var_smoothing is 0 and a class is constant.
-const minVariance = 1e-300
+// minVariance keeps a Gaussian variance positive when var_smoothing is 0 and a class is constant, and out
+// of the subnormal range: the smallest normal double, 2.2e-308 (it was 1e-300, which changed the posteriors
+// of features near 1e-150, whose variances are normal numbers).
+const minVariance = 0x1p-1022
 
 // GaussianStat holds the sufficient statistics of one Gaussian feature in one class, over the rows
 // where the feature is not NULL: count, mean and M2 = Σ (x - mean)², and their weighted versions
@@ -281,7 +283,7 @@ type gaussianComponent struct {
 //     (sample, R's naiveBayes), plus ε = VarSmoothing × the largest whole-training-set variance of any
 //     Gaussian feature (unweighted, as scikit-learn; in a semi-supervised model, where the unweighted
 //     statistics count each unlabelled row once per class, weighted: every row once with its sample
-//     weight), or VarSmoothing itself if every feature is constant; at least 1e-300;
+//     weight), or VarSmoothing itself if every feature is constant; at least 2.2e-308;
 //   - a class without a non-NULL value of the feature uses the feature's statistics over all classes;
 //   - with e1071's rule (Params.Threshold > 0) a standard deviation ≤ Eps becomes Threshold.
 func (gaussianFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
@@ -581,8 +583,8 @@ func bestOther(K, c int, at func(int) float64) float64 {
 }
 
 // tinyVarianceWarnings warns of the Gaussian features of model m whose variance in some class is positive
-// but, with ε, still below minVariance (values near 1e-160): scoring floors it at 1e-300, where the feature
-// no longer tells the classes apart.
+// but, with ε, still below minVariance (values near 1e-155, variances subnormal): scoring floors it at
+// 2.2e-308, where the feature no longer tells the classes apart.
 func tinyVarianceWarnings(m *Model) []string {
 	if !m.hasKind(Gaussian) {
 		return nil
@@ -602,7 +604,7 @@ func tinyVarianceWarnings(m *Model) []string {
 			for _, st := range stats[in.Name] {
 				c, ok := class[st.Class]
 				if ok && g.variance[k][c] == minVariance && st.Weight > 0 && st.WM2 > 0 {
-					out = append(out, fmt.Sprintf("feature %q: its variance in class %q (%.3g) is below 1e-300, where scoring floors it, so the feature "+
+					out = append(out, fmt.Sprintf("feature %q: its variance in class %q (%.3g) is below 2.2e-308 (the smallest normal double), where scoring floors it, so the feature "+
 						"tells the classes apart no more: rescale it (multiply it by 1e150, say)", in.Name, st.Class, st.WM2/st.Weight))
 				}
 			}

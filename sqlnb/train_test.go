@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -61,9 +62,11 @@ func TestNoKindAdvice(t *testing.T) {
 	}
 }
 
-// TestTinyVarianceWarning: a Gaussian feature whose class variances are positive but below the 1e-300 floor
-// (values near 1e-160: scikit-learn still uses them, in subnormal arithmetic) is a training warning naming
-// the feature and saying to rescale it; values of ordinary scale are not.
+// TestTinyVarianceWarning: a Gaussian feature whose class variances are positive but below the floor of
+// 2.2e-308, subnormal (values near 1e-160: scikit-learn still uses them, in subnormal arithmetic), is a
+// training warning naming the feature and saying to rescale it; values of ordinary scale are not, nor
+// values near 1e-150 (variances near 1e-300, normal numbers), which score as the same values times 1e150
+// do (GaussianNB is invariant to a feature's scale: ε is a fraction of the largest variance).
 func TestTinyVarianceWarning(t *testing.T) {
 	db := mustOpenDB(t)
 	mustExec(t, db, `CREATE TABLE d AS SELECT (sin(i) + (i % 2)) * 1e-160 AS tiny, sin(i) + (i % 2) AS x, ['a', 'b'][i % 2 + 1] AS y FROM range(40) r(i)`)
@@ -77,6 +80,36 @@ func TestTinyVarianceWarning(t *testing.T) {
 	res, err = sqlnb.Train(context.Background(), db, sqlnb.TrainSpec{Model: "x", Source: "SELECT x, y FROM d", Label: "y"})
 	if err != nil || len(res.Warnings) != 0 {
 		t.Errorf("ordinary values: warnings %q (%v)", res.Warnings, err)
+	}
+	small, err := sqlnb.Train(context.Background(), db, sqlnb.TrainSpec{Model: "small", Source: "SELECT x * 1e-150 AS x, y FROM d", Label: "y"})
+	if err != nil || len(small.Warnings) != 0 {
+		t.Fatalf("values near 1e-150: warnings %q (%v)", small.Warnings, err)
+	}
+	points := []float64{0, 0.4, 1, -2.5}
+	var post [2][]float64
+	for k, m := range []*sqlnb.Model{res.Model, small.Model} {
+		s, err := sqlnb.Compile(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := s.NewBatch(len(points))
+		for i, v := range points {
+			if k == 1 {
+				v *= 1e-150
+			}
+			b.Num[0][i] = v
+		}
+		jll := make([]float64, 2*len(points))
+		s.JointLogLikelihood(b, jll, nil)
+		for i := range points {
+			a, bb := jll[i], jll[len(points)+i]
+			post[k] = append(post[k], 1/(1+math.Exp(a-bb)))
+		}
+	}
+	for i := range points {
+		if d := post[0][i] - post[1][i]; !(math.Abs(d) <= 1e-12) {
+			t.Errorf("point %v: posterior %v for values near 1e-150, %v for the same values times 1e150", points[i], post[1][i], post[0][i])
+		}
 	}
 }
 
