@@ -238,3 +238,33 @@ func FuzzParseNestedType(f *testing.F) {
 	f.Add(`STRUCT("x ""y" DECIMAL(9,2), "z" MAP(VARCHAR, STRUCT(q INTEGER, p INTEGER)[]))[]`)
 	f.Fuzz(func(t *testing.T, s string) { parseNestedType(s) })
 }
+
+// TestSQLEveryResult: sql prints each statement's result, as the DuckDB CLI does, except the reports of
+// statements that only change something (CREATE, INSERT, COPY, SET: a Count or Success column; INSERT …
+// RETURNING's rows are printed); a failing statement stops the run and the error says which one and how
+// many ran; text of only comments is no SQL to run, not an error; -c "" is no SQL (it read standard input).
+func TestSQLEveryResult(t *testing.T) {
+	t.Chdir(t.TempDir())
+	sqlRun := func(stdin string, args ...string) (string, string, int) {
+		var out, errs bytes.Buffer
+		code := run(append([]string{"--db", ":memory:", "sql", "--format", "csv"}, args...), strings.NewReader(stdin), &out, &errs)
+		return out.String(), errs.String(), code
+	}
+	out, errs, code := sqlRun("SELECT 1 AS a;\nSET threads = 1;\nCREATE TABLE t AS SELECT 2 AS b;\nINSERT INTO t VALUES (3) RETURNING b;\nCOPY t TO 'x.csv';\nSELECT count(*) AS n FROM t")
+	if code != exitOK || out != "a\n1\nb\n3\nn\n2\n" {
+		t.Errorf("exit %d, %q, %s", code, out, errs)
+	}
+	out, errs, code = sqlRun("SELECT 1 AS a;\nSELECT 2 AS b;\nSELECT x FROM range(3);\nSELECT 4 AS c;")
+	if code != exitError || out != "a\n1\nb\n2\n" || !strings.Contains(errs, "statement 3 of 4 (the 2 before it ran)") || !strings.Contains(errs, "LINE 1:") {
+		t.Errorf("a failing statement: exit %d, %q, %s", code, out, errs)
+	}
+	if out, errs, code = sqlRun("", "-c", "-- only a comment"); code != exitOK || out != "" {
+		t.Errorf("a comment: exit %d, %q, %s", code, out, errs)
+	}
+	if out, errs, code = sqlRun("SELECT 42 AS from_stdin", "-c", ""); code != exitUsage || out != "" || !strings.Contains(errs, "no SQL given") {
+		t.Errorf(`-c "": exit %d, %q, %s`, code, out, errs)
+	}
+	if out, errs, code = sqlRun("", "-c", "SELECT 1 AS a; SELECT 'x;y' AS b -- the last one; without its semicolon"); code != exitOK || out != "a\n1\nb\nx;y\n" {
+		t.Errorf("two statements in -c: exit %d, %q, %s", code, out, errs)
+	}
+}

@@ -297,7 +297,7 @@ func (sh *shell) exec(stmt string) error {
 		if err != nil {
 			return err
 		}
-		if cols, err := rows.Columns(); err != nil || len(cols) == 0 {
+		if cols, err := rows.Columns(); err != nil || len(cols) == 0 || quietResult(stmt, cols) {
 			rows.Close()
 			return err
 		}

@@ -1,12 +1,16 @@
 package main
 
 import (
+	"context"
+	"database/sql"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/sqlnb/sqlnb/udf"
 )
 
 type sqlOptions struct {
@@ -21,7 +25,10 @@ func newSQLCmd(e *env) *cobra.Command {
 		Use:   "sql [-c STATEMENTS | FILE | -]",
 		Short: "Run SQL with the nb_* functions available",
 		Long: `Run SQL statements from -c, a file, or standard input on the database, with nb_predict, nb_train and the
-other nb_* functions registered. Statements run in order; the result of the last one is printed.`,
+other nb_* functions registered. Statements run in order and each one's result is printed, as the DuckDB CLI
+prints them (a statement that only changes something — CREATE, INSERT, COPY, SET — prints nothing). A
+statement that fails stops the run; the error says which one and how many ran before it. Text that DuckDB
+cannot parse runs nothing.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runSQL(cmd, e, o, args) },
 	}
@@ -33,16 +40,18 @@ other nb_* functions registered. Statements run in order; the result of the last
 
 func runSQL(cmd *cobra.Command, e *env, o *sqlOptions, args []string) error {
 	text := o.command
+	given := cmd.Flags().Changed("command")
 	switch {
-	case text != "" && len(args) > 0:
+	case given && len(args) > 0:
 		return usageError{fmt.Errorf("give either -c or a file, not both")}
+	case given: // -c "" is no SQL, not a request to read standard input
 	case len(args) == 1 && args[0] != "-": // "-": standard input, as no argument
 		b, err := os.ReadFile(args[0])
 		if err != nil {
 			return err
 		}
 		text = string(b)
-	case text == "":
+	default:
 		b, err := io.ReadAll(e.stdin)
 		if err != nil {
 			return err
@@ -51,6 +60,9 @@ func runSQL(cmd *cobra.Command, e *env, o *sqlOptions, args []string) error {
 	}
 	if strings.TrimSpace(text) == "" {
 		return usageError{fmt.Errorf("no SQL given: use -c, a file or standard input")}
+	}
+	if err := checkFormat(o.format); err != nil {
+		return err
 	}
 	open := e.open
 	if o.readOnly {
@@ -61,5 +73,101 @@ func runSQL(cmd *cobra.Command, e *env, o *sqlOptions, args []string) error {
 		return err
 	}
 	defer db.Close()
-	return query(cmd.Context(), db.DB, e.stdout, o.format, text)
+	ctx := cmd.Context()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	parse, err := udf.Parser(conn)
+	if err != nil {
+		return err
+	}
+	// The text ends a statement as it is: a ';' is added on a line of its own (after a -- comment).
+	stmts, _, err := sqlParser{count: parse}.split(text + "\n;")
+	if err != nil {
+		return err
+	}
+	for i, st := range stmts {
+		if err := runStatement(ctx, conn, e.stdout, o.format, st); err != nil {
+			if len(stmts) == 1 {
+				return err
+			}
+			return fmt.Errorf("statement %d of %d (%s): %w", i+1, len(stmts), ranBefore(i), err)
+		}
+	}
+	return nil
+}
+
+// ranBefore says how many statements ran before the one that failed.
+func ranBefore(i int) string {
+	switch i {
+	case 0:
+		return "none ran before it"
+	case 1:
+		return "the one before it ran"
+	}
+	return fmt.Sprintf("the %d before it ran", i)
+}
+
+// runStatement runs one statement on conn and writes its result in format, unless the statement only
+// changes something (quietResult).
+func runStatement(ctx context.Context, conn *sql.Conn, w io.Writer, format, stmt string) error {
+	rows, err := conn.QueryContext(ctx, stmt)
+	if err != nil {
+		return driverLimits(err)
+	}
+	cols, err := rows.Columns()
+	if err != nil || len(cols) == 0 || quietResult(stmt, cols) {
+		rows.Close()
+		return err
+	}
+	return writeRows(w, format, maxRows, rows)
+}
+
+// quietKeywords are the first words of statements whose result DuckDB's CLI does not print: they change
+// something and report a row count (Count) or nothing (Success).
+var quietKeywords = map[string]bool{
+	"create": true, "insert": true, "update": true, "delete": true, "copy": true, "set": true, "reset": true,
+	"drop": true, "alter": true, "attach": true, "detach": true, "use": true, "begin": true, "start": true,
+	"commit": true, "end": true, "rollback": true, "abort": true, "checkpoint": true, "force": true,
+	"vacuum": true, "load": true, "install": true, "export": true, "import": true, "truncate": true,
+	"comment": true, "prepare": true, "deallocate": true, "analyze": true,
+}
+
+// quietResult reports whether the result of stmt, with columns cols, is a statement's report that DuckDB's
+// CLI leaves out: a single Count or Success column of a statement that changes something (INSERT …
+// RETURNING, whose rows are data, is printed).
+func quietResult(stmt string, cols []string) bool {
+	if len(cols) != 1 || cols[0] != "Count" && cols[0] != "Success" {
+		return false
+	}
+	return quietKeywords[firstKeyword(stmt)]
+}
+
+// firstKeyword is the first word of stmt in lower case, after comments.
+func firstKeyword(stmt string) string {
+	s := strings.TrimSpace(stmt)
+	for {
+		switch {
+		case strings.HasPrefix(s, "--"):
+			if i := strings.IndexByte(s, '\n'); i >= 0 {
+				s = strings.TrimSpace(s[i+1:])
+				continue
+			}
+			return ""
+		case strings.HasPrefix(s, "/*"):
+			if i := strings.Index(s, "*/"); i >= 0 {
+				s = strings.TrimSpace(s[i+2:])
+				continue
+			}
+			return ""
+		}
+		break
+	}
+	end := strings.IndexFunc(s, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') })
+	if end < 0 {
+		end = len(s)
+	}
+	return strings.ToLower(s[:end])
 }
