@@ -172,7 +172,7 @@ var dotCommands = []struct{ name, args, help string }{
 var tableContext = []string{"from", "join", "into", "update", "table", "describe", "summarize", "exists"}
 
 var (
-	modelArg = regexp.MustCompile(`(?i)\bnb_([a-z_]+)\s*\(\s*'([^']*)$`)
+	modelArg = regexp.MustCompile(`(?i)\bnb_([a-z_]+)\s*\(\s*'((?:[^']|'')*)$`) // '' is a quote in the name
 	wordTail = regexp.MustCompile(`[A-Za-z0-9_.]*$`)
 	prevWord = regexp.MustCompile(`([A-Za-z_]+)\s+$`)
 )
@@ -185,7 +185,12 @@ func (c *catalog) complete(head string, dot bool) (words []string, typed string)
 	}
 	if strings.Count(head, "'")%2 == 1 { // inside a string: a model name, else a file
 		if m := modelArg.FindStringSubmatch(head); m != nil && !strings.EqualFold(m[1], "import") {
-			return prefixed(c.models, m[2], "'"), m[2]
+			// Names as SQL writes them inside quotes: a quote doubled.
+			quoted := make([]string, len(c.models))
+			for i, n := range c.models {
+				quoted[i] = strings.ReplaceAll(n, "'", "''")
+			}
+			return prefixed(quoted, m[2], "'"), m[2]
 		}
 		typed = head[strings.LastIndexByte(head, '\'')+1:]
 		return completeFile(typed), typed

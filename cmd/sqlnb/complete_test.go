@@ -20,6 +20,7 @@ func completionDB(t *testing.T) *catalogCache {
 		`CREATE TABLE iris AS SELECT i % 3 AS species, i * 0.1 AS sepal_length FROM range(30) r(i)`,
 		`CREATE SCHEMA shop`, `CREATE VIEW shop.orders AS SELECT 1 AS order_id`,
 		`CALL nb_train('iris_model', 'iris', 'species')`,
+		`CALL nb_train('it''s a model', 'iris', 'species')`,
 	} {
 		if _, err := conn.ExecContext(ctx, stmt); err != nil {
 			t.Fatal(stmt, err)
@@ -55,8 +56,10 @@ func TestComplete(t *testing.T) {
 		{name: "alias.column", line: "SELECT t.spe", want: []string{"t.species"}},
 		{name: "nb function", line: "SELECT nb_predict_p", want: []string{"nb_predict_proba("}},
 		{name: "model name", line: "SELECT nb_predict('ir", want: []string{"iris_model'"}},
-		{name: "model name, empty", line: "SELECT nb_predict_proba( '", want: []string{"iris_model'"}},
-		{name: "model name mid-line", line: "SELECT nb_explain('i|', t) FROM iris t", want: []string{"iris_model'"}},
+		{name: "model name, empty", line: "SELECT nb_predict_proba( '", want: []string{"iris_model'", "it''s a model'"}},
+		{name: "model name with a quote", line: "SELECT nb_predict('it", want: []string{"it''s a model'"}},
+		{name: "model name with a quote, typed doubled", line: "SELECT nb_predict('it''", want: []string{"it''s a model'"}},
+		{name: "model name mid-line", line: "SELECT nb_explain('ir|', t) FROM iris t", want: []string{"iris_model'"}},
 		{name: "file in a string", line: "SELECT * FROM 'vo", want: []string{"votes.csv", "votes.parquet"}},
 		{name: "nb_import takes a file", line: "CALL nb_import('oth", want: []string{"other.json"}},
 		{name: "directory", line: "FROM 'da", want: []string{"data/"}},
