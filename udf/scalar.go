@@ -247,7 +247,8 @@ func bindScalar(info mapping.BindInfo, spec *scalarSpec) (*bound, error) {
 	}
 	name, err := foldString(cctx, info, 0, args[0])
 	if err != nil || name == "" {
-		return nil, fmt.Errorf("the first argument must be a constant model name, as in %s", usage)
+		return nil, fmt.Errorf("the first argument must be a constant model name, as in %s (a prepared statement's parameter "+
+			"may name it: $1, not $1::VARCHAR)", usage)
 	}
 	scorer, err := spec.reg.scorerFor(context.Background(), name, cctx)
 	if err != nil {
@@ -298,6 +299,10 @@ func (b *bound) bindFeatures(feats []argument, first int, usage string) error {
 	if len(b.scorer.GroupInputs) > 0 {
 		return fmt.Errorf("model %q has one model per group of %s: pass the row as a struct with the features and the group columns, as in %s",
 			m.Name, quoteAll(groupNames(b.scorer)), usage)
+	}
+	if len(feats) == 1 && feats[0].id == mapping.TypeSQLNull && len(m.Features) > 1 {
+		return fmt.Errorf("model %q: argument %d is a NULL without a type: pass the row as a struct, as in %s (a NULL of the "+
+			"struct's type gives NULL)", m.Name, first+1, usage)
 	}
 	if len(feats) != len(m.Features) {
 		return fmt.Errorf("model %q has %d features (%s) but %d were given: pass the row as a struct, as in %s, "+
@@ -352,6 +357,9 @@ func foldString(cctx mapping.ClientContext, info mapping.BindInfo, i int, a argu
 
 func (b *bound) bindClass(cctx mapping.ClientContext, info mapping.BindInfo, i int, a argument) error {
 	m := b.scorer.Model
+	if a.id == mapping.TypeSQLNull {
+		return fmt.Errorf("model %q: argument %d, the class, is NULL: name a class (classes: %s)", m.Name, i+1, strings.Join(b.scorer.Labels, ", "))
+	}
 	if a.foldable {
 		c, err := foldString(cctx, info, i, a)
 		if err != nil {

@@ -143,6 +143,9 @@ func TestBindErrors(t *testing.T) {
 		{`SELECT nb_predict('m', 1.0, 'red', 1, uuid())`, `type UUID`},
 		{`SELECT nb_predict('m', 1.0, 0.5, 1, true)`, `feature "color" is categorical (trained on VARCHAR) but the argument has type DECIMAL(2,1)`}, // not SMALLINT
 		{`SELECT nb_proba('m', t, 'maybe') FROM t`, `has no class "maybe" (classes: no, yes)`},
+		{`SELECT nb_proba('m', t, NULL) FROM t`, `argument 3, the class, is NULL: name a class (classes: no, yes)`},
+		{`SELECT nb_predict('m', NULL)`, `argument 2 is a NULL without a type: pass the row as a struct`},
+		{`SELECT nb_predict($1::VARCHAR, t) FROM t`, `$1, not $1::VARCHAR`},
 		{`SELECT nb_predict()`, `No function matches`},
 	} {
 		err := queryErr(db, c.q)
