@@ -201,7 +201,7 @@ func newResultWriter(w io.Writer, format string, limit int, names, types []strin
 		}
 	case "line":
 		for _, n := range names {
-			rw.width = max(rw.width, len(n))
+			rw.width = max(rw.width, text.RuneWidthWithoutEscSequences(n)) // display columns: 日本語 takes 6
 		}
 	case "markdown":
 		cells := make([]string, len(names))
@@ -271,7 +271,8 @@ func (rw *resultWriter) row(vals []any) error {
 			rw.w.WriteString("\n")
 		}
 		for i, v := range vals {
-			fmt.Fprintf(rw.w, "%*s = %s\n", rw.width, rw.names[i], formatTyped(v, rw.shapes[i]))
+			pad := strings.Repeat(" ", max(0, rw.width-text.RuneWidthWithoutEscSequences(rw.names[i])))
+			fmt.Fprintf(rw.w, "%s%s = %s\n", pad, rw.names[i], formatTyped(v, rw.shapes[i]))
 		}
 	case "markdown":
 		cells := make([]string, len(vals))

@@ -268,3 +268,13 @@ func TestSQLEveryResult(t *testing.T) {
 		t.Errorf("two statements in -c: exit %d, %q, %s", code, out, errs)
 	}
 }
+
+// TestLineModeWidth: line mode aligns the '=' by display width (日本語 takes six columns, as in a terminal).
+func TestLineModeWidth(t *testing.T) {
+	var out, errs bytes.Buffer
+	if code := run([]string{"--db", ":memory:", "sql", "--format", "line", "-c", "SELECT 1 AS 日本語, 2 AS abc, 3 AS abcdefg"}, strings.NewReader(""), &out, &errs); code != 0 ||
+		out.String() != " 日本語 = 1\n    abc = 2\nabcdefg = 3\n" {
+		t.Errorf("exit %d: %q %s", code, out.String(), errs.String())
+	}
+}
+
