@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/udf"
 )
 
 // emData is a synthetic semi-supervised data set: rows of numbers (Gaussian or count features) or category
@@ -489,10 +490,10 @@ func TestSemiSupervisedErrors(t *testing.T) {
 	}
 }
 
-// TestSemiSupervisedCancelledKeepsModel: a semi-supervised training stopped in the middle (its context
-// cancelled, as when the process is interrupted) stores nothing: the previous model stays, generation and
-// all, and the temporary tables are gone from the connection.
-func TestSemiSupervisedCancelledKeepsModel(t *testing.T) {
+// cancellationDB holds 300,000 rows, 2% of them labelled (a semi-supervised training of many EM steps),
+// and a model m trained on them: the model a cancelled training must leave as it was.
+func cancellationDB(t *testing.T) (*udf.DB, *sqlnb.Model) {
+	t.Helper()
 	db := mustOpenDB(t)
 	mustExec(t, db, `CREATE TABLE d AS SELECT CASE WHEN i % 50 = 0 THEN ['a', 'b'][1 + i % 100 // 50] END AS y,
 		(i % 2) * 1.2 + sin(i * 7) AS x1, ((i + 1) % 2) + cos(i * 3) AS x2, sin(i) * 3 AS x3 FROM range(300000) r(i)`)
@@ -501,6 +502,14 @@ func TestSemiSupervisedCancelledKeepsModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return db, old
+}
+
+// TestSemiSupervisedCancelledKeepsModel: a semi-supervised training stopped in the middle (its context
+// cancelled, as when the process is interrupted) stores nothing: the previous model stays, generation and
+// all, and the temporary tables are gone from the connection.
+func TestSemiSupervisedCancelledKeepsModel(t *testing.T) {
+	db, old := cancellationDB(t)
 	conn, err := db.Conn(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -548,15 +557,9 @@ func TestSemiSupervisedCrossValidation(t *testing.T) {
 // deadline in Go) stops the training, which runs on sqlnb's own connection, under the statement's context:
 // the statement fails and the stored model is the one from before (it was replaced after the interrupt).
 func TestTableFunctionCancelledKeepsModel(t *testing.T) {
-	db := mustOpenDB(t)
-	mustExec(t, db, `CREATE TABLE d AS SELECT CASE WHEN i % 50 = 0 THEN ['a', 'b'][1 + i % 100 // 50] END AS y,
-		(i % 2) * 1.2 + sin(i * 7) AS x1, ((i + 1) % 2) + cos(i * 3) AS x2, sin(i) * 3 AS x3 FROM range(300000) r(i)`)
-	mustExec(t, db, `CALL nb_train('m', 'd', 'y')`)
-	old, err := sqlnb.Load(context.Background(), db, "m")
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, old := cancellationDB(t)
 	for _, how := range []string{"exec", "query"} {
+		var err error
 		ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
 		stmt := `CALL nb_train('m', 'd', 'y', semi_supervised := true, tol := 1e-300, max_iter := 1000)`
 		start := time.Now()
