@@ -266,6 +266,18 @@ func TestShellTmux(t *testing.T) {
 			t.Errorf("query result lacks %q:\n%s", want, s)
 		}
 	}
+	// A value wider than the terminal (150 columns) is cut to fit, with "…".
+	clear()
+	send("SELECT repeat('abcdefghij', 30) AS wide, 7 AS seven;", "Enter")
+	s = waitFor("(1 row)")
+	if !strings.Contains(s, "…") || !strings.Contains(s, "│ 7 ") {
+		t.Errorf("a value wider than the terminal:\n%s", s)
+	}
+	for _, line := range strings.Split(s, "\n") {
+		if strings.Contains(line, "abcdefghij") && strings.Contains(line, strings.Repeat("abcdefghij", 15)) {
+			t.Errorf("the wide value was not cut: %q", line)
+		}
+	}
 	send("SELECT 'multi' AS first_col,", "Enter")
 	waitFor("...>")
 	send("  'line' AS second_col;", "Enter")

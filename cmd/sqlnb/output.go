@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/chzyer/readline"
 	"github.com/duckdb/duckdb-go/v2"
 	"github.com/jedib0t/go-pretty/v6/table"
 	"github.com/jedib0t/go-pretty/v6/text"
@@ -169,6 +170,7 @@ type resultWriter struct {
 	format       string
 	limit        int
 	names, types []string
+	maxWidth     int           // table: the terminal's width, which wide columns are cut to fit (0: none)
 	shapes       []*nestedType // per column: the order of its STRUCT fields (parseNestedType)
 	n            int64         // rows seen
 	kept         [][]any
@@ -182,6 +184,11 @@ func newResultWriter(w io.Writer, format string, limit int, names, types []strin
 		return nil, err
 	}
 	rw := &resultWriter{w: bufio.NewWriterSize(w, 64<<10), format: format, limit: limit, names: names, types: types}
+	if f, ok := w.(*os.File); ok && isTerminal(w) {
+		if width, _, err := readline.GetSize(int(f.Fd())); err == nil && width > 0 {
+			rw.maxWidth = width
+		}
+	}
 	rw.shapes = make([]*nestedType, len(types))
 	for i, t := range types {
 		rw.shapes[i] = parseNestedType(t)
@@ -316,15 +323,26 @@ func (rw *resultWriter) drawTable() {
 		header = append(header, n+"\n"+strings.ToLower(rw.types[i]))
 	}
 	t.AppendHeader(header, table.RowConfig{AutoMerge: false})
+	cells := make([][]string, len(rw.kept))
+	for k, row := range rw.kept {
+		cells[k] = make([]string, len(row))
+		for i, v := range row {
+			cells[k][i] = formatTyped(v, rw.shapes[i])
+		}
+	}
+	widths := fitWidths(rw.names, rw.types, cells, rw.maxWidth)
 	align := make([]table.ColumnConfig, len(rw.names))
 	for i := range rw.names {
 		align[i] = table.ColumnConfig{Number: i + 1, AlignHeader: text.AlignLeft}
+		if widths != nil {
+			align[i].WidthMax, align[i].WidthMaxEnforcer = widths[i], cut
+		}
 	}
 	t.SetColumnConfigs(align)
-	for _, row := range rw.kept {
+	for _, row := range cells {
 		r := table.Row{}
-		for i, v := range row {
-			r = append(r, formatTyped(v, rw.shapes[i]))
+		for _, c := range row {
+			r = append(r, c)
 		}
 		t.AppendRow(r)
 	}
@@ -333,6 +351,60 @@ func (rw *resultWriter) drawTable() {
 		fmt.Fprintf(rw.w, "… %d more row%s\n", more, plural(more))
 	}
 	fmt.Fprintf(rw.w, "(%d row%s)\n", rw.n, plural(rw.n))
+}
+
+// fitWidths returns the widths the columns of a table are cut to so that it fits in maxWidth terminal
+// columns, as the DuckDB CLI fits its boxes to the terminal (the widest column is narrowed first, to no
+// less than 8), or nil when it fits or maxWidth is 0 (not a terminal).
+func fitWidths(names, types []string, cells [][]string, maxWidth int) []int {
+	if maxWidth <= 0 || len(names) == 0 {
+		return nil
+	}
+	widths := make([]int, len(names))
+	for i, n := range names {
+		widths[i] = max(text.RuneWidthWithoutEscSequences(n), text.RuneWidthWithoutEscSequences(types[i]))
+	}
+	for _, row := range cells {
+		for i, c := range row {
+			for _, line := range strings.Split(c, "\n") {
+				widths[i] = max(widths[i], text.RuneWidthWithoutEscSequences(line))
+			}
+		}
+	}
+	total := func() int { // "│ " before each column, " " after, a closing "│"
+		n := 1
+		for _, w := range widths {
+			n += w + 3
+		}
+		return n
+	}
+	if total() <= maxWidth {
+		return nil
+	}
+	for total() > maxWidth {
+		widest := 0
+		for i, w := range widths {
+			if w > widths[widest] {
+				widest = i
+			}
+		}
+		if widths[widest] <= 8 {
+			break
+		}
+		widths[widest]--
+	}
+	return widths
+}
+
+// cut shortens s to width display columns, its last one "…" when something was cut.
+func cut(s string, width int) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if text.RuneWidthWithoutEscSequences(l) > width {
+			lines[i] = text.Trim(l, width-1) + "…"
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 func plural[N int | int64](n N) string {

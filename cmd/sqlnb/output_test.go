@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/jedib0t/go-pretty/v6/text"
 )
 
 // TestMaxRows: a table shows at most --max-rows rows (40 by default, as the DuckDB CLI) and says how many
@@ -278,3 +280,33 @@ func TestLineModeWidth(t *testing.T) {
 	}
 }
 
+
+// TestTableFitsTerminal: on a terminal a table is cut to its width, the widest column first, with "…" where
+// a value was cut; elsewhere (a file, a pipe) values are whole.
+func TestTableFitsTerminal(t *testing.T) {
+	var out bytes.Buffer
+	rw, err := newResultWriter(&out, "table", 40, []string{"id", "long", "z"}, []string{"INTEGER", "VARCHAR", "VARCHAR"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rw.maxWidth = 40
+	long := strings.Repeat("abcdefghij", 20)
+	if err := rw.row([]any{int32(1), long, "x"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := rw.close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		if w := text.RuneWidthWithoutEscSequences(line); w > 40 {
+			t.Errorf("a line of %d columns: %q", w, line)
+		}
+	}
+	if !strings.Contains(out.String(), "│ 1       │ abcdefghij") || !strings.Contains(out.String(), "… │ x ") || !strings.Contains(out.String(), "│ integer │") {
+		t.Errorf("the table:\n%s", out.String())
+	}
+	out.Reset()
+	if code := run([]string{"--db", ":memory:", "sql", "-c", "SELECT repeat('abcdefghij', 20) AS long"}, strings.NewReader(""), &out, &out); code != 0 || !strings.Contains(out.String(), long) {
+		t.Errorf("not a terminal: exit %d\n%s", code, out.String())
+	}
+}
