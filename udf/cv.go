@@ -349,7 +349,7 @@ func (cb *cvBound) writeTerms(input mapping.DataChunk, out mapping.Vector, struc
 		b.pool.Put(s)
 	}
 	for _, i := range nulls {
-		setNull(out, i)
+		setStructNull(out, i, 3)
 	}
 }
 
@@ -401,7 +401,7 @@ func (cb *cvBound) writeEM(input mapping.DataChunk, out mapping.Vector, structVe
 	}
 	for _, i := range nulls {
 		entries[i] = listEntry{offset: uint64(off)}
-		setNull(out, i)
+		setStructNull(out, i, 2)
 	}
 	mapping.ListVectorSetSize(pVec, mapping.IdxT(off))
 }

@@ -104,6 +104,16 @@ func setNull(vec mapping.Vector, i int) {
 	mapping.ValiditySetRowInvalid(mapping.VectorGetValidity(vec), mapping.IdxT(i))
 }
 
+// setStructNull marks row i of a STRUCT vector with the given number of children NULL, and the row of each
+// child too: DuckDB reads a field of a NULL struct (r.pred) from the child, which must not hold garbage
+// (an unwritten VARCHAR there crashed cv on rows with a missing value).
+func setStructNull(vec mapping.Vector, i, children int) {
+	setNull(vec, i)
+	for c := range children {
+		setNull(mapping.StructVectorGetChild(vec, mapping.IdxT(c)), i)
+	}
+}
+
 type number interface {
 	~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~float32 | ~float64
 }
