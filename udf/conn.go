@@ -123,7 +123,7 @@ func (c *conn) Prepare(query string) (driver.Stmt, error) {
 }
 
 // writers are the nb_* functions that change the model store on sqlnb's own connection.
-var writers = regexp.MustCompile(`(?i)\bnb_(train|drop|set|import)\s*\(`)
+var writers = regexp.MustCompile(`(?i)\bnb_(train|drop|set|import|forget|merge)\s*\(`)
 
 // plan looks at the statements of query (statementStarts): it sets the connection's transaction state that
 // its nb_* writers will see and returns the function that sets the state after the statements ran. A
@@ -145,7 +145,7 @@ func (c *conn) plan(ctx context.Context, query string) (func(error), error) {
 		}
 		if s.writer {
 			if writerSeen && writerState != state {
-				return nil, errors.New("sqlnb: nb_train, nb_drop, nb_set and nb_import cannot run both inside and outside a transaction in one statement list: split it")
+				return nil, errors.New("sqlnb: nb_train, nb_forget, nb_merge, nb_drop, nb_set and nb_import cannot run both inside and outside a transaction in one statement list: split it")
 			}
 			writerSeen, writerState = true, state
 		}
@@ -154,7 +154,7 @@ func (c *conn) plan(ctx context.Context, query string) (func(error), error) {
 		return func(error) {}, nil
 	}
 	if writerSeen && writerState {
-		return nil, errors.New("sqlnb: nb_train, nb_drop, nb_set and nb_import cannot run inside an explicit transaction: they work on " +
+		return nil, errors.New("sqlnb: nb_train, nb_forget, nb_merge, nb_drop, nb_set and nb_import cannot run inside an explicit transaction: they work on " +
 			"sqlnb's own connection and commit at once, so ROLLBACK could not undo them; run them after COMMIT (or before BEGIN)")
 	}
 	return func(err error) {

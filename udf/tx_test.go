@@ -37,8 +37,10 @@ func TestWritersRefuseExplicitTransactions(t *testing.T) {
 	if err := exec(`ROLLBACK`); err != nil {
 		t.Fatal(err)
 	}
-	if err := exec(`BEGIN; CALL nb_train('rb', 't', 'y'); ROLLBACK;`); !refused(err) {
-		t.Errorf("BEGIN; CALL nb_train(...); ROLLBACK; → %v", err)
+	for _, q := range []string{`CALL nb_train('rb', 't', 'y')`, `CALL nb_forget('x', 't', 'y')`, `CALL nb_merge('x', ['a', 'b'])`} {
+		if err := exec(`BEGIN; ` + q + `; ROLLBACK;`); !refused(err) {
+			t.Errorf("BEGIN; %s; ROLLBACK; → %v", q, err)
+		}
 	}
 	// Refused before anything ran: no transaction is left open.
 	if err := exec(`SELECT 1`); err != nil {
