@@ -307,6 +307,28 @@ func TestUnusedParams(t *testing.T) {
 	if fmt.Sprint(kinds) != fmt.Sprint(want) {
 		t.Errorf("ParseFeatureKinds: %v, want %v", kinds, want)
 	}
+	// Priors leave complement and logistic models unchanged (they drop the class priors): a warning, as
+	// for the other settings without effect; on a Gaussian model, none.
+	for _, c := range []struct {
+		kind string
+		warn bool
+	}{{"logistic", true}, {"complement", true}, {"gaussian", false}} {
+		cols := "y, x"
+		if c.kind == "complement" {
+			cols = "y, i % 4 AS n"
+		}
+		spec, err := sqlnb.Options{Kind: c.kind, Priors: "uniform"}.Spec("pr", "SELECT "+cols+" FROM t", "y")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := sqlnb.Train(ctx, db, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(strings.Join(res.Warnings, "\n"), "priors uniform have no effect"); got != c.warn {
+			t.Errorf("%s with --priors uniform: warnings %q", c.kind, res.Warnings)
+		}
+	}
 }
 
 // TestBinarizeFinite: a NaN or infinite binarize threshold is refused (NaN trained every value as absent, and

@@ -398,7 +398,7 @@ func changedParams(a, b Params) []paramChange {
 }
 
 // paramKinds names, for each hyperparameter (by its stored name) that only some kinds use, those kinds; a
-// hyperparameter not listed (priors) applies to every model.
+// hyperparameter not listed applies to every model, but priors, which priorIgnorers cancel.
 var paramKinds = map[string][]Kind{
 	"alpha":         {Categorical, Bernoulli, Multinomial, Complement, Text, TextBernoulli, TextComplement},
 	"var_smoothing": {Gaussian},
@@ -421,6 +421,9 @@ var paramKinds = map[string][]Kind{
 // one of its features is of a kind that uses it (tol and max_iter also bound a semi-supervised model's EM;
 // alpha also smooths the priors of --priors smoothed).
 func (m *Model) ParamUsed(name string) bool {
+	if name == "priors" {
+		return !slices.ContainsFunc(m.Features, func(f Feature) bool { return slices.Contains(priorIgnorers, f.Kind) })
+	}
 	kinds, ok := paramKinds[name]
 	switch {
 	case !ok, (m.UnlabelledRows > 0 || m.Iterations > 0) && (name == "tol" || name == "max_iter"):
@@ -436,6 +439,18 @@ func (m *Model) ParamUsed(name string) bool {
 	return false
 }
 
+// priorIgnorers are the kinds whose models leave the class priors out (Scorer: one such feature clears
+// them all).
+var priorIgnorers = []Kind{Complement, TextComplement, Logistic}
+
+func kindNames(kinds []Kind) []string {
+	out := make([]string, len(kinds))
+	for i, k := range kinds {
+		out[i] = string(k)
+	}
+	return out
+}
+
 // UnusedChanges warns of the hyperparameters that p sets away from model m's and that have no effect on m
 // (sqlnb models set, nb_set: --C on a naive Bayes model).
 func UnusedChanges(m *Model, p Params) []string {
@@ -448,6 +463,11 @@ func UnusedChanges(m *Model, p Params) []string {
 func unusedParams(m *Model, base Params) []string {
 	var out []string
 	for _, c := range changedParams(m.Params, base) {
+		if c.name == "priors" && !m.ParamUsed(c.name) {
+			out = append(out, fmt.Sprintf("priors %v have no effect: the model has %s features, which leave the class priors out "+
+				"(as scikit-learn's ComplementNB and LogisticRegression)", c.value, strings.Join(kindNames(priorIgnorers), ", ")))
+			continue
+		}
 		if !m.ParamUsed(c.name) {
 			var kinds []string
 			for _, k := range paramKinds[c.name] {
