@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -59,14 +60,22 @@ func runCompare(cmd *cobra.Command, e *env, o *compareOptions) error {
 	if err != nil {
 		return usageError{err}
 	}
+	if o.repeats < 1 {
+		return usageError{fmt.Errorf("--repeats %d: average over at least 1 split", o.repeats)}
+	}
 	if !(o.test > 0 && o.test < 1) { // the library reads 0 as "the default"; a typed 0 is an error
 		return usageError{fmt.Errorf("--test %v: the held-out fraction must be in (0, 1)", o.test)}
 	}
 	var kinds []sqlnb.Kind
 	for _, name := range strings.Split(o.kinds, ",") {
-		k, err := sqlnb.ParseKind(name)
-		if err != nil || k == "" {
+		k, err := sqlnb.ParseKind(strings.TrimSpace(name))
+		switch {
+		case err != nil:
 			return usageError{fmt.Errorf("--kinds %q: %v", name, err)}
+		case k == "":
+			return usageError{fmt.Errorf("--kinds %q: name the kinds to compare (gaussian, logistic, lda, qda, ...), not auto or an empty entry", name)}
+		case slices.Contains(kinds, k):
+			return usageError{fmt.Errorf("--kinds: %s is named twice", k)}
 		}
 		kinds = append(kinds, k)
 	}

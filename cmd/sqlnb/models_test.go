@@ -49,6 +49,15 @@ func TestModelsShowLinearAndFit(t *testing.T) {
 	if out := sh(exitUsage, "compare", "--from", cancer, "--label", "label", "--kinds", "gaussian,nope"); !strings.Contains(out, `"nope"`) {
 		t.Errorf("compare with an unknown kind: %s", out)
 	}
+	for _, c := range []struct{ kinds, want string }{
+		{"auto", "not auto or an empty entry"}, {"gaussian,", "not auto or an empty entry"}, {"lda,lda", "lda is named twice"}} {
+		if out := sh(exitUsage, "compare", "--from", cancer, "--label", "label", "--kinds", c.kinds); !strings.Contains(out, c.want) || strings.Contains(out, "<nil>") {
+			t.Errorf("compare --kinds %s: %s", c.kinds, out)
+		}
+	}
+	if out := sh(exitUsage, "compare", "--from", cancer, "--label", "label", "--repeats", "0"); !strings.Contains(out, "at least 1 split") {
+		t.Errorf("compare --repeats 0: %s", out)
+	}
 	for _, frac := range []string{"0", "1", "-0.5"} {
 		if out := sh(exitUsage, "compare", "--from", cancer, "--label", "label", "--test", frac); !strings.Contains(out, "must be in (0, 1)") {
 			t.Errorf("compare --test %s: %s", frac, out)
