@@ -274,3 +274,27 @@ func TestDiscriminantUnitsDoNotMatter(t *testing.T) {
 		}
 	}
 }
+
+// TestDiscriminantTooFewRows: a covariance from too few rows for its features (qda: a class of 3 rows for 3
+// features, rank n - 1 = 2; lda: 6 rows in 3 classes for 4 features, rank n - K = 3) is singular whatever
+// the features: the error says so, and not that a feature is a combination of the others.
+func TestDiscriminantTooFewRows(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT ['a', 'b', 'c'][1 + i % 3] AS y, sin(i) AS x1, cos(i * 1.7) AS x2,
+		sin(i * 2.3) AS x3, cos(i * 0.3) AS x4 FROM range(300) r(i)`)
+	for _, c := range []struct {
+		kind sqlnb.Kind
+		src  string
+		want string
+	}{
+		{sqlnb.QDA, `(SELECT y, x1, x2, x3 FROM d WHERE y <> 'c') UNION ALL (SELECT y, x1, x2, x3 FROM d WHERE y = 'c' LIMIT 3)`,
+			`class "c" is singular: the class has 3 complete training rows for 3 features`},
+		{sqlnb.LDA, `SELECT * FROM d LIMIT 6`, `6 complete training rows in 3 classes for 4 features`},
+	} {
+		_, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "few", Source: c.src, Label: "y", Kind: c.kind})
+		if !errors.Is(err, sqlnb.ErrSingular) || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "linear combination") {
+			t.Errorf("%s: %v, want it to say %q", c.kind, err, c.want)
+		}
+	}
+}
