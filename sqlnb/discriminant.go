@@ -82,7 +82,7 @@ func (discriminantFamily) Kinds() []KindInfo {
 	accepts := func(k Kind) func(Column) error {
 		return func(c Column) error {
 			if !classifyType(c.Type).numeric() {
-				return fmt.Errorf("%w: feature %q has type %s: an %s feature must be numeric (leave it out with --features, or cast it)", ErrBadType, c.Name, c.Type, k)
+				return fmt.Errorf("%w: feature %q has type %s: %s features must be numeric (leave it out with --features, or cast it)", ErrBadType, c.Name, c.Type, k)
 			}
 			return nil
 		}

@@ -334,7 +334,8 @@ func (tc *textComponent) Informative(labels []string, c int) []Informative {
 }
 
 func (tc *textComponent) SQL(*exporter, int) (string, error) {
-	return "", fmt.Errorf("%w: text feature %q (a vocabulary of %d terms per class would make a huge script)", ErrNotExportable, tc.in.Name, len(tc.in.Values))
+	return "", fmt.Errorf("%w: text feature %q: the export has no tokenizer in SQL (its %d-term vocabulary per class aside); score "+
+		"text with nb_predict on a connection sqlnb opens, or as the loadable extension", ErrNotExportable, tc.in.Name, len(tc.in.Values))
 }
 
 // vocabulary returns the terms of a text feature's statistics with a positive count in at least min_df
