@@ -403,8 +403,7 @@ func (e *exporter) functions(b *strings.Builder, lo, hi []string, limit bool) {
   SELECT CASE WHEN f IS NULL OR jsonb_typeof(f) = 'null'%s THEN NULL ELSE %s END
 $sqlnb$;
 `, jll, e.orIncomplete(), e.list(lo, false))
-		// A top score of +Infinity: the classes there share the mass (0 against -Infinity for the others).
-		cases := "WHEN (SELECT max(x) FROM unnest(a.arr) x) = 'Infinity'::float8 THEN (SELECT array_agg(CASE WHEN y = 'Infinity'::float8 THEN 0 ELSE '-Infinity'::float8 END ORDER BY o) FROM unnest(a.arr) WITH ORDINALITY u(y, o)) "
+		cases := ""
 		if limit {
 			fmt.Fprintf(b, `CREATE FUNCTION %s(f jsonb) RETURNS double precision[] LANGUAGE sql IMMUTABLE AS $sqlnb$
   SELECT %s
@@ -412,18 +411,21 @@ $sqlnb$;
 `, lim, e.list(hi, false))
 			cases += fmt.Sprintf("WHEN (SELECT max(x) FROM unnest(a.arr) x) = '-Infinity'::float8 THEN (SELECT array_agg(CASE WHEN y = (SELECT max(z) FROM unnest(h) z) THEN 0 ELSE '-Infinity'::float8 END ORDER BY o) FROM (SELECT %s(f) AS h) hh, unnest(hh.h) WITH ORDINALITY u(y, o)) ", lim)
 		}
-		top := "(CASE " + cases + "ELSE a.arr END)"
+		top := "a.arr"
+		if cases != "" {
+			top = "(CASE " + cases + "ELSE a.arr END)"
+		}
 		fmt.Fprintf(b, `CREATE FUNCTION %s(f jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $sqlnb$
   SELECT jsonb_object_agg(l.label, CASE WHEN b.v - m.mx < -700 THEN 0 ELSE exp(b.v - m.mx) / m.s END ORDER BY l.i)
   FROM (SELECT %s AS arr FROM (SELECT %s(f) AS arr) a) t
   CROSS JOIN LATERAL unnest(t.arr) WITH ORDINALITY b(v, i)
   JOIN unnest(%s) WITH ORDINALITY l(label, i) ON l.i = b.i
   CROSS JOIN LATERAL (SELECT max(x) AS mx, sum(CASE WHEN x - (SELECT max(y) FROM unnest(t.arr) y) < -700 THEN 0 ELSE exp(x - (SELECT max(y) FROM unnest(t.arr) y)) END) AS s FROM unnest(t.arr) x) m
-  WHERE t.arr IS NOT NULL
+  WHERE t.arr IS NOT NULL AND NOT 'Infinity'::float8 = ANY(t.arr)
 $sqlnb$;
 CREATE FUNCTION %s(f jsonb) RETURNS text LANGUAGE sql IMMUTABLE AS $sqlnb$
   SELECT (%s)[(SELECT b.i FROM unnest(t.arr) WITH ORDINALITY b(v, i) ORDER BY b.v DESC, b.i LIMIT 1)]
-  FROM (SELECT %s AS arr FROM (SELECT %s(f) AS arr) a) t WHERE t.arr IS NOT NULL
+  FROM (SELECT %s AS arr FROM (SELECT %s(f) AS arr) a) t WHERE t.arr IS NOT NULL AND NOT 'Infinity'::float8 = ANY(t.arr)
 $sqlnb$;
 `, e.ident("_predict_proba"), top, jll, e.labels(), e.ident("_predict"), e.labels(), top, jll)
 		return
@@ -437,22 +439,22 @@ $sqlnb$;
 				"run sqlnb export --model %s --persist again", e.name, e.name)))
 	}
 	fmt.Fprintf(b, "CREATE MACRO %s(f) AS (CASE WHEN f IS NULL%s THEN NULL%s ELSE %s END);\n", jll, e.orIncomplete(), guard, e.list(lo, true))
-	// A top score of +inf (linear scores of values near the double's limit): the classes at +inf share the
-	// mass, the first of them is the label.
-	overTop := "WHEN mx = 'inf'::DOUBLE THEN [(x = mx)::DOUBLE / list_count(list_filter(l, y -> y = mx)) FOR x IN l] "
-	proba := "CASE " + overTop + "ELSE [exp(x - mx) / s FOR x IN l] END"
+	proba := "[exp(x - mx) / s FOR x IN l]"
 	pick := "list_position(l, mx)"
 	if limit {
 		fmt.Fprintf(b, "CREATE MACRO %s(f) AS (%s);\n", lim, e.list(hi, true))
-		proba = fmt.Sprintf("CASE %sWHEN mx = '-inf'::DOUBLE THEN (SELECT [x / list_sum(u) FOR x IN u] FROM (SELECT list_transform(h, y -> (y = list_max(h))::DOUBLE) AS u FROM (SELECT %s(f) AS h))) ELSE [exp(x - mx) / s FOR x IN l] END", overTop, lim)
+		proba = fmt.Sprintf("CASE WHEN mx = '-inf'::DOUBLE THEN (SELECT [x / list_sum(u) FOR x IN u] FROM (SELECT list_transform(h, y -> (y = list_max(h))::DOUBLE) AS u FROM (SELECT %s(f) AS h))) ELSE [exp(x - mx) / s FOR x IN l] END", lim)
 		pick = fmt.Sprintf("CASE WHEN mx = '-inf'::DOUBLE THEN list_position(%s(f), list_max(%s(f))) ELSE list_position(l, mx) END", lim, lim)
 	}
+	// A score of +inf is an overflow of a sum of double terms (a linear model on values near 1e308), which
+	// may come in the middle of the sum of a class that is not the top one: the macros cannot tell the top
+	// class then and return NULL (nb_* compute the scores in extended range).
 	fmt.Fprintf(b, `CREATE MACRO %s(f) AS (
-  SELECT CASE WHEN l IS NULL THEN NULL ELSE map(%s, %s) END
+  SELECT CASE WHEN l IS NULL OR mx = 'inf'::DOUBLE THEN NULL ELSE map(%s, %s) END
   FROM (SELECT l, mx, list_sum([exp(y - mx) FOR y IN l]) AS s
         FROM (SELECT l, list_max(l) AS mx FROM (SELECT %s(f) AS l))));
 CREATE MACRO %s(f) AS (
-  SELECT CASE WHEN l IS NULL THEN NULL ELSE (%s)[%s] END FROM (SELECT l, list_max(l) AS mx FROM (SELECT %s(f) AS l)));
+  SELECT CASE WHEN l IS NULL OR mx = 'inf'::DOUBLE THEN NULL ELSE (%s)[%s] END FROM (SELECT l, list_max(l) AS mx FROM (SELECT %s(f) AS l)));
 `, e.ident("_predict_proba"), e.labels(), proba, jll,
 		e.ident("_predict"), e.labels(), pick, jll)
 }
