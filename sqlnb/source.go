@@ -121,6 +121,9 @@ func ResolveSource(ctx context.Context, q Querier, text string) (Source, error) 
 	if ok {
 		return Source{Text: text, From: from}, nil
 	}
+	if err := ctx.Err(); err != nil { // the lookup was cancelled (Ctrl-C), not empty
+		return Source{}, err
+	}
 	return Source{}, fmt.Errorf("%w: source %q: no such table or view; a query must start with SELECT, WITH or FROM, "+
 		"a file must end in .parquet, .csv, .tsv, .txt, .json, .jsonl or .ndjson (optionally .gz or .zst; temporary tables of another connection are not visible)",
 		ErrBadOption, text)

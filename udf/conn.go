@@ -114,7 +114,39 @@ func (c *conn) PrepareContext(ctx context.Context, query string) (driver.Stmt, e
 	if err := c.checkNamedArguments(ctx, query); err != nil {
 		return nil, err
 	}
-	return c.Conn.PrepareContext(ctx, query)
+	st, err := c.Conn.PrepareContext(ctx, query)
+	if ds, ok := st.(*duckdb.Stmt); ok && err == nil {
+		return &stmt{Stmt: ds, c: c}, nil
+	}
+	return st, err
+}
+
+// stmt is a prepared statement of a conn: its executions record their context as the connection's
+// statements do (conn.running), so that an nb_* table function it calls works under it, and not under
+// the context of whatever ran on the connection before.
+type stmt struct {
+	*duckdb.Stmt
+	c *conn
+}
+
+func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
+	s.c.running(ctx)
+	return s.Stmt.ExecContext(ctx, args)
+}
+
+func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
+	s.c.running(ctx)
+	return s.Stmt.QueryContext(ctx, args)
+}
+
+func (s *stmt) Exec(args []driver.Value) (driver.Result, error) {
+	s.c.running(context.Background())
+	return s.Stmt.Exec(args)
+}
+
+func (s *stmt) Query(args []driver.Value) (driver.Rows, error) {
+	s.c.running(context.Background())
+	return s.Stmt.Query(args)
 }
 
 // Prepare prepares query after the named-argument check.

@@ -261,7 +261,8 @@ func (r *registry) inExplicitTx(id uint64) bool {
 }
 
 // statementContext returns the context of the statement running on the connection with DuckDB id id
-// (connState.ctx), or context.Background() for a connection Open did not hand out or a prepared statement.
+// (connState.ctx: recorded by each statement and prepared statement's execution), or context.Background()
+// for a connection Open did not hand out.
 func (r *registry) statementContext(id uint64) context.Context {
 	r.mu.Lock()
 	st := r.conns[id]

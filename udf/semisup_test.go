@@ -616,3 +616,29 @@ func TestCrossValidationMissingValues(t *testing.T) {
 		}
 	}
 }
+
+// TestPreparedCallAfterCancel: a prepared CALL nb_train runs under its own execution's context, not under
+// the cancelled context of the statement that ran on the connection before it (it failed with "no such
+// table", the cancelled lookup of its source).
+func TestPreparedCallAfterCancel(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT ['a', 'b'][1 + i % 2] AS y, sin(i) + i % 2 AS x FROM range(100) r(i)`)
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	if _, err := conn.ExecContext(ctx, "SELECT 1"); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	st, err := conn.PrepareContext(context.Background(), `CALL nb_train('m', 'd', 'y')`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := st.ExecContext(context.Background()); err != nil {
+		t.Errorf("a prepared CALL nb_train after a cancelled statement: %v", err)
+	}
+}
