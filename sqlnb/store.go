@@ -41,8 +41,8 @@ func EnsureStore(ctx context.Context, q Querier) error {
 		return fmt.Errorf("read model store: %w", err)
 	}
 	if foreign {
-		return errors.New("the database has a table nb.models that is not sqlnb's: sqlnb keeps its models in the schema nb; " +
-			"move your table to another schema (CREATE TABLE other.models AS FROM nb.models, then DROP TABLE nb.models) or use " +
+		return errors.New("the database has a table or view nb.models that is not sqlnb's: sqlnb keeps its models in the schema nb; " +
+			"move yours to another schema (CREATE SCHEMA mine; CREATE TABLE mine.models AS FROM nb.models; DROP TABLE nb.models) or use " +
 			"another database file (nothing was changed)")
 	}
 	for _, name := range schemaStatements {

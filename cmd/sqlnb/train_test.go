@@ -62,6 +62,15 @@ func TestForeignNbSchema(t *testing.T) {
 	if code != exitError || !strings.Contains(errs, "nb.models that is not sqlnb's") {
 		t.Errorf("exit %d: %s", code, errs)
 	}
+	// Another database's nb.models (attached) is not this one's: training here works.
+	mustRun(t, "--db", "other.duckdb", "sql", "-c", "CREATE TABLE t AS SELECT (i % 2)::VARCHAR AS y, random() AS x FROM range(100) r(i)")
+	mustRun(t, "--db", "other.duckdb", "sql", "-c", "ATTACH 'sqlnb.duckdb' AS u (READ_ONLY); CALL nb_train('v', 't', 'y')")
+	// A view nb.models is refused too.
+	mustRun(t, "--db", "view.duckdb", "sql", "-c", "CREATE TABLE t AS SELECT (i % 2)::VARCHAR AS y, random() AS x FROM range(100) r(i); CREATE SCHEMA nb; "+
+		"CREATE VIEW nb.models AS SELECT 'a' AS name, 'b' AS label, 'c' AS label_type, 'd' AS source, 1 AS n_rows")
+	if _, errs, code := sqlnbRun(t, "--db", "view.duckdb", "train", "--model", "v", "--label", "y", "--from", "t"); code != exitError || !strings.Contains(errs, "nb.models that is not sqlnb's") {
+		t.Errorf("a view nb.models: exit %d: %s", code, errs)
+	}
 	if got := mustRun(t, "sql", "--format", "csv", "-c", "SELECT count(*) FILTER (WHERE table_name = 'models') AS models, count(*) AS tables, (SELECT count(*) FROM duckdb_columns() WHERE schema_name = 'nb' AND table_name = 'models') AS cols FROM duckdb_tables() WHERE schema_name = 'nb'"); got != "models,tables,cols\n1,1,2\n" {
 		t.Errorf("the schema nb after the refusal: %q", got)
 	}
