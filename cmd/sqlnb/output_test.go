@@ -280,7 +280,6 @@ func TestLineModeWidth(t *testing.T) {
 	}
 }
 
-
 // TestTableFitsTerminal: on a terminal a table is cut to its width, the widest column first, with "…" where
 // a value was cut; elsewhere (a file, a pipe) values are whole.
 func TestTableFitsTerminal(t *testing.T) {

@@ -251,6 +251,9 @@ func readsFile(ctx context.Context, conn *sql.Conn, from, path string) bool {
 		texts = next
 	}
 	for _, n := range names {
+		if recursiveGlobMatches(n, path) {
+			return true
+		}
 		matches, _ := filepath.Glob(n)
 		for _, m := range matches {
 			if in, err := os.Stat(m); err == nil && os.SameFile(in, out) {
@@ -259,6 +262,27 @@ func readsFile(ctx context.Context, conn *sql.Conn, from, path string) bool {
 		}
 	}
 	return false
+}
+
+// recursiveGlobMatches reports whether a DuckDB glob with ** (any depth of directories: dir/**/*.csv) takes in
+// the file at path: path lies under the directory before the ** and its name matches the pattern's last
+// part. filepath.Glob reads ** as *, one level.
+func recursiveGlobMatches(pattern, path string) bool {
+	before, _, ok := strings.Cut(pattern, "**")
+	if !ok {
+		return false
+	}
+	dir, err := filepath.Abs(filepath.Clean(before + "."))
+	if err != nil {
+		return false
+	}
+	file, err := filepath.Abs(path)
+	if err != nil {
+		return false
+	}
+	last := pattern[strings.LastIndexByte(pattern, '/')+1:]
+	matched, _ := filepath.Match(last, filepath.Base(file))
+	return matched && strings.HasPrefix(file, dir+string(filepath.Separator))
 }
 
 // mentions reports whether text (lower case) holds name as a word of its own.

@@ -53,6 +53,8 @@ func TestOutputKeepsWhatIsThere(t *testing.T) {
 	must(os.WriteFile("private.csv", []byte("secret\n"), 0o600))
 	must(unix.Mkfifo("fifo.sql", 0o644))
 	mustRun(t, "sql", "-c", "CREATE VIEW v_in AS FROM 'in.csv'; CREATE VIEW v_outer AS SELECT * FROM v_in")
+	must(os.MkdirAll("deep/a/b", 0o755))
+	must(os.WriteFile("deep/a/b/in2.csv", input, 0o644))
 	for _, out := range []string{"link.csv", "dangling.csv", "private.csv"} {
 		mustRun(t, "predict", "--model", "m", "--from", "in.csv", "--output", out, "--quiet")
 	}
@@ -77,6 +79,7 @@ func TestOutputKeepsWhatIsThere(t *testing.T) {
 		{"predict", "--model", "m", "--from", "SELECT * FROM read_csv('i?.csv')", "--output", "in.csv"},
 		{"predict", "--model", "m", "--from", "v_in", "--output", "in.csv"},
 		{"predict", "--model", "m", "--from", "SELECT * FROM V_Outer", "--output", "in.csv"},
+		{"predict", "--model", "m", "--from", "deep/**/*.csv", "--output", "deep/a/b/in2.csv"},
 	} {
 		_, errs, code := sqlnbRun(t, args...)
 		if code == exitOK || !strings.Contains(errs, "regular file") && !strings.Contains(errs, "a file --from reads") {
