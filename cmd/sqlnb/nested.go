@@ -336,10 +336,17 @@ func fraction(n int64, digits int) string {
 	return "." + strings.TrimRight(fmt.Sprintf("%0*d", digits, n), "0")
 }
 
-// The instants the driver gives for DuckDB's infinite TIMESTAMP and DATE (the largest and smallest values).
+// The instants the driver gives for DuckDB's infinite timestamps (±the largest int64 in the type's unit)
+// and dates (±the largest int32 day).
 var (
-	tsInfinity      = time.UnixMicro(math.MaxInt64).UTC()
-	tsMinusInfinity = time.UnixMicro(-math.MaxInt64).UTC()
+	tsInfinity = map[string][2]time.Time{
+		"TIMESTAMP":    {time.UnixMicro(math.MaxInt64).UTC(), time.UnixMicro(-math.MaxInt64).UTC()},
+		"TIMESTAMPTZ":  {time.UnixMicro(math.MaxInt64).UTC(), time.UnixMicro(-math.MaxInt64).UTC()},
+		"TIMESTAMP_MS": {time.UnixMilli(math.MaxInt64).UTC(), time.UnixMilli(-math.MaxInt64).UTC()},
+		"TIMESTAMP_NS": {time.Unix(0, math.MaxInt64).UTC(), time.Unix(0, -math.MaxInt64).UTC()},
+		"TIMESTAMP_S":  {time.Unix(math.MaxInt64, 0).UTC(), time.Unix(-math.MaxInt64, 0).UTC()},
+	}
+	dateInfinity = [2]time.Time{time.Unix(0, 0).UTC().AddDate(0, 0, math.MaxInt32), time.Unix(0, 0).UTC().AddDate(0, 0, -math.MaxInt32)}
 )
 
 // timeText is t as DuckDB writes a value of type base: DATE 2024-01-02, TIME 12:34:56.5, TIMETZ
@@ -348,10 +355,10 @@ var (
 func timeText(t time.Time, base string) string {
 	switch base {
 	case "DATE":
-		switch y := t.Year(); {
-		case y > 5_000_000:
+		switch {
+		case t.Equal(dateInfinity[0]):
 			return "infinity"
-		case y < -5_000_000:
+		case t.Equal(dateInfinity[1]):
 			return "-infinity"
 		}
 		return dateText(t)
@@ -363,10 +370,9 @@ func timeText(t time.Time, base string) string {
 		}
 		return s
 	}
-	if t.Equal(tsInfinity) {
+	if inf, ok := tsInfinity[base]; ok && t.Equal(inf[0]) {
 		return "infinity"
-	}
-	if t.Equal(tsMinusInfinity) {
+	} else if ok && t.Equal(inf[1]) {
 		return "-infinity"
 	}
 	digits := 6

@@ -36,6 +36,8 @@ func TestTextMatchesDuckDB(t *testing.T) {
 		"ts", "ts::DATE", "ts::TIME", "[ts]", "{'t': ts::TIME}", "ts::TIMESTAMP_S", "ts::TIMESTAMP_MS",
 		"ts::TIMESTAMPTZ", "[ts::TIMESTAMPTZ]", "make_timestamp_ns(epoch_ns(ts) + i)",
 		"'infinity'::TIMESTAMP", "'-infinity'::TIMESTAMP", "'infinity'::DATE", "'-infinity'::DATE",
+		"'infinity'::TIMESTAMP_NS", "'-infinity'::TIMESTAMP_MS", "'infinity'::TIMESTAMP_S", "'infinity'::TIMESTAMPTZ",
+		"'5000001-01-01'::DATE", "'5881580-07-10'::DATE", "'5877641-06-25 (BC)'::DATE",
 		"TIMETZ '12:34:56.5+05:30'", "TIMETZ '01:02:03-08'", "DATE '0001-01-01' - 1",
 		"iv", "[iv]", "INTERVAL '0 seconds'", "INTERVAL '-36 hours'", "to_months(-13)", "INTERVAL '1 microsecond'",
 	}

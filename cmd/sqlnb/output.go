@@ -68,8 +68,12 @@ func driverLimits(err error) error {
 	if err == nil {
 		return nil
 	}
-	switch msg := err.Error(); {
-	case strings.Contains(msg, "empty name"):
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "database/sql/driver: ") { // DuckDB's errors (error('…') of the user's included) pass as they are
+		return err
+	}
+	switch {
+	case strings.Contains(msg, "API error: empty name"):
 		return errors.New("a STRUCT without field names (as (1, 'a') or row(1, 'a') make) cannot be read by the Go " +
 			"driver: name its fields ({'x': 1, 'y': 'a'}) or cast it to VARCHAR")
 	case strings.Contains(msg, "MAP key type not supported"), strings.Contains(msg, "unsupported data type"):

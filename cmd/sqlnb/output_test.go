@@ -185,6 +185,12 @@ func TestUnnamedStruct(t *testing.T) {
 		!strings.Contains(errOut.String(), "STRUCT without field names") || !strings.Contains(errOut.String(), "cast it to VARCHAR") {
 		t.Errorf("exit %d: %s", code, errOut.String())
 	}
+	// DuckDB's own errors pass as they are, whatever words they quote.
+	errOut.Reset()
+	if code := run([]string{"--db", ":memory:", "sql", "-c", "SELECT error('an empty name and an unsupported data type')"}, strings.NewReader(""), &out, &errOut); code != 1 ||
+		!strings.Contains(errOut.String(), "an empty name and an unsupported data type") || strings.Contains(errOut.String(), "Go driver") {
+		t.Errorf("error(): exit %d: %s", code, errOut.String())
+	}
 	for _, q := range []string{"SELECT MAP {[1, 2]: 'a'} AS m", "SELECT TIME_NS '12:34:56.123456789' AS t"} {
 		errOut.Reset()
 		if code := run([]string{"--db", ":memory:", "sql", "-c", q}, strings.NewReader(""), &out, &errOut); code != 1 ||
