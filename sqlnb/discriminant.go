@@ -543,9 +543,6 @@ func (g *discriminantComponent) ConditionWarning() string {
 		"feature out", w.feature, where, w.rel, int(math.Round(-math.Log10(w.rel))), max(1, int(math.Round(16+math.Log10(w.rel)))), fix)
 }
 
-// factor returns the Cholesky factorisation of sigma and its conditioning (the smallest pivot relative to
-// its feature's variance), or an error naming the first feature whose pivot is below 1e-12 of its variance
-// (constant, or a linear combination of the features before it).
 // conditionOnly drops gonum's mat.Condition from err: gonum returns it, with the result computed, where the
 // matrix's condition number exceeds 1e16, which features in different units reach (variances of 1e8 and
 // 1e-8) with nothing singular about them. factor's pivots, relative to each feature's variance, are the
@@ -558,6 +555,9 @@ func conditionOnly(err error) error {
 	return err
 }
 
+// factor returns the Cholesky factorisation of sigma and its conditioning (the smallest pivot relative to
+// its feature's variance), or an error naming the first feature whose pivot is below 1e-12 of its variance
+// (constant, or a linear combination of the features before it).
 func factor(sigma *mat.SymDense, feats []Feature) (*mat.Cholesky, conditioning, error) {
 	var cond conditioning
 	m := sigma.SymmetricDim()

@@ -231,6 +231,9 @@ func retryConflicts(ctx context.Context, model string, fn func() error) error {
 		if err = fn(); err == nil || !isConflict(err) {
 			return err
 		}
+		if attempt == conflictAttempts-1 {
+			break // no wait after the last try
+		}
 		bound := min(10*time.Millisecond<<attempt, 500*time.Millisecond)
 		select {
 		case <-ctx.Done():

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	"github.com/sqlnb/sqlnb/queries"
 	"github.com/sqlnb/sqlnb/udf"
@@ -54,8 +55,9 @@ func (e *env) spillDir() string {
 }
 
 // sweepSpills removes the temporary directories that sqlnb processes killed outright (SIGKILL, a crash)
-// left in $TMPDIR: sqlnb-spill-<pid>-<random> whose process is gone. A directory of a live process, or of
-// another user's, stays.
+// left in $TMPDIR: sqlnb-spill-<pid>-<random> whose process is gone and in which nothing changed for an
+// hour (a process in another PID namespace sharing /tmp, a container, is not seen by kill(pid, 0), but its
+// spilling writes files). A directory of a live process, or of another user's, stays.
 func sweepSpills() {
 	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "sqlnb-spill-*"))
 	for _, d := range dirs {
@@ -63,10 +65,27 @@ func sweepSpills() {
 		if _, err := fmt.Sscanf(filepath.Base(d), "sqlnb-spill-%d-", &pid); err != nil || pid <= 0 || pid == os.Getpid() {
 			continue
 		}
-		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) && idleFor(d, time.Hour) {
 			_ = os.RemoveAll(d)
 		}
 	}
+}
+
+// idleFor reports whether nothing in directory dir (it and its files) changed for d.
+func idleFor(dir string, d time.Duration) bool {
+	cutoff := time.Now().Add(-d)
+	idle := true
+	_ = filepath.WalkDir(dir, func(_ string, e os.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if fi, err := e.Info(); err == nil && fi.ModTime().After(cutoff) {
+			idle = false
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return idle
 }
 
 // removeSpill removes the temporary directory sqlnb named, if DuckDB left it behind (every database is

@@ -157,8 +157,9 @@ func TestBarDetail(t *testing.T) {
 	}
 }
 
-// TestSweepSpills: a spill directory whose sqlnb process is gone (killed with SIGKILL) is removed by the next
-// sqlnb command; one of a live process stays.
+// TestSweepSpills: a spill directory whose sqlnb process is gone (killed with SIGKILL) and idle for an hour
+// is removed by the next sqlnb command; one of a live process stays, and so does one changed within the
+// hour (a process of another PID namespace sharing /tmp).
 func TestSweepSpills(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
@@ -168,9 +169,18 @@ func TestSweepSpills(t *testing.T) {
 	}
 	gone := filepath.Join(tmp, fmt.Sprintf("sqlnb-spill-%d-abcdef", dead.Process.Pid))
 	live := filepath.Join(tmp, fmt.Sprintf("sqlnb-spill-%d-abcdef", os.Getppid()))
-	for _, d := range []string{gone, live} {
+	recent := filepath.Join(tmp, fmt.Sprintf("sqlnb-spill-%d-fedcba", dead.Process.Pid)) // another PID namespace's, spilling
+	old := time.Now().Add(-2 * time.Hour)
+	for _, d := range []string{gone, live, recent} {
 		if err := os.MkdirAll(filepath.Join(d, "x"), 0o755); err != nil {
 			t.Fatal(err)
+		}
+		if d != recent {
+			for _, p := range []string{filepath.Join(d, "x"), d} {
+				if err := os.Chtimes(p, old, old); err != nil {
+					t.Fatal(err)
+				}
+			}
 		}
 	}
 	mustRun(t, "--db", ":memory:", "sql", "-c", "SELECT 1")
@@ -179,5 +189,8 @@ func TestSweepSpills(t *testing.T) {
 	}
 	if _, err := os.Stat(live); err != nil {
 		t.Errorf("the directory of a live process was removed: %v", err)
+	}
+	if _, err := os.Stat(recent); err != nil {
+		t.Errorf("a directory changed within the hour was removed: %v", err)
 	}
 }
