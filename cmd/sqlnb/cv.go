@@ -101,6 +101,10 @@ func runCV(cmd *cobra.Command, e *env, o *cvOptions) error {
 	if cmd.Flags().Changed("var-smoothing") {
 		cv.VarSmoothings = o.vss
 	}
+	if o.plot != "" && len(cv.Alphas) > 1 && len(cv.VarSmoothings) > 1 {
+		return usageError{fmt.Errorf("--plot draws the metric against one setting: sweep --alpha or --var-smoothing, not both " +
+			"(or leave out --plot; the table lists every pair)")}
+	}
 	ctx := cmd.Context()
 	// cv stores nothing: without a database file it runs in memory rather than create one.
 	e.memoryDefault = boundedMemory

@@ -76,6 +76,10 @@ func TestCVOutputs(t *testing.T) {
 	mustRun(t, "sql", "-c", `CREATE TABLE d AS SELECT ['x', 'y'][1 + i % 2] AS y, sin(i) + i % 2 AS v,
 		['a', 'b', 'c'][1 + (i * i) % 3] AS c FROM range(200) r(i)`)
 	args := []string{"cv", "--from", "d", "--label", "y", "--folds", "4", "--alpha", "0.5,2", "--stratified"}
+	// A picture of one metric against two settings at once is refused before cv runs.
+	if _, errs, code := sqlnbRun(t, append(args, "--var-smoothing", "1e-9,1e-3", "--plot", "p")...); code != exitUsage || !strings.Contains(errs, "not both") {
+		t.Errorf("--plot with two swept settings: exit %d, %s", code, errs)
+	}
 	recs, err := csv.NewReader(strings.NewReader(mustRun(t, append(args, "--format", "csv")...))).ReadAll()
 	if err != nil {
 		t.Fatal(err)
