@@ -307,6 +307,17 @@ func TestUnusedParams(t *testing.T) {
 	if fmt.Sprint(kinds) != fmt.Sprint(want) {
 		t.Errorf("ParseFeatureKinds: %v, want %v", kinds, want)
 	}
+	// --binarize without a bernoulli feature warns; --doc without --terms is an error.
+	bspec, err := sqlnb.Options{Binarize: 0.5}.Spec("bz", "SELECT y, x FROM t", "y")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := sqlnb.Train(ctx, db, bspec); err != nil || !strings.Contains(strings.Join(res.Warnings, "\n"), "binarize 0.5 has no effect") {
+		t.Errorf("--binarize on a Gaussian model: %v", err)
+	}
+	if _, err := (sqlnb.Options{Doc: "i"}).Spec("bz", "SELECT y, x FROM t", "y"); !errors.Is(err, sqlnb.ErrBadOption) || !strings.Contains(err.Error(), "give the table with --terms") {
+		t.Errorf("--doc without --terms: %v", err)
+	}
 	// Priors leave complement and logistic models unchanged (they drop the class priors): a warning, as
 	// for the other settings without effect; on a Gaussian model, none.
 	for _, c := range []struct {

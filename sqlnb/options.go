@@ -110,6 +110,10 @@ func (o Options) Params(base Params) (Params, map[string]float64, error) {
 func (o Options) Spec(model, source, label string) (TrainSpec, error) {
 	spec := TrainSpec{Model: model, Source: source, Label: label, Features: o.Features, Exclude: o.Exclude, By: o.By, Force: o.Force, Weight: o.Weight,
 		Text: TextOptions{Ngrams: o.Ngrams, StopWords: strings.ToLower(strings.TrimSpace(o.StopWords))}, Binarize: o.Binarize}
+	if o.Terms == "" && (o.Doc != "" || o.Term != "" || o.Count != "" || o.TermsFeature != "" && o.TermsFeature != "terms") {
+		return spec, fmt.Errorf("%w: --doc, --term, --count and --terms-feature (doc :=, term :=, count :=, terms_feature :=) describe a "+
+			"term table: give the table with --terms (terms :=)", ErrBadOption)
+	}
 	if o.Terms != "" {
 		if o.Doc == "" || o.Term == "" || o.Count == "" {
 			return spec, fmt.Errorf("%w: a term table needs its document id, term and count columns (--doc, --term, --count)", ErrBadOption)

@@ -208,6 +208,9 @@ func trainModel(ctx context.Context, db Querier, spec TrainSpec) (m *Model, warn
 	if w := unusedTextOptions(spec, p); w != "" {
 		warnings = append(warnings, w)
 	}
+	if spec.Binarize != 0 && !slices.ContainsFunc(p.features, func(f Feature) bool { return kindInfo[f.Kind].Binarize }) {
+		warnings = append(warnings, fmt.Sprintf("binarize %v has no effect: it applies to bernoulli and text_bernoulli features, and the model has none", spec.Binarize))
+	}
 	var more []string
 	if spec.SemiSupervised {
 		if len(spec.By) > 0 {
