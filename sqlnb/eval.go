@@ -79,8 +79,6 @@ type Evaluation struct {
 	// Warnings say what the numbers may not show: true labels that are none of the model's classes (they
 	// count as errors, and their log-loss term is -ln ε).
 	Warnings []string
-	// Unlabelled is the number of source rows whose label is NULL, left out of the metrics (Evaluate).
-	Unlabelled int64
 }
 
 // Get returns the value of metric (for class, "" for overall) in group 0, and whether it exists.
@@ -145,10 +143,10 @@ func Evaluate(ctx context.Context, conn *sql.Conn, spec EvalSpec) (*Evaluation, 
 	return e, nil
 }
 
-// leftOutRows counts, in one scan of the label column, the rows of src without a label (e.Unlabelled, left
-// out of the metrics) and warns of the labelled rows that an evaluation of m left out because their scores
-// are NULL: a missing value (NULL, NaN, ±Inf) of a feature m's kinds require (lda, qda, logistic). The
-// metrics' n counts the scored rows.
+// leftOutRows warns of the labelled rows of src that an evaluation of m left out because their scores are
+// NULL: a missing value (NULL, NaN, ±Inf) of a feature m's kinds require (lda, qda, logistic). The metrics'
+// n counts the scored rows; one scan of the label column counts the labelled ones. Models without such
+// features score every row and take no scan.
 func leftOutRows(ctx context.Context, q Querier, m *Model, src Source, label string, e *Evaluation) (string, error) {
 	var kinds []string
 	for _, f := range m.Features {
@@ -156,17 +154,20 @@ func leftOutRows(ctx context.Context, q Querier, m *Model, src Source, label str
 			kinds = append(kinds, string(f.Kind))
 		}
 	}
+	if len(kinds) == 0 {
+		return "", nil
+	}
 	scored, _ := e.Get("n", "")
 	stmt, err := queries.Render("eval_labelled.tmpl.sql", map[string]any{"From": src.From, "Label": label})
 	if err != nil {
 		return "", err
 	}
 	var labelled int64
-	if err := q.QueryRowContext(ctx, stmt, src.Args...).Scan(&labelled, &e.Unlabelled); err != nil {
+	if err := q.QueryRowContext(ctx, stmt, src.Args...).Scan(&labelled); err != nil {
 		return "", err
 	}
 	left := labelled - int64(scored)
-	if len(kinds) == 0 || left <= 0 {
+	if left <= 0 {
 		return "", nil
 	}
 	return fmt.Sprintf("%d of the %d labelled rows have NULL scores (a NULL, NaN or ±Inf value of a %s feature) and are "+
