@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jedib0t/go-pretty/v6/text"
 )
@@ -313,5 +315,66 @@ func TestTableFitsTerminal(t *testing.T) {
 	out.Reset()
 	if code := run([]string{"--db", ":memory:", "sql", "-c", "SELECT repeat('abcdefghij', 20) AS long"}, strings.NewReader(""), &out, &out); code != 0 || !strings.Contains(out.String(), long) {
 		t.Errorf("not a terminal: exit %d\n%s", code, out.String())
+	}
+}
+
+// TestSQLScripts: sql runs scripts as DuckDB does: a ';' inside a -- comment ends nothing (every script
+// export --sql writes starts with one), text that ends inside a string or comment is DuckDB's parse error
+// (it ran nothing and exited 0), and a long string full of ';' splits in linear time (it parsed the text
+// again at each one: 160 KB took minutes).
+func TestSQLScripts(t *testing.T) {
+	t.Chdir(t.TempDir())
+	sqlRun := func(args ...string) (string, string, int) {
+		var out, errs bytes.Buffer
+		code := run(append([]string{"--db", ":memory:", "sql", "--format", "csv"}, args...), strings.NewReader(""), &out, &errs)
+		return out.String(), errs.String(), code
+	}
+	if out, errs, code := sqlRun("-c", "-- one; two\nSELECT 42 AS answer;\n-- the end; really"); code != exitOK || out != "answer\n42\n" {
+		t.Errorf("a ';' in a comment: exit %d, %q, %s", code, out, errs)
+	}
+	for _, q := range []string{"SELECT 'abc", "SELECT 1; SELECT 2 /* x", "SELECT $$abc"} {
+		if out, errs, code := sqlRun("-c", q); code != exitError || out != "" || !strings.Contains(errs, "unterminated") {
+			t.Errorf("%s: exit %d, %q, %s", q, code, out, errs)
+		}
+	}
+	long := "SELECT length('" + strings.Repeat("abcdefg;", 20000) + "') AS n; SELECT 'a;b' AS s, $x$c;d$x$ AS t, E'e\\';f' AS u /* g; /* h; */ i; */"
+	start := time.Now()
+	if out, errs, code := sqlRun("-c", long); code != exitOK || out != "n\n160000\ns,t,u\na;b,c;d,e';f\n" {
+		t.Errorf("long strings: exit %d, %q, %s", code, out, errs)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("splitting 160 KB with 20,000 ';' in a string took %v", d)
+	}
+	// An exported scoring script runs through sql as it is.
+	mustRun(t, "--db", "m.duckdb", "train", "--model", "m", "--label", "y", "--from", "SELECT ['a', 'b'][1 + i % 2] AS y, sin(i) + i % 2 AS x FROM range(40) r(i)")
+	mustRun(t, "--db", "m.duckdb", "export", "--model", "m", "--sql", "m.sql")
+	if out := mustRun(t, "--db", "m.duckdb", "sql", "--format", "csv", "m.sql", "--quiet"); out != "" {
+		t.Errorf("running the exported script printed %q", out)
+	}
+	if out := mustRun(t, "--db", "m.duckdb", "sql", "--format", "csv", "-c", "SELECT m_predict({'x': 1.2}) = nb_predict('m', {'x': 1.2}) AS same"); out != "same\ntrue\n" {
+		t.Errorf("the exported macro: %q", out)
+	}
+}
+
+// TestSemicolons: the candidate cut points of the simple scan.
+func TestSemicolons(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []int
+	}{
+		{"a;b;", []int{1, 3}},
+		{"'x;y';", []int{5}},
+		{`"x;y";`, []int{5}},
+		{"-- a;\n;", []int{6}},
+		{"/* a; /* b; */ c; */;", []int{20}},
+		{"$q$a;$q$;", []int{8}},
+		{"$$a;$$;", []int{6}},
+		{`E'a\';b';`, []int{8}},
+		{"'it''s;';", []int{8}},
+		{"SELECT $1;", []int{9}},
+	} {
+		if got := semicolons(c.text); !slices.Equal(got, c.want) {
+			t.Errorf("semicolons(%q) = %v, want %v", c.text, got, c.want)
+		}
 	}
 }

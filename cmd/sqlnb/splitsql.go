@@ -13,13 +13,23 @@ type sqlParser struct {
 	count func(text string) (int, error)
 }
 
-// sentinel is a statement appended to text to learn whether text ends between statements: if text ends
-// with a ';' outside strings and comments (then only whitespace and comments), text+sentinel parses as one
-// statement more; if text ends inside a -- comment, a string, or an unfinished statement, it does not.
-const sentinel = "\nSELECT 1"
+// Sentinels are statements appended to text to learn whether text ends between statements: if it does,
+// text+sentinel parses as one statement more; if text ends inside a string or an unfinished statement, it
+// does not. lineSentinel starts on a new line, so a -- comment at the end of text ends before it (the
+// shell's "SELECT 1; -- note" is complete); cutSentinel does not, so that a ';' inside a -- comment is not
+// taken for the end of a statement.
+const (
+	lineSentinel = "\nSELECT 1"
+	cutSentinel  = " SELECT 1"
+)
 
-// ends returns the number of statements in text and whether text ends between two statements.
+// ends returns the number of statements in text and whether text ends between two statements, a -- comment
+// at its end included.
 func (p sqlParser) ends(text string) (n int, end bool, err error) {
+	return p.endsWith(text, lineSentinel)
+}
+
+func (p sqlParser) endsWith(text, sentinel string) (n int, end bool, err error) {
 	if n, err = p.count(text); err != nil {
 		return 0, false, err
 	}
@@ -45,13 +55,14 @@ func (p sqlParser) split(text string) (stmts []string, complete bool, err error)
 		return nil, false, nil
 	}
 	// The whole text parses, so each statement parses alone: cut at every ';' after which the text so far
-	// ends between statements.
+	// ends between statements. Only the ';' a simple scan finds outside strings and comments are asked
+	// (semicolons.go): asking at every ';' parsed the text again for each one inside a long string.
 	start, found := 0, 0
-	for i := 0; i < len(text) && found < n; i++ {
-		if text[i] != ';' {
-			continue
+	for _, i := range semicolons(text) {
+		if found >= n {
+			break
 		}
-		k, end, err := p.ends(text[start : i+1])
+		k, end, err := p.endsWith(text[start:i+1], cutSentinel)
 		if err != nil || !end {
 			continue // a ';' inside a string, identifier or comment
 		}

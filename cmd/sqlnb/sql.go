@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -84,9 +85,15 @@ func runSQL(cmd *cobra.Command, e *env, o *sqlOptions, args []string) error {
 		return err
 	}
 	// The text ends a statement as it is: a ';' is added on a line of its own (after a -- comment).
-	stmts, _, err := sqlParser{count: parse}.split(text + "\n;")
+	stmts, complete, err := sqlParser{count: parse}.split(text + "\n;")
 	if err != nil {
 		return err
+	}
+	if !complete { // it ends inside a string, quoted name or comment: DuckDB's parser says which
+		if _, err := parse(text); err != nil {
+			return err
+		}
+		return errors.New("the SQL text ends inside a string, a quoted name or a comment: nothing ran")
 	}
 	for i, st := range stmts {
 		if err := runStatement(ctx, conn, e.stdout, o.format, st); err != nil {
