@@ -447,14 +447,15 @@ $sqlnb$;
 		pick = fmt.Sprintf("CASE WHEN mx = '-inf'::DOUBLE THEN list_position(%s(f), list_max(%s(f))) ELSE list_position(l, mx) END", lim, lim)
 	}
 	// A score of +inf is an overflow of a sum of double terms (a linear model on values near 1e308), which
-	// may come in the middle of the sum of a class that is not the top one: the macros cannot tell the top
-	// class then and return NULL (nb_* compute the scores in extended range).
+	// may come in the middle of the sum of a class that is not the top one, and NaN one where +inf and -inf
+	// terms meet (DuckDB sorts NaN above every number): the macros cannot tell the top class then and
+	// return NULL (nb_* compute the scores in extended range).
 	fmt.Fprintf(b, `CREATE MACRO %s(f) AS (
-  SELECT CASE WHEN l IS NULL OR mx = 'inf'::DOUBLE THEN NULL ELSE map(%s, %s) END
+  SELECT CASE WHEN l IS NULL OR mx = 'inf'::DOUBLE OR isnan(mx) THEN NULL ELSE map(%s, %s) END
   FROM (SELECT l, mx, list_sum([exp(y - mx) FOR y IN l]) AS s
         FROM (SELECT l, list_max(l) AS mx FROM (SELECT %s(f) AS l))));
 CREATE MACRO %s(f) AS (
-  SELECT CASE WHEN l IS NULL OR mx = 'inf'::DOUBLE THEN NULL ELSE (%s)[%s] END FROM (SELECT l, list_max(l) AS mx FROM (SELECT %s(f) AS l)));
+  SELECT CASE WHEN l IS NULL OR mx = 'inf'::DOUBLE OR isnan(mx) THEN NULL ELSE (%s)[%s] END FROM (SELECT l, list_max(l) AS mx FROM (SELECT %s(f) AS l)));
 `, e.ident("_predict_proba"), e.labels(), proba, jll,
 		e.ident("_predict"), e.labels(), pick, jll)
 }
