@@ -413,7 +413,7 @@ func (g *discriminantComponent) compileQDA(cc *compiler, feats []Feature, co []*
 		}
 		ch, cond, err := factor(sigma, feats)
 		g.noteConditioning(cond, cc.m.Classes[c].Label)
-		if err != nil && g.weight[c] <= float64(m) {
+		if err != nil && cc.m.Weight == "" && g.weight[c] <= float64(m) { // unweighted: the weight is the row count
 			// n rows span at most n - 1 directions around their mean: too few rows, whatever the features.
 			return nil, fmt.Errorf("%w: the covariance of class %q is singular: the class has %g complete training rows for %d features, "+
 				"and a covariance from n rows has rank n - 1 at most: set reg_param (reg_param := 0.1, --reg-param 0.1), give the class "+
@@ -485,7 +485,7 @@ func (g *discriminantComponent) compileLDA(cc *compiler, feats []Feature, co []*
 	}
 	ch, cond, err := factor(sigma, feats)
 	g.noteConditioning(cond, "")
-	if err != nil && total-float64(K) < float64(m) {
+	if err != nil && cc.m.Weight == "" && total-float64(K) < float64(m) { // unweighted: the weight is the row count
 		// n rows around K class means span at most n - K directions.
 		return nil, fmt.Errorf("%w: the pooled covariance is singular: %g complete training rows in %d classes for %d features, and "+
 			"the pooled covariance has rank n - K at most: set shrinkage (shrinkage := 0.1, --shrinkage 0.1; solver lsqr), use "+

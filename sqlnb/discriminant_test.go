@@ -297,4 +297,10 @@ func TestDiscriminantTooFewRows(t *testing.T) {
 			t.Errorf("%s: %v, want it to say %q", c.kind, err, c.want)
 		}
 	}
+	// Weights are no row counts: 100 rows a class of weight 0.15 each, x2 = 2·x1, is a linear combination.
+	_, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "w", Source: `SELECT y, x1, 2 * x1 AS x2, x3, 0.15 AS w FROM d WHERE y <> 'c'`,
+		Label: "y", Kind: sqlnb.QDA, Weight: "w"})
+	if !errors.Is(err, sqlnb.ErrSingular) || !strings.Contains(err.Error(), `feature "x2" is (nearly) a linear combination`) {
+		t.Errorf("weighted qda with x2 = 2·x1: %v", err)
+	}
 }

@@ -42,7 +42,8 @@ func EnsureStore(ctx context.Context, q Querier) error {
 	}
 	if foreign {
 		return errors.New("the database has a table or view nb.models that is not sqlnb's: sqlnb keeps its models in the schema nb; " +
-			"move yours to another schema (CREATE SCHEMA mine; CREATE TABLE mine.models AS FROM nb.models; DROP TABLE nb.models) or use " +
+			"move yours to another schema (CREATE SCHEMA mine; CREATE TABLE mine.models AS FROM nb.models; DROP TABLE nb.models — for a view, " +
+			"CREATE VIEW mine.models with its query and DROP VIEW nb.models) or use " +
 			"another database file (nothing was changed)")
 	}
 	for _, name := range schemaStatements {

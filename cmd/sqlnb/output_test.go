@@ -260,8 +260,10 @@ func TestSQLEveryResult(t *testing.T) {
 		code := run(append([]string{"--db", ":memory:", "sql", "--format", "csv"}, args...), strings.NewReader(stdin), &out, &errs)
 		return out.String(), errs.String(), code
 	}
-	out, errs, code := sqlRun("SELECT 1 AS a;\nSET threads = 1;\nCREATE TABLE t AS SELECT 2 AS b;\nINSERT INTO t VALUES (3) RETURNING b;\nCOPY t TO 'x.csv';\nSELECT count(*) AS n FROM t")
-	if code != exitOK || out != "a\n1\nb\n3\nn\n2\n" {
+	out, errs, code := sqlRun("SELECT 1 AS a;\nSET threads = 1;\nCREATE TABLE t AS SELECT 2 AS b;\nINSERT INTO t VALUES (3) RETURNING b;\nCOPY t TO 'x.csv';\n" +
+		"PRAGMA threads = 1;\nWITH s AS (SELECT 4 AS b) INSERT INTO t SELECT * FROM s;\nPREPARE p AS INSERT INTO t VALUES ($1);\nEXECUTE p(5);\n" +
+		"MERGE INTO t USING (SELECT 6 AS b) s ON t.b = s.b WHEN NOT MATCHED THEN INSERT VALUES (s.b);\nSELECT count(*) AS n FROM t")
+	if code != exitOK || out != "a\n1\nb\n3\nn\n5\n" {
 		t.Errorf("exit %d, %q, %s", code, out, errs)
 	}
 	out, errs, code = sqlRun("SELECT 1 AS a;\nSELECT 2 AS b;\nSELECT x FROM range(3);\nSELECT 4 AS c;")

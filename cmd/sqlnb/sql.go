@@ -139,7 +139,8 @@ var quietKeywords = map[string]bool{
 	"drop": true, "alter": true, "attach": true, "detach": true, "use": true, "begin": true, "start": true,
 	"commit": true, "end": true, "rollback": true, "abort": true, "checkpoint": true, "force": true,
 	"vacuum": true, "load": true, "install": true, "export": true, "import": true, "truncate": true,
-	"comment": true, "prepare": true, "deallocate": true, "analyze": true,
+	"comment": true, "prepare": true, "deallocate": true, "analyze": true, "pragma": true, "execute": true,
+	"merge": true, "with": true,
 }
 
 // quietResult reports whether the result of stmt, with columns cols, is a statement's report that DuckDB's
