@@ -318,6 +318,17 @@ func TestUnusedParams(t *testing.T) {
 	if _, err := (sqlnb.Options{Doc: "i"}).Spec("bz", "SELECT y, x FROM t", "y"); !errors.Is(err, sqlnb.ErrBadOption) || !strings.Contains(err.Error(), "give the table with --terms") {
 		t.Errorf("--doc without --terms: %v", err)
 	}
+	// The same when rows are added: --doc without --terms, or --binarize on a model without bernoulli features.
+	for _, c := range []struct {
+		opts sqlnb.Options
+		set  bool
+		want string
+	}{{sqlnb.Options{Doc: "i"}, false, "give the table with --terms"}, {sqlnb.Options{Binarize: 0.5}, true, "--binarize (binarize :=) does not apply"}} {
+		_, err := sqlnb.Append(ctx, db, sqlnb.UpdateSpec{Model: "bz", Source: "SELECT y, x FROM t", Options: c.opts, BinarizeSet: c.set})
+		if !errors.Is(err, sqlnb.ErrBadOption) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("append with %+v: %v", c.opts, err)
+		}
+	}
 	// Priors leave complement and logistic models unchanged (they drop the class priors): a warning, as
 	// for the other settings without effect; on a Gaussian model, none.
 	for _, c := range []struct {

@@ -239,6 +239,10 @@ func updateTrainSpec(m *Model, spec UpdateSpec) (TrainSpec, error) {
 	}
 	ts := TrainSpec{Model: m.Name, Source: spec.Source, Label: m.Label, Weight: m.Weight, Force: true, FeatureKinds: map[string]Kind{}}
 	termsFeature := ""
+	if o.Terms == "" && (o.Doc != "" || o.Term != "" || o.Count != "" || o.TermsFeature != "" && o.TermsFeature != "terms") {
+		return TrainSpec{}, fmt.Errorf("%w: --doc, --term, --count and --terms-feature (doc :=, term :=, count :=, terms_feature :=) describe a "+
+			"term table: give the table with --terms (terms :=)", ErrBadOption)
+	}
 	if o.Terms != "" {
 		termsFeature = o.TermsFeature
 		if termsFeature == "" {
@@ -329,6 +333,9 @@ func updateTrainSpec(m *Model, spec UpdateSpec) (TrainSpec, error) {
 		}
 	}
 	if spec.BinarizeSet || o.Binarize != 0 {
+		if !slices.ContainsFunc(m.Features, func(f Feature) bool { return kindInfo[f.Kind].Binarize }) {
+			return TrainSpec{}, bad("has no bernoulli or text_bernoulli feature: --binarize (binarize :=) does not apply to it")
+		}
 		for _, f := range m.Features {
 			if kindInfo[f.Kind].Binarize && f.Binarize != o.Binarize {
 				return TrainSpec{}, bad("has the feature %q with binarize threshold %g, not %g", f.Name, f.Binarize, o.Binarize)
