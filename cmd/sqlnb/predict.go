@@ -317,23 +317,11 @@ func isWordByte(c byte) bool {
 func stringLiterals(text string) []string {
 	var out []string
 	for i := 0; i < len(text); i++ {
-		q := text[i]
-		if q != '\'' && q != '"' {
-			continue
+		if q := text[i]; q == '\'' || q == '"' {
+			end := closeQuote(text, i+1, q, false)
+			out = append(out, strings.ReplaceAll(text[i+1:end], string(q)+string(q), string(q)))
+			i = end
 		}
-		var b strings.Builder
-		for i++; i < len(text); i++ {
-			if text[i] == q {
-				if i+1 < len(text) && text[i+1] == q {
-					b.WriteByte(q)
-					i++
-					continue
-				}
-				break
-			}
-			b.WriteByte(text[i])
-		}
-		out = append(out, b.String())
 	}
 	return out
 }
