@@ -162,7 +162,8 @@ type Parameter struct {
 	// category), log_prob, weight, lambda; covariance (lda, qda: Value names the second feature);
 	// intercept and coefficient (logistic: Value names a category's level).
 	Parameter string
-	Estimate  float64
+	// Estimate is NaN where there is none: the prior of a model whose scores ignore priors.
+	Estimate float64
 	// Count is the (weighted) number of training rows behind the estimate, NaN where none applies.
 	Count float64
 }
@@ -175,7 +176,11 @@ func Parameters(s *Scorer) []Parameter {
 			out = append(out, Parameter{Class: cl.Label, Parameter: "intercept", Estimate: s.LogPrior[c], Count: cl.Weight})
 			continue
 		}
-		out = append(out, Parameter{Class: cl.Label, Parameter: "prior", Estimate: math.Exp(s.LogPrior[c]), Count: cl.Weight})
+		prior := math.Exp(s.LogPrior[c])
+		if s.NoPriors {
+			prior = math.NaN() // none: the scores ignore it (shown as NULL)
+		}
+		out = append(out, Parameter{Class: cl.Label, Parameter: "prior", Estimate: prior, Count: cl.Weight})
 	}
 	for _, comp := range s.Components {
 		out = append(out, comp.Parameters(s.Labels)...)

@@ -20,6 +20,9 @@ type Scorer struct {
 
 	// Intercepts: LogPrior holds fitted intercepts (logistic regression), not log-priors.
 	Intercepts bool
+	// NoPriors: the scores ignore the priors (complement kinds, as scikit-learn's ComplementNB): LogPrior
+	// is 0 and Parameters gives no prior estimate.
+	NoPriors bool
 	// GroupInputs are the group columns of a per-group model (nil otherwise), read as category inputs after
 	// the features (Input.Feature = len(Inputs) + g): they pick each row's group model (groups.go).
 	GroupInputs []*Input
@@ -130,6 +133,7 @@ func compileValid(m *Model) (*Scorer, error) {
 	for _, comp := range s.Components {
 		if p, ok := comp.(priorless); ok && p.ignoresPriors() {
 			clear(s.LogPrior) // complement scores ignore the priors, as scikit-learn
+			s.NoPriors = true
 		}
 	}
 	for _, comp := range s.Components {

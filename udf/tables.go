@@ -299,7 +299,7 @@ func runShow(ctx context.Context, reg *registry, args map[string]any) ([][]any, 
 		if !p.NoClass {
 			class = p.Class // a class may be named ""; lda's shared covariance belongs to none
 		}
-		rows = append(rows, []any{feature, kind, class, value, p.Parameter, p.Estimate, nanIfMissing(p.Count)})
+		rows = append(rows, []any{feature, kind, class, value, p.Parameter, nanIfMissing(p.Estimate), nanIfMissing(p.Count)})
 	}
 	return rows, nil
 }

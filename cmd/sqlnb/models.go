@@ -59,9 +59,12 @@ func newModelsCmd(e *env) *cobra.Command {
 			}
 			var data [][]any
 			for _, p := range sqlnb.Parameters(s) {
-				var count any = p.Count
+				var count, estimate any = p.Count, p.Estimate
 				if math.IsNaN(p.Count) {
 					count = nil
+				}
+				if math.IsNaN(p.Estimate) {
+					estimate = nil // no prior: the scores ignore it (complement)
 				}
 				var class, value any = p.Class, p.Value // a class or a category may be named ""
 				if p.NoClass {
@@ -70,7 +73,7 @@ func newModelsCmd(e *env) *cobra.Command {
 				if !p.HasValue {
 					value = nil
 				}
-				data = append(data, []any{nullIfEmpty(p.Feature), nullIfEmpty(string(p.Kind)), class, value, p.Parameter, p.Estimate, count})
+				data = append(data, []any{nullIfEmpty(p.Feature), nullIfEmpty(string(p.Kind)), class, value, p.Parameter, estimate, count})
 			}
 			if err := writeResult(e.stdout, format, []string{"feature", "kind", "class", "value", "parameter", "estimate", "count"},
 				[]string{"VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR", "DOUBLE", "DOUBLE"}, data); err != nil {
