@@ -192,6 +192,11 @@ func newModelsCmd(e *env) *cobra.Command {
 		},
 	}
 	sf.addParams(set)
+	// A logistic regression (or an EM fit) must be fitted again to change these: set says so when given one,
+	// and its help does not offer them.
+	for _, name := range []string{"C", "penalty", "tol", "max-iter"} {
+		_ = set.Flags().MarkHidden(name)
+	}
 	upgrade := &cobra.Command{
 		Use: "upgrade", Short: "Upgrade the model store of an earlier sqlnb to this version's format", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -42,6 +42,14 @@ func TestModelsShowLinearAndFit(t *testing.T) {
 	if out := sh(exitOK, "models", "show", "lr", "--max-rows", "2"); !strings.Contains(out, "Newton steps") || !strings.Contains(out, "penalty l2, C 1") {
 		t.Errorf("models show of a logistic model: %s", out)
 	}
+	// models set cannot change what fitted the regression: its help does not offer those flags, and given
+	// one it says to train again.
+	if out := sh(exitOK, "models", "set", "--help"); strings.Contains(out, "--C ") || strings.Contains(out, "--max-iter") || !strings.Contains(out, "--alpha") {
+		t.Errorf("models set --help offers the fit's flags:\n%s", out)
+	}
+	if out := sh(exitError, "models", "set", "lr", "--C", "0.5"); !strings.Contains(out, "train it again") {
+		t.Errorf("models set --C of a logistic model: %s", out)
+	}
 	sh(exitOK, "train", "--model", "classvar", "--label", "label", "--from", cancer)
 	if out := sh(exitError, "models", "show", "classvar", "--linear"); !strings.Contains(out, "variance per class") {
 		t.Errorf("models show --linear of a class-variance model: %s", out)
