@@ -48,6 +48,7 @@ reported with the reason. --repeats averages over that many splits (seeds --seed
 	f.StringVar(&o.plot, "plot", "", "directory for the learning-curve pictures (PNG and SVG)")
 	f.StringVar(&o.format, "format", "table", formatHelp)
 	cmd.Flags().StringSliceVar(&o.flags.features, "features", nil, "feature columns, comma-separated (default: every column but label and weight)")
+	cmd.Flags().StringSliceVar(&o.flags.exclude, "exclude", nil, "columns to leave out of the features, comma-separated (identifiers, leaks)")
 	cmd.Flags().StringVar(&o.flags.weight, "weight", "", "sample-weight column")
 	o.flags.addParams(cmd)
 	_ = cmd.MarkFlagRequired("label")

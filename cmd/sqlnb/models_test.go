@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -65,6 +66,33 @@ func TestModelsShowLinearAndFit(t *testing.T) {
 	}
 	if out := sh(exitUsage, "compare", "--from", cancer, "--label", "label", "--repeats", "0"); !strings.Contains(out, "at least 1 split") {
 		t.Errorf("compare --repeats 0: %s", out)
+	}
+	// --exclude id is --features with every other column.
+	withID := "SELECT * EXCLUDE (p_malignant, p_benign, predicted) FROM 'testdata/fixtures/sklearn_breast_cancer.csv'"
+	header, err := os.ReadFile("testdata/fixtures/sklearn_breast_cancer.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var feats []string
+	for _, c := range strings.Split(strings.SplitN(string(header), "\n", 2)[0], ",") {
+		if c = strings.TrimSpace(c); !slices.Contains([]string{"id", "label", "p_malignant", "p_benign", "predicted"}, c) {
+			feats = append(feats, c)
+		}
+	}
+	excluded := sh(exitOK, "compare", "--from", withID, "--label", "label", "--kinds", "gaussian,lda", "--exclude", "id", "--format", "csv")
+	listed := sh(exitOK, "compare", "--from", withID, "--label", "label", "--kinds", "gaussian,lda", "--features", strings.Join(feats, ","), "--format", "csv")
+	table := func(out string) string { // kind, size, n_train, test_error of each point (the log loss's sum may
+		// differ in its last digit from run to run, as DuckDB's threads add in another order)
+		var cols []string
+		for _, line := range strings.Split(out, "\n") {
+			if f := strings.Split(line, ","); len(f) > 4 {
+				cols = append(cols, strings.Join(f[:4], ","))
+			}
+		}
+		return strings.Join(cols, "\n")
+	}
+	if table(excluded) != table(listed) || strings.Count(excluded, "\n") != 10 {
+		t.Errorf("compare --exclude id:\n%s\nwith --features:\n%s", excluded, listed)
 	}
 	for _, frac := range []string{"0", "1", "-0.5"} {
 		if out := sh(exitUsage, "compare", "--from", cancer, "--label", "label", "--test", frac); !strings.Contains(out, "must be in (0, 1)") {
