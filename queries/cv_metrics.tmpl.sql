@@ -16,7 +16,7 @@ cells AS (
     -- No filter on the terms here: DuckDB would push it down and evaluate nb_cv_terms twice. Labels are
     -- never NULL (filtered above) and every row has a fold; a row the model cannot score (a missing value
     -- an lda, qda or logistic model needs) has NULL terms and counts nowhere (count(pred)).
-    SELECT g, y, pred, count(pred)::DOUBLE AS n, sum(ll) AS ll, sum(brier) AS brier FROM per_row GROUP BY g, y, pred
+    SELECT g, y, pred, count(pred)::DOUBLE AS n, {{template "exact_sum" "ll"}} AS ll, {{template "exact_sum" "brier"}} AS brier FROM per_row GROUP BY g, y, pred
 ),
 labels AS (
     SELECT DISTINCT g, y AS c FROM cells WHERE n > 0 UNION SELECT DISTINCT g, pred FROM cells WHERE pred IS NOT NULL
@@ -29,14 +29,14 @@ prf AS (
     FROM labels l JOIN cells USING (g) GROUP BY l.g, l.c
 ),
 f1 AS (
-    SELECT g, CASE WHEN tp + fp > 0 THEN tp / (tp + fp) ELSE 0 END AS precision,
+    SELECT g, c, CASE WHEN tp + fp > 0 THEN tp / (tp + fp) ELSE 0 END AS precision,
            CASE WHEN tp + fn > 0 THEN tp / (tp + fn) ELSE 0 END AS recall,
            CASE WHEN precision + recall > 0 THEN 2 * precision * recall / (precision + recall) ELSE 0 END AS f1
     FROM prf
 )
 SELECT g, unnest(['n', 'accuracy', 'log_loss', 'brier']),
-       unnest([sum(n), coalesce(sum(n) FILTER (WHERE y = pred), 0) / sum(n), sum(ll) / sum(n), sum(brier) / sum(n)])
+       unnest([sum(n), coalesce(sum(n) FILTER (WHERE y = pred), 0) / sum(n), sum(ll ORDER BY y, pred) / sum(n), sum(brier ORDER BY y, pred) / sum(n)])
 FROM cells GROUP BY g
 UNION ALL
-SELECT g, 'f1_macro', avg(f1) FROM f1 GROUP BY g
+SELECT g, 'f1_macro', avg(f1 ORDER BY c) FROM f1 GROUP BY g
 ORDER BY 1, 2

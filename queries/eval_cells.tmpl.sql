@@ -15,7 +15,7 @@ eval_scored's data when not .Table.
 CREATE OR REPLACE TEMPORARY TABLE nb_eval_cells AS
 SELECT g, coalesce(($1::VARCHAR[])[yi], yx) AS y, ($1::VARCHAR[])[pi] AS pred, n, ll, n_ll, brier, n_brier
 FROM (
-    SELECT g, yi, yx, pi, count(*) AS n, sum(ll) AS ll, count(ll) AS n_ll, sum(brier) AS brier, count(brier) AS n_brier
+    SELECT g, yi, yx, pi, count(*) AS n, {{template "exact_sum" "ll"}} AS ll, count(ll) AS n_ll, {{template "exact_sum" "brier"}} AS brier, count(brier) AS n_brier
     FROM (
         SELECT {{if .Grouped}}g{{else}}0{{end}} AS g, yi, yx,
                CASE{{range .Positions}} WHEN p{{.}} = m THEN {{.}}{{end}} END AS pi,

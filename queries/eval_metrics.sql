@@ -2,7 +2,8 @@
 -- form (g, metric, class, value); class is NULL for overall metrics. No parameters.
 --   n; accuracy; log_loss and brier: the means of the per-row terms (eval_cells.tmpl.sql);
 --   per class precision, recall, f1 (2PR/(P+R), 0 when undefined) and support, over the labels present in
---   y or the predictions; their macro and support-weighted averages.
+--   y or the predictions; their macro and support-weighted averages (summed in class order, as scikit-learn,
+--   and the same from run to run: the cells' sums of the per-row terms are exact_sum's, added in cell order).
 -- ROC-AUC and average precision sort the scores: eval_sorted.tmpl.sql and sqlnb's readRanking.
 WITH labels AS (
     SELECT DISTINCT g, y AS c FROM nb_eval_cells UNION SELECT DISTINCT g, pred FROM nb_eval_cells
@@ -23,13 +24,13 @@ prf AS (
     FROM counts
 )
 SELECT g, unnest(['n', 'accuracy', 'log_loss', 'brier']) AS metric, NULL::VARCHAR AS class,
-       unnest([sum(n)::DOUBLE, coalesce(sum(n) FILTER (WHERE y = pred), 0) / sum(n), sum(ll) / sum(n_ll), sum(brier) / sum(n_brier)]) AS value
+       unnest([sum(n)::DOUBLE, coalesce(sum(n) FILTER (WHERE y = pred), 0) / sum(n), sum(ll ORDER BY y, pred) / sum(n_ll), sum(brier ORDER BY y, pred) / sum(n_brier)]) AS value
 FROM nb_eval_cells GROUP BY g
 UNION ALL
 SELECT g, unnest(['precision', 'recall', 'f1', 'support']), c, unnest([precision, recall, f1, support]) FROM prf
 UNION ALL
 SELECT g, unnest(['precision_macro', 'recall_macro', 'f1_macro', 'precision_weighted', 'recall_weighted', 'f1_weighted']), NULL,
-       unnest([avg(precision), avg(recall), avg(f1), sum(precision * support) / sum(support),
-               sum(recall * support) / sum(support), sum(f1 * support) / sum(support)])
+       unnest([avg(precision ORDER BY c), avg(recall ORDER BY c), avg(f1 ORDER BY c), sum(precision * support ORDER BY c) / sum(support),
+               sum(recall * support ORDER BY c) / sum(support), sum(f1 * support ORDER BY c) / sum(support)])
 FROM prf GROUP BY g
 ORDER BY g, metric, class NULLS FIRST

@@ -439,3 +439,48 @@ func TestEvaluateNoRows(t *testing.T) {
 		}
 	}
 }
+
+// TestEvaluateSameEveryRun: DuckDB adds the rows of a parallel aggregate in an order that changes from run
+// to run, so a plain sum of the per-row log-loss and Brier terms (and of the per-class F1s) came out different
+// in its last bits from one eval to the next. The terms' sums are exact_sum's and the class averages in class
+// order: four evaluations of the same 1.2M rows (ten row groups, both threads) print the same bits.
+func TestEvaluateSameEveryRun(t *testing.T) {
+	ctx := context.Background()
+	db, err := udf.Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, `SET threads = 2; CREATE TABLE d AS SELECT (i % 3)::VARCHAR AS y,
+		(hash(i) % 1000003) / 333334.0 + (i % 3) AS x, (hash(i + 7) % 999983) / 999983.0 AS z FROM range(1200000) r(i)`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "m", Source: "d", Label: "y"}); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var first map[string]uint64
+	for run := range 4 {
+		e, err := sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Model: "m", Source: "d", NoCurves: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bits := map[string]uint64{}
+		for _, m := range e.Metrics {
+			bits[m.Metric+" "+m.Class] = math.Float64bits(m.Value)
+		}
+		if run == 0 {
+			first = bits
+			continue
+		}
+		for k, b := range bits {
+			if first[k] != b {
+				t.Errorf("run %d: %s = %v, run 0: %v", run, k, math.Float64frombits(b), math.Float64frombits(first[k]))
+			}
+		}
+	}
+}
