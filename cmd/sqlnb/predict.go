@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/sqlnb/sqlnb/udf"
 
@@ -223,7 +224,7 @@ func readsFile(ctx context.Context, conn *sql.Conn, from, path string) bool {
 	if err != nil {
 		return false
 	}
-	names := append([]string{from}, stringLiterals(from)...)
+	names := append(append([]string{from}, stringLiterals(from)...), pathWords(from)...)
 	views := map[string]string{} // lower-case name → SQL
 	if rows, err := conn.QueryContext(ctx, "SELECT view_name, sql FROM duckdb_views() WHERE NOT internal"); err == nil {
 		for rows.Next() {
@@ -244,6 +245,7 @@ func readsFile(ctx context.Context, conn *sql.Conn, from, path string) bool {
 				if !seen[name] && mentions(lower, name) {
 					seen[name] = true
 					names = append(names, stringLiterals(def)...)
+					names = append(names, pathWords(def)...)
 					next = append(next, def)
 				}
 			}
@@ -262,6 +264,21 @@ func readsFile(ctx context.Context, conn *sql.Conn, from, path string) bool {
 		}
 	}
 	return false
+}
+
+// pathWords returns the words of SQL text that may name a file without quotes, as DuckDB reads FROM
+// data.parquet or FROM dir/x.csv: the runs of characters other than blanks, quotes, commas, semicolons and
+// parentheses that hold a '.', '/' or a glob character.
+func pathWords(text string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune(`'",;()`, r)
+	}) {
+		if strings.ContainsAny(w, "./*?") {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // recursiveGlobMatches reports whether a DuckDB glob with ** (any depth of directories: dir/**/*.csv) takes in

@@ -53,6 +53,8 @@ func TestOutputKeepsWhatIsThere(t *testing.T) {
 	must(os.WriteFile("private.csv", []byte("secret\n"), 0o600))
 	must(unix.Mkfifo("fifo.sql", 0o644))
 	mustRun(t, "sql", "-c", "CREATE VIEW v_in AS FROM 'in.csv'; CREATE VIEW v_outer AS SELECT * FROM v_in")
+	must(os.WriteFile("bare.csv", input, 0o644))
+	mustRun(t, "sql", "-c", "CREATE VIEW v_bare AS FROM bare.csv")
 	must(os.MkdirAll("deep/a/b", 0o755))
 	must(os.WriteFile("deep/a/b/in2.csv", input, 0o644))
 	for _, out := range []string{"link.csv", "dangling.csv", "private.csv"} {
@@ -78,6 +80,9 @@ func TestOutputKeepsWhatIsThere(t *testing.T) {
 		{"predict", "--model", "m", "--from", "FROM 'in.csv'", "--output", "in.csv"},
 		{"predict", "--model", "m", "--from", "SELECT * FROM read_csv('i?.csv')", "--output", "in.csv"},
 		{"predict", "--model", "m", "--from", "v_in", "--output", "in.csv"},
+		{"predict", "--model", "m", "--from", "FROM bare.csv", "--output", "bare.csv"},
+		{"predict", "--model", "m", "--from", "SELECT * FROM bare.csv WHERE x > 0", "--output", "./bare.csv"},
+		{"predict", "--model", "m", "--from", "v_bare", "--output", "bare.csv"},
 		{"predict", "--model", "m", "--from", "SELECT * FROM V_Outer", "--output", "in.csv"},
 		{"predict", "--model", "m", "--from", "deep/**/*.csv", "--output", "deep/a/b/in2.csv"},
 	} {
@@ -89,8 +94,10 @@ func TestOutputKeepsWhatIsThere(t *testing.T) {
 	if fi, err := os.Lstat("fifo.sql"); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
 		t.Errorf("fifo.sql is no longer a FIFO")
 	}
-	if data, _ := os.ReadFile("in.csv"); string(data) != string(input) {
-		t.Errorf("the input file changed")
+	for _, file := range []string{"in.csv", "bare.csv"} {
+		if data, _ := os.ReadFile(file); string(data) != string(input) {
+			t.Errorf("the input file %s changed", file)
+		}
 	}
 	// eval's plots go the same way: a link in the plot directory keeps pointing at its file.
 	must(os.Mkdir("plots", 0o755))
