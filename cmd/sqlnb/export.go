@@ -72,15 +72,20 @@ func runExport(cmd *cobra.Command, e *env, o *exportOptions) error {
 	if err != nil {
 		return err
 	}
-	opts := sqlnb.ExportOptions{Dialect: o.dialect}
+	// --sql writes the plain script, which runs in any database; the persisted macros also check the
+	// model's version against nb.models, which only this database has.
+	var script, persisted bytes.Buffer
+	if err := sqlnb.ExportSQLWith(&script, s, sqlnb.ExportOptions{Dialect: o.dialect}); err != nil {
+		return usageError{err}
+	}
 	if o.persist {
+		opts := sqlnb.ExportOptions{Dialect: o.dialect}
 		if err := db.QueryRowContext(ctx, "SELECT "+sqlnb.VersionSQL(m.Name)).Scan(&opts.Version); err != nil {
 			return fmt.Errorf("persist %q: %w", m.Name, err)
 		}
-	}
-	var script bytes.Buffer
-	if err := sqlnb.ExportSQLWith(&script, s, opts); err != nil {
-		return usageError{err}
+		if err := sqlnb.ExportSQLWith(&persisted, s, opts); err != nil {
+			return usageError{err}
+		}
 	}
 	// The file is written but kept out of place until --persist succeeded: a failed command leaves the file
 	// that was there as it was.
@@ -101,7 +106,7 @@ func runExport(cmd *cobra.Command, e *env, o *exportOptions) error {
 		}
 	}
 	if o.persist {
-		if err := persist(ctx, db, m.Name, script.String()); err != nil {
+		if err := persist(ctx, db, m.Name, persisted.String()); err != nil {
 			if file != nil {
 				file.Abort()
 			}
