@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -17,12 +18,25 @@ func newModelsCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "models",
 		Short: "List, show, drop, export, import or change stored models",
+		// Without these cobra prints the help for `models rm m` and exits 0, having done nothing.
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return nil
+			}
+			msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+				msg += "; did you mean " + strings.Join(s, " or ") + "?"
+			}
+			return usageError{fmt.Errorf("%s (commands: list, show, drop, export, import, set, upgrade)", msg)}
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
+	cmd.SuggestionsMinimumDistance = 2
 	var format string
 	cmd.PersistentFlags().StringVar(&format, "format", "table", formatHelp)
 
 	list := &cobra.Command{
-		Use: "list", Short: "List the stored models", Args: cobra.NoArgs,
+		Use: "list", Aliases: []string{"ls"}, Short: "List the stored models", Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			db, err := e.openReadOnly()
 			if err != nil {
@@ -92,7 +106,7 @@ func newModelsCmd(e *env) *cobra.Command {
 	}
 	show.Flags().BoolVar(&linear, "linear", false, "two-class models: the linear form of the log-odds, w0 + Σ w_j x_j (Gaussian NB with variance pooled, Bernoulli, categorical, lda, logistic)")
 	drop := &cobra.Command{
-		Use: "drop MODEL", Short: "Drop a stored model", Args: cobra.ExactArgs(1),
+		Use: "drop MODEL", Aliases: []string{"rm", "remove", "delete"}, Short: "Drop a stored model", Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			db, err := e.openExisting()
 			if err != nil {

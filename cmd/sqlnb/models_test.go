@@ -43,6 +43,17 @@ func TestModelsShowLinearAndFit(t *testing.T) {
 	if out := sh(exitOK, "models", "show", "lr", "--max-rows", "2"); !strings.Contains(out, "Newton steps") || !strings.Contains(out, "penalty l2, C 1") {
 		t.Errorf("models show of a logistic model: %s", out)
 	}
+	// An unknown models subcommand is a usage error with a suggestion (cobra printed the help and exited 0, so
+	// a script's `sqlnb models dorp m && echo dropped` went on as if it had); rm is drop.
+	if out := sh(exitUsage, "models", "dorp", "lr"); !strings.Contains(out, `unknown command "dorp"`) || !strings.Contains(out, "did you mean drop") {
+		t.Errorf("models dorp: %s", out)
+	}
+	sh(exitOK, "models")
+	sh(exitOK, "train", "--model", "gone", "--label", "label", "--from", cancer)
+	sh(exitOK, "models", "rm", "gone")
+	if out := sh(exitOK, "models", "ls", "--format", "csv"); strings.Contains(out, "gone") {
+		t.Errorf("models rm left the model: %s", out)
+	}
 	// models set cannot change what fitted the regression: its help does not offer those flags, and given
 	// one it says to train again.
 	if out := sh(exitOK, "models", "set", "--help"); strings.Contains(out, "--C ") || strings.Contains(out, "--max-iter") || !strings.Contains(out, "--alpha") {
