@@ -135,6 +135,85 @@ func (discriminantFamily) Train(ctx context.Context, sc *scan, feats []Feature) 
 	return err
 }
 
+// needsShift reports whether a class's feature in stats has a mean more than welfordRatio standard deviations
+// from 0, where covar_pop (Welford's update) loses digits.
+func needsShift(stats map[int64][]CoMoment) bool {
+	for _, part := range stats {
+		for _, r := range part {
+			if r.Feature == r.Other && r.Count > 1 && math.Abs(r.Mean) > welfordRatio*math.Sqrt(r.CoMoment/float64(r.Count)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// shiftedCoMoments computes the unweighted means and co-moments of stats again by train_comoments' two-scan
+// form (Shift), matched by fold, class and feature pair.
+func shiftedCoMoments(ctx context.Context, sc *scan, names []string, missing bool, stats map[int64][]CoMoment) error {
+	ps := pairs(len(names))
+	rows, err := sc.query(ctx, "train_comoments.tmpl.sql", map[string]any{"Features": names, "Pairs": ps, "Missing": missing, "Shift": true})
+	if err != nil {
+		return fmt.Errorf("compute co-moments: %w", err)
+	}
+	defer rows.Close()
+	m := len(names)
+	width := m + len(ps)
+	if !missing {
+		width += m
+	}
+	var fold int64
+	var class sql.NullString
+	var inc bool
+	vals := make([]sql.NullFloat64, 1+width)
+	var ptrs []any
+	if sc.fold != "" {
+		ptrs = append(ptrs, &fold)
+	}
+	ptrs = append(ptrs, &class, &inc)
+	for i := range vals {
+		ptrs = append(ptrs, &vals[i])
+	}
+	type key struct {
+		fold                  int64
+		class, feature, other string
+	}
+	fresh := map[key][2]float64{} // mean of feature, co-moment
+	means := map[key]float64{}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return fmt.Errorf("compute co-moments: %w", err)
+		}
+		if inc || !class.Valid {
+			continue
+		}
+		n := vals[0].Float64
+		v := vals[1:]
+		for j, name := range names {
+			means[key{fold, class.String, name, ""}] = v[j].Float64
+		}
+		for p, pr := range ps {
+			fresh[key{fold, class.String, names[pr.J], names[pr.K]}] = [2]float64{v[pr.J].Float64, v[m+p].Float64 * n}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("compute co-moments: %w", err)
+	}
+	for f, part := range stats {
+		for i, r := range part {
+			got, ok := fresh[key{f, r.Class, r.Feature, r.Other}]
+			if !ok || math.IsNaN(got[0]+got[1]) || math.IsInf(got[0]+got[1], 0) {
+				continue // a class the second scan did not see the same (a source that changes): keep the first
+			}
+			part[i].Mean, part[i].OtherMean, part[i].CoMoment = got[0], means[key{f, r.Class, r.Other, ""}], got[1]
+			if r.Feature == r.Other {
+				part[i].CoMoment = math.Max(0, part[i].CoMoment)
+			}
+		}
+	}
+	return nil
+}
+
 // comomentScan runs train_comoments; without missing it reports whether every row was complete, and keeps
 // nothing if not.
 func comomentScan(ctx context.Context, sc *scan, names []string, missing bool) (bool, error) {
@@ -251,6 +330,11 @@ func comomentScan(ctx context.Context, sc *scan, names []string, missing bool) (
 	}
 	if !finite {
 		return false, discriminantDiagnose(ctx, sc, names, fmt.Errorf("%w: a mean or co-moment is not finite", ErrBadValue))
+	}
+	if !weighted && needsShift(stats) {
+		if err := shiftedCoMoments(ctx, sc, names, missing, stats); err != nil {
+			return false, err
+		}
 	}
 	for fold, s := range stats {
 		addRows(sc.part(fold).stats, CoMomentTable, s...)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -112,32 +113,46 @@ func (gaussianFamily) Train(ctx context.Context, sc *scan, feats []Feature) erro
 	for i, f := range feats {
 		mf[i] = momentFeature{Name: f.Name, Cast: classifyType(f.Type) != typeFloat}
 	}
-	run := func() error {
-		rows, err := sc.query(ctx, "train_moments.tmpl.sql", map[string]any{"Features": mf})
+	// moments runs train_moments over the features mf (shifted: the two-scan form of the variance) and
+	// returns each (fold,) class's statistics, len(mf) a class in feature order.
+	moments := func(mf []momentFeature, shifted bool) (map[int64][]GaussianStat, error) {
+		rows, err := sc.query(ctx, "train_moments.tmpl.sql", map[string]any{"Features": mf, "Shift": shifted})
 		if err != nil {
-			return fmt.Errorf("compute Gaussian statistics: %w", err)
+			return nil, fmt.Errorf("compute Gaussian statistics: %w", err)
 		}
 		defer rows.Close()
 		per := 3
 		if sc.p.weight != "" {
-			per = 6
+			per = 7
 		}
 		stats := map[int64][]GaussianStat{}
-		err = sc.classRows(rows, per*len(feats), func(fold int64, class string, v []sql.NullFloat64) error {
-			for j, f := range feats {
+		err = sc.classRows(rows, per*len(mf), func(fold int64, class string, v []sql.NullFloat64) error {
+			for j, f := range mf {
 				stats[fold] = append(stats[fold], momentsOf(f.Name, class, v[per*j:], sc.p.weight != ""))
 			}
 			return nil
 		})
 		if err != nil {
-			return fmt.Errorf("compute Gaussian statistics: %w", err)
+			return nil, fmt.Errorf("compute Gaussian statistics: %w", err)
 		}
 		for _, part := range stats {
 			for _, g := range part {
 				if GaussianTable.Check(&g) != nil {
 					// A class whose only value is ±Inf passes var_pop: the same diagnosis as when it fails.
-					return errNonFinite
+					return nil, errNonFinite
 				}
+			}
+		}
+		return stats, nil
+	}
+	run := func() error {
+		stats, err := moments(mf, false)
+		if err != nil {
+			return err
+		}
+		if sc.p.weight == "" {
+			if err := reshift(stats, mf, moments); err != nil {
+				return err
 			}
 		}
 		for fold, s := range stats {
@@ -152,11 +167,53 @@ func (gaussianFamily) Train(ctx context.Context, sc *scan, feats []Feature) erro
 	return gaussianDiagnose(ctx, sc, mf, err, run)
 }
 
+// welfordRatio is the |mean|/σ of a class's feature above which its var_pop (Welford's update, about
+// |mean|/σ ulps off) is computed again about the class mean: a relative error of ~1e-14 at most stays.
+const welfordRatio = 100
+
+// reshift computes again, by train_moments' two-scan form (Shift), the moments of the features of mf whose
+// mean in some (fold,) class lies more than welfordRatio standard deviations from 0, and puts them in stats
+// (len(mf) a class, in feature order), matched by fold, class and feature.
+func reshift(stats map[int64][]GaussianStat, mf []momentFeature, moments func([]momentFeature, bool) (map[int64][]GaussianStat, error)) error {
+	var again []momentFeature
+	for j, f := range mf {
+		for _, part := range stats {
+			if slices.ContainsFunc(part, func(g GaussianStat) bool {
+				return g.Feature == f.Name && g.Count > 1 && math.Abs(g.Mean) > welfordRatio*math.Sqrt(g.M2/float64(g.Count))
+			}) {
+				again = append(again, mf[j])
+				break
+			}
+		}
+	}
+	if len(again) == 0 {
+		return nil
+	}
+	fresh, err := moments(again, true)
+	if err != nil {
+		return err
+	}
+	type key struct{ class, feature string }
+	for fold, part := range fresh {
+		by := make(map[key]GaussianStat, len(part))
+		for _, g := range part {
+			by[key{g.Class, g.Feature}] = g
+		}
+		old := stats[fold]
+		for i, g := range old {
+			if n, ok := by[key{g.Class, g.Feature}]; ok {
+				old[i] = n
+			}
+		}
+	}
+	return nil
+}
+
 // errNonFinite: the moments scan produced a non-finite statistic.
 var errNonFinite = errors.New("a Gaussian statistic is not finite")
 
-// momentsOf reads one feature's columns of train_moments: count, favg, var_pop and, weighted, Σ w,
-// Σ w(x-s), Σ w(x-s)² about the unweighted class mean s.
+// momentsOf reads one feature's columns of train_moments: count, mean, variance and, weighted, Σ w,
+// Σ w(x-s), Σ w(x-s)² about the class's weighted mean s from a first scan, and s.
 func momentsOf(feature, class string, v []sql.NullFloat64, weighted bool) GaussianStat {
 	g := GaussianStat{Feature: feature, Class: class, Count: int64(v[0].Float64)}
 	if g.Count > 0 {
@@ -167,8 +224,8 @@ func momentsOf(feature, class string, v []sql.NullFloat64, weighted bool) Gaussi
 	if weighted {
 		g.Weight, g.WMean, g.WM2 = v[3].Float64, 0, 0
 		if g.Weight > 0 {
-			s1, s2 := v[4].Float64, v[5].Float64
-			g.WMean = g.Mean + s1/g.Weight
+			s1, s2, shift := v[4].Float64, v[5].Float64, v[6].Float64
+			g.WMean = shift + s1/g.Weight
 			g.WM2 = math.Max(0, s2-s1*s1/g.Weight)
 		}
 	}
