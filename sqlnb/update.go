@@ -38,6 +38,9 @@ type UpdateResult struct {
 	Model    *Model
 	Part     *Model
 	Duration time.Duration
+	// Warnings say where the result may fall short of the model of the remaining rows (Forget:
+	// forgetRounding).
+	Warnings []string
 }
 
 // Append adds the statistics of the rows of spec.Source to the stored model spec.Model (scikit-learn's
@@ -86,13 +89,66 @@ func Append(ctx context.Context, db DB, spec UpdateSpec) (*UpdateResult, error) 
 // weight or variance would fall below zero or a class, value or term was never counted; otherwise it cannot
 // be detected.
 func Forget(ctx context.Context, db DB, spec UpdateSpec) (*UpdateResult, error) {
+	var before *Model
 	res, err := updateModel(ctx, db, spec, func(_ context.Context, m, part *Model) (*Model, error) {
+		before = m
 		return Subtract(m, part)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("forget from %q: %w", spec.Model, err)
 	}
+	res.Warnings = forgetRounding(before, res.Model)
 	return res, nil
+}
+
+// forgetRounding warns of the Gaussian (and lda, qda) features of model after, which Forget made from
+// model before, whose variance may be off by more than 1e-11 relative: the mean of the rows left is
+// (n·mean − n_B·mean_B)/n_A, so the rounding of a mean far from 0 (ε·|mean|) grows by n/n_A, and the
+// variance by that over σ_A; the co-moment's own rounding grows by M2/M2_A. Forgetting most of the rows of
+// values near 1e6 that vary by 0.003 left a variance 2e-6 off; training on the remaining rows computes it
+// afresh.
+func forgetRounding(before, after *Model) []string {
+	type key struct{ feature, class string }
+	type moments struct {
+		n, mean, m2 float64
+	}
+	read := func(m *Model) map[key]moments {
+		out := map[key]moments{}
+		for _, g := range rowsOf(m, GaussianTable) {
+			out[key{g.Feature, g.Class}] = moments{float64(g.Count), g.Mean, g.M2}
+		}
+		for _, c := range rowsOf(m, CoMomentTable) {
+			if c.Feature == c.Other {
+				out[key{c.Feature, c.Class}] = moments{float64(c.Count), c.Mean, c.CoMoment}
+			}
+		}
+		return out
+	}
+	was := read(before)
+	worst := map[string]float64{}
+	var order []string
+	for k, a := range read(after) {
+		b, ok := was[k]
+		if !ok || a.n < 2 || a.m2 <= 0 || b.n <= a.n {
+			continue
+		}
+		// The mean's rounding, and the training sums' own (~16 ε relative) grown by the co-moment's shrinking.
+		off := 0x1p-53 * (math.Abs(b.mean)*b.n/a.n/math.Sqrt(a.m2/a.n) + 16*b.m2/a.m2)
+		if off > 1e-11 {
+			if _, seen := worst[k.feature]; !seen {
+				order = append(order, k.feature)
+			}
+			worst[k.feature] = math.Max(worst[k.feature], off)
+		}
+	}
+	slices.Sort(order)
+	var out []string
+	for _, f := range order {
+		out = append(out, fmt.Sprintf("feature %q: its variance may be off by about %.1g relative, as the rounding of the sums grows "+
+			"when most of a class's rows are forgotten (the more so for values far from 0 for their spread): train the model again "+
+			"on the remaining rows for every digit", f, worst[f]))
+	}
+	return out
 }
 
 // updateModel loads the model, scans the rows once, and stores combine(model, rows) provided the stored

@@ -473,7 +473,7 @@ func runUpdate(ctx context.Context, reg *registry, args map[string]any,
 	}
 	m := res.Model
 	return [][]any{{m.Name, m.Rows, m.SkippedRows, int64(len(m.Classes)), int64(len(m.Features)),
-		strings.Join(m.Kinds(), ","), res.Duration.Seconds(), m.IncompleteRows, m.Iterations, append([]string{}, m.Params.Warnings()...),
+		strings.Join(m.Kinds(), ","), res.Duration.Seconds(), m.IncompleteRows, m.Iterations, append(append([]string{}, m.Params.Warnings()...), res.Warnings...),
 		m.UnlabelledRows, logLikelihood(m)}}, nil
 }
 

@@ -43,7 +43,7 @@ func runUpdate(cmd *cobra.Command, e *env, o *trainOptions) error {
 		return err
 	}
 	m, p := res.Model, res.Part
-	printWarnings(e, m.Name, m.Params.Warnings())
+	printWarnings(e, m.Name, append(m.Params.Warnings(), res.Warnings...))
 	skipped := fmt.Sprintf("%d skipped: NULL label", p.SkippedRows)
 	if p.IncompleteRows > 0 {
 		skipped += fmt.Sprintf("; %d skipped: a missing feature value", p.IncompleteRows)
