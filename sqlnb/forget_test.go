@@ -508,3 +508,44 @@ func TestForgetRoundingWarning(t *testing.T) {
 		t.Errorf("variance of x after forgetting all but 200 rows: %.2g off", worst)
 	}
 }
+
+// TestMergeIntegerWidths: shards whose integer label or category column is INTEGER in one and BIGINT (or
+// UBIGINT) in another read alike — scoring matches integers by value — so merge and append take them (they
+// were refused: "its values would read differently"), and the model takes a type that holds both; the
+// result equals the model of all rows. FLOAT against DOUBLE stays an error (0.1 reads differently).
+func TestMergeIntegerWidths(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT i AS id, (i % 3)::INTEGER AS y, (i % 5)::INTEGER AS store, (i * 7 % 11) / 3.0 AS x FROM range(3000) r(i)`)
+	cat := map[string]sqlnb.Kind{"store": sqlnb.Categorical}
+	train := func(name, src string) {
+		t.Helper()
+		if _, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: name, Source: src, Label: "y", FeatureKinds: cat}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	train("all", "SELECT y, store, x FROM d")
+	train("a", "SELECT y, store, x FROM d WHERE id < 1000")
+	train("b", "SELECT y::BIGINT AS y, store::UBIGINT AS store, x FROM d WHERE id >= 1000")
+	m, err := sqlnb.MergeModels(ctx, db, sqlnb.MergeSpec{Into: "ab", Inputs: []string{"a", "b"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.LabelType != "BIGINT" || m.Features[0].Type != "HUGEINT" {
+		t.Errorf("merged types: label %s, store %s; want BIGINT and HUGEINT", m.LabelType, m.Features[0].Type)
+	}
+	compareParams(t, db, "ab", "all", 1e-13)
+	if _, err := sqlnb.Append(ctx, db, sqlnb.UpdateSpec{Model: "a", Source: "SELECT y::SMALLINT AS y, store::BIGINT AS store, x FROM d WHERE id >= 1000"}); err != nil {
+		t.Fatal(err)
+	}
+	compareParams(t, db, "a", "all", 1e-13)
+	mustExec(t, db, `CREATE TABLE f AS SELECT (i % 2)::VARCHAR AS y, (i % 3 / 10)::FLOAT AS c, i / 7.0 AS x FROM range(100) r(i)`)
+	fcat := map[string]sqlnb.Kind{"c": sqlnb.Categorical}
+	if _, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "f", Source: "f", Label: "y", FeatureKinds: fcat}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = sqlnb.Append(ctx, db, sqlnb.UpdateSpec{Model: "f", Source: "SELECT y, c::DOUBLE AS c, x FROM f"})
+	if err == nil || !strings.Contains(err.Error(), "read differently") {
+		t.Errorf("append DOUBLE rows to a FLOAT category: %v", err)
+	}
+}

@@ -1,5 +1,7 @@
 package sqlnb
 
+import "slices"
+
 // Merge combines models trained on disjoint parts of one source (same features and kinds) into the
 // model of their union: class counts and weights add up, and every family's statistics rows combine by
 // key with their table's exact Merge (counts add; moments by Chan et al.'s parallel rule). Classes keep
@@ -14,6 +16,23 @@ func Merge(base *Model, order []string, parts ...*Model) (*Model, error) {
 	}
 	m := *base
 	m.Rows, m.SkippedRows, m.IncompleteRows = 0, 0, 0
+	// Integer labels and categories of different widths (sameFeatures lets them through) take a type that
+	// holds them all.
+	m.Features = slices.Clone(base.Features)
+	for _, p := range parts {
+		if p.LabelType != m.LabelType {
+			if t := commonInteger(m.LabelType, p.LabelType); t != "" {
+				m.LabelType = t
+			}
+		}
+		for i := range m.Features {
+			if i < len(p.Features) && p.Features[i].Type != m.Features[i].Type && m.Features[i].Kind == Categorical {
+				if t := commonInteger(m.Features[i].Type, p.Features[i].Type); t != "" {
+					m.Features[i].Type = t
+				}
+			}
+		}
+	}
 	classes := map[string]*Class{}
 	stats := make([]Stats, 0, len(parts))
 	for _, p := range parts {

@@ -552,7 +552,7 @@ func sameFeatures(m, part *Model, what string) error {
 	if m.Label != part.Label {
 		return bad("label column %q, not %q", m.Label, part.Label)
 	}
-	if m.LabelType != part.LabelType {
+	if m.LabelType != part.LabelType && commonInteger(m.LabelType, part.LabelType) == "" {
 		return bad("label column %q is %s in model %q but %s in %s: cast it (SELECT CAST(%s AS %s) AS %s, ...)", m.Label, m.LabelType, m.Name,
 			part.LabelType, what, queries.Ident(m.Label), m.LabelType, queries.Ident(m.Label))
 	}
@@ -573,12 +573,41 @@ func sameFeatures(m, part *Model, what string) error {
 			return bad("feature %q has binarize threshold %g, not %g", f.Name, f.Binarize, g.Binarize)
 		case !sameText(f.Text, g.Text):
 			return bad("text feature %q has ngrams %d and stop words %q, not %d and %q", f.Name, max(1, f.Text.Ngrams), f.Text.StopWords, max(1, g.Text.Ngrams), g.Text.StopWords)
-		case f.Kind == Categorical && f.Type != g.Type:
+		case f.Kind == Categorical && f.Type != g.Type && commonInteger(f.Type, g.Type) == "":
 			return bad("categorical feature %q is %s in model %q but %s in %s: its values would read differently; cast it (CAST(%s AS %s))",
 				f.Name, f.Type, m.Name, g.Type, what, queries.Ident(f.Name), f.Type)
 		}
 	}
 	return nil
+}
+
+// integerBits gives the width of DuckDB's integer types, negative for the unsigned ones (0: not an integer
+// type).
+var integerBits = map[string]int{"TINYINT": 8, "SMALLINT": 16, "INTEGER": 32, "BIGINT": 64, "HUGEINT": 128,
+	"UTINYINT": -8, "USMALLINT": -16, "UINTEGER": -32, "UBIGINT": -64, "UHUGEINT": -128}
+
+// commonInteger returns the narrowest integer type that holds every value of the integer types a and b (a
+// label or category column read as INTEGER in one shard and BIGINT in another: their values read alike,
+// and scoring matches them by value), or "" if either is not an integer type.
+func commonInteger(a, b string) string {
+	x, y := integerBits[strings.ToUpper(a)], integerBits[strings.ToUpper(b)]
+	if x == 0 || y == 0 {
+		return ""
+	}
+	if x < 0 && y < 0 { // both unsigned
+		return "U" + widthName(max(-x, -y))
+	}
+	if x < 0 {
+		x = -2 * x // a signed type holds an unsigned one of half its width
+	}
+	if y < 0 {
+		y = -2 * y
+	}
+	return widthName(min(max(x, y), 128))
+}
+
+func widthName(bits int) string {
+	return map[int]string{8: "TINYINT", 16: "SMALLINT", 32: "INTEGER", 64: "BIGINT", 128: "HUGEINT"}[bits]
 }
 
 // MergeSpec asks for the models Inputs, trained on disjoint rows, to be merged into the model Into.
