@@ -114,31 +114,33 @@ func TestReadersShareAWriterWaits(t *testing.T) {
 	}
 }
 
-// TestTerminatedRemovesSpill: SIGTERM (timeout, systemd, docker stop) cancels the command as Ctrl-C does:
+// TestTerminatedRemovesSpill: SIGTERM (timeout, systemd, docker stop) and SIGHUP (a closed terminal) cancel the command as Ctrl-C does:
 // sqlnb exits with an error and removes its spill directory. Run by make test-integration (SQLNB_BIN).
 func TestTerminatedRemovesSpill(t *testing.T) {
 	bin := mustEnv(t, "SQLNB_BIN")
-	tmp := t.TempDir()
-	cmd := exec.Command(bin, "--db", ":memory:", "--memory-limit", "16MB", "sql", "-c",
-		"CREATE TEMP TABLE big AS SELECT i, hash(i) AS h FROM range(200000000) r(i)")
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		if spills, _ := filepath.Glob(filepath.Join(tmp, "sqlnb-spill-*")); len(spills) > 0 || time.Now().After(deadline) {
-			break
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP} { // HUP: the terminal closed, ssh dropped
+		tmp := t.TempDir()
+		cmd := exec.Command(bin, "--db", ":memory:", "--memory-limit", "16MB", "sql", "-c",
+			"CREATE TEMP TABLE big AS SELECT i, hash(i) AS h FROM range(200000000) r(i)")
+		cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	_ = cmd.Process.Signal(syscall.SIGTERM)
-	err := cmd.Wait()
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
-		t.Errorf("after SIGTERM: %v, want exit status 1", err)
-	}
-	if left, _ := filepath.Glob(filepath.Join(tmp, "sqlnb-spill-*")); len(left) > 0 {
-		t.Errorf("SIGTERM left the spill directory: %v", left)
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			if spills, _ := filepath.Glob(filepath.Join(tmp, "sqlnb-spill-*")); len(spills) > 0 || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		_ = cmd.Process.Signal(sig)
+		err := cmd.Wait()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+			t.Errorf("after %v: %v, want exit status 1", sig, err)
+		}
+		if left, _ := filepath.Glob(filepath.Join(tmp, "sqlnb-spill-*")); len(left) > 0 {
+			t.Errorf("%v left the spill directory: %v", sig, left)
+		}
 	}
 }
