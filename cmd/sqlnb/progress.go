@@ -99,8 +99,9 @@ func startBar(w io.Writer, desc string, poll func() float64, total int64, delay 
 				eraseLine()
 			}
 			last = p
-			bar.Describe(barDetail(desc, step, p, total, time.Since(stepStart)))
+			// Set first: Describe draws the bar, which then shows this percentage, not the last one.
 			_ = bar.Set(int(p))
+			bar.Describe(barDetail(desc, step, p, total, time.Since(stepStart)))
 		}
 	}()
 	return func() {

@@ -146,6 +146,9 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"bogus"}, exitUsage, `unknown command`},
 		{[]string{"models", "show", "nope"}, exitError, `there are no models yet`},
 		{[]string{"sql", "--db", ":memory:", "-c", "SELECT 42 AS answer", "--format", "json"}, exitOK, `"answer": 42`},
+		{[]string{"sql", "--db", ":memory:", "SELECT 42"}, exitUsage, `to run SQL given on the command line, use -c`},
+		{[]string{"--max-rows", "-1", "sql", "--db", ":memory:", "-c", "SELECT 1"}, exitUsage, `--max-rows -1`},
+		{[]string{"models", "dorp", "m"}, exitUsage, `did you mean drop`},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(c.args, strings.NewReader(""), &stdout, &stderr)

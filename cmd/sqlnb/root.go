@@ -135,6 +135,12 @@ Feature kinds (--kind, --feature-kind):
 Exit codes: 0 success, 1 the command failed, 2 bad flags or arguments.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		PersistentPreRunE: func(*cobra.Command, []string) error {
+			if maxRows < 0 {
+				return usageError{fmt.Errorf("--max-rows %d: give a number of rows (0: all)", maxRows)}
+			}
+			return nil
+		},
 	}
 	root.PersistentFlags().StringVar(&e.db, "db", defaultDB, "DuckDB database file (\":memory:\" for a throw-away one)")
 	root.PersistentFlags().IntVar(&maxRows, "max-rows", defaultMaxRows, "table output: show at most this many rows, then \"… N more rows\" (0: all)")

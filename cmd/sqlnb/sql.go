@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/sqlnb/sqlnb/internal/outfile"
 	"github.com/sqlnb/sqlnb/udf"
 )
 
@@ -47,7 +49,13 @@ func runSQL(cmd *cobra.Command, e *env, o *sqlOptions, args []string) error {
 		return usageError{fmt.Errorf("give either -c or a file, not both")}
 	case given: // -c "" is no SQL, not a request to read standard input
 	case len(args) == 1 && args[0] != "-": // "-": standard input, as no argument
+		if outfile.IsDuckDB(args[0]) {
+			return usageError{fmt.Errorf("%s is a DuckDB database, not a SQL file: open it with --db %s", args[0], args[0])}
+		}
 		b, err := os.ReadFile(args[0])
+		if errors.Is(err, fs.ErrNotExist) && strings.ContainsAny(strings.TrimSpace(args[0]), " \t\n;") {
+			return usageError{fmt.Errorf("no file %q: to run SQL given on the command line, use -c: sqlnb sql -c %q", args[0], args[0])}
+		}
 		if err != nil {
 			return err
 		}
