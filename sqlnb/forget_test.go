@@ -407,6 +407,31 @@ func TestUpdateRefusals(t *testing.T) {
 	if !errors.Is(err, sqlnb.ErrBadOption) || !strings.Contains(err.Error(), `model "pr" has given priors, and the rows add "c", which has none: set fit priors first`) {
 		t.Errorf("append of a new class to given priors: %v", err)
 	}
+	// Forgetting every row of a class of a model with given priors: the same advice (it was "invalid model:
+	// given priors sum to 0.6, not 1"), the model kept.
+	spec, err = sqlnb.Options{Priors: "a=0.5,b=0.3,c=0.2"}.Spec("pr3", "c", "y")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sqlnb.Train(ctx, db, spec); err != nil {
+		t.Fatal(err)
+	}
+	_, err = sqlnb.Forget(ctx, db, sqlnb.UpdateSpec{Model: "pr3", Source: "FROM c WHERE y = 'b'"})
+	if !errors.Is(err, sqlnb.ErrBadOption) || !strings.Contains(err.Error(), `forgetting the rows removes "b", whose prior the others would have to make up: set fit priors first`) {
+		t.Errorf("forget of a whole class with given priors: %v", err)
+	}
+	if m, err := sqlnb.Load(ctx, db, "pr3"); err != nil || len(m.Classes) != 3 {
+		t.Errorf("after the refused forget: %v, %v", m, err)
+	}
+	// A new class whose rows all weigh 0: training's message (it was "invalid model: ... weight 0: must be > 0").
+	mustExec(t, db, `ALTER TABLE c ADD COLUMN w DOUBLE DEFAULT 1`)
+	if _, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "cw", Source: "FROM c WHERE y <> 'c'", Label: "y", Weight: "w"}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = sqlnb.Append(ctx, db, sqlnb.UpdateSpec{Model: "cw", Source: "SELECT * REPLACE (0.0 AS w) FROM c WHERE y = 'c'"})
+	if !errors.Is(err, sqlnb.ErrBadValue) || !strings.Contains(err.Error(), `the rows add class "c" with total weight 0 in weight column "w"`) {
+		t.Errorf("append of a class of weight 0: %v", err)
+	}
 }
 
 // TestManyConcurrentAppends: three writers of one process, fifteen appends each to one model, all succeed

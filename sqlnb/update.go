@@ -55,8 +55,14 @@ func Append(ctx context.Context, db DB, spec UpdateSpec) (*UpdateResult, error) 
 		if err != nil {
 			return nil, err
 		}
+		known := m.ClassIndex()
+		for _, c := range part.Classes {
+			if _, ok := known[c.Label]; !ok && m.Weight != "" && c.Weight == 0 {
+				return nil, fmt.Errorf("%w: the rows add class %q with total weight 0 in weight column %q: it could never be predicted; "+
+					"give its rows positive weights or filter them out", ErrBadValue, c.Label, m.Weight)
+			}
+		}
 		if m.Params.Priors == PriorsGiven {
-			known := m.ClassIndex()
 			var added []string
 			for _, c := range part.Classes {
 				if _, ok := known[c.Label]; !ok {
@@ -92,7 +98,23 @@ func Forget(ctx context.Context, db DB, spec UpdateSpec) (*UpdateResult, error) 
 	var before *Model
 	res, err := updateModel(ctx, db, spec, func(_ context.Context, m, part *Model) (*Model, error) {
 		before = m
-		return Subtract(m, part)
+		out, err := Subtract(m, part)
+		if err != nil {
+			return nil, err
+		}
+		if m.Params.Priors == PriorsGiven && len(out.Classes) < len(m.Classes) {
+			left := out.ClassIndex()
+			var gone []string
+			for _, c := range m.Classes {
+				if _, ok := left[c.Label]; !ok {
+					gone = append(gone, c.Label)
+				}
+			}
+			return nil, fmt.Errorf("%w: model %q has given priors, and forgetting the rows removes %s, whose prior the others would have "+
+				"to make up: set fit priors first (models set --priors fit; nb_set), forget the rows, then give the classes left their priors",
+				ErrBadOption, m.Name, strings.Join(quoteAll(gone), ", "))
+		}
+		return out, nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("forget from %q: %w", spec.Model, err)
