@@ -238,7 +238,7 @@ func bindScalar(info mapping.BindInfo, spec *scalarSpec) (*bound, error) {
 	argc := len(args)
 	usage := usageOf(spec)
 	for i, a := range args {
-		if a.id == mapping.TypeInvalid {
+		if unknownType(a.typ) {
 			// DuckDB binds a macro's body, and a prepared statement, before it knows the types of their
 			// parameters. Bind nothing yet: DuckDB binds again with the types; if it ever executes this
 			// binding, the parameter's type stayed unknown and the error says what to do.
@@ -247,8 +247,8 @@ func bindScalar(info mapping.BindInfo, spec *scalarSpec) (*bound, error) {
 	}
 	name, err := foldString(cctx, info, 0, args[0])
 	if err != nil || name == "" {
-		return nil, fmt.Errorf("the first argument must be a constant model name, as in %s (a prepared statement's parameter "+
-			"may name it: $1, not $1::VARCHAR)", usage)
+		return nil, fmt.Errorf("the first argument must be a constant model name, as in %s (not a column or a prepared "+
+			"statement's parameter: the model is resolved once, when the query is bound)", usage)
 	}
 	scorer, err := spec.reg.scorerFor(context.Background(), name, cctx)
 	if err != nil {
@@ -276,6 +276,25 @@ func bindScalar(info mapping.BindInfo, spec *scalarSpec) (*bound, error) {
 		b.bindLabelType(info, cctx)
 	}
 	return b, b.bindFeatures(feats, 1, usage)
+}
+
+// unknownType reports whether t is a type DuckDB does not know yet (a prepared statement's parameter) or a
+// STRUCT with such a field ({'x': $1}): binding waits for the types.
+func unknownType(t mapping.LogicalType) bool {
+	switch mapping.GetTypeId(t) {
+	case mapping.TypeInvalid:
+		return true
+	case mapping.TypeStruct:
+		for i := range mapping.IdxT(mapping.StructTypeChildCount(t)) {
+			ct := mapping.StructTypeChildType(t, i)
+			unknown := unknownType(ct)
+			mapping.DestroyLogicalType(&ct)
+			if unknown {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func newBound(spec *scalarSpec, scorer *sqlnb.Scorer) *bound {
@@ -483,6 +502,9 @@ func typeName(t mapping.Type) string {
 	if n, ok := typeNames[t]; ok {
 		return n
 	}
+	if t == mapping.TypeInvalid {
+		return "a type not known yet (a parameter)"
+	}
 	return fmt.Sprintf("type #%d", t)
 }
 
@@ -613,6 +635,11 @@ func nbScalarExec(infoPtr, inputPtr, outputPtr unsafe.Pointer) {
 	b := handleValue[*bound](mapping.ScalarFunctionGetBindData(info))
 	name = b.spec.name
 	fault(name, "exec")
+	if b.unknownArg == 1 {
+		mapping.ScalarFunctionSetError(info, fmt.Sprintf("%s: the model name must be a constant string, not a prepared-statement "+
+			"parameter: the model is resolved once, when the query is bound; write its name into the statement (%s)", b.spec.name, usageOf(b.spec)))
+		return
+	}
 	if b.unknownArg > 0 {
 		mapping.ScalarFunctionSetError(info, fmt.Sprintf("%s: the type of argument %d was not known when the query was bound "+
 			"(a prepared-statement parameter, or a macro parameter): cast it, as in $%d::DOUBLE, or pass the row as a struct (%s)",

@@ -145,13 +145,35 @@ func TestBindErrors(t *testing.T) {
 		{`SELECT nb_proba('m', t, 'maybe') FROM t`, `has no class "maybe" (classes: no, yes)`},
 		{`SELECT nb_proba('m', t, NULL) FROM t`, `argument 3, the class, is NULL: name a class (classes: no, yes)`},
 		{`SELECT nb_predict('m', NULL)`, `argument 2 is a NULL without a type: pass the row as a struct`},
-		{`SELECT nb_predict($1::VARCHAR, t) FROM t`, `$1, not $1::VARCHAR`},
+		{`SELECT nb_predict($1::VARCHAR, t) FROM t`, `not a column or a prepared statement's parameter`},
 		{`SELECT nb_predict()`, `No function matches`},
 	} {
 		err := queryErr(db, c.q)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err = %v, want it to contain %q", c.q, err, c.want)
 		}
+	}
+}
+
+// TestPreparedParameters: a struct row of prepared-statement parameters ({'x': $1, ...}) binds once DuckDB
+// knows their types, as positional parameters do (it was refused at PREPARE: "the argument has type type #0");
+// a parameter as the model name is an error that says to write the name in (it said to cast it to DOUBLE).
+func TestPreparedParameters(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT (i % 3)::VARCHAR AS y, (i % 3) + sin(i) * 1.5 AS x1, cos(i * 7) * 2 + (i % 3) AS x2 FROM range(300) r(i)`)
+	mustExec(t, db, `CALL nb_train('g', 'd', 'y')`)
+	want := one(t, db, `SELECT nb_predict_proba('g', {'x1': 0.5, 'x2': 2.0})::VARCHAR`)
+	for _, q := range []string{`SELECT nb_predict_proba('g', {'x1': ?, 'x2': ?})::VARCHAR`, `SELECT nb_predict_proba('g', struct_pack(x1 := ?, x2 := ?))::VARCHAR`,
+		`SELECT nb_predict_proba('g', ?, ?)::VARCHAR`} {
+		var got string
+		if err := db.QueryRowContext(context.Background(), q, 0.5, 2.0).Scan(&got); err != nil || got != want {
+			t.Errorf("%s: %q, %v; want %q", q, got, err, want)
+		}
+	}
+	var got string
+	err := db.QueryRowContext(context.Background(), `SELECT nb_predict(?, 0.5::DOUBLE, 2.0::DOUBLE)`, "g").Scan(&got)
+	if err == nil || !strings.Contains(err.Error(), "the model name must be a constant string, not a prepared-statement parameter") {
+		t.Errorf("a parameter as the model name: %v", err)
 	}
 }
 
