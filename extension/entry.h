@@ -7,8 +7,9 @@
 
 // NB_KEPT is how many connections the extension opens on each database at LOAD: the only moment DuckDB's C
 // API gives a database handle. Model lookups at bind time, training and cross-validation run on them
-// (nested: a training query binds functions that look models up); a pool is kept for the life of the
-// process, like the database it holds open (README "Use from any DuckDB client").
+// (nested: a training query binds functions that look models up, so udf keeps a quarter of them for the
+// lookups); a pool is kept for the life of the process, like the database it holds open (README "Use from
+// any DuckDB client").
 #define NB_KEPT 16
 
 typedef struct nb_kept {

@@ -32,6 +32,11 @@ type registry struct {
 	key       string
 	connector *duckdb.Connector
 	internal  *sql.DB
+	// lookup is the pool of the model lookups of scalar binds (scorerFor), apart from internal's: a table
+	// function (nb_eval, nb_train...) holds an internal connection while its queries bind scoring functions,
+	// so with a bounded pool (the extension's) lookups from internal deadlocked once every connection was
+	// held by such a call. A lookup holds its connection for one query and takes no other.
+	lookup *sql.DB
 
 	// catalog is the database's name in DuckDB's catalog (where the version markers live).
 	catalog string
@@ -151,17 +156,35 @@ func newRegistry(key string, c *duckdb.Connector, maxConns int) (*registry, erro
 	reg := &registry{key: key, connector: c, refs: 1, cache: map[string][]*sqlnb.Scorer{}, conns: map[uint64]*connState{}}
 	reg.internal = sql.OpenDB(connector{reg})
 	reg.internal.SetMaxIdleConns(2)
+	reg.lookup = sql.OpenDB(connector{reg})
+	reg.lookup.SetMaxIdleConns(1)
 	if maxConns > 0 {
-		reg.internal.SetMaxOpenConns(maxConns)
-		reg.internal.SetMaxIdleConns(maxConns)
+		lookups := max(1, maxConns/4)
+		if maxConns < 2 {
+			reg.lookup.Close()
+			reg.lookup = reg.internal // one connection: nothing to split
+			lookups = 0
+		}
+		reg.internal.SetMaxOpenConns(maxConns - lookups)
+		reg.internal.SetMaxIdleConns(maxConns - lookups)
+		if lookups > 0 {
+			reg.lookup.SetMaxOpenConns(lookups)
+			reg.lookup.SetMaxIdleConns(lookups)
+		}
 	}
 	// The first connection registers the functions for the whole database.
-	if err := reg.internal.PingContext(context.Background()); err != nil {
+	closeAll := func() {
+		if reg.lookup != reg.internal {
+			reg.lookup.Close()
+		}
 		reg.internal.Close()
+	}
+	if err := reg.internal.PingContext(context.Background()); err != nil {
+		closeAll()
 		return nil, err
 	}
 	if err := reg.internal.QueryRowContext(context.Background(), "SELECT current_database()").Scan(&reg.catalog); err != nil {
-		reg.internal.Close()
+		closeAll()
 		return nil, err
 	}
 	live[reg] = true
@@ -195,6 +218,9 @@ func (db *DB) Close() error {
 			delete(live, r)
 			if r.key != "" {
 				delete(registries, r.key)
+			}
+			if r.lookup != r.internal {
+				err = errors.Join(err, r.lookup.Close())
 			}
 			err = errors.Join(err, r.internal.Close(), r.connector.Close())
 		}
@@ -320,7 +346,7 @@ func (r *registry) scorer(ctx context.Context, name string) (*sqlnb.Scorer, erro
 // the same for every call of the statement — if it is still cached; otherwise the newest. Without a client
 // context (cctx.Ptr nil), the newest.
 func (r *registry) scorerFor(ctx context.Context, name string, cctx mapping.ClientContext) (*sqlnb.Scorer, error) {
-	gen, params, err := sqlnb.CurrentParams(ctx, r.internal, name)
+	gen, params, err := sqlnb.CurrentParams(ctx, r.lookup, name)
 	if err != nil {
 		if s := r.visibleVersion(name, cctx); s != nil && errors.Is(err, sqlnb.ErrUnknownModel) {
 			return s, nil // dropped after the caller's snapshot
@@ -340,7 +366,7 @@ func (r *registry) scorerFor(ctx context.Context, name string, cctx mapping.Clie
 		}
 	}
 	r.mu.Unlock()
-	m, err := sqlnb.Load(ctx, r.internal, name)
+	m, err := sqlnb.Load(ctx, r.lookup, name)
 	if err != nil {
 		return nil, err
 	}
