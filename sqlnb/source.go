@@ -80,6 +80,8 @@ var queryStarts = []string{"select", "with", "from", "values", "table", "pivot",
 // ResolveSource decides what text names, in this order:
 //   - a query, if it starts with SELECT, WITH, FROM, VALUES, TABLE, PIVOT, UNPIVOT or "(": read with
 //     query($1);
+//   - a quoted file name ('data.parquet') or a table function call (read_csv('x', delim = '|')): read as the
+//     query FROM text;
 //   - a file or glob, if it ends in .parquet, .csv, .tsv, .txt, .json, .jsonl or .ndjson (optionally
 //     followed by .gz or .zst): read with DuckDB's read_parquet, read_csv or read_json;
 //   - a table or view: a qualified name split at its dots (outside double quotes): schema.name, else
@@ -100,6 +102,11 @@ func ResolveSource(ctx context.Context, q Querier, text string) (Source, error) 
 		if strings.HasPrefix(head, w) && (w == "(" || len(head) == len(w) || !isWordByte(head[len(w)])) {
 			return funcSource(text, "query", t), nil
 		}
+	}
+	// A quoted file name ('data.parquet', as in FROM 'data.parquet') or a table function (read_parquet(...),
+	// read_csv(...), range(10)): the FROM item DuckDB reads.
+	if strings.HasPrefix(t, "'") || tableFunctionCall(lower) {
+		return funcSource(text, "query", "FROM "+t), nil
 	}
 	ext := strings.ToLower(filepath.Ext(strings.TrimSuffix(strings.TrimSuffix(lower, ".gz"), ".zst")))
 	if reader, ok := readers[ext]; ok {
@@ -124,9 +131,25 @@ func ResolveSource(ctx context.Context, q Querier, text string) (Source, error) 
 	if err := ctx.Err(); err != nil { // the lookup was cancelled (Ctrl-C), not empty
 		return Source{}, err
 	}
-	return Source{}, fmt.Errorf("%w: source %q: no such table or view; a query must start with SELECT, WITH or FROM, "+
-		"a file must end in .parquet, .csv, .tsv, .txt, .json, .jsonl or .ndjson (optionally .gz or .zst; temporary tables of another connection are not visible)",
+	return Source{}, fmt.Errorf("%w: source %q: no such table or view (a table of another attached database needs its "+
+		"name: db.table; temporary tables of another connection are not visible); a query starts with SELECT, WITH, FROM "+
+		"or VALUES, a file ends in .parquet, .csv, .tsv, .txt, .json, .jsonl or .ndjson (optionally .gz or .zst), or "+
+		"give it quoted ('data.xlsx') or as a reader (read_csv('data.dat', delim = '|'))",
 		ErrBadOption, text)
+}
+
+// tableFunctionCall reports whether t is a call of a table function, name(...) with the name unquoted and
+// optionally qualified (read_parquet('x'), main.my_macro(1)): a table's name is never followed by "(".
+func tableFunctionCall(t string) bool {
+	i := 0
+	for i < len(t) && (isWordByte(t[i]) || t[i] == '.') {
+		i++
+	}
+	if i == 0 || t[0] == '.' || (t[0] >= '0' && t[0] <= '9') {
+		return false
+	}
+	rest := strings.TrimLeft(t[i:], " \t\n")
+	return strings.HasPrefix(rest, "(") && strings.HasSuffix(t, ")")
 }
 
 func isWordByte(b byte) bool {
