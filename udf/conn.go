@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -359,6 +360,10 @@ func (c *conn) checkNamedArguments(ctx context.Context, query string) error {
 		return nil
 	}
 	if name, arg := namedArgument(tree); name != "" {
+		if slices.ContainsFunc(optionParams, func(p param) bool { return p.name == strings.ToLower(arg) }) {
+			return fmt.Errorf("%s: named argument %s := …: scoring functions take no options; %s is a hyperparameter of the "+
+				"model: set it with CALL nb_set('model', %s := …) (or sqlnb models set)", name, queries.Ident(arg), arg, strings.ToLower(arg))
+		}
 		return fmt.Errorf("%s: named argument %s := …: DuckDB passes a function's arguments by position, so the name would be "+
 			"ignored; pass the features as one struct, as in %s('model', {%s: …}) or struct_pack(%s := …)", name, queries.Ident(arg), name, queries.Literal(arg), queries.Ident(arg))
 	}

@@ -188,6 +188,8 @@ func TestHintsQuoteNames(t *testing.T) {
 		{`SELECT nb_predict('d', {'it''s': 1.0})`, `struct_pack("size.cm" := ...)`},
 		{`SELECT nb_predict('d', "it's" := 1.0, "size.cm" := 2.0)`, `named argument "it's" := …`},
 		{`SELECT nb_predict('d', "it's" := 1.0, "size.cm" := 2.0)`, `nb_predict('model', {'it''s': …}) or struct_pack("it's" := …)`},
+		// A hyperparameter given as a named argument is not a feature: say where it goes.
+		{`SELECT nb_predict('d', d, alpha := 2) FROM d`, `alpha is a hyperparameter of the model: set it with CALL nb_set('model', alpha := …)`},
 	} {
 		err := queryErr(db, c.q)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
