@@ -100,5 +100,6 @@ fmt:
 fixtures:
 	bash testdata/fixtures/generate.sh
 
+# clean removes what the build made; the models in ./sqlnb.duckdb and the files in out/ are the user's.
 clean:
-	rm -rf bin build out sqlnb.duckdb sqlnb.duckdb.wal
+	rm -rf bin build
