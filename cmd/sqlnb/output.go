@@ -171,6 +171,7 @@ func writeResult(w io.Writer, format string, names, types []string, data [][]any
 // at close with a "… N more rows" line when rows were left out.
 type resultWriter struct {
 	w            *bufio.Writer
+	out          io.Writer // what w writes to
 	format       string
 	limit        int
 	names, types []string
@@ -187,7 +188,7 @@ func newResultWriter(w io.Writer, format string, limit int, names, types []strin
 	if err := checkFormat(format); err != nil {
 		return nil, err
 	}
-	rw := &resultWriter{w: bufio.NewWriterSize(w, 64<<10), format: format, limit: limit, names: names, types: types}
+	rw := &resultWriter{w: bufio.NewWriterSize(w, 64<<10), out: w, format: format, limit: limit, names: names, types: types}
 	if f, ok := w.(*os.File); ok && isTerminal(w) {
 		if width, _, err := readline.GetSize(int(f.Fd())); err == nil && width > 0 {
 			rw.maxWidth = width
@@ -313,9 +314,18 @@ func (rw *resultWriter) close() error {
 	case "line", "markdown":
 	default:
 		rw.drawTable()
+		if left := rw.n - int64(len(rw.kept)); left > 0 && leftOutNotice != nil && !isTerminal(rw.out) {
+			// Redirected to a file or a pipe, a table that leaves rows out loses them silently.
+			fmt.Fprintf(leftOutNotice, "sqlnb: the table shows %d of the %d rows (--max-rows %d): --max-rows 0 shows them all; "+
+				"--format csv or json (or predict --output FILE) writes them all without holding them\n", len(rw.kept), rw.n, rw.limit)
+		}
 	}
 	return rw.w.Flush()
 }
+
+// leftOutNotice is where a table written to something other than a terminal says it left rows out (the
+// command's stderr; nil: nowhere).
+var leftOutNotice io.Writer
 
 func (rw *resultWriter) drawTable() {
 	t := table.NewWriter()

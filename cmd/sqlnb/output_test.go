@@ -380,3 +380,26 @@ func TestSemicolons(t *testing.T) {
 		}
 	}
 }
+
+// TestTableLeftOutNotice: a table written to a file or a pipe (sqlnb predict ... > scored.txt) that leaves
+// rows out (--max-rows) says so on stderr — the rows were lost without a word — and nothing is said when
+// every row is there.
+func TestTableLeftOutNotice(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		note string
+	}{
+		{[]string{"sql", "--db", ":memory:", "-c", "FROM range(100)"}, "the table shows 40 of the 100 rows (--max-rows 40)"},
+		{[]string{"--max-rows", "0", "sql", "--db", ":memory:", "-c", "FROM range(100)"}, ""},
+		{[]string{"sql", "--db", ":memory:", "--format", "csv", "-c", "FROM range(100)"}, ""},
+		{[]string{"sql", "--db", ":memory:", "-c", "FROM range(40)"}, ""},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(c.args, strings.NewReader(""), &stdout, &stderr); code != exitOK {
+			t.Fatalf("%v: exit %d: %s", c.args, code, stderr.String())
+		}
+		if got := stderr.String(); c.note == "" && got != "" || c.note != "" && !strings.Contains(got, c.note) {
+			t.Errorf("%v: stderr %q, want %q", c.args, got, c.note)
+		}
+	}
+}

@@ -159,6 +159,7 @@ Exit codes: 0 success, 1 the command failed, 2 bad flags or arguments.`,
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	leftOutNotice = stderr
 	e.spillDir() // named once: commands that copy env share it
 	sweepSpills()
 	root := newRoot(e)
