@@ -583,7 +583,7 @@ func (sh *shell) importFile(file, table string) error {
 	exists := data[0][0].(int64) > 0
 	stmt := "CREATE TABLE " + target + " AS SELECT * FROM " + src.From
 	if exists {
-		stmt = "INSERT INTO " + target + " SELECT * FROM " + src.From
+		stmt = "INSERT INTO " + target + " BY NAME SELECT * FROM " + src.From // the file's columns by name, in any order
 	}
 	defer sh.cache.invalidate()
 	return sh.interruptible(func(ctx context.Context, _ func()) error {

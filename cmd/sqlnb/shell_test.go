@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"io"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -316,4 +317,25 @@ func FuzzTableArg(f *testing.F) {
 			t.Fatalf("tableArg(%q) = %q, %q, %v; want %q, %q", arg, gotSchema, gotName, err, schema, name)
 		}
 	})
+}
+
+// TestShellImportByName: .import into a table that is there matches the file's columns by name (INSERT ... BY
+// NAME): a file with the same columns in another order went in by position, name into city and city into
+// name, without an error.
+func TestShellImportByName(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{"p1.csv": "name,city\nann,paris\n", "p2.csv": "city,name\nrome,bob\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	script := fmt.Sprintf(".import %s people\n.import %s people\n.mode csv\nSELECT name, city FROM people ORDER BY name;\n",
+		filepath.Join(dir, "p1.csv"), filepath.Join(dir, "p2.csv"))
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"shell", ":memory:"}, strings.NewReader(script), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if want := "name,city\nann,paris\nbob,rome\n"; !strings.Contains(stdout.String(), want) {
+		t.Errorf("got %q, want %q", stdout.String(), want)
+	}
 }
