@@ -223,8 +223,8 @@ func newModelsCmd(e *env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if f := db.UpgradedFrom(); f != 0 { // opening the database upgraded it already
-				from = f
+			if db.UpgradedFrom() != 0 { // opening the database upgraded it already, and said so
+				return nil
 			}
 			if from == sqlnb.FormatVersion {
 				fmt.Fprintf(e.stderr, "the model store is at format version %d: nothing to do\n", from)

@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -170,5 +172,46 @@ func TestStdinDash(t *testing.T) {
 	}
 	if list := mustRun(t, "--db", "other.duckdb", "models", "list", "--format", "csv"); !strings.Contains(list, "\ncopy,") {
 		t.Errorf("after import -: %s", list)
+	}
+}
+
+// TestUpgradeNotice: a command that opens a model store of an earlier format upgrades it for good, and says
+// so once (it was silent: an older sqlnb then could not read the file, with no word of why); the next
+// command says nothing, and models upgrade on it has nothing to do.
+func TestUpgradeNotice(t *testing.T) {
+	testdata, err := filepath.Abs("../../testdata/v1store/v1.duckdb.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	f, err := os.Open(testdata)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := io.ReadAll(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile("old.duckdb", data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"upgraded the model store in old.duckdb from format version 1 to", ""} {
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"--db", "old.duckdb", "sql", "-c", "SELECT 1"}, strings.NewReader(""), &stdout, &stderr); code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr.String())
+		}
+		if got := stderr.String(); want == "" && got != "" || want != "" && strings.Count(got, want) != 1 {
+			t.Errorf("run %d: stderr %q, want %q once", i, got, want)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	run([]string{"--db", "old.duckdb", "models", "upgrade"}, strings.NewReader(""), &stdout, &stderr)
+	if !strings.Contains(stderr.String(), "nothing to do") {
+		t.Errorf("models upgrade after the upgrade: %q", stderr.String())
 	}
 }

@@ -86,6 +86,9 @@ func readOnly(dsn string) string {
 // lockHeld finds DuckDB's "Conflicting lock is held in PROGRAM (PID N)".
 var lockHeld = regexp.MustCompile(`Conflicting lock is held in (.*?) \(PID (\d+)\)`)
 
+// upgradeNoted: this run said that opening the database upgraded its model store.
+var upgradeNoted bool
+
 // openDB opens dsn with the global settings applied (configure), rewording DuckDB's file-lock error: it
 // says who holds the database and what to do.
 func (e *env) openDB(dsn string) (*udf.DB, error) {
@@ -94,6 +97,13 @@ func (e *env) openDB(dsn string) (*udf.DB, error) {
 		if err = e.configure(db); err != nil {
 			db.Close()
 			return nil, err
+		}
+		if from := db.UpgradedFrom(); from != 0 && !upgradeNoted {
+			// Opening upgraded an older model store, for good: say so once (older sqlnb cannot read it now).
+			upgradeNoted = true
+			path, _, _ := strings.Cut(dsn, "?")
+			fmt.Fprintf(e.stderr, "upgraded the model store in %s from format version %d to %d (an older sqlnb cannot read it any more)\n",
+				path, from, sqlnb.FormatVersion)
 		}
 	}
 	if err != nil && strings.Contains(err.Error(), "Could not set lock on file") {
@@ -159,7 +169,7 @@ Exit codes: 0 success, 1 the command failed, 2 bad flags or arguments.`,
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
-	leftOutNotice = stderr
+	leftOutNotice, upgradeNoted = stderr, false
 	e.spillDir() // named once: commands that copy env share it
 	sweepSpills()
 	root := newRoot(e)
