@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -243,6 +244,8 @@ func runTrain(cmd *cobra.Command, e *env, o *trainOptions) error {
 		return err
 	}
 	defer conn.Close()
+	names, _ := sqlnb.ModelNames(ctx, conn) // to say when training replaces a model (the summary line)
+	replaced := slices.Contains(names, spec.Model)
 	bar := e.track(ctx, conn, "training", o.from)
 	res, err := sqlnb.Train(ctx, conn, spec)
 	bar.clear()
@@ -264,6 +267,9 @@ func runTrain(cmd *cobra.Command, e *env, o *trainOptions) error {
 	}
 	if len(m.By) > 0 {
 		fit += fmt.Sprintf(", %d group models by %s", len(m.Groups), groupColumns(m))
+	}
+	if replaced {
+		fit += ", replacing the model of that name (--append adds rows to it instead)"
 	}
 	bar.summary("trained %q on %d rows (%s): %d classes, %d features (%s)%s in %.3fs",
 		m.Name, m.Rows, skipped, len(m.Classes), len(m.Features), strings.Join(m.Kinds(), ", "), fit, res.Duration.Seconds())
