@@ -10,7 +10,7 @@ export CGO_ENABLED=1
 all: build
 
 build:
-	$(GO) build -o $(BIN) ./cmd/sqlnb
+	$(GO) build -ldflags "-X main.commit=$(EXT_VERSION)" -o $(BIN) ./cmd/sqlnb
 
 # sqlnb as a loadable DuckDB extension (README "Use from any DuckDB client"): the same Go packages built as a
 # c-shared library that links no DuckDB (build tag duckdb_use_static_lib leaves DuckDB's C API undefined;

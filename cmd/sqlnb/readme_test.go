@@ -149,6 +149,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"sql", "--db", ":memory:", "SELECT 42"}, exitUsage, `to run SQL given on the command line, use -c`},
 		{[]string{"--max-rows", "-1", "sql", "--db", ":memory:", "-c", "SELECT 1"}, exitUsage, `--max-rows -1`},
 		{[]string{"models", "dorp", "m"}, exitUsage, `did you mean drop`},
+		{[]string{"--version"}, exitOK, `, model store format 4, DuckDB v1.5.6`},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(c.args, strings.NewReader(""), &stdout, &stderr)

@@ -10,10 +10,14 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/duckdb/duckdb-go/v2/mapping"
 
 	"github.com/sqlnb/sqlnb/sqlnb"
 	"github.com/sqlnb/sqlnb/udf"
@@ -86,6 +90,33 @@ func readOnly(dsn string) string {
 // lockHeld finds DuckDB's "Conflicting lock is held in PROGRAM (PID N)".
 var lockHeld = regexp.MustCompile(`Conflicting lock is held in (.*?) \(PID (\d+)\)`)
 
+// commit is git describe's name of the commit (make build sets it; else Go's build record is read).
+var commit string
+
+// versionText says which sqlnb this is: the commit it was built from (Go records it when building in a
+// checkout), the model store's format version and the DuckDB library linked in.
+func versionText() string {
+	rev, when, dirty := commit, "", ""
+	if rev == "" {
+		rev = "unknown commit"
+	}
+	if info, ok := debug.ReadBuildInfo(); ok && commit == "" {
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value[:min(12, len(s.Value))]
+			case "vcs.time":
+				when = " " + s.Value
+			case "vcs.modified":
+				if s.Value == "true" {
+					dirty = "+changes"
+				}
+			}
+		}
+	}
+	return fmt.Sprintf("%s%s%s, model store format %d, DuckDB %s, %s", rev, dirty, when, sqlnb.FormatVersion, mapping.LibraryVersion(), runtime.Version())
+}
+
 // upgradeNoted: this run said that opening the database upgraded its model store.
 var upgradeNoted bool
 
@@ -152,6 +183,8 @@ Exit codes: 0 success, 1 the command failed, 2 bad flags or arguments.`,
 			return nil
 		},
 	}
+	root.Version = versionText()
+	root.SetVersionTemplate("sqlnb {{.Version}}\n")
 	root.PersistentFlags().StringVar(&e.db, "db", defaultDB, "DuckDB database file (\":memory:\" for a throw-away one)")
 	root.PersistentFlags().IntVar(&maxRows, "max-rows", defaultMaxRows, "table output: show at most this many rows, then \"… N more rows\" (0: all)")
 	root.PersistentFlags().StringVar(&e.memoryLimit, "memory-limit", "", "DuckDB's memory_limit, e.g. 2GB: sorts, aggregates and temporary tables spill to --temp-dir beyond it "+
