@@ -297,3 +297,25 @@ func TestSourceForms(t *testing.T) {
 		t.Errorf("an unknown source: %v", err)
 	}
 }
+
+// TestUnknownModelSuggests: an unknown model name that is a known one in other case or with a typo gets a
+// suggestion, and a long list of models is cut (a store of 130 models printed them all on one line).
+func TestUnknownModelSuggests(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT (i % 2)::VARCHAR AS y, i * 1.0 AS x FROM range(20) r(i)`)
+	for i := range 25 {
+		if _, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: fmt.Sprintf("shard_%02d", i), Source: "d", Label: "y"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "votes", Source: "d", Label: "y"}); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"vote": `did you mean "votes"?`, "VOTES": `did you mean "votes"?`, "zzzzzz": `"shard_00"`} {
+		_, err := sqlnb.Load(ctx, db, name)
+		if !errors.Is(err, sqlnb.ErrUnknownModel) || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "… 6 more: sqlnb models list") {
+			t.Errorf("%s: %v; want %q", name, err, want)
+		}
+	}
+}
