@@ -39,7 +39,7 @@ func newPredictCmd(e *env) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&o.model, "model", "", "model name (required)")
 	f.StringVar(&o.from, "from", "", "source to score: table, query or file glob (required)")
-	f.StringVar(&o.output, "output", "", "output file: .parquet, .csv, .json (an array) or .jsonl (an object a line) (default: stdout)")
+	f.StringVar(&o.output, "output", "", "output file: .parquet, .csv, .tsv, .json (an array) or .jsonl (an object a line); csv, tsv, json also .gz or .zst (default: stdout)")
 	f.StringVar(&o.format, "format", "table", formatHelp+" (without --output)")
 	f.BoolVar(&o.proba, "proba", false, "add a proba_<class> column per class")
 	f.BoolVar(&o.probaMap, "proba-map", false, "add one proba column: a MAP from class to posterior (for classes whose names differ only in case)")
@@ -50,18 +50,41 @@ func newPredictCmd(e *env) *cobra.Command {
 	return cmd
 }
 
-var copyFormats = map[string]string{".parquet": "parquet", ".csv": "csv", ".json": "json", ".jsonl": "json", ".ndjson": "json"}
+var copyFormats = map[string]string{".parquet": "parquet", ".csv": "csv", ".tsv": "csv", ".json": "json", ".jsonl": "json", ".ndjson": "json"}
 
 // copyOptions are COPY's options beyond the format, by extension: a .json file is one JSON array (what a
-// JSON parser reads), .jsonl and .ndjson one object a line.
-var copyOptions = map[string]string{".json": ", ARRAY true"}
+// JSON parser reads), .jsonl and .ndjson one object a line; .tsv is csv with tabs.
+var copyOptions = map[string]string{".json": ", ARRAY true", ".tsv": ", DELIMITER '\t'"}
+
+// outputFormat returns COPY's format and options for an --output path, by its extension and an optional
+// .gz or .zst after it (csv, tsv and json files: DuckDB compresses them; parquet compresses itself).
+func outputFormat(path string) (format, options string, ok bool) {
+	name := strings.ToLower(path)
+	compression := ""
+	for suffix, c := range map[string]string{".gz": "gzip", ".zst": "zstd"} {
+		if strings.HasSuffix(name, suffix) {
+			name, compression = strings.TrimSuffix(name, suffix), c
+		}
+	}
+	ext := filepath.Ext(name)
+	format, ok = copyFormats[ext]
+	if !ok || (compression != "" && format == "parquet") {
+		return "", "", false
+	}
+	options = copyOptions[ext]
+	if compression != "" {
+		options += ", COMPRESSION " + compression
+	}
+	return format, options, true
+}
 
 func runPredict(cmd *cobra.Command, e *env, o *predictOptions) error {
-	var copyFormat string
+	var copyFormat, copyOpts string
 	if o.output != "" {
 		var ok bool
-		if copyFormat, ok = copyFormats[strings.ToLower(filepath.Ext(o.output))]; !ok {
-			return usageError{fmt.Errorf("--output %q: use a .parquet, .csv or .json file (or .jsonl, .ndjson: an object a line)", o.output)}
+		if copyFormat, copyOpts, ok = outputFormat(o.output); !ok {
+			return usageError{fmt.Errorf("--output %q: use a .parquet, .csv, .tsv or .json file (or .jsonl, .ndjson: an object a line; "+
+				"csv, tsv and json compressed as .gz or .zst)", o.output)}
 		}
 		if f := cmd.Flags().Lookup("format"); f != nil && f.Changed && f.Value.String() != copyFormat {
 			return usageError{fmt.Errorf("--format %s with --output %q: the file's format comes from its extension (%s); --format is for standard output",
@@ -113,7 +136,7 @@ func runPredict(cmd *cobra.Command, e *env, o *predictOptions) error {
 		return err
 	}
 	// DuckDB writes the whole file to out.Path(); it replaces --output only once complete.
-	stmt := "COPY (" + sel + ") TO $" + fmt.Sprint(len(src.Args)+1) + " (FORMAT " + copyFormat + copyOptions[strings.ToLower(filepath.Ext(o.output))] +
+	stmt := "COPY (" + sel + ") TO $" + fmt.Sprint(len(src.Args)+1) + " (FORMAT " + copyFormat + copyOpts +
 		", USE_TMP_FILE false)"
 	bar := e.track(ctx, conn, "scoring", o.from)
 	res, err := conn.ExecContext(ctx, stmt, append(src.Args, out.Path())...)

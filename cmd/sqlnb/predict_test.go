@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -190,5 +191,25 @@ func TestOutputRefusesDatabases(t *testing.T) {
 	mustRun(t, "export", "--model", "m", "--persist", "--sql", "m.sql")
 	if data, _ := os.ReadFile("m.sql"); !strings.Contains(string(data), "m_predict") {
 		t.Errorf("m.sql after export --persist: %.40q", data)
+	}
+}
+
+// TestPredictOutputKinds: --output takes .tsv (tab-separated) and csv, tsv or json compressed as .gz or
+// .zst, which --from reads too (they were refused); a compressed parquet is refused (parquet compresses
+// itself).
+func TestPredictOutputKinds(t *testing.T) {
+	t.Chdir(t.TempDir())
+	mustRun(t, "train", "--model", "m", "--label", "y", "--from", "SELECT ['a', 'b'][i % 2 + 1] AS y, i % 2 + sin(i) AS x FROM range(50) r(i)")
+	for _, name := range []string{"p.tsv", "p.csv.gz", "p.tsv.zst", "p.jsonl.gz", "p.json.zst"} {
+		mustRun(t, "predict", "--model", "m", "--from", "SELECT i % 2 + sin(i) AS x FROM range(7) r(i)", "--output", name, "--quiet")
+		if out := mustRun(t, "sql", "--format", "csv", "-c", fmt.Sprintf("SELECT count(*) AS n, count(prediction) AS p FROM '%s'", name)); !strings.Contains(out, "7,7") {
+			t.Errorf("%s read back: %s", name, out)
+		}
+	}
+	if data, _ := os.ReadFile("p.tsv"); !strings.HasPrefix(string(data), "x\tprediction\n") {
+		t.Errorf("p.tsv: %.40q", data)
+	}
+	if _, errs, code := sqlnbRun(t, "predict", "--model", "m", "--from", "SELECT 1.0 AS x", "--output", "p.parquet.gz"); code != exitUsage || !strings.Contains(errs, ".gz or .zst") {
+		t.Errorf("--output p.parquet.gz: exit %d, %s", code, errs)
 	}
 }

@@ -140,7 +140,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"train", "--model", "m", "--label", "y", "--from", "t", "--kind", "gamma"}, exitUsage, `kind "gamma"`},
 		{[]string{"train", "--model", "m", "--label", "y", "--from", "nosuch"}, exitError, `source "nosuch": no such table`},
 		{[]string{"predict", "--model", "nope", "--from", "x.csv"}, exitError, `unknown model "nope"`},
-		{[]string{"predict", "--model", "m", "--from", "x", "--output", "x.xlsx"}, exitUsage, `use a .parquet, .csv or .json file`},
+		{[]string{"predict", "--model", "m", "--from", "x", "--output", "x.xlsx"}, exitUsage, `use a .parquet, .csv, .tsv or .json file`},
 		{[]string{"sql", "-c", "SELECT 1", "--format", "xml"}, exitUsage, `--format "xml"`},
 		{[]string{"sql", "-c", "SELEC 1"}, exitError, `syntax error`},
 		{[]string{"bogus"}, exitUsage, `unknown command`},
