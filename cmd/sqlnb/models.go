@@ -140,7 +140,13 @@ func newModelsCmd(e *env) *cobra.Command {
 			if err := sqlnb.Export(&buf, m); err != nil {
 				return err
 			}
-			return outfile.WriteFile(exportOut, buf.Bytes())
+			if err := outfile.WriteFile(exportOut, buf.Bytes()); err != nil {
+				return err
+			}
+			if !e.quiet {
+				fmt.Fprintf(e.stderr, "wrote model %q to %s\n", m.Name, exportOut)
+			}
+			return nil
 		},
 	}
 	export.Flags().StringVar(&exportOut, "output", "", "JSON file to write")

@@ -150,6 +150,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"--max-rows", "-1", "sql", "--db", ":memory:", "-c", "SELECT 1"}, exitUsage, `--max-rows -1`},
 		{[]string{"models", "dorp", "m"}, exitUsage, `did you mean drop`},
 		{[]string{"--version"}, exitOK, `, model store format 4, DuckDB v1.5.6`},
+		{[]string{"shell", "SELECT 1"}, exitUsage, `the argument is the database to open`},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(c.args, strings.NewReader(""), &stdout, &stderr)
