@@ -393,41 +393,42 @@ func (e *exporter) labels() string {
 	return "[" + strings.Join(q, ", ") + "]"
 }
 
+// pgFunction writes a PostgreSQL SQL function of one jsonb argument f whose body is dollar-quoted with a tag
+// the body does not contain: $sqlnb$, else $sqlnb1$, $sqlnb2$, ... The body holds the model's classes and
+// categories as literals, and a fixed tag let a category "$sqlnb$; CREATE TABLE ..." end the body and run.
+func pgFunction(b *strings.Builder, name, returns, body string) {
+	tag := "$sqlnb$"
+	for i := 1; strings.Contains(body, tag); i++ {
+		tag = fmt.Sprintf("$sqlnb%d$", i)
+	}
+	fmt.Fprintf(b, "CREATE FUNCTION %s(f jsonb) RETURNS %s LANGUAGE sql IMMUTABLE AS %s\n%s\n%s;\n", name, returns, tag, body, tag)
+}
+
 // functions writes the scoring functions. lo are the class scores; when every one is -inf (an overflow:
 // values near 1e200 squared), hi — the quadratic terms scaled by 2^-1200, which do not overflow — decide:
 // the classes with the largest hi share the mass equally (one of them in _predict).
 func (e *exporter) functions(b *strings.Builder, lo, hi []string, limit bool) {
 	jll, lim := e.ident("_joint_log_likelihood"), e.ident("__limit")
 	if e.pg {
-		fmt.Fprintf(b, `CREATE FUNCTION %s(f jsonb) RETURNS double precision[] LANGUAGE sql IMMUTABLE AS $sqlnb$
-  SELECT CASE WHEN f IS NULL OR jsonb_typeof(f) = 'null'%s THEN NULL ELSE %s END
-$sqlnb$;
-`, jll, e.orIncomplete(), e.list(lo, false))
+		pgFunction(b, jll, "double precision[]", fmt.Sprintf("  SELECT CASE WHEN f IS NULL OR jsonb_typeof(f) = 'null'%s THEN NULL ELSE %s END",
+			e.orIncomplete(), e.list(lo, false)))
 		cases := ""
 		if limit {
-			fmt.Fprintf(b, `CREATE FUNCTION %s(f jsonb) RETURNS double precision[] LANGUAGE sql IMMUTABLE AS $sqlnb$
-  SELECT %s
-$sqlnb$;
-`, lim, e.list(hi, false))
+			pgFunction(b, lim, "double precision[]", "  SELECT "+e.list(hi, false))
 			cases += fmt.Sprintf("WHEN (SELECT max(x) FROM unnest(a.arr) x) = '-Infinity'::float8 THEN (SELECT array_agg(CASE WHEN y = (SELECT max(z) FROM unnest(h) z) THEN 0 ELSE '-Infinity'::float8 END ORDER BY o) FROM (SELECT %s(f) AS h) hh, unnest(hh.h) WITH ORDINALITY u(y, o)) ", lim)
 		}
 		top := "a.arr"
 		if cases != "" {
 			top = "(CASE " + cases + "ELSE a.arr END)"
 		}
-		fmt.Fprintf(b, `CREATE FUNCTION %s(f jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $sqlnb$
-  SELECT jsonb_object_agg(l.label, CASE WHEN b.v - m.mx < -700 THEN 0 ELSE exp(b.v - m.mx) / m.s END ORDER BY l.i)
+		pgFunction(b, e.ident("_predict_proba"), "jsonb", fmt.Sprintf(`  SELECT jsonb_object_agg(l.label, CASE WHEN b.v - m.mx < -700 THEN 0 ELSE exp(b.v - m.mx) / m.s END ORDER BY l.i)
   FROM (SELECT %s AS arr FROM (SELECT %s(f) AS arr) a) t
   CROSS JOIN LATERAL unnest(t.arr) WITH ORDINALITY b(v, i)
   JOIN unnest(%s) WITH ORDINALITY l(label, i) ON l.i = b.i
   CROSS JOIN LATERAL (SELECT max(x) AS mx, sum(CASE WHEN x - (SELECT max(y) FROM unnest(t.arr) y) < -700 THEN 0 ELSE exp(x - (SELECT max(y) FROM unnest(t.arr) y)) END) AS s FROM unnest(t.arr) x) m
-  WHERE t.arr IS NOT NULL AND NOT 'Infinity'::float8 = ANY(t.arr)
-$sqlnb$;
-CREATE FUNCTION %s(f jsonb) RETURNS text LANGUAGE sql IMMUTABLE AS $sqlnb$
-  SELECT (%s)[(SELECT b.i FROM unnest(t.arr) WITH ORDINALITY b(v, i) ORDER BY b.v DESC, b.i LIMIT 1)]
-  FROM (SELECT %s AS arr FROM (SELECT %s(f) AS arr) a) t WHERE t.arr IS NOT NULL AND NOT 'Infinity'::float8 = ANY(t.arr)
-$sqlnb$;
-`, e.ident("_predict_proba"), top, jll, e.labels(), e.ident("_predict"), e.labels(), top, jll)
+  WHERE t.arr IS NOT NULL AND NOT 'Infinity'::float8 = ANY(t.arr)`, top, jll, e.labels()))
+		pgFunction(b, e.ident("_predict"), "text", fmt.Sprintf(`  SELECT (%s)[(SELECT b.i FROM unnest(t.arr) WITH ORDINALITY b(v, i) ORDER BY b.v DESC, b.i LIMIT 1)]
+  FROM (SELECT %s AS arr FROM (SELECT %s(f) AS arr) a) t WHERE t.arr IS NOT NULL AND NOT 'Infinity'::float8 = ANY(t.arr)`, e.labels(), top, jll))
 		return
 	}
 	// DuckDB: macros substitute their arguments textually, so the class scores are bound once per row in a

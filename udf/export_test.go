@@ -224,3 +224,35 @@ func TestScoresAboveTheDoubleRange(t *testing.T) {
 		t.Errorf("no NaN macro score: the test data no longer tests it")
 	}
 }
+
+// TestExportDollarQuotes: the PostgreSQL functions' bodies are dollar-quoted and hold the classes and
+// categories as literals; a value with the quote's tag in it ("$sqlnb$; CREATE TABLE pwned ...") ended the
+// body and ran as SQL of its own (found by a pass with a real PostgreSQL). Each body now has a tag it does
+// not contain, and the value sits whole inside a body.
+func TestExportDollarQuotes(t *testing.T) {
+	db := mustOpenDB(t)
+	evil := "$sqlnb$; CREATE TABLE pwned(x int); SELECT $sqlnb1$"
+	mustExec(t, db, `CREATE TABLE q AS SELECT CASE WHEN i % 2 = 0 THEN 'a' ELSE ? END AS y, CASE WHEN i % 2 = 0 THEN 'plain' ELSE ? END AS cat FROM range(20) r(i)`, evil, evil)
+	mustExec(t, db, `CALL nb_train('inj', 'q', 'y')`)
+	script := exportSQL(t, mustScorer(t, db, "inj"), sqlnb.DialectPostgres)
+	bodies := 0
+	for rest := script; ; {
+		i := strings.Index(rest, "LANGUAGE sql IMMUTABLE AS ")
+		if i < 0 {
+			break
+		}
+		rest = rest[i+len("LANGUAGE sql IMMUTABLE AS "):]
+		tag, after, _ := strings.Cut(rest, "\n")
+		body, tail, ok := strings.Cut(after, "\n"+tag+";\n")
+		if !ok || !strings.HasPrefix(tag, "$") || !strings.HasSuffix(tag, "$") || strings.Contains(body, tag) {
+			t.Fatalf("a function body quoted with %q is not closed by it alone:\n%s", tag, rest[:min(len(rest), 300)])
+		}
+		if strings.Contains(body, "'"+strings.ReplaceAll(evil, "'", "''")+"'") {
+			bodies++
+		}
+		rest = tail
+	}
+	if bodies == 0 {
+		t.Errorf("no function body holds the value as one literal:\n%s", script)
+	}
+}
