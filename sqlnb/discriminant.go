@@ -140,7 +140,7 @@ func (discriminantFamily) Train(ctx context.Context, sc *scan, feats []Feature) 
 func needsShift(stats map[int64][]CoMoment) bool {
 	for _, part := range stats {
 		for _, r := range part {
-			if r.Feature == r.Other && r.Count > 1 && math.Abs(r.Mean) > welfordRatio*math.Sqrt(r.CoMoment/float64(r.Count)) {
+			if r.Feature == r.Other && r.Count > 1 && r.CoMoment > 0 && math.Abs(r.Mean) > welfordRatio*math.Sqrt(r.CoMoment/float64(r.Count)) {
 				return true
 			}
 		}
@@ -178,7 +178,7 @@ func shiftedCoMoments(ctx context.Context, sc *scan, names []string, missing boo
 		fold                  int64
 		class, feature, other string
 	}
-	fresh := map[key][2]float64{} // mean of feature, co-moment
+	fresh := map[key][3]float64{} // mean of feature, co-moment, rows
 	means := map[key]float64{}
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
@@ -193,7 +193,7 @@ func shiftedCoMoments(ctx context.Context, sc *scan, names []string, missing boo
 			means[key{fold, class.String, name, ""}] = v[j].Float64
 		}
 		for p, pr := range ps {
-			fresh[key{fold, class.String, names[pr.J], names[pr.K]}] = [2]float64{v[pr.J].Float64, v[m+p].Float64 * n}
+			fresh[key{fold, class.String, names[pr.J], names[pr.K]}] = [3]float64{v[pr.J].Float64, v[m+p].Float64 * n, n}
 		}
 	}
 	if err := rows.Err(); err != nil {
@@ -202,7 +202,7 @@ func shiftedCoMoments(ctx context.Context, sc *scan, names []string, missing boo
 	for f, part := range stats {
 		for i, r := range part {
 			got, ok := fresh[key{f, r.Class, r.Feature, r.Other}]
-			if !ok || math.IsNaN(got[0]+got[1]) || math.IsInf(got[0]+got[1], 0) {
+			if !ok || got[2] != float64(r.Count) || math.IsNaN(got[0]+got[1]) || math.IsInf(got[0]+got[1], 0) {
 				continue // a class the second scan did not see the same (a source that changes): keep the first
 			}
 			part[i].Mean, part[i].OtherMean, part[i].CoMoment = got[0], means[key{f, r.Class, r.Other, ""}], got[1]

@@ -151,7 +151,12 @@ func (gaussianFamily) Train(ctx context.Context, sc *scan, feats []Feature) erro
 			return err
 		}
 		if sc.p.weight == "" {
-			if err := reshift(stats, mf, moments); err != nil {
+			// The second scan's class heads are not recorded again: the classes are the first scan's.
+			done := sc.done
+			sc.done = true
+			err := reshift(stats, mf, moments)
+			sc.done = done
+			if err != nil {
 				return err
 			}
 		}
@@ -172,14 +177,15 @@ func (gaussianFamily) Train(ctx context.Context, sc *scan, feats []Feature) erro
 const welfordRatio = 100
 
 // reshift computes again, by train_moments' two-scan form (Shift), the moments of the features of mf whose
-// mean in some (fold,) class lies more than welfordRatio standard deviations from 0, and puts them in stats
-// (len(mf) a class, in feature order), matched by fold, class and feature.
+// mean in some (fold,) class lies more than welfordRatio standard deviations from 0 (a spread of 0 is exact
+// already), and puts them in stats (len(mf) a class, in feature order), matched by fold, class and feature,
+// where the second scan counted the same rows.
 func reshift(stats map[int64][]GaussianStat, mf []momentFeature, moments func([]momentFeature, bool) (map[int64][]GaussianStat, error)) error {
 	var again []momentFeature
 	for j, f := range mf {
 		for _, part := range stats {
 			if slices.ContainsFunc(part, func(g GaussianStat) bool {
-				return g.Feature == f.Name && g.Count > 1 && math.Abs(g.Mean) > welfordRatio*math.Sqrt(g.M2/float64(g.Count))
+				return g.Feature == f.Name && g.Count > 1 && g.M2 > 0 && math.Abs(g.Mean) > welfordRatio*math.Sqrt(g.M2/float64(g.Count))
 			}) {
 				again = append(again, mf[j])
 				break
@@ -201,7 +207,9 @@ func reshift(stats map[int64][]GaussianStat, mf []momentFeature, moments func([]
 		}
 		old := stats[fold]
 		for i, g := range old {
-			if n, ok := by[key{g.Class, g.Feature}]; ok {
+			// The same rows (counts) only: a source that reads differently each time (random(), a sample)
+			// keeps the first scan's moments, consistent with its class counts.
+			if n, ok := by[key{g.Class, g.Feature}]; ok && n.Count == g.Count {
 				old[i] = n
 			}
 		}

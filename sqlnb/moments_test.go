@@ -102,3 +102,25 @@ func TestLargeOffsetMoments(t *testing.T) {
 		}
 	}
 }
+
+// TestLargeOffsetRandomSource: the second scan of features far from 0 reads the source again; a source that
+// reads differently each time (a random sample) keeps the first scan's moments and classes, so the model
+// adds up (its class counts were taken from the second scan, and training failed: "counts 2553 rows ... more
+// than the class's 2484").
+func TestLargeOffsetRandomSource(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE t AS SELECT CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END AS y, 1e6 + (hash(i) % 1000) / 1000.0 AS big,
+		(hash(i + 1) % 1000) / 1000.0 AS small FROM range(10000) r(i)`)
+	for _, kind := range []sqlnb.Kind{sqlnb.Gaussian, sqlnb.QDA} {
+		for range 4 {
+			res, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "r", Source: "SELECT * FROM t WHERE random() < 0.5", Label: "y", Kind: kind})
+			if err != nil {
+				t.Fatalf("%s: %v", kind, err)
+			}
+			if n := res.Model.Classes[0].Count + res.Model.Classes[1].Count; n != res.Model.Rows {
+				t.Errorf("%s: classes count %d rows of %d", kind, n, res.Model.Rows)
+			}
+		}
+	}
+}
