@@ -564,6 +564,11 @@ func TestMergeIntegerWidths(t *testing.T) {
 		t.Fatal(err)
 	}
 	compareParams(t, db, "a", "all", 1e-13)
+	// UHUGEINT and a signed type have no common integer type: refused, as before.
+	mustExec(t, db, `CREATE TABLE u AS SELECT (i % 3)::UHUGEINT AS y, (i % 5)::INTEGER AS store, (i * 7 % 11) / 3.0 AS x FROM range(300) r(i)`)
+	if _, err := sqlnb.Append(ctx, db, sqlnb.UpdateSpec{Model: "all", Source: "u"}); err == nil || !strings.Contains(err.Error(), "UHUGEINT") {
+		t.Errorf("append UHUGEINT labels to an INTEGER-labelled model: %v", err)
+	}
 	mustExec(t, db, `CREATE TABLE f AS SELECT (i % 2)::VARCHAR AS y, (i % 3 / 10)::FLOAT AS c, i / 7.0 AS x FROM range(100) r(i)`)
 	fcat := map[string]sqlnb.Kind{"c": sqlnb.Categorical}
 	if _, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "f", Source: "f", Label: "y", FeatureKinds: fcat}); err != nil {

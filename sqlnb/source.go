@@ -110,7 +110,14 @@ func ResolveSource(ctx context.Context, q Querier, text string) (Source, error) 
 	}
 	ext := strings.ToLower(filepath.Ext(strings.TrimSuffix(strings.TrimSuffix(lower, ".gz"), ".zst")))
 	if reader, ok := readers[ext]; ok {
-		return funcSource(text, reader, t), nil
+		src := funcSource(text, reader, t)
+		// DuckDB tells compression by a lower-case .gz or .zst only: name it for DATA.CSV.GZ too.
+		for suffix, c := range map[string]string{".gz": "gzip", ".zst": "zstd"} {
+			if strings.HasSuffix(lower, suffix) && reader != "read_parquet" {
+				src.From = reader + "($1, compression = '" + c + "')"
+			}
+		}
+		return src, nil
 	}
 	var from string
 	var ok bool

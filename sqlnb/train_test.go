@@ -273,7 +273,7 @@ func TestParamsSummaryText(t *testing.T) {
 
 // TestSourceForms: a source may be a quoted file name ('d.csv', as FROM 'd.csv' reads it) or a table
 // function (read_csv('d.dat', delim = '|'), READ_CSV in capitals, range(3)): both were "no such table or
-// view". A name that is none of the forms says which forms there are, and how to name another database's
+// view"; a compressed file named in capitals (D.CSV.GZ) is read as compressed (DuckDB looks for .gz). A name that is none of the forms says which forms there are, and how to name another database's
 // table.
 func TestSourceForms(t *testing.T) {
 	ctx := context.Background()
@@ -281,7 +281,8 @@ func TestSourceForms(t *testing.T) {
 	dir := t.TempDir()
 	mustExec(t, db, fmt.Sprintf(`COPY (SELECT (i %% 2)::VARCHAR AS y, i * 1.5 AS x FROM range(20) r(i)) TO '%s/d.dat' (DELIMITER '|')`, dir))
 	mustExec(t, db, fmt.Sprintf(`COPY (SELECT (i %% 2)::VARCHAR AS y, i * 1.5 AS x FROM range(20) r(i)) TO '%s/d.csv'`, dir))
-	for _, src := range []string{fmt.Sprintf(`'%s/d.csv'`, dir), fmt.Sprintf(`read_csv('%s/d.dat', delim = '|')`, dir),
+	mustExec(t, db, fmt.Sprintf(`COPY (SELECT (i %% 2)::VARCHAR AS y, i * 1.5 AS x FROM range(20) r(i)) TO '%s/D.CSV.GZ' (FORMAT csv, COMPRESSION gzip)`, dir))
+	for _, src := range []string{fmt.Sprintf(`'%s/d.csv'`, dir), fmt.Sprintf(`read_csv('%s/d.dat', delim = '|')`, dir), dir + "/D.CSV.GZ",
 		fmt.Sprintf(`READ_CSV('%s/d.dat', delim = '|')`, dir), fmt.Sprintf(` read_csv ('%s/d.dat', delim = '|') ;`, dir)} {
 		res, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "m", Source: src, Label: "y"})
 		if err != nil {

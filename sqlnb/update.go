@@ -625,7 +625,10 @@ func commonInteger(a, b string) string {
 	if y < 0 {
 		y = -2 * y
 	}
-	return widthName(min(max(x, y), 128))
+	if max(x, y) > 128 { // UHUGEINT and a signed type: no integer type holds both
+		return ""
+	}
+	return widthName(max(x, y))
 }
 
 func widthName(bits int) string {
