@@ -151,6 +151,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"models", "dorp", "m"}, exitUsage, `did you mean drop`},
 		{[]string{"--version"}, exitOK, `, model store format 4, DuckDB v1.5.6`},
 		{[]string{"shell", "SELECT 1"}, exitUsage, `the argument is the database to open`},
+		{[]string{"sql", "my file.sql"}, exitError, `open my file.sql: no such file`}, // a name with a blank is a file name
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(c.args, strings.NewReader(""), &stdout, &stderr)

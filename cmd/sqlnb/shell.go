@@ -58,7 +58,7 @@ with status 1 at the first error.`,
 				if f := cmd.Flags().Lookup("db"); f != nil && f.Changed && e.db != args[0] {
 					return usageError{fmt.Errorf("--db %s and the database argument %s: give one of them", e.db, args[0])}
 				}
-				if _, err := os.Stat(args[0]); err != nil && strings.ContainsAny(strings.TrimSpace(args[0]), " \t\n;") {
+				if _, err := os.Stat(args[0]); err != nil && looksLikeSQL(args[0]) {
 					return usageError{fmt.Errorf("no database file %q: the argument is the database to open; pipe SQL in "+
 						"(echo 'SELECT 1;' | sqlnb shell) or use sqlnb sql -c %q", args[0], args[0])}
 				}

@@ -53,7 +53,7 @@ func runSQL(cmd *cobra.Command, e *env, o *sqlOptions, args []string) error {
 			return usageError{fmt.Errorf("%s is a DuckDB database, not a SQL file: open it with --db %s", args[0], args[0])}
 		}
 		b, err := os.ReadFile(args[0])
-		if errors.Is(err, fs.ErrNotExist) && strings.ContainsAny(strings.TrimSpace(args[0]), " \t\n;") {
+		if errors.Is(err, fs.ErrNotExist) && looksLikeSQL(args[0]) {
 			return usageError{fmt.Errorf("no file %q: to run SQL given on the command line, use -c: sqlnb sql -c %q", args[0], args[0])}
 		}
 		if err != nil {
@@ -112,6 +112,25 @@ func runSQL(cmd *cobra.Command, e *env, o *sqlOptions, args []string) error {
 		}
 	}
 	return nil
+}
+
+// looksLikeSQL reports whether a command-line argument meant as a file name is SQL instead: it holds a ';'
+// or starts with a statement's first word and a blank ("SELECT 1", not "my models.duckdb").
+func looksLikeSQL(arg string) bool {
+	t := strings.TrimSpace(arg)
+	if strings.Contains(t, ";") {
+		return true
+	}
+	word, rest, ok := strings.Cut(t, " ")
+	if !ok || rest == "" {
+		return false
+	}
+	switch strings.ToLower(word) {
+	case "select", "with", "from", "values", "create", "insert", "update", "delete", "call", "pragma", "copy", "attach",
+		"drop", "alter", "show", "describe", "explain", "summarize", "table", "pivot", "unpivot", "set", "load", "install":
+		return true
+	}
+	return false
 }
 
 // ranBefore says how many statements ran before the one that failed.
