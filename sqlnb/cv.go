@@ -350,7 +350,17 @@ func semiSupervisedFolds(ctx context.Context, db Querier, reg FoldRegistrar, spe
 		}
 		fp := *p
 		fp.src = Source{Text: p.src.Text, From: from, Args: append(append([]any{}, p.src.Args...), int64(f))}
-		m, more, err := trainSemiSupervised(ctx, conn, reg, spec.Train, &fp, p.params)
+		// EM fits with the setting cross-validated: the sweep's one alpha and var_smoothing where given
+		// (the CLI's --alpha is the sweep's, and left the training options' alpha at 0).
+		params := p.params
+		if len(spec.Alphas) == 1 {
+			params.Alpha = spec.Alphas[0]
+		}
+		if len(spec.VarSmoothings) == 1 {
+			params.VarSmoothing = spec.VarSmoothings[0]
+		}
+		fp.params = params
+		m, more, err := trainSemiSupervised(ctx, conn, reg, spec.Train, &fp, params)
 		if err != nil {
 			return nil, nil, fmt.Errorf("fold %d: %w", f+1, err)
 		}

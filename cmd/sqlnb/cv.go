@@ -93,6 +93,13 @@ func runCV(cmd *cobra.Command, e *env, o *cvOptions) error {
 	if o.folds < 2 {
 		return usageError{fmt.Errorf("--folds %d: use at least 2", o.folds)}
 	}
+	// --alpha and --var-smoothing are the sweep's lists (cv.Alphas below), not one training value.
+	if spec.Params != nil {
+		p := *spec.Params
+		d := sqlnb.DefaultParams()
+		p.Alpha, p.VarSmoothing = d.Alpha, d.VarSmoothing
+		spec.Params = &p
+	}
 	cv := sqlnb.CVSpec{Train: spec, Folds: o.folds, Stratified: o.stratified, Seed: o.seed, Key: o.key, Metric: o.metric,
 		AUC: o.auc, PosLabel: o.posLabel}
 	if cmd.Flags().Changed("alpha") {

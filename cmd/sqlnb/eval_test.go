@@ -3,7 +3,9 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -132,5 +134,29 @@ func TestCVOutputs(t *testing.T) {
 		if _, errs, code := sqlnbRun(t, append(args, bad...)...); code != exitUsage {
 			t.Errorf("cv %v: exit %d, %s", bad, code, errs)
 		}
+	}
+}
+
+// TestCVSemiSupervisedAlpha: cv --semi-supervised --alpha A fits each fold's EM with α = A (it fitted with
+// α = 0 and scored with A whenever --alpha was given, its default 1 too), as nb_cv(alpha := [A]) does.
+func TestCVSemiSupervisedAlpha(t *testing.T) {
+	reuters, err := filepath.Abs("../../testdata/reuters/reuters.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	mustRun(t, "sql", "-c", fmt.Sprintf(`CREATE TABLE few AS SELECT id, text, CASE WHEN row_number() OVER (PARTITION BY topic ORDER BY hash(id, 1)) <= 6
+		THEN topic END AS topic FROM '%s'`, reuters))
+	cv := []string{"cv", "-q", "--from", "few", "--label", "topic", "--features", "text", "--feature-kind", "text=text", "--key", "id", "--folds", "2",
+		"--stratified", "--semi-supervised", "--format", "csv"}
+	if without, with := mustRun(t, cv...), mustRun(t, append(cv, "--alpha", "1")...); without != with {
+		t.Errorf("cv --semi-supervised without --alpha:\n%s\nwith --alpha 1:\n%s", without, with)
+	}
+	half := mustRun(t, append(cv, "--alpha", "0.5")...)
+	sql := mustRun(t, "sql", "--format", "csv", "-c", `SELECT folds::VARCHAR FROM nb_cv('few', 'topic', features := ['text'], feature_kinds := 'text=text',
+		key := 'id', folds := 2, stratified := true, semi_supervised := true, alpha := [0.5]) WHERE metric = 'log_loss'`)
+	folds := strings.Trim(strings.TrimSpace(strings.SplitN(sql, "\n", 2)[1]), `"[]`)
+	if !strings.Contains(half, strings.ReplaceAll(folds, " ", "")) || len(folds) < 10 {
+		t.Errorf("cv --alpha 0.5 log_loss folds: %s; nb_cv: %s", half, folds)
 	}
 }
