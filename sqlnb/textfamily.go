@@ -203,7 +203,7 @@ func (textFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
 		in := cc.input(f, TermsInput)
 		in.Text = f.Text
 		in.Presence, in.Threshold = f.Kind == TextBernoulli, f.Binarize
-		vocab, total, _ := vocabulary(terms[f.Name], p)
+		vocab, total, _ := vocabulary(terms[f.Name], p, cc.m.Weight != "")
 		if p.MaxFeatures > 0 && int64(len(vocab)) > p.MaxFeatures {
 			sort.Slice(vocab, func(a, b int) bool {
 				ta, tb := total[vocab[a]], total[vocab[b]]
@@ -340,10 +340,16 @@ func (tc *textComponent) SQL(*exporter, int) (string, error) {
 
 // vocabulary returns the terms of a text feature's statistics with a positive count in at least min_df
 // documents (unsorted, before max_features), each term's total count, and the most documents any term is in.
-func vocabulary(terms []TermCount, p Params) (vocab []string, total map[string]float64, mostDocs int64) {
+func vocabulary(terms []TermCount, p Params, weighted bool) (vocab []string, total map[string]float64, mostDocs int64) {
 	total, docs := map[string]float64{}, map[string]int64{}
 	for _, t := range terms {
-		total[t.Term] += t.Weight
+		// A vectorizer counts occurrences; sample weights weigh documents in the fit only (scikit-learn's
+		// CountVectorizer never sees them). Unweighted, Weight is the count, fractions of a term table too.
+		if weighted {
+			total[t.Term] += float64(t.Count)
+		} else {
+			total[t.Term] += t.Weight
+		}
 		docs[t.Term] += t.Docs
 	}
 	for t, w := range total {
@@ -367,7 +373,7 @@ func checkVocabulary(m *Model) error {
 		if !kindInfo[f.Kind].Text || len(terms[f.Name]) == 0 {
 			continue
 		}
-		if vocab, _, most := vocabulary(terms[f.Name], m.Params); len(vocab) == 0 {
+		if vocab, _, most := vocabulary(terms[f.Name], m.Params, m.Weight != ""); len(vocab) == 0 {
 			return fmt.Errorf("%w: model %q: text feature %q: min_df %d leaves no term (the most frequent is in %d documents): lower min_df",
 				ErrBadOption, m.Name, f.Name, m.Params.MinDF, most)
 		}

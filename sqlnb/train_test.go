@@ -320,3 +320,41 @@ func TestUnknownModelSuggests(t *testing.T) {
 		}
 	}
 }
+
+// TestWeightedVocabulary: sample weights weigh documents in the fit only, as scikit-learn's CountVectorizer
+// never sees them: --max-features ranks terms by occurrences (it ranked them by weighted count), and a term
+// found only in documents of weight 0 is in the vocabulary, so it counts in V (it was dropped). Expected values
+// by hand (seed 002's θ = (N + α)/(N_c + αV)), and scikit-learn 1.2 (CountVectorizer + MultinomialNB with
+// sample_weight) gives the same: P(x | baz) = (1/12 · 3/7) / (1/12 · 3/7 + 11/12 · 1/2) = 0.0722891566...,
+// P(x | foo) = (1/2 · 2/5) / (1/2 · 2/5 + 1/2 · 1/4) = 8/13.
+func TestWeightedVocabulary(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpenDB(t)
+	kinds := map[string]sqlnb.Kind{"body": sqlnb.Text}
+	for _, c := range []struct {
+		src, doc string
+		maxFeatures int64
+		want        float64
+	}{
+		{"SELECT * FROM (VALUES ('x', 'foo foo foo baz baz', 1.0), ('y', 'bar', 10.0), ('y', 'qux', 1.0)) v(label, body, w)", "baz", 2, (3.0 / 84) / (3.0/84 + 11.0/24)},
+		{"SELECT * FROM (VALUES ('x', 'foo bar', 1.0), ('y', 'bar', 1.0), ('x', 'zz', 0.0)) v(label, body, w)", "foo", 0, 8.0 / 13},
+	} {
+		params := sqlnb.DefaultParams()
+		params.MaxFeatures = c.maxFeatures
+		res, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "m", Source: c.src, Label: "label", Weight: "w", FeatureKinds: kinds, Params: &params})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := sqlnb.Compile(res.Model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		post, _, err := s.ScoreRow(map[string]any{"body": c.doc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !near(post["x"], c.want, 1e-14) {
+			t.Errorf("%s: P(x | %s) = %.17g, want %.17g", c.src, c.doc, post["x"], c.want)
+		}
+	}
+}
