@@ -60,8 +60,9 @@ func looksLikeIdentifier(name string) bool {
 func profile(ctx context.Context, db Querier, p *plan, implicit, force bool) ([]string, error) {
 	var cols []string
 	for _, f := range p.features {
-		switch classifyType(f.Type) {
-		case typeInteger, typeText:
+		// Integer-valued types: HUGEINT, UHUGEINT and DECIMAL(p,0) too (labelTextClass's "integer"), which
+		// account numbers are as often as BIGINT.
+		if classifyType(f.Type) == typeText || labelTextClass(f.Type) == "integer" {
 			if info := kindInfo[f.Kind]; info != nil && !info.Text {
 				cols = append(cols, f.Name)
 			}
