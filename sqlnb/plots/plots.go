@@ -344,10 +344,10 @@ func confusionGrid(e *sqlnb.Evaluation) grid {
 
 func confusion(e *sqlnb.Evaluation, dir string) ([]string, error) {
 	g := confusionGrid(e)
-	maxN := 0.0
+	minN, maxN := math.Inf(1), 0.0
 	for _, row := range g.n {
 		for _, v := range row {
-			maxN = math.Max(maxN, v)
+			minN, maxN = math.Min(minN, v), math.Max(maxN, v)
 		}
 	}
 	p := newPlot("Confusion matrix", "predicted class", "actual class")
@@ -367,7 +367,9 @@ func confusion(e *sqlnb.Evaluation, dir string) ([]string, error) {
 		l.TextStyle[i].Font.Size = 16
 		l.TextStyle[i].XAlign, l.TextStyle[i].YAlign = draw.XCenter, draw.YCenter
 		l.TextStyle[i].Color = color.Black
-		if r, c := i/len(g.labels), i%len(g.labels); maxN > 0 && g.n[r][c] > 0.6*maxN {
+		// White on the darker half of the colour scale, which runs from the smallest count to the largest
+		// (scikit-learn's ConfusionMatrixDisplay: above (min + max)/2); 0.6·max left white counts on pale cells.
+		if r, c := i/len(g.labels), i%len(g.labels); maxN > minN && g.n[r][c] > (minN+maxN)/2 {
 			l.TextStyle[i].Color = color.White
 		}
 	}

@@ -204,3 +204,33 @@ func TestCalibrationPicture(t *testing.T) {
 		}
 	}
 }
+
+// TestConfusionCountColours: a count is written in white on the darker half of the colour scale, which
+// runs from the smallest count to the largest (scikit-learn's ConfusionMatrixDisplay), in black on the
+// paler half: with counts 305, 195, 196, 304 the two near 200 sit on pale cells and were white (0.6·max).
+func TestConfusionCountColours(t *testing.T) {
+	dir := t.TempDir()
+	e := evaluation()
+	e.Confusion = []sqlnb.Cell{{Actual: "no", Predicted: "no", N: 305}, {Actual: "no", Predicted: "yes", N: 195},
+		{Actual: "yes", Predicted: "no", N: 196}, {Actual: "yes", Predicted: "yes", N: 304}}
+	if _, err := plots.Evaluation(e, dir); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "confusion.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fill := regexp.MustCompile(`font-size:16px(;fill:#[0-9A-F]{6})?">([0-9]+)</text>`)
+	got := map[string]string{}
+	for _, m := range fill.FindAllStringSubmatch(string(b), -1) {
+		got[m[2]] = strings.TrimPrefix(m[1], ";fill:")
+		if got[m[2]] == "" {
+			got[m[2]] = "#000000" // SVG's default fill
+		}
+	}
+	for n, want := range map[string]string{"305": "#FFFFFF", "304": "#FFFFFF", "195": "#000000", "196": "#000000"} {
+		if got[n] != want {
+			t.Errorf("count %s drawn in %q, want %s (all: %v)", n, got[n], want, got)
+		}
+	}
+}
