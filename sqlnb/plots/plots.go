@@ -226,17 +226,25 @@ func binLabels(c curve) (plotter.XYs, []string) {
 	return pts, texts
 }
 
-// labelSlots places count labels just below their points (in data units of a unit square), one line
-// lower while a label already placed there would overlap: curves of several classes meet at 0 and 1.
+// labelSlots places count labels next to their points (in data units of a unit square): just below, else
+// a line above, else further below or above, up to three lines away, inside the picture; a label with no
+// free slot there is left out (curves of many classes meet at 0 and 1, and pushing labels ever lower had
+// stretched the axis to -6).
 type labelSlots struct {
-	taken  []plotter.XY
-	lowest float64
+	taken []plotter.XY
 }
 
-func (ls *labelSlots) place(at plotter.XY) plotter.XY {
+func (ls *labelSlots) place(at plotter.XY) (plotter.XY, bool) {
 	const line = 0.04
-	pos := plotter.XY{X: at.X, Y: at.Y - 0.012}
-	for {
+	for k := 0; k < 7; k++ {
+		// Below (k even) or above (k odd), k/2 lines further: labels hang from pos (YTop).
+		pos := plotter.XY{X: at.X, Y: at.Y - 0.012 - float64(k/2)*line}
+		if k%2 == 1 {
+			pos.Y = at.Y + 0.012 + line + float64(k/2)*line
+		}
+		if pos.Y-line < -0.05 || pos.Y > 1.05 {
+			continue
+		}
 		free := true
 		for _, t := range ls.taken {
 			if math.Abs(t.X-pos.X) < 0.15 && math.Abs(t.Y-pos.Y) < line*0.9 {
@@ -245,13 +253,11 @@ func (ls *labelSlots) place(at plotter.XY) plotter.XY {
 			}
 		}
 		if free {
-			break
+			ls.taken = append(ls.taken, pos)
+			return pos, true
 		}
-		pos.Y -= line
 	}
-	ls.taken = append(ls.taken, pos)
-	ls.lowest = math.Min(ls.lowest, pos.Y-line)
-	return pos
+	return plotter.XY{}, false
 }
 
 func calibration(e *sqlnb.Evaluation, dir string) ([]string, error) {
@@ -262,7 +268,7 @@ func calibration(e *sqlnb.Evaluation, dir string) ([]string, error) {
 	p := newPlot(title, "mean predicted probability (per bin)", "observed frequency (per bin)")
 	diagonal(p, 0, 0, 1, 1)
 	curves := calibrationCurves(e)
-	placed := &labelSlots{lowest: 0}
+	placed := &labelSlots{}
 	var counts []plot.Plotter
 	for i, c := range curves {
 		col := colors[i%len(colors)]
@@ -276,9 +282,16 @@ func calibration(e *sqlnb.Evaluation, dir string) ([]string, error) {
 		sc.Radius = vg.Points(4)
 		p.Add(lp, sc)
 		p.Legend.Add(c.class, lp, sc)
-		pts, texts := binLabels(c)
-		for k := range pts {
-			pts[k] = placed.place(pts[k])
+		all, allTexts := binLabels(c)
+		var pts []plotter.XY
+		var texts []string
+		for k := range all {
+			if pos, ok := placed.place(all[k]); ok {
+				pts, texts = append(pts, pos), append(texts, allTexts[k])
+			}
+		}
+		if len(pts) == 0 {
+			continue
 		}
 		l, err := plotter.NewLabels(plotter.XYLabels{XYs: pts, Labels: texts})
 		if err != nil {
@@ -298,7 +311,7 @@ func calibration(e *sqlnb.Evaluation, dir string) ([]string, error) {
 	for _, l := range counts { // over every curve
 		p.Add(l)
 	}
-	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -0.02, 1.02, math.Min(-0.06, placed.lowest-0.04), 1.05
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -0.02, 1.02, -0.06, 1.06
 	p.Legend.Left = true
 	return save(p, dir, "calibration")
 }

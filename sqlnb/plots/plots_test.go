@@ -234,3 +234,36 @@ func TestConfusionCountColours(t *testing.T) {
 		}
 	}
 }
+
+// TestCalibrationManyClasses: with many classes whose curves meet at the same points, count labels that find
+// no free place near their point are left out, and the axis stays the unit square (labels pushed ever lower
+// had stretched it to -6, squashing the curves into the top band).
+func TestCalibrationManyClasses(t *testing.T) {
+	dir := t.TempDir()
+	e := evaluation()
+	e.Positive = ""
+	e.Calibration = nil
+	for c := range 25 {
+		label := fmt.Sprintf("c%02d", c)
+		e.Model.Classes = append(e.Model.Classes, sqlnb.Class{Label: label})
+		for b, pt := range [][2]float64{{0.02, 0.01}, {0.1, 0.12}, {0.5, 0.45}, {0.97, 0.99}} {
+			e.Calibration = append(e.Calibration, sqlnb.CalibrationBin{Class: label, Bin: b, Predicted: pt[0], Observed: pt[1], N: int64(100 + c)})
+		}
+	}
+	if _, err := plots.Evaluation(e, dir); err != nil {
+		t.Fatal(err)
+	}
+	got := texts(t, filepath.Join(dir, "calibration.svg"))
+	labels := 0
+	for text := range got {
+		if strings.HasPrefix(text, "-") && text != "-0" {
+			t.Errorf("calibration.svg has a negative tick %q: the axis left the unit square", text)
+		}
+		if strings.HasPrefix(text, "n=") {
+			labels++
+		}
+	}
+	if labels == 0 || labels >= 100 {
+		t.Errorf("%d count labels of 100 bins: want some, not all", labels)
+	}
+}
