@@ -176,6 +176,38 @@ type exporter struct {
 
 func (e *exporter) ident(suffix string) string { return queries.Ident(e.name + suffix) }
 
+// typedLabels are the label types nb_predict returns as themselves (udf's labelTypes), with the PostgreSQL
+// type that holds each; other labels are text.
+var typedLabels = map[string]string{"BOOLEAN": "boolean", "TINYINT": "smallint", "SMALLINT": "smallint", "INTEGER": "integer",
+	"BIGINT": "bigint", "UTINYINT": "smallint", "USMALLINT": "integer", "UINTEGER": "bigint", "UBIGINT": "numeric",
+	"FLOAT": "real", "DOUBLE": "double precision"}
+
+// labelType returns the type _predict returns, as nb_predict does: the label column's own type where
+// nb_predict keeps it, else text ("" for VARCHAR in DuckDB, text in PostgreSQL).
+func (e *exporter) labelType() string {
+	name, _, ok := e.s.Model.LabelValues()
+	pgType, typed := typedLabels[name]
+	switch {
+	case !ok || !typed:
+		if e.pg {
+			return "text"
+		}
+		return ""
+	case e.pg:
+		return pgType
+	}
+	return name
+}
+
+// typedLabel casts a label's text to labelType.
+func (e *exporter) typedLabel(expr string) string {
+	t := e.labelType()
+	if t == "" || t == "text" {
+		return expr
+	}
+	return "CAST(" + expr + " AS " + t + ")"
+}
+
 func (e *exporter) literal(s string) string { return queries.Literal(s) }
 
 // num writes a float64 literal that parses back to the same value, bit for bit (±Inf and NaN spelled per
@@ -427,8 +459,9 @@ func (e *exporter) functions(b *strings.Builder, lo, hi []string, limit bool) {
   JOIN unnest(%s) WITH ORDINALITY l(label, i) ON l.i = b.i
   CROSS JOIN LATERAL (SELECT max(x) AS mx, sum(CASE WHEN x - (SELECT max(y) FROM unnest(t.arr) y) < -700 THEN 0 ELSE exp(x - (SELECT max(y) FROM unnest(t.arr) y)) END) AS s FROM unnest(t.arr) x) m
   WHERE t.arr IS NOT NULL AND NOT 'Infinity'::float8 = ANY(t.arr)`, top, jll, e.labels()))
-		pgFunction(b, e.ident("_predict"), "text", fmt.Sprintf(`  SELECT (%s)[(SELECT b.i FROM unnest(t.arr) WITH ORDINALITY b(v, i) ORDER BY b.v DESC, b.i LIMIT 1)]
-  FROM (SELECT %s AS arr FROM (SELECT %s(f) AS arr) a) t WHERE t.arr IS NOT NULL AND NOT 'Infinity'::float8 = ANY(t.arr)`, e.labels(), top, jll))
+		pgFunction(b, e.ident("_predict"), e.labelType(), fmt.Sprintf(`  SELECT %s
+  FROM (SELECT %s AS arr FROM (SELECT %s(f) AS arr) a) t WHERE t.arr IS NOT NULL AND NOT 'Infinity'::float8 = ANY(t.arr)`,
+			e.typedLabel(fmt.Sprintf("(%s)[(SELECT b.i FROM unnest(t.arr) WITH ORDINALITY b(v, i) ORDER BY b.v DESC, b.i LIMIT 1)]", e.labels())), top, jll))
 		return
 	}
 	// DuckDB: macros substitute their arguments textually, so the class scores are bound once per row in a
@@ -456,7 +489,7 @@ func (e *exporter) functions(b *strings.Builder, lo, hi []string, limit bool) {
   FROM (SELECT l, mx, list_sum([exp(y - mx) FOR y IN l]) AS s
         FROM (SELECT l, list_max(l) AS mx FROM (SELECT %s(f) AS l))));
 CREATE MACRO %s(f) AS (
-  SELECT CASE WHEN l IS NULL OR mx = 'inf'::DOUBLE OR isnan(mx) THEN NULL ELSE (%s)[%s] END FROM (SELECT l, list_max(l) AS mx FROM (SELECT %s(f) AS l)));
+  SELECT CASE WHEN l IS NULL OR mx = 'inf'::DOUBLE OR isnan(mx) THEN NULL ELSE %s END FROM (SELECT l, list_max(l) AS mx FROM (SELECT %s(f) AS l)));
 `, e.ident("_predict_proba"), e.labels(), proba, jll,
-		e.ident("_predict"), e.labels(), pick, jll)
+		e.ident("_predict"), e.typedLabel(fmt.Sprintf("(%s)[%s]", e.labels(), pick)), jll)
 }

@@ -256,3 +256,29 @@ func TestExportDollarQuotes(t *testing.T) {
 		t.Errorf("no function body holds the value as one literal:\n%s", script)
 	}
 }
+
+// TestExportTypedLabels: the exported _predict returns the label in the type nb_predict returns it in
+// (BOOLEAN, INTEGER, DOUBLE labels as themselves; it returned VARCHAR, which sorts '10' before '2'), with
+// the same values; the PostgreSQL function returns the matching type.
+func TestExportTypedLabels(t *testing.T) {
+	db := mustOpenDB(t)
+	for typ, pg := range map[string]string{"BOOLEAN": "boolean", "INTEGER": "integer", "DOUBLE": "double precision", "VARCHAR": "text"} {
+		label := fmt.Sprintf("CAST(i %% 3 * 5 AS %s)", typ)
+		if typ == "BOOLEAN" {
+			label = "i % 3 = 1"
+		}
+		mustExec(t, db, fmt.Sprintf(`CREATE OR REPLACE TABLE d AS SELECT %s AS y, (i %% 3) + sin(i) AS x FROM range(90) r(i)`, label))
+		mustExec(t, db, `CALL nb_train('tl', 'd', 'y')`)
+		s := mustScorer(t, db, "tl")
+		mustExec(t, db, "DROP MACRO IF EXISTS tl_predict; DROP MACRO IF EXISTS tl_predict_proba; DROP MACRO IF EXISTS tl_joint_log_likelihood; DROP MACRO IF EXISTS tl__limit; DROP TABLE IF EXISTS tl_classes; DROP TABLE IF EXISTS tl_parameters")
+		mustExec(t, db, exportSQL(t, s, sqlnb.DialectDuckDB))
+		got := queryStrings(t, db, `SELECT typeof(nb_predict('tl', t)), typeof(tl_predict(t)), count(*) FILTER (WHERE nb_predict('tl', t) IS DISTINCT FROM tl_predict(t))
+			FROM d t GROUP BY ALL`)
+		if len(got) != 1 || got[0][0] != typ || got[0][1] != typ || got[0][2] != "0" {
+			t.Errorf("%s labels: nb_predict and the macro give %v", typ, got)
+		}
+		if script := exportSQL(t, s, sqlnb.DialectPostgres); !strings.Contains(script, `CREATE FUNCTION "tl_predict"(f jsonb) RETURNS `+pg+" ") {
+			t.Errorf("%s labels: the PostgreSQL _predict does not return %s", typ, pg)
+		}
+	}
+}
