@@ -373,6 +373,30 @@ func semiSupervisedFolds(ctx context.Context, db Querier, reg FoldRegistrar, spe
 	return out, warnings, nil
 }
 
+// smallClasses warns of the classes with fewer labelled rows than folds (scikit-learn's StratifiedKFold
+// warns alike): some folds' models never see them, and those folds' metrics fall. Each row is in the
+// training rows of k − 1 of the k fold models, so a class has Σ (its count in each) / (k − 1) rows.
+func smallClasses(models []*Model, folds int) []string {
+	rows := map[string]int64{}
+	var order []string
+	for _, m := range models {
+		for _, c := range m.Classes {
+			if _, ok := rows[c.Label]; !ok {
+				order = append(order, c.Label)
+			}
+			rows[c.Label] += c.Count
+		}
+	}
+	var out []string
+	for _, c := range order {
+		if n := rows[c] / int64(folds-1); n < int64(folds) {
+			out = append(out, fmt.Sprintf("class %q has %d labelled rows, fewer than the %d folds: the models of the folds it is not "+
+				"trained in never predict it, and those folds score lower; use fewer folds, or more rows of it", c, n, folds))
+		}
+	}
+	return out
+}
+
 // CrossValidate runs k-fold cross-validation: one statistics scan for every fold (FoldModels), then, per
 // hyperparameter setting, one scan that scores each row once with its fold's model (nb_cv_proba) and
 // aggregates the per-fold metrics inside DuckDB.
@@ -391,6 +415,7 @@ func CrossValidate(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, spec 
 	if err != nil {
 		return nil, fmt.Errorf("cv %q: %w", spec.Train.Model, err)
 	}
+	warnings = append(warnings, smallClasses(models, spec.Folds)...)
 	all := &Model{Name: spec.Train.Model, Classes: models[0].Classes}
 	if spec.PosLabel, err = PositiveClass(all, spec.PosLabel); err != nil {
 		return nil, fmt.Errorf("cv %q: %w", spec.Train.Model, err)

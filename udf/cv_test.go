@@ -256,3 +256,27 @@ func TestCVSourceChecks(t *testing.T) {
 		}
 	}
 }
+
+// TestCrossValidationSmallClass: a class with fewer labelled rows than folds draws a warning naming it (as
+// scikit-learn's StratifiedKFold does: the fold that holds its rows has a model that never saw it, and that
+// fold's metrics fall without a word); classes with enough rows draw none.
+func TestCrossValidationSmallClass(t *testing.T) {
+	db := mustOpenDB(t)
+	ctx := context.Background()
+	mustExec(t, db, `CREATE TABLE s AS SELECT CASE WHEN i IN (5, 17) THEN 'rare' WHEN i % 2 = 0 THEN 'A' ELSE 'C' END AS y, sin(i) + (i % 2) AS x FROM range(1000) r(i)`)
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for folds, warned := range map[int]bool{5: true, 2: false} {
+		res, err := sqlnb.CrossValidate(ctx, conn, db, sqlnb.CVSpec{Folds: folds, Stratified: true, Train: sqlnb.TrainSpec{Model: "cv", Source: "s", Label: "y"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := len(res.Warnings) == 1 && strings.Contains(res.Warnings[0], `class "rare" has 2 labelled rows, fewer than the 5 folds`)
+		if got != warned || (!warned && len(res.Warnings) > 0) {
+			t.Errorf("%d folds: warnings %q", folds, res.Warnings)
+		}
+	}
+}
