@@ -19,11 +19,12 @@ FROM (
     FROM (
         SELECT {{if .Grouped}}g{{else}}0{{end}} AS g, yi, yx,
                CASE{{range .Positions}} WHEN p{{.}} = m THEN {{.}}{{end}} END AS pi,
-               -ln(coalesce(c[yi], 2.220446049250313e-16) / list_sum(c)) AS ll,
+               -- A row with a NULL label (yi and yx NULL: eval_scored's, counted apart) has no terms.
+               CASE WHEN yi IS NOT NULL OR yx IS NOT NULL THEN -ln(coalesce(c[yi], 2.220446049250313e-16) / list_sum(c)) END AS ll,
 {{- if .Pos}}
-               (p{{.Pos}} - coalesce(yi = {{.Pos}}, false)::DOUBLE) ^ 2 AS brier
+               CASE WHEN yi IS NOT NULL OR yx IS NOT NULL THEN (p{{.Pos}} - coalesce(yi = {{.Pos}}, false)::DOUBLE) ^ 2 END AS brier
 {{- else}}
-               list_sum([{{range $i, $c := .Positions}}{{if $i}}, {{end}}(p{{$c}} - coalesce(yi = {{$c}}, false)::DOUBLE) ^ 2{{end}}]) AS brier
+               CASE WHEN yi IS NOT NULL OR yx IS NOT NULL THEN list_sum([{{range $i, $c := .Positions}}{{if $i}}, {{end}}(p{{$c}} - coalesce(yi = {{$c}}, false)::DOUBLE) ^ 2{{end}}]) END AS brier
 {{- end}}
         FROM (
             SELECT *, greatest({{range $i, $c := .Positions}}{{if $i}}, {{end}}p{{$c}}{{end}}) AS m,

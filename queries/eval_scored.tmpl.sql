@@ -1,6 +1,6 @@
 {{- /*
 eval_scored: the scored rows of an evaluation in a compact form, one per source row with a label and
-posteriors: g (the group, the fold; only with .Grouped), yi (the true label's position in the class list;
+posteriors, and one (y, yi, yx and every p NULL, scoring nothing) per row with a NULL label, which eval counts: g (the group, the fold; only with .Grouped), yi (the true label's position in the class list;
 NULL for a label outside it), yx (the true label as text where yi is NULL) and p1 … pK (the posteriors in
 class order; NULL where a row's MAP lacks the class). One DOUBLE per class instead of a MAP: a fraction of
 the memory, and the posteriors of a class are a column to sort.
@@ -20,9 +20,9 @@ FROM (
            [{{range $i, $c := .Positions}}{{if $i}}, {{end}}p[($1::VARCHAR[])[{{$c}}]]{{end}}] AS v
 {{- end}}
     FROM (
-        SELECT {{if .Grouped}}({{.Group}})::INTEGER AS g, {{end}}CAST({{ident .Label}} AS VARCHAR) AS y, {{.Proba}} AS p
+        SELECT {{if .Grouped}}({{.Group}})::INTEGER AS g, {{end}}CAST({{ident .Label}} AS VARCHAR) AS y,
+               CASE WHEN {{ident .Label}} IS NOT NULL THEN {{.Proba}} END AS p
         FROM {{.From}} t
-        WHERE {{ident .Label}} IS NOT NULL
     )
-    WHERE p IS NOT NULL
+    WHERE p IS NOT NULL OR y IS NULL
 )

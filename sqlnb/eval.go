@@ -76,6 +76,9 @@ type Evaluation struct {
 	Confusion   []Cell
 	Curves      []CurvePoint
 	Calibration []CalibrationBin
+	// Unlabelled counts the source's rows with a NULL label, which no metric counts (scikit-learn's metrics
+	// refuse them; training skips them too).
+	Unlabelled int64
 	// Warnings say what the numbers may not show: true labels that are none of the model's classes (they
 	// count as errors, and their log-loss term is -ln ε).
 	Warnings []string
@@ -352,6 +355,16 @@ func evaluate(ctx context.Context, conn *sql.Conn, s scoring) (*Evaluation, erro
 	if e.Metrics, err = scanMetrics(ctx, conn, true, queries.SQL("eval_metrics.sql")); err != nil {
 		return nil, err
 	}
+	// The count of rows with a NULL label is no metric: kept apart (group 0's).
+	e.Metrics = slices.DeleteFunc(e.Metrics, func(m Metric) bool {
+		if m.Metric != "unlabelled" {
+			return false
+		}
+		if m.Group == 0 {
+			e.Unlabelled = int64(m.Value)
+		}
+		return true
+	})
 	if e.Confusion, err = readConfusion(ctx, conn); err != nil {
 		return nil, err
 	}

@@ -484,3 +484,48 @@ func TestEvaluateSameEveryRun(t *testing.T) {
 		}
 	}
 }
+
+// TestEvaluateCountsNullLabels: rows with a NULL label are left out of every metric (scikit-learn's refuse
+// them) and counted — in the same scan — so eval can say so (it left them out without a word); the metrics
+// equal those of the labelled rows alone, with curves and without.
+func TestEvaluateCountsNullLabels(t *testing.T) {
+	ctx := context.Background()
+	db, err := udf.Open("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, `CREATE TABLE b AS SELECT i AS id, (i % 2 = 0) AS y, (i % 2) * 0.5 + sin(i) AS x FROM range(1000) r(i)`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "m", Source: "b", Label: "y", Features: []string{"x"}}); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for _, noCurves := range []bool{false, true} {
+		with, err := sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Model: "m", NoCurves: noCurves,
+			Source: "SELECT * REPLACE (CASE WHEN id < 100 THEN NULL ELSE y END AS y) FROM b"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		without, err := sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Model: "m", NoCurves: noCurves, Source: "SELECT * FROM b WHERE id >= 100"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if with.Unlabelled != 100 || without.Unlabelled != 0 {
+			t.Errorf("no curves %v: unlabelled %d and %d, want 100 and 0", noCurves, with.Unlabelled, without.Unlabelled)
+		}
+		if len(with.Metrics) != len(without.Metrics) || !slices.Equal(with.Confusion, without.Confusion) {
+			t.Fatalf("no curves %v: %d metrics and %d; confusion %v and %v", noCurves, len(with.Metrics), len(without.Metrics), with.Confusion, without.Confusion)
+		}
+		for i, m := range with.Metrics {
+			if w := without.Metrics[i]; m.Metric != w.Metric || m.Class != w.Class || !near(m.Value, w.Value, 1e-15) {
+				t.Errorf("no curves %v: %s %q = %v with NULL-label rows, %v without", noCurves, m.Metric, m.Class, m.Value, w.Value)
+			}
+		}
+	}
+}

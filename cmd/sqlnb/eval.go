@@ -114,7 +114,11 @@ func runEval(cmd *cobra.Command, e *env, o *evalOptions) error {
 		pictures = fmt.Sprintf("; wrote %d pictures to %s", len(files), o.plot)
 	}
 	n, _ := ev.Get("n", "")
-	bar.summary("evaluated %q on %d rows in %.3fs%s", ev.Model.Name, int64(n), time.Since(start).Seconds(), pictures)
+	skipped := ""
+	if ev.Unlabelled > 0 {
+		skipped = fmt.Sprintf(" (%d skipped: NULL label)", ev.Unlabelled)
+	}
+	bar.summary("evaluated %q on %d rows%s in %.3fs%s", ev.Model.Name, int64(n), skipped, time.Since(start).Seconds(), pictures)
 	return nil
 }
 
