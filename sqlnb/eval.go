@@ -217,7 +217,8 @@ func checkLabelType(ctx context.Context, q Querier, m *Model, src Source, label 
 	if !ok || sameLabelText(c.Type, m.LabelType) || labelTextClass(c.Type) == "text" || labelTextClass(m.LabelType) == "text" {
 		return nil // text on either side compares as the text it is: a CSV's BIGINT 1 is the class "1"
 	}
-	return fmt.Errorf("%w: the label column %q is %s, but model %q was trained on %s labels, and labels match as text (1.0 is not \"1\"): "+
+	return fmt.Errorf("%w: the label column %q is %s, but model %q was trained on %s labels, and labels match as their text, which "+
+		"differs between these types (1.0 is not \"1\", 1 is not \"true\", 1.50 is not \"1.5\"): "+
 		"cast it in a --from query (SELECT CAST(%s AS %s) AS %s, ...)", ErrBadType, c.Name, c.Type, m.Name, m.LabelType,
 		queries.Ident(c.Name), m.LabelType, queries.Ident(c.Name))
 }

@@ -161,9 +161,17 @@ func chooseKind(c Column, asked Kind) (Kind, error) {
 			return k.Kind, nil
 		}
 	}
+	id := queries.Ident(c.Name)
+	if u := strings.ToUpper(c.Type); strings.HasSuffix(u, "[]") || strings.HasPrefix(u, "STRUCT") || strings.HasPrefix(u, "MAP") ||
+		strings.HasPrefix(u, "UNION") || strings.Contains(u, "[") {
+		// A nested value: one feature per field or element, or a text of it.
+		return "", fmt.Errorf("%w: feature %q has type %s, a nested type no kind models: leave it out (--features, --exclude), or "+
+			"take its parts apart in a --from query (SELECT %s.field AS ..., %s[1] AS ..., ...), or make it text (CAST(%s AS VARCHAR) "+
+			"with --feature-kind %s=categorical)", ErrBadType, c.Name, c.Type, id, id, id, c.Name)
+	}
 	return "", fmt.Errorf("%w: feature %q has type %s, which no kind models: leave it out (--features, --exclude), or cast it in a "+
 		"--from query — to VARCHAR for categories (SELECT CAST(%s AS VARCHAR) AS %s, ...), or to a number (epoch(%s) for a date or time) "+
-		"for a Gaussian feature", ErrBadType, c.Name, c.Type, queries.Ident(c.Name), queries.Ident(c.Name), queries.Ident(c.Name))
+		"for a Gaussian feature", ErrBadType, c.Name, c.Type, id, id, id)
 }
 
 // byFamily groups features by family, in registry order; each group keeps the model's feature order.
