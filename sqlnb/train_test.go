@@ -332,7 +332,7 @@ func TestWeightedVocabulary(t *testing.T) {
 	db := mustOpenDB(t)
 	kinds := map[string]sqlnb.Kind{"body": sqlnb.Text}
 	for _, c := range []struct {
-		src, doc string
+		src, doc    string
 		maxFeatures int64
 		want        float64
 	}{
