@@ -135,6 +135,27 @@ func (discriminantFamily) Train(ctx context.Context, sc *scan, feats []Feature) 
 	return err
 }
 
+// comomentRow is one row of train_comoments as Scan fills it: (fold,) class, inc, then the values.
+type comomentRow struct {
+	fold  int64
+	class sql.NullString
+	inc   bool
+	vals  []sql.NullFloat64
+	ptrs  []any
+}
+
+func newComomentRow(sc *scan, values int) *comomentRow {
+	r := &comomentRow{vals: make([]sql.NullFloat64, values)}
+	if sc.fold != "" {
+		r.ptrs = append(r.ptrs, &r.fold)
+	}
+	r.ptrs = append(r.ptrs, &r.class, &r.inc)
+	for i := range r.vals {
+		r.ptrs = append(r.ptrs, &r.vals[i])
+	}
+	return r
+}
+
 // needsShift reports whether a class's feature in stats has a mean more than welfordRatio standard deviations
 // from 0, where covar_pop (Welford's update) loses digits.
 func needsShift(stats map[int64][]CoMoment) bool {
@@ -162,18 +183,8 @@ func shiftedCoMoments(ctx context.Context, sc *scan, names []string, missing boo
 	if !missing {
 		width += m
 	}
-	var fold int64
-	var class sql.NullString
-	var inc bool
-	vals := make([]sql.NullFloat64, 1+width)
-	var ptrs []any
-	if sc.fold != "" {
-		ptrs = append(ptrs, &fold)
-	}
-	ptrs = append(ptrs, &class, &inc)
-	for i := range vals {
-		ptrs = append(ptrs, &vals[i])
-	}
+	row := newComomentRow(sc, 1+width)
+	vals := row.vals
 	type key struct {
 		fold                  int64
 		class, feature, other string
@@ -181,9 +192,10 @@ func shiftedCoMoments(ctx context.Context, sc *scan, names []string, missing boo
 	fresh := map[key][3]float64{} // mean of feature, co-moment, rows
 	means := map[key]float64{}
 	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
+		if err := rows.Scan(row.ptrs...); err != nil {
 			return fmt.Errorf("compute co-moments: %w", err)
 		}
+		fold, class, inc := row.fold, row.class, row.inc
 		if inc || !class.Valid {
 			continue
 		}
@@ -238,24 +250,15 @@ func comomentScan(ctx context.Context, sc *scan, names []string, missing bool) (
 	if !missing {
 		width += m // every feature's count of non-NULL values
 	}
-	var fold int64
-	var class sql.NullString
-	var inc bool
-	vals := make([]sql.NullFloat64, head+width)
-	var ptrs []any
-	if sc.fold != "" {
-		ptrs = append(ptrs, &fold)
-	}
-	ptrs = append(ptrs, &class, &inc)
-	for i := range vals {
-		ptrs = append(ptrs, &vals[i])
-	}
+	row := newComomentRow(sc, head+width)
+	vals := row.vals
 	stats := map[int64][]CoMoment{}
 	finite, complete := true, true
 	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
+		if err := rows.Scan(row.ptrs...); err != nil {
 			return false, fmt.Errorf("compute co-moments: %w", err)
 		}
+		fold, class, inc := row.fold, row.class, row.inc
 		n := int64(vals[0].Float64)
 		if inc {
 			if weighted {

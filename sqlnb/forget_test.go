@@ -512,18 +512,7 @@ func TestForgetRoundingWarning(t *testing.T) {
 	if _, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "kept", Source: "SELECT * FROM d WHERE id < 200", Label: "y", Features: []string{"x", "z"}}); err != nil {
 		t.Fatal(err)
 	}
-	var scorers []*sqlnb.Scorer
-	for _, name := range []string{"m", "kept"} {
-		m, err := sqlnb.Load(ctx, db, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := sqlnb.Compile(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		scorers = append(scorers, s)
-	}
+	scorers := []*sqlnb.Scorer{compiled(t, db, "m"), compiled(t, db, "kept")}
 	worst := 0.0
 	for _, class := range []string{"a", "b"} {
 		got, want := param(t, scorers[0], "x", class, "variance", ""), param(t, scorers[1], "x", class, "variance", "")

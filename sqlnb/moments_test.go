@@ -8,22 +8,27 @@ import (
 	"github.com/sqlnb/sqlnb/sqlnb"
 )
 
+// compiled loads and compiles the stored model name.
+func compiled(t *testing.T, db sqlnb.DB, name string) *sqlnb.Scorer {
+	t.Helper()
+	m, err := sqlnb.Load(context.Background(), db, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sqlnb.Compile(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // compareParams checks that the models a and b (same features and classes) have the same parameters to tol
 // (relative).
 func compareParams(t *testing.T, db sqlnb.DB, a, b string, tol float64) {
 	t.Helper()
-	ctx := context.Background()
 	var ps [2][]sqlnb.Parameter
 	for i, name := range []string{a, b} {
-		m, err := sqlnb.Load(ctx, db, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := sqlnb.Compile(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ps[i] = sqlnb.Parameters(s)
+		ps[i] = sqlnb.Parameters(compiled(t, db, name))
 	}
 	if len(ps[0]) != len(ps[1]) || len(ps[0]) == 0 {
 		t.Fatalf("%s: %d parameters, %s: %d", a, len(ps[0]), b, len(ps[1]))
@@ -84,14 +89,7 @@ func TestLargeOffsetMoments(t *testing.T) {
 		}
 		compareParams(t, db, "plain"+string(kind), "ones"+string(kind), 1e-13)
 	}
-	m, err := sqlnb.Load(ctx, db, "plaingaussian")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := sqlnb.Compile(m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := compiled(t, db, "plaingaussian")
 	for _, class := range []string{"0", "1"} {
 		var want float64
 		if err := db.QueryRowContext(ctx, `SELECT var_pop(x - 1e10) FROM o WHERE y = ?`, class).Scan(&want); err != nil {
