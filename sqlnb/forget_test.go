@@ -91,6 +91,10 @@ func TestForgetModels(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := train("rest", "y <> 'c' AND id <> 7")
+	// The model records what was taken away (it kept naming its first source alone).
+	if want := "SELECT y, x, s FROM t WHERE true − SELECT y, x, s FROM t WHERE y = 'c' OR id = 7"; res.Model.Source != want {
+		t.Errorf("source after forget: %q, want %q", res.Model.Source, want)
+	}
 	if len(res.Model.Classes) != 2 || res.Model.Rows != 4 || res.Part.Rows != 3 {
 		t.Fatalf("after forgetting class c and row 7: %d classes, %d rows (part %d)", len(res.Model.Classes), res.Model.Rows, res.Part.Rows)
 	}

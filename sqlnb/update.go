@@ -80,6 +80,7 @@ func Append(ctx context.Context, db DB, spec UpdateSpec) (*UpdateResult, error) 
 			return nil, err
 		}
 		out.Generation = newGeneration()
+		out.Source = updatedSource(m.Source, "+", spec.Source)
 		return out, nil
 	})
 	if err != nil {
@@ -102,6 +103,7 @@ func Forget(ctx context.Context, db DB, spec UpdateSpec) (*UpdateResult, error) 
 		if err != nil {
 			return nil, err
 		}
+		out.Source = updatedSource(m.Source, "−", spec.Source)
 		if m.Params.Priors == PriorsGiven && len(out.Classes) < len(m.Classes) {
 			left := out.ClassIndex()
 			var gone []string
@@ -121,6 +123,17 @@ func Forget(ctx context.Context, db DB, spec UpdateSpec) (*UpdateResult, error) 
 	}
 	res.Warnings = forgetRounding(before, res.Model)
 	return res, nil
+}
+
+// updatedSource records rows added (+) or forgotten (−) in a model's source text, as merge records its
+// inputs ("A + B − C"): the model no longer stands for its first source alone. A long history keeps its
+// start and its newest step.
+func updatedSource(source, op, rows string) string {
+	s := source + " " + op + " " + rows
+	if r := []rune(s); len(r) > 1000 {
+		return string(r[:400]) + " … " + op + " " + string([]rune(rows)[:min(len([]rune(rows)), 590)])
+	}
+	return s
 }
 
 // forgetRounding warns of the Gaussian (and lda, qda) features of model after, which Forget made from
