@@ -11,7 +11,7 @@ With a weight column, a second scan over the same source gives the class's weigh
 unweighted means were moved by rows of weight 0 far from the others, and the sums below cancelled), and the
 scan sums
 Σ w, Σ w (x_j - s_j) and Σ w (x_j - s_j)(x_k - s_k) about them (a shift that keeps them exact), from which
-the weighted mean and co-moment follow. With .Shift (unweighted; sqlnb runs it again so where a class mean lies more
+the weighted mean and co-moment follow. With .Shift (unweighted; sqlnb runs it again when a class mean lies more
 than 100 standard deviations from 0, as Welford's update loses about |mean|/σ ulps), the means and
 co-moments (over n) come from the same shifted sums with weight 1 about the class means from a first scan. With .Fold (an SQL expression over the source row t), every
 statistic is computed per (fold, class) in the same scan, for cross-validation.

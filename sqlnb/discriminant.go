@@ -156,12 +156,12 @@ func newComomentRow(sc *scan, values int) *comomentRow {
 	return r
 }
 
-// needsShift reports whether a class's feature in stats has a mean more than welfordRatio standard deviations
-// from 0, where covar_pop (Welford's update) loses digits.
+// needsShift reports whether covar_pop (Welford's update) lost digits for a class's feature in stats
+// (welfordLoses).
 func needsShift(stats map[int64][]CoMoment) bool {
 	for _, part := range stats {
 		for _, r := range part {
-			if r.Feature == r.Other && r.Count > 1 && r.CoMoment > 0 && math.Abs(r.Mean) > welfordRatio*math.Sqrt(r.CoMoment/float64(r.Count)) {
+			if r.Feature == r.Other && welfordLoses(r.Count, r.Mean, r.CoMoment) {
 				return true
 			}
 		}
@@ -186,40 +186,45 @@ func shiftedCoMoments(ctx context.Context, sc *scan, names []string, missing boo
 	row := newComomentRow(sc, 1+width)
 	vals := row.vals
 	type key struct {
-		fold                  int64
-		class, feature, other string
+		fold  int64
+		class string
 	}
-	fresh := map[key][3]float64{} // mean of feature, co-moment, rows
-	means := map[key]float64{}
+	type scanned struct {
+		n     int64
+		means map[string]float64
+		co    map[[2]string]float64
+	}
+	fresh := map[key]scanned{}
 	for rows.Next() {
 		if err := rows.Scan(row.ptrs...); err != nil {
 			return fmt.Errorf("compute co-moments: %w", err)
 		}
-		fold, class, inc := row.fold, row.class, row.inc
-		if inc || !class.Valid {
+		if row.inc || !row.class.Valid {
 			continue
 		}
-		n := vals[0].Float64
-		v := vals[1:]
+		n, v := vals[0].Float64, vals[1:]
+		c := scanned{n: int64(n), means: map[string]float64{}, co: map[[2]string]float64{}}
 		for j, name := range names {
-			means[key{fold, class.String, name, ""}] = v[j].Float64
+			c.means[name] = v[j].Float64
 		}
 		for p, pr := range ps {
-			fresh[key{fold, class.String, names[pr.J], names[pr.K]}] = [3]float64{v[pr.J].Float64, v[m+p].Float64 * n, n}
+			c.co[[2]string{names[pr.J], names[pr.K]}] = v[m+p].Float64 * n
 		}
+		fresh[key{row.fold, row.class.String}] = c
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("compute co-moments: %w", err)
 	}
 	for f, part := range stats {
 		for i, r := range part {
-			got, ok := fresh[key{f, r.Class, r.Feature, r.Other}]
-			if !ok || got[2] != float64(r.Count) || math.IsNaN(got[0]+got[1]) || math.IsInf(got[0]+got[1], 0) {
+			c, ok := fresh[key{f, r.Class}]
+			mean, other, co := c.means[r.Feature], c.means[r.Other], c.co[[2]string{r.Feature, r.Other}]
+			if !ok || c.n != r.Count || math.IsNaN(mean+other+co) || math.IsInf(mean+other+co, 0) {
 				continue // a class the second scan did not see the same (a source that changes): keep the first
 			}
-			part[i].Mean, part[i].OtherMean, part[i].CoMoment = got[0], means[key{f, r.Class, r.Other, ""}], got[1]
+			part[i].Mean, part[i].OtherMean, part[i].CoMoment = mean, other, co
 			if r.Feature == r.Other {
-				part[i].CoMoment = math.Max(0, part[i].CoMoment)
+				part[i].CoMoment = math.Max(0, co)
 			}
 		}
 	}

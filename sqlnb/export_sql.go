@@ -176,9 +176,9 @@ type exporter struct {
 
 func (e *exporter) ident(suffix string) string { return queries.Ident(e.name + suffix) }
 
-// typedLabels are the label types nb_predict returns as themselves (udf's labelTypes), with the PostgreSQL
-// type that holds each; other labels are text.
-var typedLabels = map[string]string{"BOOLEAN": "boolean", "TINYINT": "smallint", "SMALLINT": "smallint", "INTEGER": "integer",
+// pgLabelTypes gives the PostgreSQL type of each label type nb_predict returns as itself (LabelValues's, but
+// VARCHAR); other labels are text.
+var pgLabelTypes = map[string]string{"BOOLEAN": "boolean", "TINYINT": "smallint", "SMALLINT": "smallint", "INTEGER": "integer",
 	"BIGINT": "bigint", "UTINYINT": "smallint", "USMALLINT": "integer", "UINTEGER": "bigint", "UBIGINT": "numeric",
 	"FLOAT": "real", "DOUBLE": "double precision"}
 
@@ -186,7 +186,7 @@ var typedLabels = map[string]string{"BOOLEAN": "boolean", "TINYINT": "smallint",
 // nb_predict keeps it, else text ("" for VARCHAR in DuckDB, text in PostgreSQL).
 func (e *exporter) labelType() string {
 	name, _, ok := e.s.Model.LabelValues()
-	pgType, typed := typedLabels[name]
+	pgType, typed := pgLabelTypes[name]
 	switch {
 	case !ok || !typed:
 		if e.pg {

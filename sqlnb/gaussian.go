@@ -116,6 +116,11 @@ func (gaussianFamily) Train(ctx context.Context, sc *scan, feats []Feature) erro
 	// moments runs train_moments over the features mf (shifted: the two-scan form of the variance) and
 	// returns each (fold,) class's statistics, len(mf) a class in feature order.
 	moments := func(mf []momentFeature, shifted bool) (map[int64][]GaussianStat, error) {
+		if shifted { // a second scan: its class heads are not recorded again, the classes are the first scan's
+			done := sc.done
+			sc.done = true
+			defer func() { sc.done = done }()
+		}
 		rows, err := sc.query(ctx, "train_moments.tmpl.sql", map[string]any{"Features": mf, "Shift": shifted})
 		if err != nil {
 			return nil, fmt.Errorf("compute Gaussian statistics: %w", err)
@@ -151,12 +156,7 @@ func (gaussianFamily) Train(ctx context.Context, sc *scan, feats []Feature) erro
 			return err
 		}
 		if sc.p.weight == "" {
-			// The second scan's class heads are not recorded again: the classes are the first scan's.
-			done := sc.done
-			sc.done = true
-			err := reshift(stats, mf, moments)
-			sc.done = done
-			if err != nil {
+			if err := reshift(stats, mf, moments); err != nil {
 				return err
 			}
 		}
@@ -172,22 +172,22 @@ func (gaussianFamily) Train(ctx context.Context, sc *scan, feats []Feature) erro
 	return gaussianDiagnose(ctx, sc, mf, err, run)
 }
 
-// welfordRatio is the |mean|/σ of a class's feature above which its var_pop (Welford's update, about
-// |mean|/σ ulps off) is computed again about the class mean: a relative error of ~1e-14 at most stays.
-const welfordRatio = 100
+// welfordLoses reports whether the var_pop (covar_pop) of n values of mean mean and sum of squared
+// deviations m2 lost digits: Welford's update is about |mean|/σ ulps off, so past 100 σ from 0 the moments
+// are computed again about the class mean (a relative error of ~1e-14 at most stays). A spread of 0 is exact.
+func welfordLoses(n int64, mean, m2 float64) bool {
+	return n > 1 && m2 > 0 && math.Abs(mean) > 100*math.Sqrt(m2/float64(n))
+}
 
-// reshift computes again, by train_moments' two-scan form (Shift), the moments of the features of mf whose
-// mean in some (fold,) class lies more than welfordRatio standard deviations from 0 (a spread of 0 is exact
-// already), and puts them in stats (len(mf) a class, in feature order), matched by fold, class and feature,
+// reshift computes again, by train_moments' two-scan form (Shift), the moments of the features of mf that
+// welfordLoses in some (fold,) class, and puts them in stats (len(mf) a class, in feature order), matched by fold, class and feature,
 // where the second scan counted the same rows.
 func reshift(stats map[int64][]GaussianStat, mf []momentFeature, moments func([]momentFeature, bool) (map[int64][]GaussianStat, error)) error {
 	var again []momentFeature
-	for j, f := range mf {
+	for _, f := range mf {
 		for _, part := range stats {
-			if slices.ContainsFunc(part, func(g GaussianStat) bool {
-				return g.Feature == f.Name && g.Count > 1 && g.M2 > 0 && math.Abs(g.Mean) > welfordRatio*math.Sqrt(g.M2/float64(g.Count))
-			}) {
-				again = append(again, mf[j])
+			if slices.ContainsFunc(part, func(g GaussianStat) bool { return g.Feature == f.Name && welfordLoses(g.Count, g.Mean, g.M2) }) {
+				again = append(again, f)
 				break
 			}
 		}

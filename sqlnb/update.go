@@ -129,11 +129,13 @@ func Forget(ctx context.Context, db DB, spec UpdateSpec) (*UpdateResult, error) 
 // inputs ("A + B − C"): the model no longer stands for its first source alone. A long history keeps its
 // start and its newest step.
 func updatedSource(source, op, rows string) string {
-	s := source + " " + op + " " + rows
-	if r := []rune(s); len(r) > 1000 {
-		return string(r[:400]) + " … " + op + " " + string([]rune(rows)[:min(len([]rune(rows)), 590)])
+	if r := []rune(source); len(r) > 400 {
+		source = string(r[:400]) + " …"
 	}
-	return s
+	if r := []rune(rows); len(r) > 590 {
+		rows = string(r[:590]) + " …"
+	}
+	return source + " " + op + " " + rows
 }
 
 // forgetRounding warns of the Gaussian (and lda, qda) features of model after, which Forget made from

@@ -74,7 +74,11 @@ deviation over the folds, then each fold's value (fold1 … foldK), in every --f
 }
 
 func runCV(cmd *cobra.Command, e *env, o *cvOptions) error {
-	spec, err := o.flags.options(cmd).Spec(o.model, o.from, o.label)
+	// --alpha and --var-smoothing are cv's own lists to sweep (cv.Alphas below), not the training flags
+	// options reads: their training values stay the defaults.
+	opts := o.flags.options(cmd)
+	opts.Alpha, opts.VarSmoothing = nil, nil
+	spec, err := opts.Spec(o.model, o.from, o.label)
 	if err != nil {
 		return usageError{err}
 	}
@@ -92,13 +96,6 @@ func runCV(cmd *cobra.Command, e *env, o *cvOptions) error {
 	}
 	if o.folds < 2 {
 		return usageError{fmt.Errorf("--folds %d: use at least 2", o.folds)}
-	}
-	// --alpha and --var-smoothing are the sweep's lists (cv.Alphas below), not one training value.
-	if spec.Params != nil {
-		p := *spec.Params
-		d := sqlnb.DefaultParams()
-		p.Alpha, p.VarSmoothing = d.Alpha, d.VarSmoothing
-		spec.Params = &p
 	}
 	cv := sqlnb.CVSpec{Train: spec, Folds: o.folds, Stratified: o.stratified, Seed: o.seed, Key: o.key, Metric: o.metric,
 		AUC: o.auc, PosLabel: o.posLabel}
