@@ -22,19 +22,19 @@ func posteriorsTwoAVX2(b0, b1, dst *float64, n int) int
 // expVec holds, for the AVX2 kernels (exp_amd64.s), the constants expReduce and expRebuild use and what
 // posteriorsTwo needs, each four times (a YMM vector): the kernels keep 1 and expClamp in registers and read
 // the others as operands.
-var expVec = func() (v [22][4]uint64) {
+var expVec = func() (v [20][4]uint64) {
 	for i, x := range [...]float64{
 		expInvLn2, expShift, expLn2Hi, expLn2Lo, // expReduce
-		expC2, expC3, expC4, expC5, expC6, expC7, expC8, expC9, expC10, expC11, expC12, expC13, // expRebuild
+		expC2, expC3, expC4, expC5, expC6, expC7, expC8, expC9, expC10, expC11, // expRebuild
 		1,                 // expRebuild; posteriorsTwo: 1 + e
 		expClamp, 0x1p-64, // expReduce, expRebuild
 		math.Copysign(0, -1), // posteriorsTwo: the sign bit (−|d|)
-		0,                    // (v[20], below)
+		0,                    // (v[18], below)
 		math.Inf(1),          // posteriorsTwo: a score of +∞
 	} {
 		v[i] = [4]uint64{math.Float64bits(x), math.Float64bits(x), math.Float64bits(x), math.Float64bits(x)}
 	}
-	v[20] = [4]uint64{expScale64, expScale64, expScale64, expScale64} // expRebuild's 2^(k+64)
+	v[18] = [4]uint64{expScale64, expScale64, expScale64, expScale64} // expRebuild's 2^(k+64)
 	return v
 }()
 

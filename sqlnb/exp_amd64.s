@@ -11,13 +11,13 @@
 // return where they stopped.
 //
 // Registers: Y7 1.0, R12 &expVec (the other constants, 32 bytes each: expVec's order, read as operands);
-// EXPRANGE and EXP use Y0..Y5, Y12..Y15 and R10, Y6 holds expClamp; Y8..Y11 are left to the kernels.
+// EXPRANGE and EXP use Y0..Y5, Y12..Y14 and R10, Y6 holds expClamp; Y8..Y11 are left to the kernels.
 
 // EXPCONSTS loads the constants.
 #define EXPCONSTS \
 	LEAQ    ·expVec(SB), R12; \
-	VMOVUPD 512(R12), Y7 /* 1 */; \
-	VMOVUPD 544(R12), Y6 /* expClamp */
+	VMOVUPD 448(R12), Y7 /* 1 */; \
+	VMOVUPD 480(R12), Y6 /* expClamp */
 
 // EXPRANGE sets R10's low four bits for the lanes of x (Y0) that EXP computes: x ≤ 0 (as expNonPositive
 // tests it: false for NaN); clobbers Y5.
@@ -27,8 +27,8 @@
 	VMOVMSKPD Y5, R10
 
 // EXP sets Y1 = e^x for x ≤ 0 in Y0, as expRebuild(expReduce(x)), the same operations
-// (Estrin's scheme: Y12 collects P, Y13..Y15 the pairs); clobbers Y0..Y5 and Y12..Y15. expVec holds
-// c2 … c13 (1/i!) at 128, 160, … 480.
+// (Estrin's scheme: Y12 collects P, Y13 and Y14 the pairs); clobbers Y0..Y5 and Y12..Y14. expVec holds
+// c2 … c11 at 128, 160, … 416.
 #define EXP \
 	VMAXPD       Y0, Y6, Y0 /* max(x, expClamp), x if NaN */; \
 	VMOVUPD      32(R12), Y1; \
@@ -55,17 +55,14 @@
 	VFMADD231PD  Y14, Y4, Y13 /* s1 = q3·r² + q2 */; \
 	VMOVUPD      416(R12), Y14; \
 	VFMADD213PD  384(R12), Y3, Y14 /* q4 = c11·r + c10 */; \
-	VMOVUPD      480(R12), Y15; \
-	VFMADD213PD  448(R12), Y3, Y15 /* q5 = c13·r + c12 */; \
-	VFMADD231PD  Y15, Y4, Y14 /* s2 = q5·r² + q4 */; \
-	VFMADD231PD  Y14, Y2, Y13 /* s2·r⁴ + s1 */; \
-	VFMADD231PD  Y13, Y2, Y12 /* P = (s2·r⁴ + s1)·r⁴ + s0 */; \
+	VFMADD231PD  Y14, Y2, Y13 /* q4·r⁴ + s1 */; \
+	VFMADD231PD  Y13, Y2, Y12 /* P = (q4·r⁴ + s1)·r⁴ + s0 */; \
 	VFMADD213PD  Y0, Y4, Y12 /* r²·P + (e − kl) */; \
 	VADDPD       Y12, Y5, Y3 /* p = h + (r²·P + (e − kl)) */; \
 	VPSLLQ       $52, Y1, Y1 /* k<<52 */; \
-	VPADDQ       640(R12), Y1, Y1 /* 2^(k+64) */; \
+	VPADDQ       576(R12), Y1, Y1 /* 2^(k+64) */; \
 	VMULPD       Y1, Y3, Y1 /* p · 2^(k+64) */; \
-	VMULPD       576(R12), Y1, Y1 /* · 2⁻⁶⁴ */
+	VMULPD       512(R12), Y1, Y1 /* · 2⁻⁶⁴ */
 
 // JLLARGS loads the arguments expSumsAVX2 and posteriorsAVX2 share (jll, n, K, rows, dst first, in that
 // order): SI jll, BX 8n, CX 8K, DI dst.
@@ -139,11 +136,11 @@ loop2:
 	JGT       done2
 	VMOVUPD   (DX)(AX*8), Y0
 	VSUBPD    (SI)(AX*8), Y0, Y0 // d
-	VORPD     608(R12), Y0, Y0   // e = −|d|
+	VORPD     544(R12), Y0, Y0   // e = −|d|
 	EXPRANGE
 	VMOVUPD   (SI)(AX*8), Y1
 	VMAXPD    (DX)(AX*8), Y1, Y1 // max(b0, b1)
-	VCMPPD    $4, 672(R12), Y1, Y1 // ≠ +∞ (NEQ_UQ): a +∞ score's row goes to the Go code, which gives NaN
+	VCMPPD    $4, 608(R12), Y1, Y1 // ≠ +∞ (NEQ_UQ): a +∞ score's row goes to the Go code, which gives NaN
 	VMOVMSKPD Y1, R13
 	ANDQ      R13, R10
 	CMPQ      R10, $15
