@@ -157,6 +157,61 @@ func TestConcurrentScoringSeesWholeModels(t *testing.T) {
 	}
 }
 
+// TestBindRaceSeesOneVersion: a version committed while a statement's first call loads the version it
+// sees (a cache miss) must not split the statement: the first call used to bind the newer version it loaded
+// while the second, whose snapshot does not see that one, bound the cached version before it — proba of one
+// α, joint log-likelihood of the other (found by TestConcurrentScoringSeesWholeModels on a loaded machine).
+// Here the commit is made to happen exactly then.
+func TestBindRaceSeesOneVersion(t *testing.T) {
+	db, err := openFile(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	mustExec(t, db, `CREATE TABLE d AS SELECT CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END AS y,
+		CASE WHEN (i % 2 = 0) = (i % 5 <> 0) THEN 'u' ELSE 'v' END AS c FROM range(300) r(i)`)
+	setAlpha := func(alpha float64) {
+		m, err := sqlnb.Load(ctx, db.DB, "m")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := m.Params
+		p.Alpha = alpha
+		if _, err := sqlnb.SetParams(ctx, db.DB, "m", p, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	probe := `SELECT nb_predict_proba('m', {'c': 'v'})::VARCHAR, nb_joint_log_likelihood('m', {'c': 'v'})::VARCHAR`
+	var want [][]string
+	for _, alpha := range []string{"1", "3"} {
+		mustExec(t, db, `CALL nb_train('ref', 'd', 'y', alpha := `+alpha+`)`)
+		want = append(want, queryStrings(t, db, strings.ReplaceAll(probe, "'m'", "'ref'"))[0])
+	}
+	mustExec(t, db, `CALL nb_train('m', 'd', 'y', alpha := 2)`)
+	queryStrings(t, db, probe) // the model is cached (hot): an outgoing version is kept from now on
+	setAlpha(1)                // a version this process has not loaded
+	fired := false
+	udf.SetTestBeforeLoad(func() {
+		if !fired {
+			fired = true
+			setAlpha(3) // committed between the first call's choice and its load
+		}
+	})
+	defer udf.SetTestBeforeLoad(nil)
+	got := queryStrings(t, db, probe)[0]
+	if !fired {
+		t.Fatal("the first call did not load a version: the test no longer reaches the race")
+	}
+	ok := false
+	for _, w := range want {
+		ok = ok || sameMaps(got[0], w[0]) && sameMaps(got[1], w[1])
+	}
+	if !ok {
+		t.Errorf("one statement scored with two versions: proba %s, jll %s (α = 1: %v; α = 3: %v)", got[0], got[1], want[0], want[1])
+	}
+}
+
 // sameMaps compares two MAP texts {k=v, ...} number by number (relative 1e-12).
 func sameMaps(a, b string) bool {
 	pa, pb := strings.Split(strings.Trim(a, "{}"), ", "), strings.Split(strings.Trim(b, "{}"), ", ")

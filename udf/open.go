@@ -345,38 +345,55 @@ func (r *registry) scorer(ctx context.Context, name string) (*sqlnb.Scorer, erro
 // second call of the same statement bound after it) gets the version it sees — one whole committed version,
 // the same for every call of the statement — if it is still cached; otherwise the newest. Without a client
 // context (cctx.Ptr nil), the newest.
+//
+// The load is checked against the generation read first: a version committed between the two reads is
+// cached and the choice made again, as the caller's snapshot may not see it while another call of the same
+// statement, bound before, took the version before it (TestConcurrentScoringSeesWholeModels).
 func (r *registry) scorerFor(ctx context.Context, name string, cctx mapping.ClientContext) (*sqlnb.Scorer, error) {
-	gen, params, err := sqlnb.CurrentParams(ctx, r.lookup, name)
-	if err != nil {
-		if s := r.visibleVersion(name, cctx); s != nil && errors.Is(err, sqlnb.ErrUnknownModel) {
-			return s, nil // dropped after the caller's snapshot
+	for attempt := 0; ; attempt++ {
+		gen, params, err := sqlnb.CurrentParams(ctx, r.lookup, name)
+		if err != nil {
+			if s := r.visibleVersion(name, cctx); s != nil && errors.Is(err, sqlnb.ErrUnknownModel) {
+				return s, nil // dropped after the caller's snapshot
+			}
+			return nil, err
 		}
-		return nil, err
-	}
-	if found, ok := seesEntry(cctx, r.catalog, entrySequence, "nb", sqlnb.VersionMarker(gen)); ok && !found {
-		if s := r.visibleVersion(name, cctx); s != nil {
+		if found, ok := seesEntry(cctx, r.catalog, entrySequence, "nb", sqlnb.VersionMarker(gen)); ok && !found {
+			if s := r.visibleVersion(name, cctx); s != nil {
+				return s, nil
+			}
+		}
+		r.mu.Lock()
+		for _, s := range r.cache[name] {
+			if s.Model.Generation == gen && s.Model.Params == params {
+				r.mu.Unlock()
+				return s, nil
+			}
+		}
+		r.mu.Unlock()
+		if testBeforeLoad != nil {
+			testBeforeLoad()
+		}
+		m, err := sqlnb.Load(ctx, r.lookup, name)
+		if err != nil {
+			return nil, err
+		}
+		s, err := sqlnb.Compile(m)
+		if err != nil {
+			return nil, err
+		}
+		r.remember(name, s)
+		if m.Generation == gen || attempt == loadAttempts-1 {
 			return s, nil
 		}
 	}
-	r.mu.Lock()
-	for _, s := range r.cache[name] {
-		if s.Model.Generation == gen && s.Model.Params == params {
-			r.mu.Unlock()
-			return s, nil
-		}
-	}
-	r.mu.Unlock()
-	m, err := sqlnb.Load(ctx, r.lookup, name)
-	if err != nil {
-		return nil, err
-	}
-	s, err := sqlnb.Compile(m)
-	if err != nil {
-		return nil, err
-	}
-	r.remember(name, s)
-	return s, nil
 }
+
+// loadAttempts bounds scorerFor's choices made again (each after a version committed while it loaded).
+const loadAttempts = 5
+
+// testBeforeLoad, when set (by tests only), runs in scorerFor before it loads a version it has not cached.
+var testBeforeLoad func()
 
 // remember adds version s of model name to the cache (the newest versionsKept are kept).
 func (r *registry) remember(name string, s *sqlnb.Scorer) {
