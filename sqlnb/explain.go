@@ -140,7 +140,7 @@ func MostInformative(s *Scorer, top int) []Informative {
 			cand = append(cand, comp.Informative(s.Labels, c)...)
 		}
 		sort.SliceStable(cand, func(a, b int) bool { return cand[a].LLR > cand[b].LLR })
-		out = append(out, cand[:min(top, len(cand))]...)
+		out = append(out, cand[:max(0, min(top, len(cand)))]...)
 	}
 	return out
 }

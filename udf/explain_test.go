@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sqlnb/sqlnb/sqlnb"
 )
 
 // TestExplainSumsToLogOdds: nb_explain's contributions plus the prior term equal the log-odds from
@@ -143,5 +145,43 @@ func TestExplainNullRowsLeaveNoHoles(t *testing.T) {
 		SELECT coalesce(nb_explain('m', t)::VARCHAR, NULL) AS e FROM d t)`)
 	if got[0][0] == "0" || got[0][1] != "5000" || got[0][2] != "true" {
 		t.Errorf("NULL explanations, rows, text: %v", got[0])
+	}
+}
+
+// TestInformativeTop: nb_informative lists, per class, the top values by log-likelihood ratio in decreasing
+// order — 10 by default, top := N otherwise, none for 0 — the same rows as the library's MostInformative;
+// a negative top is refused naming the option (it was an internal slice-bounds error).
+func TestInformativeTop(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT 'c' || (i % 3) AS y, ['u', 'v', 'w', 'x'][1 + (i * i) % 4] AS cat,
+		sin(i) + (i % 3) AS x, i % 5 = 0 AS flag FROM range(300) r(i)`)
+	mustExec(t, db, `CALL nb_train('e', 'd', 'y')`)
+	s := mustScorer(t, db, "e")
+	for _, top := range []string{"", ", top := 0", ", top := 2", ", top := 1000"} {
+		rows := queryStrings(t, db, `SELECT class, feature, coalesce(value, ''), llr FROM nb_informative('e'`+top+`)`)
+		n := 10
+		if top != "" {
+			n, _ = strconv.Atoi(strings.TrimPrefix(top, ", top := "))
+		}
+		want := sqlnb.MostInformative(s, n)
+		if len(rows) != len(want) {
+			t.Fatalf("top %q: %d rows, want %d", top, len(rows), len(want))
+		}
+		for i, r := range rows {
+			llr, _ := strconv.ParseFloat(r[3], 64)
+			w := want[i]
+			if r[0] != w.Class || r[1] != w.Feature || r[2] != w.Value || llr != w.LLR {
+				t.Errorf("top %q row %d: %v, want %+v", top, i, r, w)
+			}
+			if i > 0 && r[0] == rows[i-1][0] {
+				if prev, _ := strconv.ParseFloat(rows[i-1][3], 64); prev < llr {
+					t.Errorf("top %q row %d: not in decreasing order (%v after %v)", top, i, llr, prev)
+				}
+			}
+		}
+	}
+	_, err := db.Exec(`SELECT * FROM nb_informative('e', top := -1)`)
+	if err == nil || !strings.Contains(err.Error(), "top := -1") || strings.Contains(err.Error(), "internal") {
+		t.Errorf("top := -1: %v", err)
 	}
 }

@@ -122,6 +122,9 @@ func tableSpecs() []*tableSpec {
 				if v, ok := args["top"].(int64); ok {
 					top = v
 				}
+				if top < 0 {
+					return nil, fmt.Errorf("%w: nb_informative: top := %d: give the number of values to list per class (0 or more; default 10)", sqlnb.ErrBadOption, top)
+				}
 				var rows [][]any
 				for _, x := range sqlnb.MostInformative(s, int(top)) {
 					rows = append(rows, []any{x.Class, x.Feature, x.Value, x.LLR})
