@@ -281,6 +281,10 @@ func Subtract(m, part *Model) (*Model, error) {
 			if m.Weight == "" {
 				w = float64(n)
 			}
+			if n > 0 && w == 0 && err == nil {
+				err = fmt.Errorf("its %d remaining row(s) would all have weight 0 in weight column %q, so it could never be predicted: "+
+					"forget those rows as well, or train the model again on the rows wanted", n, m.Weight)
+			}
 			x.Count, x.Weight = n, w
 		}
 		if err != nil {

@@ -572,3 +572,64 @@ func TestMergeIntegerWidths(t *testing.T) {
 		t.Errorf("append DOUBLE rows to a FLOAT category: %v", err)
 	}
 }
+
+// TestZeroWeightClassEverywhere: a class whose rows all weigh 0 gets training's message (naming the class
+// and the weight column) on every path that meets one (found by reviews): logistic regression's fit (it said
+// "the log-loss or its gradient is not finite", from the log of 0 it started at), one group of a per-group
+// model (it said "invalid model: … nb.classes …" and stopped every group: now that group alone scores with
+// the pooled model, with a warning), and a forget that leaves a class only rows of weight 0 (it said "invalid
+// model"; now ErrCannotForget, the model kept).
+func TestZeroWeightClassEverywhere(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE z AS SELECT i, CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END AS g,
+		['p', 'q', 'r'][1 + i % 3] AS y, sin(i) + i % 3 AS x,
+		CASE WHEN i % 3 = 2 AND i % 2 = 1 THEN 0.0 ELSE 1.0 END AS w FROM range(120) r(i)`)
+	// Logistic regression: class r has weight 0 in group b's rows only, so filter to those.
+	_, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "lr", Source: "FROM z WHERE g = 'b'", Label: "y", Kind: sqlnb.Logistic,
+		Features: []string{"x"}, Weight: "w"})
+	if !errors.Is(err, sqlnb.ErrBadValue) || !strings.Contains(err.Error(), `class "r" has total weight 0 in weight column "w"`) {
+		t.Errorf("logistic: %v", err)
+	}
+	// Per group: group b's class r weighs 0; group a gets its model, b scores with the pooled one.
+	res, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "byg", Source: "z", Label: "y", Features: []string{"x"}, Weight: "w", By: []string{"g"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	warned := strings.Join(res.Warnings, "\n")
+	if len(res.Model.Groups) != 1 || !strings.Contains(warned, `gets no model of its own (its rows score with the pooled model)`) ||
+		!strings.Contains(warned, `class "r" has total weight 0 in weight column "w"`) {
+		t.Errorf("per group: %d groups, warnings %q", len(res.Model.Groups), res.Warnings)
+	}
+	// Forget: forgetting class r's rows of weight 1 leaves its rows of weight 0.
+	if _, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "f", Source: "z", Label: "y", Features: []string{"x"}, Weight: "w"}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = sqlnb.Forget(ctx, db, sqlnb.UpdateSpec{Model: "f", Source: "FROM z WHERE y = 'r' AND w > 0"})
+	if !errors.Is(err, sqlnb.ErrCannotForget) || !strings.Contains(err.Error(), `class "r"`) || !strings.Contains(err.Error(), `weight 0 in weight column "w"`) {
+		t.Errorf("forget: %v", err)
+	}
+	if m, err := sqlnb.Load(ctx, db, "f"); err != nil || m.Rows != 120 {
+		t.Errorf("after the refused forget: %v, %v", m, err)
+	}
+}
+
+// TestPriorsWarningNamesOwnKinds: priors given to a model whose kinds leave them out are warned of with the
+// model's own kinds (it listed complement, text_complement and logistic for a logistic model).
+func TestPriorsWarningNamesOwnKinds(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE z AS SELECT ['p', 'q'][1 + i % 2] AS y, sin(i) + i % 2 AS x FROM range(60) r(i)`)
+	spec, err := sqlnb.Options{Priors: "p=0.6,q=0.4", Kind: "logistic"}.Spec("lr", "z", "y")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := sqlnb.Train(ctx, db, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warned := strings.Join(res.Warnings, "\n")
+	if !strings.Contains(warned, "the model has logistic features, which leave the class priors out") || strings.Contains(warned, "complement") {
+		t.Errorf("warnings %q", res.Warnings)
+	}
+}

@@ -246,6 +246,14 @@ func describeLogistic(ctx context.Context, sc *scan, feats []Feature) (*logistic
 		}
 		return nil, fmt.Errorf("describe logistic features: %w", err)
 	}
+	if sc.p.weight != "" {
+		// Before the fit, which starts at the intercepts log(w_c/w_0): checkTrained's error, not a log of 0.
+		for c, w := range d.weight {
+			if w == 0 {
+				return nil, zeroWeightClass(d.labels[c], sc.p.weight)
+			}
+		}
+	}
 	for i, f := range feats {
 		if lf[i].Numeric {
 			if d.rows > 0 && (math.IsInf(lo[i], 0) || math.IsInf(hi[i], 0) || math.IsInf(hi[i]-lo[i], 0)) {

@@ -508,6 +508,12 @@ func (r missingReport) byFeature() string {
 	return fmt.Sprintf("%s of %d labelled rows", strings.Join(parts, ", "), r.total)
 }
 
+// zeroWeightClass is the error for a class whose rows all have weight 0 in weight column weight.
+func zeroWeightClass(label, weight string) error {
+	return fmt.Errorf("%w: class %q has total weight 0 in weight column %q: it could never be predicted; give its rows positive weights or filter them out",
+		ErrBadValue, label, weight)
+}
+
 // checkTrained checks a trained model's classes and weights, applies given priors, validates and compiles it.
 func checkTrained(spec TrainSpec, p *plan, m *Model) (*Model, error) {
 	classes, params := m.Classes, m.Params
@@ -525,8 +531,7 @@ func checkTrained(spec TrainSpec, p *plan, m *Model) (*Model, error) {
 		for _, c := range classes {
 			total += c.Weight
 			if c.Weight == 0 {
-				return nil, fmt.Errorf("%w: class %q has total weight 0 in weight column %q: it could never be predicted; give its rows positive weights or filter them out",
-					ErrBadValue, c.Label, p.weight)
+				return nil, zeroWeightClass(c.Label, p.weight)
 			}
 		}
 		if !(total > 0) {

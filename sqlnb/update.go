@@ -564,8 +564,14 @@ func unusedParams(m *Model, base Params) []string {
 	var out []string
 	for _, c := range changedParams(m.Params, base) {
 		if c.name == "priors" && !m.ParamUsed(c.name) {
+			var has []Kind // the model's own kinds that leave the priors out (not every such kind)
+			for _, f := range m.Features {
+				if slices.Contains(priorIgnorers, f.Kind) && !slices.Contains(has, f.Kind) {
+					has = append(has, f.Kind)
+				}
+			}
 			out = append(out, fmt.Sprintf("priors %v have no effect: the model has %s features, which leave the class priors out "+
-				"(as scikit-learn's ComplementNB and LogisticRegression)", c.value, strings.Join(kindNames(priorIgnorers), ", ")))
+				"(as scikit-learn's ComplementNB and LogisticRegression)", c.value, strings.Join(kindNames(has), ", ")))
 			continue
 		}
 		if !m.ParamUsed(c.name) {
