@@ -29,8 +29,12 @@ static int nb_has_entry(nb_client_context ctx, const char *catalog, int type, co
 import "C"
 
 import (
+	"fmt"
+	"regexp"
 	"strings"
 	"unsafe"
+
+	"github.com/sqlnb/sqlnb/queries"
 
 	"github.com/duckdb/duckdb-go/v2/mapping"
 )
@@ -74,4 +78,40 @@ func callerTemporary(cctx mapping.ClientContext, name string) bool {
 		}
 	}
 	return false
+}
+
+// bareName matches a source given as one unqualified identifier (plain or double-quoted).
+var bareName = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_$]*|"([^"]|"")+")\s*$`)
+
+// ambiguousSource returns why the source name src cannot be resolved as the caller would resolve it ("" if it
+// can): a bare table name held by more than one schema or attached database. sqlnb reads sources on its own
+// connection, which follows neither the caller's USE nor its search_path, so it would take main's table where
+// the caller's query takes another's (found by a review: nb_train and nb_eval read main.g after SET
+// search_path = 's2').
+func (r *registry) ambiguousSource(src string) string {
+	if !bareName.MatchString(src) {
+		return ""
+	}
+	name := strings.TrimSpace(src)
+	if strings.HasPrefix(name, `"`) {
+		name = strings.ReplaceAll(name[1:len(name)-1], `""`, `"`)
+	}
+	rows, err := r.lookup.Query(queries.SQL("source_holders.sql"), name)
+	if err != nil {
+		return "" // the source's own resolution reports what is wrong
+	}
+	defer rows.Close()
+	var holders []string
+	for rows.Next() {
+		var db, schema, table string
+		if rows.Scan(&db, &schema, &table) == nil {
+			holders = append(holders, queries.Ident(db)+"."+queries.Ident(schema)+"."+queries.Ident(table))
+		}
+	}
+	if len(holders) < 2 {
+		return ""
+	}
+	return fmt.Sprintf("%q names tables or views in more than one schema or database (%s): sqlnb reads the source on its own "+
+		"connection, which follows neither USE nor SET search_path, so name the one you mean in full (database.schema.table)",
+		name, strings.Join(holders, ", "))
 }

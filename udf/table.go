@@ -191,6 +191,10 @@ func nbTableBind(infoPtr unsafe.Pointer) {
 				"the source on sqlnb's own connection; create a regular table (CREATE TABLE … AS …) and pass its name", spec.name, src, spec.name))
 			return
 		}
+		if msg := spec.reg.ambiguousSource(src); msg != "" {
+			mapping.BindSetError(info, spec.name+": "+msg)
+			return
+		}
 	}
 	for _, c := range spec.columns {
 		t := c.typ.logical()

@@ -131,3 +131,41 @@ func TestMacrosAndPreparedParameters(t *testing.T) {
 		t.Errorf("prepared with untyped parameters: %q, %v", got, err)
 	}
 }
+
+// TestAmbiguousSourceRefused: a bare source name held by two schemas is refused, naming both, where sqlnb
+// read main's table though the caller's SET search_path made the query read the other (a review: nb_train
+// counted main.g's 300 rows and 3 classes where the user saw s2.g's 40 rows and 2; nb_eval scored 0.333
+// where the user's own accuracy was 0.5). A name held once still works, and so does the full name.
+func TestAmbiguousSourceRefused(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE g AS SELECT (i % 3)::VARCHAR AS y, i * 1.0 AS x FROM range(300) r(i)`)
+	mustExec(t, db, `CREATE TABLE only_main AS FROM g`)
+	mustExec(t, db, `CREATE SCHEMA s2`)
+	mustExec(t, db, `CREATE TABLE s2.g AS SELECT (i % 2)::VARCHAR AS y, (i % 2) * 10.0 AS x FROM range(40) r(i)`)
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(context.Background(), `SET search_path = 's2'`); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{`SELECT * FROM nb_train('m', 'g', 'y')`, `SELECT * FROM nb_train('m', '"G"', 'y')`} {
+		_, err := conn.ExecContext(context.Background(), q)
+		if err == nil || !strings.Contains(err.Error(), `"main"."g"`) || !strings.Contains(err.Error(), `"s2"."g"`) ||
+			!strings.Contains(err.Error(), "search_path") {
+			t.Errorf("%s: %v", q, err)
+		}
+	}
+	var rows, classes int
+	if err := conn.QueryRowContext(context.Background(), `SELECT n_rows, classes FROM nb_train('m', 's2.g', 'y')`).Scan(&rows, &classes); err != nil || rows != 40 || classes != 2 {
+		t.Errorf("s2.g: %d rows, %d classes, %v", rows, classes, err)
+	}
+	if err := conn.QueryRowContext(context.Background(), `SELECT n_rows FROM nb_train('m2', 'only_main', 'y')`).Scan(&rows); err != nil || rows != 300 {
+		t.Errorf("only_main: %d rows, %v", rows, err)
+	}
+	_, err = conn.ExecContext(context.Background(), `SELECT * FROM nb_eval('m', 'g')`)
+	if err == nil || !strings.Contains(err.Error(), "more than one schema") {
+		t.Errorf("nb_eval: %v", err)
+	}
+}
