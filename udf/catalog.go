@@ -15,6 +15,22 @@ nb_catalog_entry duckdb_catalog_get_entry(nb_catalog catalog, nb_client_context 
 void duckdb_destroy_catalog(nb_catalog *catalog);
 void duckdb_destroy_catalog_entry(nb_catalog_entry *entry);
 
+typedef void *nb_value;
+nb_value duckdb_client_context_get_config_option(nb_client_context context, const char *name, int *out_scope);
+char *duckdb_get_varchar(nb_value value);
+void duckdb_destroy_value(nb_value *value);
+void duckdb_free(void *ptr);
+
+// nb_setting returns the text of setting name as the client context sees it (NULL if none); free it with
+// duckdb_free.
+static char *nb_setting(nb_client_context ctx, const char *name) {
+	nb_value v = duckdb_client_context_get_config_option(ctx, name, 0);
+	if (!v) return 0;
+	char *s = duckdb_get_varchar(v);
+	duckdb_destroy_value(&v);
+	return s;
+}
+
 // 6 is DUCKDB_CATALOG_ENTRY_TYPE_SEQUENCE, 1 TABLE, 3 VIEW.
 static int nb_has_entry(nb_client_context ctx, const char *catalog, int type, const char *schema, const char *name) {
 	nb_catalog cat = duckdb_client_context_get_catalog(ctx, catalog);
@@ -83,35 +99,82 @@ func callerTemporary(cctx mapping.ClientContext, name string) bool {
 // bareName matches a source given as one unqualified identifier (plain or double-quoted).
 var bareName = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_$]*|"([^"]|"")+")\s*$`)
 
-// ambiguousSource returns why the source name src cannot be resolved as the caller would resolve it ("" if it
-// can): a bare table name held by more than one schema or attached database. sqlnb reads sources on its own
-// connection, which follows neither the caller's USE nor its search_path, so it would take main's table where
-// the caller's query takes another's (found by a review: nb_train and nb_eval read main.g after SET
-// search_path = 's2').
-func (r *registry) ambiguousSource(src string) string {
-	if !bareName.MatchString(src) {
+// callerSetting returns setting name as the caller's client context sees it ("" when unset or unreadable).
+func callerSetting(cctx mapping.ClientContext, name string) string {
+	if cctx.Ptr == nil {
 		return ""
+	}
+	n := C.CString(name)
+	defer C.free(unsafe.Pointer(n))
+	v := C.nb_setting(C.nb_client_context(cctx.Ptr), n)
+	if v == nil {
+		return ""
+	}
+	defer C.duckdb_free(unsafe.Pointer(v))
+	return C.GoString(v)
+}
+
+// callerSource returns the source src as the caller's query would read it: sqlnb reads sources on its own
+// connection, which follows neither the caller's USE nor its SET search_path (both set the caller's
+// search_path setting: USE other gives other.main). With a search path set, a bare table name is looked up
+// along it, as DuckDB does, and returned in full (database.schema.table); a bare name found nowhere on it is
+// an error saying so (sqlnb would have read main's table of that name, or none). Otherwise src is returned as
+// it is. Found by a review: after SET search_path = 's2', nb_train and nb_eval read main.g where the caller's
+// own query read s2.g.
+func (r *registry) callerSource(cctx mapping.ClientContext, src string) (string, error) {
+	path := strings.TrimSpace(callerSetting(cctx, "search_path"))
+	if path == "" || !bareName.MatchString(src) {
+		return src, nil
 	}
 	name := strings.TrimSpace(src)
 	if strings.HasPrefix(name, `"`) {
 		name = strings.ReplaceAll(name[1:len(name)-1], `""`, `"`)
 	}
-	rows, err := r.lookup.Query(queries.SQL("source_holders.sql"), name)
-	if err != nil {
-		return "" // the source's own resolution reports what is wrong
-	}
-	defer rows.Close()
-	var holders []string
-	for rows.Next() {
-		var db, schema, table string
-		if rows.Scan(&db, &schema, &table) == nil {
-			holders = append(holders, queries.Ident(db)+"."+queries.Ident(schema)+"."+queries.Ident(table))
+	for _, entry := range splitOutsideQuotes(path, ',') {
+		parts := splitOutsideQuotes(entry, '.')
+		var db, schema any
+		switch len(parts) {
+		case 1:
+			schema = parts[0]
+		case 2:
+			db, schema = parts[0], parts[1]
+		default:
+			continue
+		}
+		tries := [][2]any{{db, schema}}
+		if len(parts) == 1 { // a schema of the default database, else a database (its main schema)
+			tries = append(tries, [2]any{parts[0], "main"})
+		}
+		for _, t := range tries {
+			var gotDB, gotSchema, gotName string
+			err := r.lookup.QueryRow(queries.SQL("source_lookup_table.sql"), t[0], t[1], name).Scan(&gotDB, &gotSchema, &gotName)
+			if err == nil && gotDB != "temp" {
+				return queries.Ident(gotDB) + "." + queries.Ident(gotSchema) + "." + queries.Ident(gotName), nil
+			}
 		}
 	}
-	if len(holders) < 2 {
-		return ""
+	return "", fmt.Errorf("source %q: no table or view of that name on your search_path (%s), which sqlnb follows for a bare "+
+		"name (it reads sources on its own connection): name it in full (database.schema.table)", src, path)
+}
+
+// splitOutsideQuotes splits s at sep outside double quotes, trims the parts and unquotes them.
+func splitOutsideQuotes(s string, sep byte) []string {
+	var parts []string
+	start, quoted := 0, false
+	for i := 0; i <= len(s); i++ {
+		switch {
+		case i < len(s) && s[i] == '"':
+			quoted = !quoted
+		case i == len(s) || s[i] == sep && !quoted:
+			p := strings.TrimSpace(s[start:i])
+			if len(p) >= 2 && p[0] == '"' && p[len(p)-1] == '"' {
+				p = strings.ReplaceAll(p[1:len(p)-1], `""`, `"`)
+			}
+			if p != "" {
+				parts = append(parts, p)
+			}
+			start = i + 1
+		}
 	}
-	return fmt.Sprintf("%q names tables or views in more than one schema or database (%s): sqlnb reads the source on its own "+
-		"connection, which follows neither USE nor SET search_path, so name the one you mean in full (database.schema.table)",
-		name, strings.Join(holders, ", "))
+	return parts
 }

@@ -185,16 +185,18 @@ func nbTableBind(infoPtr unsafe.Pointer) {
 		var cctx mapping.ClientContext
 		mapping.TableFunctionGetClientContext(info, &cctx)
 		temp := callerTemporary(cctx, src)
+		resolved, err := spec.reg.callerSource(cctx, src)
 		mapping.DestroyClientContext(&cctx)
 		if temp {
 			mapping.BindSetError(info, fmt.Sprintf("%s: %q is a temporary table or view of your connection, which %s cannot see: it reads "+
 				"the source on sqlnb's own connection; create a regular table (CREATE TABLE … AS …) and pass its name", spec.name, src, spec.name))
 			return
 		}
-		if msg := spec.reg.ambiguousSource(src); msg != "" {
-			mapping.BindSetError(info, spec.name+": "+msg)
+		if err != nil {
+			mapping.BindSetError(info, spec.name+": "+err.Error())
 			return
 		}
+		args["source"] = resolved
 	}
 	for _, c := range spec.columns {
 		t := c.typ.logical()

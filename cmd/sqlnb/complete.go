@@ -190,7 +190,7 @@ func (c *catalog) complete(head string, dot bool) (words []string, typed string)
 			for i, n := range c.models {
 				quoted[i] = strings.ReplaceAll(n, "'", "''")
 			}
-			return prefixed(quoted, m[2], "'"), m[2]
+			return prefixedExact(quoted, m[2], "'"), m[2]
 		}
 		typed = head[strings.LastIndexByte(head, '\'')+1:]
 		return completeFile(typed), typed
@@ -279,6 +279,18 @@ func prefixed(names []string, typed, suffix string) []string {
 	return out
 }
 
+// prefixedExact is prefixed for names that are case-sensitive (models): a completion only appends to what was
+// typed, so a match ignoring case would write a name that does not exist ('VO' + 'tes' for votes).
+func prefixedExact(names []string, typed, suffix string) []string {
+	var out []string
+	for _, n := range names {
+		if strings.HasPrefix(n, typed) {
+			out = append(out, n+suffix)
+		}
+	}
+	return out
+}
+
 func dedup(words []string) []string {
 	slices.Sort(words)
 	return slices.Compact(words)
@@ -331,7 +343,7 @@ func (s shellCompleter) Do(line []rune, pos int) ([][]rune, int) {
 // read-only and never creates it.
 func completeModelFlag(e *env) cobra.CompletionFunc {
 	return func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-		return prefixed(modelNames(e.db), toComplete, ""), cobra.ShellCompDirectiveNoFileComp
+		return prefixedExact(modelNames(e.db), toComplete, ""), cobra.ShellCompDirectiveNoFileComp
 	}
 }
 
@@ -390,7 +402,7 @@ func registerCompletions(root *cobra.Command, e *env) {
 				if len(args) > 0 {
 					return nil, cobra.ShellCompDirectiveNoFileComp
 				}
-				return prefixed(modelNames(e.db), toComplete, ""), cobra.ShellCompDirectiveNoFileComp
+				return prefixedExact(modelNames(e.db), toComplete, ""), cobra.ShellCompDirectiveNoFileComp
 			}
 		}
 		for _, sub := range c.Commands() {

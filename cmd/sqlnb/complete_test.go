@@ -58,6 +58,8 @@ func TestComplete(t *testing.T) {
 		{name: "model name", line: "SELECT nb_predict('ir", want: []string{"iris_model'"}},
 		{name: "model name, empty", line: "SELECT nb_predict_proba( '", want: []string{"iris_model'", "it''s a model'"}},
 		{name: "model name with a quote", line: "SELECT nb_predict('it", want: []string{"it''s a model'"}},
+		// Model names are case-sensitive and a completion only appends: 'IR' + 's_model' would name no model.
+		{name: "model name, other case", line: "SELECT nb_predict('IR", want: nil},
 		{name: "model name with a quote, typed doubled", line: "SELECT nb_predict('it''", want: []string{"it''s a model'"}},
 		{name: "model name mid-line", line: "SELECT nb_explain('ir|', t) FROM iris t", want: []string{"iris_model'"}},
 		{name: "file in a string", line: "SELECT * FROM 'vo", want: []string{"votes.csv", "votes.parquet"}},

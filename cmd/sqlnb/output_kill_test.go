@@ -112,6 +112,18 @@ func TestReadersShareAWriterWaits(t *testing.T) {
 	if err == nil || !strings.Contains(string(out), "is in use by sqlnb") || !strings.Contains(string(out), "wait") {
 		t.Errorf("a writer while a reader runs: %v\n%s", err, out)
 	}
+	// The shell: read-only it shares the file; read-write it says who holds it (it gave DuckDB's raw
+	// "IO Error: Could not set lock on file …").
+	cmd = exec.Command(bin, "shell", "--read-only", dbPath)
+	cmd.Stdin = strings.NewReader("SELECT count(*) AS models FROM nb_models();\n")
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "models") {
+		t.Errorf("shell --read-only while a reader runs: %v\n%s", err, out)
+	}
+	cmd = exec.Command(bin, "shell", dbPath)
+	cmd.Stdin = strings.NewReader("SELECT 1;\n")
+	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "is in use by sqlnb") || strings.Contains(string(out), "IO Error") {
+		t.Errorf("shell (read-write) while a reader runs: %v\n%s", err, out)
+	}
 }
 
 // TestTerminatedRemovesSpill: SIGTERM (timeout, systemd, docker stop) and SIGHUP (a closed terminal) cancel the command as Ctrl-C does:

@@ -144,7 +144,7 @@ func (e *env) openDB(dsn string) (*udf.DB, error) {
 			who = fmt.Sprintf("%s (PID %s)", filepath.Base(m[1]), m[2])
 		}
 		return nil, fmt.Errorf("database %q is in use by %s: DuckDB lets one process write a database, or several read it "+
-			"(sqlnb predict, eval, models list/show/export, export and sql --read-only only read); wait for the other command to finish", path, who)
+			"(sqlnb predict, eval, models list/show/export, export, sql --read-only and shell --read-only only read); wait for the other command to finish", path, who)
 	}
 	return db, err
 }

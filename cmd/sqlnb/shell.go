@@ -42,7 +42,8 @@ type shell struct {
 }
 
 func newShellCmd(e *env) *cobra.Command {
-	return &cobra.Command{
+	var readOnlyDB bool
+	cmd := &cobra.Command{
 		Use:   "shell [DB]",
 		Short: "Interactive SQL shell with every nb_* function (runs a script when stdin is not a terminal)",
 		Long: `An interactive DuckDB SQL shell on DB (default --db) with nb_train, nb_predict and every other nb_* function:
@@ -64,9 +65,17 @@ with status 1 at the first error.`,
 				}
 				e.db = args[0]
 			}
+			if readOnlyDB {
+				if err := checkDB(e.db, true); err != nil {
+					return err
+				}
+				e.db = readOnly(e.db)
+			}
 			return runShell(e)
 		},
 	}
+	cmd.Flags().BoolVar(&readOnlyDB, "read-only", false, "open the database read-only (it must exist): several shells and read-only commands can share it")
+	return cmd
 }
 
 func runShell(e *env) error {
@@ -91,12 +100,8 @@ func (sh *shell) open(dsn string) error {
 	if err := checkDB(dsn, false); err != nil {
 		return err
 	}
-	db, err := udf.Open(dsn)
+	db, err := sh.e.openDB(dsn) // with the settings, and a lock held elsewhere said plainly
 	if err != nil {
-		return err
-	}
-	if err := sh.e.configure(db); err != nil {
-		db.Close()
 		return err
 	}
 	conn, err := db.Conn(ctx)
