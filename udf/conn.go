@@ -330,11 +330,12 @@ func init() {
 	}
 }
 
-// checkNamedArguments rejects `nb_predict('m', x := 1, ...)`: DuckDB passes arguments to a function by
-// position and drops their names, so named feature arguments would silently be matched in training order.
-// It asks DuckDB's parser (json_serialize_sql) only when the text has both `nb_` and `:=`.
+// checkNamedArguments rejects `nb_predict('m', x := 1, ...)` and `nb_predict('m', x => 1, ...)`: DuckDB
+// passes arguments to a function by position and drops their names, so named feature arguments would
+// silently be matched in training order. It asks DuckDB's parser (json_serialize_sql) only when the text
+// has `nb_` and one of the two operators.
 func (c *conn) checkNamedArguments(ctx context.Context, query string) error {
-	if !strings.Contains(query, ":=") || !strings.Contains(strings.ToLower(query), "nb_") {
+	if !strings.Contains(query, ":=") && !strings.Contains(query, "=>") || !strings.Contains(strings.ToLower(query), "nb_") {
 		return nil
 	}
 	rows, err := c.Conn.QueryContext(ctx, "SELECT CAST(json_serialize_sql($1::VARCHAR) AS VARCHAR)", []driver.NamedValue{{Ordinal: 1, Value: query}})

@@ -72,15 +72,21 @@ func TestWritersRefuseExplicitTransactions(t *testing.T) {
 }
 
 // TestNamedArgumentsRejected: DuckDB passes arguments by position, so nb_predict_proba('m', x := 5.0, z :=
-// 0.0) and ('m', z := 0.0, x := 5.0) would bind differently; they are refused with what to write instead.
+// 0.0) and ('m', z := 0.0, x := 5.0) would bind differently; they are refused with what to write instead,
+// written with := or with => (DuckDB's other spelling of a named argument, which it drops the same way).
 func TestNamedArgumentsRejected(t *testing.T) {
 	db := mustOpenDB(t)
 	mustExec(t, db, `CREATE TABLE t AS SELECT * FROM (VALUES ('a', 1.0, 2.0), ('b', 3.0, 1.0), ('a', 1.5, 2.5), ('b', 3.5, 0.5)) v(y, x, z)`)
 	mustExec(t, db, `CALL nb_train('m', 't', 'y')`)
-	for _, q := range []string{`SELECT nb_predict_proba('m', x := 5.0, z := 0.0)`, `SELECT nb_predict('m', z := 0.0, x := 5.0) FROM t`} {
-		_, err := db.Exec(q)
+	for _, c := range []struct{ name, q string }{
+		{"colon equals", `SELECT nb_predict_proba('m', x := 5.0, z := 0.0)`},
+		{"colon equals from a table", `SELECT nb_predict('m', z := 0.0, x := 5.0) FROM t`},
+		{"arrow", `SELECT nb_predict('m', z => 0.0, x => 5.0)`},
+		{"arrow without blanks", `SELECT nb_predict_proba('m', z=>0.0, x=>5.0) FROM t`},
+	} {
+		_, err := db.Exec(c.q)
 		if err == nil || !strings.Contains(err.Error(), "named argument") || !strings.Contains(err.Error(), "struct") {
-			t.Errorf("%s: %v", q, err)
+			t.Errorf("%s: %s: err = %v, want the named-argument error", c.name, c.q, err)
 		}
 	}
 	if got := queryStrings(t, db, `SELECT nb_predict('m', {'z': 0.0, 'x': 5.0}) = nb_predict('m', struct_pack(x := 5.0, z := 0.0))`); got[0][0] != "true" {
