@@ -86,6 +86,7 @@ bench-big: build
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzIdent -fuzztime 30s ./queries/
 	$(GO) test -run '^$$' -fuzz FuzzStructBinding -fuzztime 30s ./udf/
+	$(GO) test -run '^$$' -fuzz FuzzNamedArgumentsAsParsed -fuzztime 30s ./udf/
 	$(GO) test -run '^$$' -fuzz FuzzImport -fuzztime 30s ./sqlnb/
 
 lint:

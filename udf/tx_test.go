@@ -83,10 +83,57 @@ func TestNamedArgumentsRejected(t *testing.T) {
 		{"colon equals from a table", `SELECT nb_predict('m', z := 0.0, x := 5.0) FROM t`},
 		{"arrow", `SELECT nb_predict('m', z => 0.0, x => 5.0)`},
 		{"arrow without blanks", `SELECT nb_predict_proba('m', z=>0.0, x=>5.0) FROM t`},
+		// Statements that are not a SELECT (json_serialize_sql, DuckDB's parse tree as SQL, takes SELECTs only).
+		{"create table as", `CREATE TABLE out AS SELECT nb_predict('m', z := 0.0, x := 5.0) AS p`},
+		{"create view", `CREATE VIEW v AS SELECT nb_predict('m', z := 0.0, x := 5.0) AS p`},
+		{"create macro", `CREATE MACRO mp(a, b) AS nb_predict('m', z := b, x := a)`},
+		{"prepare", `PREPARE p AS SELECT nb_predict('m', z := 0.0, x := 5.0) AS p`},
+		{"insert select", `INSERT INTO t SELECT nb_predict('m', z => 0.0, x => 5.0), 1.0, 2.0`},
+		{"insert values", `INSERT INTO t VALUES (nb_predict('m', z := 0.0, x := 5.0), 1.0, 2.0)`},
+		{"update", `UPDATE t SET y = nb_predict('m', z := z, x := x)`},
+		{"delete", `DELETE FROM t WHERE nb_predict('m', z := z, x := x) = y`},
+		{"copy", `COPY (SELECT nb_predict('m', z := 0.0, x := 5.0)) TO '` + filepath.Join(t.TempDir(), "out.csv") + `'`},
+		{"explain", `EXPLAIN SELECT nb_predict('m', z := 0.0, x := 5.0)`},
+		{"second statement", `CREATE TABLE first AS SELECT 1 AS one; SELECT nb_predict('m', z := 0.0, x := 5.0)`},
+		// Spellings of the call.
+		{"upper case", `SELECT NB_PREDICT('m', Z := 0.0, X := 5.0)`},
+		{"quoted name", `SELECT "nb_predict"('m', "z" := 0.0, "x" := 5.0)`},
+		{"comment before the parenthesis", `SELECT nb_predict /* the label */ ('m', z := 0.0, x := 5.0)`},
+		{"inside another call", `SELECT upper(nb_predict('m', z := 0.0, x := 5.0)) FROM t`},
+		{"negative value", `SELECT nb_predict('m', z =>-1.0, x =>5.0)`},
 	} {
 		_, err := db.Exec(c.q)
 		if err == nil || !strings.Contains(err.Error(), "named argument") || !strings.Contains(err.Error(), "struct") {
 			t.Errorf("%s: %s: err = %v, want the named-argument error", c.name, c.q, err)
+		}
+		if st, err := db.Prepare(c.q); err == nil || !strings.Contains(err.Error(), "named argument") {
+			if st != nil {
+				st.Close()
+			}
+			t.Errorf("%s prepared: %s: err = %v, want the named-argument error", c.name, c.q, err)
+		}
+	}
+	// Refused before anything ran: the table of the first statement and the objects of the others are not there.
+	if got := queryStrings(t, db, `SELECT count(*) FROM duckdb_tables() WHERE table_name IN ('out', 'first')`); got[0][0] != "0" {
+		t.Errorf("tables created by a refused statement: %v", got)
+	}
+	if got := queryStrings(t, db, `SELECT count(*) FROM duckdb_views() WHERE view_name = 'v'`); got[0][0] != "0" {
+		t.Errorf("views created by a refused statement: %v", got)
+	}
+	if got := queryStrings(t, db, `SELECT count(*), count(*) FILTER (WHERE y IN ('a', 'b')) FROM t`); got[0][0] != "4" || got[0][1] != "4" {
+		t.Errorf("rows of t after refused INSERT and UPDATE: %v, want 4 4", got)
+	}
+	// Named arguments elsewhere stay allowed: in a struct_pack inside the call, nb_train's options, strings,
+	// comments, a function that is not a scoring one, and a CTAS that names them only in a string.
+	for _, q := range []string{
+		`SELECT nb_predict('m', struct_pack(z := 0.0, x := 5.0))`,
+		`CREATE TABLE ok AS SELECT nb_predict('m', {'z': 0.0, 'x': 5.0}) AS p, 'nb_predict(''m'', x := 1)' AS s -- nb_predict('m', x := 1)`,
+		`CREATE MACRO twice(a := 1) AS 2 * a`,
+		`SELECT model FROM nb_train('m2', 't', 'y', alpha := 1)`,
+		`SELECT nb_predict('m', 5.0, 0.0) /* nb_predict('m', x => 5.0) */, E'nb_predict(\'m\', x := 1)', $$nb_predict('m', x := 1)$$`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Errorf("%s: %v", q, err)
 		}
 	}
 	if got := queryStrings(t, db, `SELECT nb_predict('m', {'z': 0.0, 'x': 5.0}) = nb_predict('m', struct_pack(x := 5.0, z := 0.0))`); got[0][0] != "true" {

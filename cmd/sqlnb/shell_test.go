@@ -339,3 +339,25 @@ func TestShellImportByName(t *testing.T) {
 		t.Errorf("got %q, want %q", stdout.String(), want)
 	}
 }
+
+// TestNamedArgumentsRefusedBySQLAndShell: sql -c and the shell run their statements on udf.Open's
+// connections, so a scoring call's named arguments are refused there in any statement (here a CREATE TABLE
+// … AS, which json_serialize_sql cannot show), before it runs.
+func TestNamedArgumentsRefusedBySQLAndShell(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	mustRun(t, "sql", "--db", "n.duckdb", "-c", `CREATE TABLE g AS SELECT (i % 2)::INT AS y, (i % 2) * 10.0 + (i % 5) * 0.1 AS a,
+		(i % 3) * 1.0 AS b FROM range(100) r(i); CALL nb_train('m', 'g', 'y')`)
+	ctas := `CREATE TABLE out AS SELECT nb_predict('m', b => 0.0, a => 10.0) AS p;`
+	_, stderr, code := sqlnbRun(t, "sql", "--db", "n.duckdb", "-c", ctas)
+	if code == exitOK || !strings.Contains(stderr, `named argument "b" => …`) {
+		t.Errorf("sql -c: exit %d, stderr %q", code, stderr)
+	}
+	var stdout, errs bytes.Buffer
+	if code := run([]string{"shell", "n.duckdb"}, strings.NewReader(ctas+"\n"), &stdout, &errs); code == exitOK || !strings.Contains(errs.String(), `named argument "b" => …`) {
+		t.Errorf("shell: exit %d, stderr %q", code, errs.String())
+	}
+	if got := mustRun(t, "sql", "--db", "n.duckdb", "--format", "csv", "-c", `SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = 'out'`); got != "n\n0\n" {
+		t.Errorf("table of the refused statement: %q", got)
+	}
+}
