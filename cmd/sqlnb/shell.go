@@ -304,7 +304,7 @@ func (sh *shell) exec(stmt string) error {
 		rows, err := sh.conn.QueryContext(ctx, stmt)
 		queryDone()
 		if err != nil {
-			return err
+			return noParameterValues(err, "the shell")
 		}
 		if cols, err := rows.Columns(); err != nil || len(cols) == 0 || quietResult(stmt, cols) {
 			rows.Close()

@@ -361,3 +361,33 @@ func TestNamedArgumentsRefusedBySQLAndShell(t *testing.T) {
 		t.Errorf("table of the refused statement: %q", got)
 	}
 }
+
+// TestParametersWithoutValues: sql and the shell give a statement no values, so one with parameters (? or
+// $1) cannot run; the error says so and what to write instead (database/sql's own says "incorrect argument
+// count for command: have 0 want 1"). PREPARE and EXECUTE, the way the error names, work.
+func TestParametersWithoutValues(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	mustRun(t, "sql", "--db", "p.duckdb", "-c", `CREATE TABLE g AS SELECT (i % 2)::INT AS y, (i % 2) * 10.0 + (i % 5) * 0.1 AS a,
+		(i % 3) * 1.0 AS b FROM range(100) r(i); CALL nb_train('m', 'g', 'y')`)
+	for _, c := range []struct{ name, q, want string }{
+		{"question mark", `SELECT nb_predict('m', {'a': ?, 'b': 1.0})`, "the statement has 1 parameter (?, $1 or $name)"},
+		{"numbered", `SELECT nb_predict('m', {'a': $1, 'b': $2})`, "the statement has 2 parameters (?, $1 or $name)"},
+		{"named", `SELECT $a::INT AS a`, "the statement has 1 parameter (?, $1 or $name)"},
+	} {
+		_, stderr, code := sqlnbRun(t, "sql", "--db", "p.duckdb", "-c", c.q)
+		if code == exitOK || !strings.Contains(stderr, c.want) || !strings.Contains(stderr, "sqlnb sql cannot give it values: write the values in, or use PREPARE and EXECUTE") {
+			t.Errorf("sql -c, %s: exit %d, stderr %q", c.name, code, stderr)
+		}
+		var stdout, errs bytes.Buffer
+		if code := run([]string{"shell", "p.duckdb"}, strings.NewReader(c.q+";\n"), &stdout, &errs); code == exitOK ||
+			!strings.Contains(errs.String(), c.want) || !strings.Contains(errs.String(), "the shell cannot give it values") {
+			t.Errorf("shell, %s: exit %d, stderr %q", c.name, code, errs.String())
+		}
+	}
+	got := mustRun(t, "sql", "--db", "p.duckdb", "--format", "csv", "-c",
+		`PREPARE p AS SELECT nb_predict('m', {'a': ?, 'b': 1.0}) AS p; EXECUTE p(10.0); EXECUTE p(0.0)`)
+	if got != "p\n1\np\n0\n" { // a = 10.x only in class 1, a = 0.x only in class 0 (the table above)
+		t.Errorf("PREPARE and EXECUTE: %q", got)
+	}
+}

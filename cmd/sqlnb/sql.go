@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -149,7 +150,7 @@ func ranBefore(i int) string {
 func runStatement(ctx context.Context, conn *sql.Conn, w io.Writer, format, stmt string) error {
 	rows, err := conn.QueryContext(ctx, stmt)
 	if err != nil {
-		return driverLimits(err)
+		return noParameterValues(driverLimits(err), "sqlnb sql")
 	}
 	cols, err := rows.Columns()
 	if err != nil || len(cols) == 0 || quietResult(stmt, cols) {
@@ -157,6 +158,28 @@ func runStatement(ctx context.Context, conn *sql.Conn, w io.Writer, format, stmt
 		return err
 	}
 	return writeRows(w, format, maxRows, rows)
+}
+
+// argumentCount is the error of duckdb-go (statement.go, Stmt.bind) for a statement given fewer values than
+// it has parameters; sql and the shell give none.
+var argumentCount = regexp.MustCompile(`^incorrect argument count for command: have 0 want (\d+)$`)
+
+// noParameterValues explains argumentCount's error to a user of sql or the shell (tool): the statement has
+// parameters and the tool has no way to give them values.
+func noParameterValues(err error, tool string) error {
+	if err == nil {
+		return nil
+	}
+	m := argumentCount.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	n := m[1] + " parameters"
+	if m[1] == "1" {
+		n = "1 parameter"
+	}
+	return fmt.Errorf("the statement has %s (?, $1 or $name) and %s cannot give it values: write the values in, or use "+
+		"PREPARE and EXECUTE (PREPARE p AS SELECT nb_predict('model', {'x': ?}); EXECUTE p(1.5))", n, tool)
 }
 
 // quietKeywords are the first words of statements whose result DuckDB's CLI does not print: they change
