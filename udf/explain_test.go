@@ -185,3 +185,26 @@ func TestInformativeTop(t *testing.T) {
 		t.Errorf("top := -1: %v", err)
 	}
 }
+
+// TestProbaClassArgument: nb_proba's class is text; a number there — the class written as 1, or the class left
+// out so that the last feature took its place — says to write it as a string and lists the classes (it said
+// "argument 3 is not a constant string"); an unknown constant class is an error, an unknown class given per
+// row (a column) scores NULL, as README says.
+func TestProbaClassArgument(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE g AS SELECT (i % 2)::INT AS y, (i % 2) * 10.0 + (i % 5) * 0.1 AS a, (i % 3) * 1.0 AS b FROM range(100) r(i)`)
+	mustExec(t, db, `CALL nb_train('m', 'g', 'y')`)
+	for _, q := range []string{`SELECT nb_proba('m', 1.0, 0.0)`, `SELECT nb_proba('m', {'a': 1.0, 'b': 0.0}, 1)`} {
+		_, err := db.Exec(q)
+		if err == nil || !strings.Contains(err.Error(), "argument 3, the class, must be text: write the class as a string, e.g. '0' (classes: 0, 1)") {
+			t.Errorf("%s: %v", q, err)
+		}
+	}
+	if _, err := db.Exec(`SELECT nb_proba('m', {'a': 1.0, 'b': 0.0}, 'no such class')`); err == nil || !strings.Contains(err.Error(), `has no class "no such class"`) {
+		t.Errorf("unknown constant class: %v", err)
+	}
+	rows := queryStrings(t, db, `SELECT coalesce(nb_proba('m', {'a': 1.0, 'b': 0.0}, c)::VARCHAR, 'NULL') FROM (VALUES ('1'), ('no such class')) v(c)`)
+	if rows[0][0] == "NULL" || rows[1][0] != "NULL" {
+		t.Errorf("per-row classes: %v", rows)
+	}
+}

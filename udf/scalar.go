@@ -382,7 +382,15 @@ func (b *bound) bindClass(cctx mapping.ClientContext, info mapping.BindInfo, i i
 	if a.foldable {
 		c, err := foldString(cctx, info, i, a)
 		if err != nil {
-			return fmt.Errorf("model %q: the class must be text: %v", m.Name, err)
+			// A constant that is not text: a class written as a number ('1' is meant), or the class left out
+			// so that the last feature took its place.
+			why := ""
+			if a.id == mapping.TypeVarchar || a.id == mapping.TypeStringLiteral {
+				why = " (" + err.Error() + ")"
+			}
+			return fmt.Errorf("model %q: argument %d, the class, must be text%s: write the class as a string, e.g. '%s' "+
+				"(classes: %s), after the STRUCT of features or after all %d features", m.Name, i+1, why, b.scorer.Labels[0],
+				strings.Join(b.scorer.Labels, ", "), len(m.Features))
 		}
 		idx, ok := m.ClassIndex()[c]
 		if !ok {
