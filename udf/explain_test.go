@@ -208,3 +208,15 @@ func TestProbaClassArgument(t *testing.T) {
 		t.Errorf("per-row classes: %v", rows)
 	}
 }
+
+// TestBooleanFeatureHint: text given for a BOOLEAN-trained feature names the column in its advice (it said
+// "e.g. x = 1 or x::BOOLEAN", x standing for no column of the model).
+func TestBooleanFeatureHint(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE b AS SELECT (i % 2)::VARCHAR AS y, (i % 4 < 2) AS flag FROM range(40) r(i)`)
+	mustExec(t, db, `CALL nb_train('mb', 'b', 'y')`)
+	_, err := db.Exec(`SELECT nb_predict('mb', {'flag': 'yes'})`)
+	if err == nil || !strings.Contains(err.Error(), `feature "flag"`) || !strings.Contains(err.Error(), `e.g. "flag" = 'yes' or "flag"::BOOLEAN`) {
+		t.Errorf("%v", err)
+	}
+}

@@ -585,7 +585,9 @@ func (b *bound) inputReader(in *sqlnb.Input, what string, arg, child int, t mapp
 		class = sqlnb.ValuesNumber
 	}
 	if want := in.ValueClass(); class != want || (r.typ != mapping.TypeVarchar && r.typ != mapping.TypeEnum && class == sqlnb.ValuesText) {
-		what := map[string]string{sqlnb.ValuesText: "cast it to VARCHAR", sqlnb.ValuesBoolean: "give a BOOLEAN (true or false), e.g. x = 1 or x::BOOLEAN",
+		col := queries.Ident(in.Name)
+		what := map[string]string{sqlnb.ValuesText: "cast it to VARCHAR", sqlnb.ValuesBoolean: fmt.Sprintf("give a BOOLEAN (true or false), "+
+			"e.g. %s = 'yes' or %s::BOOLEAN (which reads true/false, t/f, 1/0)", col, col),
 			sqlnb.ValuesNumber: "give a number (cast it)"}[want]
 		return r, wrong(what)
 	}
