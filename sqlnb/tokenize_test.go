@@ -2,7 +2,6 @@ package sqlnb_test
 
 import (
 	"context"
-	"fmt"
 	"reflect"
 	"testing"
 
@@ -18,9 +17,10 @@ func TestTokenizerAgreesWithSQL(t *testing.T) {
 		"日本語のテキスト, 中文文本 한국어", "emoji 😀👍🏽 in 🇫🇷 text", "punctuation---runs...and;;;semicolons",
 		"", "   ", "abc123 def_456 ٣٤٥ Ⅻ ½", "ΟΔΟΣ Σίσυφος", "İstanbul ISTANBUL ß ẞ ﬁne", "tab\tnew\nline",
 		"mixed-CASE Words_With_underscores", "quote's \"double\" `back`", "😀", "…—–", "a\u00a0b\u200bc",
+		"ΣΊΣΥΦΟΣ ΣΟΦΌΣ. ΑΣ ΣΣ aΣ Σ ΑΣ.Β ΑΣ'Σ ΑΣ\u0301 ΑΣ\u0301Β ʰΣ ΑʰΣ ΟΔΟΣ-ΟΔΟΣ ΑΣΑ",
 	}
 	ctx := context.Background()
-	q := fmt.Sprintf("SELECT "+sqlnb.TokenizeSQL+"::VARCHAR[] FROM (VALUES (?)) v(s)", "s")
+	q := "SELECT " + sqlnb.TokenizeSQL("s") + "::VARCHAR[] FROM (VALUES (?)) v(s)"
 	for _, c := range cases {
 		var got []any
 		rows, err := db.QueryContext(ctx, q, c)
@@ -46,7 +46,7 @@ func TestTokenizerAgreesWithSQL(t *testing.T) {
 		}
 	}
 	var isNull bool
-	if err := db.QueryRowContext(ctx, fmt.Sprintf("SELECT "+sqlnb.TokenizeSQL+" IS NULL", "NULL::VARCHAR")).Scan(&isNull); err != nil || !isNull {
+	if err := db.QueryRowContext(ctx, "SELECT "+sqlnb.TokenizeSQL("NULL::VARCHAR")+" IS NULL").Scan(&isNull); err != nil || !isNull {
 		t.Errorf("NULL text: %v %v", isNull, err)
 	}
 }
@@ -60,7 +60,7 @@ func TestTextOptionsAgreeWithSQL(t *testing.T) {
 		for _, c := range []string{"The quick brown fox jumps over the lazy dog", "free money, free MONEY now!!", "a", "", "日本語 の テキスト 😀 ok",
 			"it is what it is", "one two"} {
 			var got []any
-			if err := db.QueryRowContext(ctx, "SELECT "+o.SQL("?::VARCHAR")+"::VARCHAR[]", c).Scan(&got); err != nil {
+			if err := db.QueryRowContext(ctx, "SELECT "+o.SQL("s")+"::VARCHAR[] FROM (VALUES (?::VARCHAR)) v(s)", c).Scan(&got); err != nil {
 				t.Fatal(err)
 			}
 			sqlTerms := make([]string, len(got))
@@ -78,5 +78,26 @@ func TestTextOptionsAgreeWithSQL(t *testing.T) {
 	}
 	if got := (sqlnb.TextOptions{Ngrams: 2, StopWords: "english"}).Terms("the free money is here"); !reflect.DeepEqual(got, []string{"free", "money", "free money"}) {
 		t.Errorf("terms %q", got)
+	}
+}
+
+// TestFinalSigma: a word-final Σ lower-cases to ς, as Python's str.lower (and so scikit-learn's
+// CountVectorizer) does, so that ΟΔΟΣ and οδος are one term (a review found οδοσ); elsewhere Σ is σ. The
+// expected strings are CPython 3.11's 'ΟΔΟΣ …'.lower() (Unicode's Final_Sigma: a cased letter before it, past
+// case-ignorable characters such as ' . and combining marks, and none after them).
+func TestFinalSigma(t *testing.T) {
+	for in, want := range map[string][]string{
+		"ΟΔΟΣ οδος":                 {"οδος", "οδος"},
+		"ΣΊΣΥΦΟΣ":                   {"σίσυφος"},
+		"ΑΣ ΣΣ aΣ Σ":                {"ας", "σς", "aς", "σ"},
+		"ΑΣ.Β":                      {"ασ", "β"}, // '.' is case-ignorable, Β cased: not final
+		"ΑΣ. Β":                     {"ας", "β"}, // the space ends it
+		"ΑΣ'Σ":                      {"ασ", "ς"}, // the second Σ follows a cased Σ past '
+		"ΟΔΟΣ-ΟΔΟΣ ΑΣΑ":             {"οδος", "οδος", "ασα"},
+		"ΑΣ\u0301 ΑΣ\u0301Β ʰΣ ΑʰΣ": {"ας", "ασ", "β", "ʰσ", "αʰς"}, // a combining mark is case-ignorable; ʰ both
+	} {
+		if got := sqlnb.Tokenize(in); !reflect.DeepEqual(got, want) {
+			t.Errorf("Tokenize(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
