@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -42,10 +43,12 @@ func Create(target string) (*File, error) {
 		return nil, err
 	}
 	if mode != nil {
-		_ = o.f.Chmod(mode.Mode().Perm())
-		if st, ok := mode.Sys().(*unix.Stat_t); ok {
+		// os.Lstat's Sys() is a *syscall.Stat_t (asserting unix.Stat_t never held: the owner was never kept).
+		// The owner first: a chown may clear set-id bits that the chmod then restores.
+		if st, ok := mode.Sys().(*syscall.Stat_t); ok {
 			_ = o.f.Chown(int(st.Uid), int(st.Gid))
 		}
+		_ = o.f.Chmod(mode.Mode().Perm())
 	}
 	return o, nil
 }
