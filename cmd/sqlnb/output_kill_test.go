@@ -156,3 +156,48 @@ func TestTerminatedRemovesSpill(t *testing.T) {
 		}
 	}
 }
+
+// TestUnwritableDatabase: a database this user cannot write (the file, or its directory, where DuckDB
+// writes the .wal) is said so before anything runs, and the read-only commands still work on it; it was
+// DuckDB's "Cannot open file …: Permission denied", or for a directory "Failed to commit" after a whole
+// training (a review). As root the commands run as nobody (root may write anything); otherwise as the user,
+// with the permissions taken away.
+func TestUnwritableDatabase(t *testing.T) {
+	bin := mustEnv(t, "SQLNB_BIN")
+	dir, dbPath := setupModel(t)
+	run := func(args ...string) (string, error) {
+		cmd := exec.Command(bin, append([]string{"--db", dbPath}, args...)...)
+		cmd.Dir = os.TempDir()
+		if os.Geteuid() == 0 {
+			cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+		}
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	// Readable by anyone, writable by none but root: the file, then the directory (t.TempDir's are 0700).
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(dbPath, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(dir, 0o755)
+	for _, step := range []struct{ what, want string }{
+		{"file", "the file is not writable"},
+		{"directory", "its directory " + dir + " (where DuckDB writes shop.duckdb.wal)"},
+	} {
+		if step.what == "directory" {
+			os.Chmod(dbPath, 0o666)
+			os.Chmod(dir, 0o555)
+		}
+		out, err := run("train", "--model", "ex2", "--label", "my label", "--from", "d")
+		if err == nil || !strings.Contains(out, "cannot be written by this user: "+step.want) || strings.Contains(out, "IO Error") {
+			t.Errorf("train, unwritable %s: %v\n%s", step.what, err, out)
+		}
+		if out, err := run("models", "list"); err != nil || !strings.Contains(out, "ex") {
+			t.Errorf("models list, unwritable %s: %v\n%s", step.what, err, out)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"golang.org/x/sys/unix"
 	"io"
 	"os"
 	"os/signal"
@@ -123,6 +124,9 @@ var upgradeNoted bool
 // openDB opens dsn with the global settings applied (configure), rewording DuckDB's file-lock error: it
 // says who holds the database and what to do.
 func (e *env) openDB(dsn string) (*udf.DB, error) {
+	if err := checkWritable(dsn); err != nil {
+		return nil, err
+	}
 	db, err := udf.Open(dsn)
 	if err == nil {
 		if err = e.configure(db); err != nil {
@@ -147,6 +151,31 @@ func (e *env) openDB(dsn string) (*udf.DB, error) {
 			"(sqlnb predict, eval, models list/show/export, export, sql --read-only and shell --read-only only read); wait for the other command to finish", path, who)
 	}
 	return db, err
+}
+
+// checkWritable says plainly that a database file opened for writing cannot be written by this user (the file,
+// or its directory, where DuckDB writes NAME.wal): DuckDB's own errors were "could not connect to database:
+// IO Error: Cannot open file …: Permission denied" at the start, or, for a directory, "Failed to commit"
+// once a whole training had run (a review). Read-only opens are not checked.
+func checkWritable(dsn string) error {
+	path, q, _ := strings.Cut(dsn, "?")
+	if path == "" || strings.HasPrefix(path, ":memory:") || strings.Contains(strings.ToLower(q), "access_mode=read_only") {
+		return nil
+	}
+	what := ""
+	if _, err := os.Stat(path); err == nil && unix.Access(path, unix.W_OK) != nil {
+		what = "the file"
+	} else if dir := filepath.Dir(path); unix.Access(dir, unix.W_OK) != nil {
+		if _, err := os.Stat(dir); err == nil {
+			what = "its directory " + dir + " (where DuckDB writes " + filepath.Base(path) + ".wal)"
+		}
+	}
+	if what == "" {
+		return nil
+	}
+	return fmt.Errorf("database %q cannot be written by this user: %s is not writable; commands that store models or tables "+
+		"need it (run as its owner, make it writable, or give another --db); the read-only commands (predict, eval, models "+
+		"list/show/export, export, sql --read-only, shell --read-only) work as it is", path, what)
 }
 
 // openConn opens the existing --db database read-only (openReadOnly) and takes one connection from it (for
