@@ -4,6 +4,7 @@
 package plots
 
 import (
+	"bytes"
 	"fmt"
 	"image/color"
 	"math"
@@ -12,6 +13,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -30,34 +32,98 @@ var (
 	height = vg.Length(600) / dpi * vg.Inch
 )
 
-// save writes p as name.png and name.svg in dir and returns the paths.
-func save(p *plot.Plot, dir, name string) ([]string, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+// set is one command's pictures, written together by commit: each rendered first (the slow part: a command
+// stopped then leaves the directory as it was), then every file replaced whole (outfile) in one quick loop
+// at the end, so that a directory does not hold pictures of two runs (a review killed eval --plot while it
+// drew and found roc.png new beside the rest old). A file of a picture's name that sqlnb did not write is
+// never replaced: the directory's manifest (.sqlnb-pictures) lists the files sqlnb wrote there.
+type set struct {
+	dir   string
+	files []rendered
+}
+
+type rendered struct {
+	name string
+	data []byte
+}
+
+// manifestName is the file in a picture directory that lists the pictures sqlnb wrote there.
+const manifestName = ".sqlnb-pictures"
+
+// add renders p as name.png and name.svg.
+func (s *set) add(p *plot.Plot, name string) error {
+	for _, ext := range []string{".png", ".svg"} {
+		w, err := p.WriterTo(width, height, ext[1:])
+		if err != nil {
+			return fmt.Errorf("draw %s: %w", name+ext, err)
+		}
+		var b bytes.Buffer
+		if _, err := w.WriteTo(&b); err != nil {
+			return fmt.Errorf("draw %s: %w", name+ext, err)
+		}
+		s.files = append(s.files, rendered{name + ext, b.Bytes()})
+	}
+	return nil
+}
+
+// commit writes the pictures into s.dir (created if need be) and returns their paths. A file there of a
+// picture's name that the manifest does not list is an error naming it, and nothing is written.
+func (s *set) commit() ([]string, error) {
+	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+		return nil, err
+	}
+	ours := map[string]bool{}
+	manifest := filepath.Join(s.dir, manifestName)
+	if b, err := os.ReadFile(manifest); err == nil {
+		for _, n := range strings.Split(string(b), "\n") {
+			ours[n] = true
+		}
+	}
+	for _, f := range s.files {
+		path := filepath.Join(s.dir, f.name)
+		if _, err := os.Lstat(path); err == nil && !ours[f.name] {
+			return nil, fmt.Errorf("%w: %s is there and sqlnb did not write it (%s does not list it): choose another picture "+
+				"directory, or move the file away", sqlnb.ErrBadOption, path, manifest)
+		}
+	}
+	for _, f := range s.files {
+		ours[f.name] = true
+	}
+	var names []string
+	for n := range ours {
+		if n != "" {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	// The manifest first: a stop between it and the pictures leaves names listed whose files are the user's
+	// old pictures from sqlnb, never a user's own file unlisted.
+	if err := writeWhole(manifest, []byte(strings.Join(names, "\n")+"\n")); err != nil {
 		return nil, err
 	}
 	var out []string
-	for _, ext := range []string{".png", ".svg"} {
-		path := filepath.Join(dir, name+ext)
-		w, err := p.WriterTo(width, height, ext[1:])
-		if err != nil {
-			return nil, fmt.Errorf("write %s: %w", path, err)
-		}
-		// A plot appears whole or not at all, and a symbolic link or a file's permissions at the path are kept
-		// (outfile).
-		o, err := outfile.Create(path)
-		if err != nil {
-			return nil, err
-		}
-		if _, err := w.WriteTo(o.Writer()); err != nil {
-			o.Abort()
-			return nil, fmt.Errorf("write %s: %w", path, err)
-		}
-		if err := o.Commit(); err != nil {
+	for _, f := range s.files {
+		path := filepath.Join(s.dir, f.name)
+		if err := writeWhole(path, f.data); err != nil {
 			return nil, err
 		}
 		out = append(out, path)
 	}
 	return out, nil
+}
+
+// writeWhole replaces path with data whole; a symbolic link or a file's permissions at the path are kept
+// (outfile).
+func writeWhole(path string, data []byte) error {
+	o, err := outfile.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := o.Writer().Write(data); err != nil {
+		o.Abort()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return o.Commit()
 }
 
 func newPlot(title, x, y string) *plot.Plot {
@@ -100,7 +166,7 @@ func Evaluation(e *sqlnb.Evaluation, dir string) ([]string, error) {
 	}
 	sort.Strings(names)
 	binary := e.Positive != ""
-	var files []string
+	pics := &set{dir: dir}
 	roc := newPlot("ROC curves (one class against the rest)", "false positive rate", "true positive rate")
 	pr := newPlot("Precision-recall curves", "recall", "precision")
 	diagonal(roc, 0, 0, 1, 1)
@@ -133,22 +199,17 @@ func Evaluation(e *sqlnb.Evaluation, dir string) ([]string, error) {
 		p    *plot.Plot
 		name string
 	}{{roc, "roc"}, {pr, "pr"}} {
-		f, err := save(x.p, dir, x.name)
-		if err != nil {
+		if err := pics.add(x.p, x.name); err != nil {
 			return nil, err
 		}
-		files = append(files, f...)
 	}
-	if f, err := calibration(e, dir); err != nil {
-		return nil, err
-	} else {
-		files = append(files, f...)
-	}
-	f, err := confusion(e, dir)
-	if err != nil {
+	if err := calibration(e, pics); err != nil {
 		return nil, err
 	}
-	return append(files, f...), nil
+	if err := confusion(e, pics); err != nil {
+		return nil, err
+	}
+	return pics.commit()
 }
 
 // curve is one class's reliability curve: the mean posterior and observed frequency of each quantile bin,
@@ -260,7 +321,7 @@ func (ls *labelSlots) place(at plotter.XY) (plotter.XY, bool) {
 	return plotter.XY{}, false
 }
 
-func calibration(e *sqlnb.Evaluation, dir string) ([]string, error) {
+func calibration(e *sqlnb.Evaluation, pics *set) error {
 	title := "Reliability diagram, each class against the rest (quantile bins)"
 	if e.Positive != "" {
 		title = fmt.Sprintf("Reliability diagram of class %s (quantile bins)", e.Positive)
@@ -274,7 +335,7 @@ func calibration(e *sqlnb.Evaluation, dir string) ([]string, error) {
 		col := colors[i%len(colors)]
 		lp, sc, err := plotter.NewLinePoints(c.pts)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		lp.LineStyle.Width = vg.Points(2)
 		lp.LineStyle.Color, sc.Color = col, col
@@ -295,7 +356,7 @@ func calibration(e *sqlnb.Evaluation, dir string) ([]string, error) {
 		}
 		l, err := plotter.NewLabels(plotter.XYLabels{XYs: pts, Labels: texts})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for k := range l.TextStyle {
 			l.TextStyle[k].Color = col
@@ -313,7 +374,7 @@ func calibration(e *sqlnb.Evaluation, dir string) ([]string, error) {
 	}
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = -0.02, 1.02, -0.06, 1.06
 	p.Legend.Left = true
-	return save(p, dir, "calibration")
+	return pics.add(p, "calibration")
 }
 
 // grid is a confusion matrix as a plotter.GridXYZ: column c (x) is the predicted class, row r the actual
@@ -355,7 +416,7 @@ func confusionGrid(e *sqlnb.Evaluation) grid {
 	return g
 }
 
-func confusion(e *sqlnb.Evaluation, dir string) ([]string, error) {
+func confusion(e *sqlnb.Evaluation, pics *set) error {
 	g := confusionGrid(e)
 	minN, maxN := math.Inf(1), 0.0
 	for _, row := range g.n {
@@ -374,7 +435,7 @@ func confusion(e *sqlnb.Evaluation, dir string) ([]string, error) {
 	}
 	l, err := plotter.NewLabels(labels)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for i := range l.TextStyle {
 		l.TextStyle[i].Font.Size = 16
@@ -393,7 +454,7 @@ func confusion(e *sqlnb.Evaluation, dir string) ([]string, error) {
 	p.NominalY(top...)
 	p.X.Min, p.X.Max = -0.5, float64(len(g.labels))-0.5
 	p.Y.Min, p.Y.Max = -0.5, float64(len(g.labels))-0.5
-	return save(p, dir, "confusion")
+	return pics.add(p, "confusion")
 }
 
 // SweepPoint is a metric's mean and standard deviation over folds at one smoothing value.
@@ -449,7 +510,11 @@ func Sweep(points []SweepPoint, metric, param string, best float64, logX bool, d
 			p.Legend.Add(fmt.Sprintf("best: %s = %g", param, best), m)
 		}
 	}
-	return save(p, dir, "cv_"+metric)
+	pics := &set{dir: dir}
+	if err := pics.add(p, "cv_"+metric); err != nil {
+		return nil, err
+	}
+	return pics.commit()
 }
 
 // Curve is one learning curve: a name (the kind) and its points (X the training rows, Mean the test error,
@@ -509,7 +574,11 @@ func LearningCurves(curves []Curve, dir string) ([]string, error) {
 		p.Legend.Add(c.Name, lp, sc)
 	}
 	p.Y.Min = 0
-	return save(p, dir, "learning_curves")
+	pics := &set{dir: dir}
+	if err := pics.add(p, "learning_curves"); err != nil {
+		return nil, err
+	}
+	return pics.commit()
 }
 
 func hasSpread(points []SweepPoint) bool {

@@ -267,3 +267,35 @@ func TestCalibrationManyClasses(t *testing.T) {
 		t.Errorf("%d count labels of 100 bins: want some, not all", labels)
 	}
 }
+
+// TestPicturesKeepUsersFiles: pictures replace only files sqlnb wrote (the directory's manifest lists them):
+// writing again into the same directory works, and a file of a picture's name the user made is refused and
+// left as it was, with nothing written (a review: eval --plot report replaced the user's report/roc.png).
+// The set is written at the end, all at once (rendered first).
+func TestPicturesKeepUsersFiles(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := plots.Evaluation(evaluation(), dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := plots.Evaluation(evaluation(), dir); err != nil { // again: its own files
+		t.Fatalf("writing again: %v", err)
+	}
+	if _, err := plots.Sweep([]plots.SweepPoint{{X: 0.5, Mean: 0.8, SD: 0.1}, {X: 1, Mean: 0.9, SD: 0.05}}, "accuracy", "alpha", 1, false, dir); err != nil {
+		t.Fatalf("another picture in the same directory: %v", err)
+	}
+	mine := t.TempDir()
+	roc := filepath.Join(mine, "roc.png")
+	if err := os.WriteFile(roc, []byte("my hand-made ROC figure"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := plots.Evaluation(evaluation(), mine)
+	if err == nil || !strings.Contains(err.Error(), roc+" is there and sqlnb did not write it") {
+		t.Errorf("a user's roc.png: %v", err)
+	}
+	if b, _ := os.ReadFile(roc); string(b) != "my hand-made ROC figure" {
+		t.Errorf("the user's file became %d bytes", len(b))
+	}
+	if _, err := os.Stat(filepath.Join(mine, "pr.png")); err == nil {
+		t.Error("pictures written beside the refused one")
+	}
+}
