@@ -19,8 +19,9 @@ const (
 	Text Kind = "text"
 	// TextBernoulli: presence/absence of each vocabulary term (a term present when its count in the document
 	// is > Feature.Binarize): p_tc = (d_tc + α)/(n_c + 2α), d_tc = class-c documents where t is present, n_c =
-	// class-c documents; b_c gains Σ_t log(1 - p_tc) plus, per present term, log p_tc - log(1 - p_tc):
-	// O(terms present). An empty document has every term absent. Unweighted only.
+	// class-c documents whose text is not NULL (DocsTerm); b_c gains Σ_t log(1 - p_tc) plus, per present term,
+	// log p_tc - log(1 - p_tc): O(terms present). An empty document has every term absent; a NULL one is left
+	// out, in training as in scoring. Unweighted only.
 	TextBernoulli Kind = "text_bernoulli"
 	// TextComplement: scikit-learn's ComplementNB over the term counts (as Complement over count columns):
 	// weights from the other classes' counts, Params.Norm, priors ignored.
@@ -40,6 +41,11 @@ type TermCount struct {
 	Present int64   `json:"present"`
 	Weight  float64 `json:"weight"`
 }
+
+// DocsTerm is the Term of a text_bernoulli feature's row that counts, in Docs, the class's documents whose
+// text is not NULL (n_c). No term of a text_bernoulli feature is empty: the tokenizer drops empty pieces
+// (and a term table's feature is text only).
+const DocsTerm = ""
 
 // TermsTable is the text features' term counts: nb.terms.
 var TermsTable = &Table[TermCount]{
@@ -108,8 +114,12 @@ func (textFamily) Train(ctx context.Context, sc *scan, feats []Feature) error {
 // trainTerms runs train_terms for the text feature f: per (fold,) class and term its occurrences,
 // documents, documents where it is present, and weight.
 func trainTerms(ctx context.Context, sc *scan, f Feature) error {
+	docs := ""
+	if f.Kind == TextBernoulli {
+		docs = queries.Ident(f.Name)
+	}
 	rows, err := sc.query(ctx, "train_terms.tmpl.sql", map[string]any{"Tokens": f.Text.SQL(queries.Ident(f.Name)),
-		"Present": presentSQL("e.value", sc.param(1))}, f.Binarize)
+		"Present": presentSQL("e.value", sc.param(1)), "Docs": docs}, f.Binarize)
 	if err != nil {
 		return fmt.Errorf("count the terms of %q: %w", f.Name, err)
 	}
@@ -179,7 +189,20 @@ func trainLongTerms(ctx context.Context, sc *scan, f Feature) error {
 	return nil
 }
 
-func (textFamily) Validate(*Model, []Feature) error { return nil }
+// Validate: a text_bernoulli feature's DocsTerm rows count documents only (no occurrences, no presence).
+func (textFamily) Validate(m *Model, feats []Feature) error {
+	bern := map[string]bool{}
+	for _, f := range feats {
+		bern[f.Name] = f.Kind == TextBernoulli
+	}
+	for i, t := range rowsOf(m, TermsTable) {
+		if t.Term == DocsTerm && bern[t.Feature] && (t.Count != 0 || t.Present != 0 || t.Weight != 0) {
+			return invalidRow(m, TermsTable.Name, i, "the documents of text_bernoulli feature %q, class %q (the empty term) have count %d, present %d, "+
+				"weight %v: must be 0", t.Feature, t.Class, t.Count, t.Present, t.Weight)
+		}
+	}
+	return nil
+}
 
 // textComponent scores one text feature over its vocabulary: table[t*K + c] holds log θ_tc (text), the
 // complement weight (text_complement) or log p_tc - log(1 - p_tc) (text_bernoulli, with absent[c] =
@@ -229,7 +252,7 @@ func (textFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
 		case TextComplement:
 			tc.table = complementTable(n, V, K, cc.alpha, p.Norm)
 		case TextBernoulli:
-			tc.table, tc.absent = bernoulliTables(n, V, cc.m.Classes, cc.alpha)
+			tc.table, tc.absent = bernoulliTables(n, V, bernoulliDocs(terms[f.Name], cc.m.Classes, cc.class), cc.alpha)
 		default:
 			tc.table = multinomialTable(n, V, K, cc.alpha)
 		}
@@ -238,13 +261,35 @@ func (textFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
 	return out, nil
 }
 
+// bernoulliDocs returns n_c per class of a text_bernoulli feature: the Docs of its DocsTerm rows (0 for a
+// class without one: all its documents NULL). A model trained before those rows were kept has none at all;
+// it keeps the rule it was trained with, n_c = every row of the class.
+func bernoulliDocs(terms []TermCount, classes []Class, index map[string]int) []float64 {
+	n := make([]float64, len(classes))
+	seen := false
+	for _, t := range terms {
+		if t.Term == DocsTerm {
+			if c, ok := index[t.Class]; ok {
+				n[c] += float64(t.Docs)
+			}
+			seen = true
+		}
+	}
+	if !seen {
+		for c, cl := range classes {
+			n[c] = float64(cl.Count)
+		}
+	}
+	return n
+}
+
 // bernoulliTables returns, per term and class, log p - log(1 - p) and, per class, Σ_t log(1 - p_tc), with
-// p_tc = (d_tc + α)/(n_c + 2α).
-func bernoulliTables(d []float64, V int, classes []Class, alpha float64) ([]float64, []float64) {
-	K := len(classes)
+// p_tc = (d_tc + α)/(n_c + 2α), n_c = docs[c].
+func bernoulliTables(d []float64, V int, docs []float64, alpha float64) ([]float64, []float64) {
+	K := len(docs)
 	delta, absent := make([]float64, V*K), make([]float64, K)
-	for c, cl := range classes {
-		denom := float64(cl.Count) + 2*alpha
+	for c := range docs {
+		denom := docs[c] + 2*alpha
 		for i := range V {
 			p := (d[i*K+c] + alpha) / denom
 			if denom == 0 {
@@ -343,6 +388,9 @@ func (tc *textComponent) SQL(*exporter, int) (string, error) {
 func vocabulary(terms []TermCount, p Params, weighted bool) (vocab []string, total map[string]float64, mostDocs int64) {
 	total, docs := map[string]float64{}, map[string]int64{}
 	for _, t := range terms {
+		if t.Term == DocsTerm {
+			continue
+		}
 		// A vectorizer counts occurrences; sample weights weigh documents in the fit only (scikit-learn's
 		// CountVectorizer never sees them). Unweighted, Weight is the count, fractions of a term table too.
 		if weighted {

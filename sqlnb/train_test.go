@@ -271,6 +271,37 @@ func TestParamsSummaryText(t *testing.T) {
 	}
 }
 
+// TestTextBernoulliDocumentRows: a text_bernoulli feature keeps per class the documents whose text is not
+// NULL (n_c) in the row of the empty term, counting empty documents and not NULL ones; Validate refuses such a
+// row with occurrences (no training gives one).
+func TestTextBernoulliDocumentRows(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT * FROM (VALUES ('A', 'x y'), ('A', NULL), ('A', ''), ('B', 'y'), ('B', NULL)) t(label, body)`)
+	res, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "b", Source: "d", Label: "label", FeatureKinds: map[string]sqlnb.Kind{"body": sqlnb.TextBernoulli}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := map[string]int64{}
+	for _, r := range sqlnb.StatRows(res.Model, sqlnb.TermsTable) {
+		if r.Term == sqlnb.DocsTerm {
+			docs[r.Class] = r.Docs
+		}
+	}
+	if docs["A"] != 2 || docs["B"] != 1 {
+		t.Errorf("documents per class %v, want A 2 (x y and the empty one), B 1", docs)
+	}
+	rows := sqlnb.StatRows(res.Model, sqlnb.TermsTable)
+	for i := range rows {
+		if rows[i].Term == sqlnb.DocsTerm {
+			rows[i].Count = 1
+		}
+	}
+	if err := res.Model.Validate(); !errors.Is(err, sqlnb.ErrInvalidModel) || !strings.Contains(err.Error(), `the documents of text_bernoulli feature "body"`) {
+		t.Errorf("a document row with occurrences: %v", err)
+	}
+}
+
 // TestSourceForms: a source may be a quoted file name ('d.csv', as FROM 'd.csv' reads it) or a table
 // function (read_csv('d.dat', delim = '|'), READ_CSV in capitals, range(3)): both were "no such table or
 // view"; a compressed file named in capitals (D.CSV.GZ) is read as compressed (DuckDB looks for .gz). A name that is none of the forms says which forms there are, and how to name another database's

@@ -273,6 +273,34 @@ func TestTextBernoulliMatchesReference(t *testing.T) {
 	}
 }
 
+// TestTextBernoulliNullDocuments: a NULL document is left out of text_bernoulli's statistics, n_c included
+// (it counted in n_c, an empty document's absences without being one), as NULL is when scoring and in every
+// other kind; an empty document stays a document with every term absent. Expected numbers: scikit-learn
+// 1.2.1, CountVectorizer(token_pattern=r"(?u)\b\w+\b") and BernoulliNB(alpha=1) over the rows with the NULL
+// ones dropped: predict_joint_log_proba(x) - class_log_prior_ (sqlnb's prior counts every labelled row, so
+// the log prior, the NULL document's score, is subtracted from both).
+func TestTextBernoulliNullDocuments(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT * FROM (VALUES ('A', 'free win'), ('A', NULL), ('A', ''), ('A', 'team free'),
+		('B', 'team lunch'), ('B', NULL), ('B', NULL), ('B', 'lunch')) t(label, body)`)
+	mustExec(t, db, `CALL nb_train('tb', 'd', 'label', kind := 'text_bernoulli')`)
+	want := map[string][2]float64{
+		"free lunch":    {-3.1419147837320724, -2.6548056865833978},
+		"":              {-2.1610855307203467, -2.654805686583398},
+		"team team win": {-2.972015746936675, -3.7534179752515078},
+		"zzz":           {-2.1610855307203467, -2.654805686583398},
+	}
+	prior := parseMap(t, one(t, db, `SELECT nb_joint_log_likelihood('tb', {'body': NULL::VARCHAR})::VARCHAR`))
+	for body, w := range want {
+		got := parseMap(t, one(t, db, `SELECT nb_joint_log_likelihood('tb', {'body': ?::VARCHAR})::VARCHAR`, body))
+		for i, c := range []string{"A", "B"} {
+			if g := got[c] - prior[c]; math.Abs(g-w[i]) > 1e-12 {
+				t.Errorf("%q class %s: log p(x | c) = %.17g, scikit-learn %.17g", body, c, g, w[i])
+			}
+		}
+	}
+}
+
 // TestTextNgramsAndStopWords: a text model with bigrams and English stop words scores as a plain-Go
 // reference (its own counts and θ) over the same terms.
 func TestTextNgramsAndStopWords(t *testing.T) {

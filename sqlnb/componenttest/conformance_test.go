@@ -106,7 +106,7 @@ var cases = map[sqlnb.Kind]kindCase{
 	sqlnb.Text: {colType: "VARCHAR", edges: []any{nil, "", "zzzz qqqq", "free free free money", "Team! MEETING, now…"},
 		train: doc, ref: refTerms},
 	sqlnb.TextBernoulli: {colType: "VARCHAR", edges: []any{nil, "", "zzzz", "free free win", "team lunch"}, noWeights: true, binarize: 1,
-		train: doc, ref: refTerms},
+		train: doc, ref: refBernoulliTerms},
 	sqlnb.TextComplement: {colType: "VARCHAR", edges: []any{nil, "", "zzzz", "goal goal match"}, train: doc, ref: refTerms},
 	sqlnb.LDA:            {colType: "DOUBLE", edges: numberEdges, train: correlated, refAll: refCoMoments},
 	sqlnb.QDA:            {colType: "DOUBLE", edges: numberEdges, train: correlated, refAll: refCoMoments, regParam: 0.1},
@@ -1194,6 +1194,23 @@ func refTerms(stats sqlnb.Stats, f string, rows []row, bin float64) {
 	sort.Slice(order, func(i, j int) bool { return order[i].c+order[i].t < order[j].c+order[j].t })
 	for _, k := range order {
 		stats["terms"] = append(asRows[sqlnb.TermCount](stats["terms"]), *agg[k])
+	}
+}
+
+// refBernoulliTerms: refTerms, and per class with a non-NULL document the DocsTerm row counting those
+// documents (empty ones too: BernoulliNB's n_c over the rows whose text is not missing).
+func refBernoulliTerms(stats sqlnb.Stats, f string, rows []row, bin float64) {
+	refTerms(stats, f, rows, bin)
+	for c, cl := range classes {
+		var n int64
+		for _, r := range rows {
+			if _, ok := r.vals[f].(string); ok && r.class == c {
+				n++
+			}
+		}
+		if n > 0 {
+			stats["terms"] = append(asRows[sqlnb.TermCount](stats["terms"]), sqlnb.TermCount{Feature: f, Class: cl, Term: sqlnb.DocsTerm, Docs: n})
+		}
 	}
 }
 
