@@ -656,7 +656,7 @@ func SetParams(ctx context.Context, db DB, name string, p Params, given map[stri
 		if _, err := Compile(m); err != nil {
 			return err
 		}
-		if err := checkVocabulary(m); err != nil {
+		if err := checkVocabulary(m, nil); err != nil {
 			return err
 		}
 		err = inTransaction(ctx, db, func(q Querier, _ *sql.Conn) error {

@@ -1,6 +1,7 @@
 package sqlnb
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
@@ -409,22 +410,36 @@ func vocabulary(terms []TermCount, p Params, weighted bool) (vocab []string, tot
 	return vocab, total, mostDocs
 }
 
-// checkVocabulary refuses a min_df that leaves a text feature of model m without a term (scikit-learn's
-// "After pruning, no terms remain"): every row would score the priors. Training and SetParams ask it; the
-// models of cross-validation folds and learning-curve sizes do not (one small fold must not end the sweep).
-func checkVocabulary(m *Model) error {
-	if m.Params.MinDF <= 1 {
-		return nil
-	}
+// checkVocabulary refuses a text feature of model m left without a term, where every row would score the
+// priors: no training document has one (each is NULL, empty, punctuation or stop words: scikit-learn's
+// "empty vocabulary; perhaps the documents only contain stop words"), or min_df prunes them all (its "After
+// pruning, no terms remain"). Training and SetParams ask it, of the whole model; the models of
+// cross-validation folds, learning-curve sizes and --by groups, and the rows an update adds or forgets, are
+// not asked (one small part must not end the sweep or the update). ts is the term table m was trained with,
+// if any (its feature has no column of documents to check).
+func checkVocabulary(m *Model, ts *TermsSpec) error {
 	terms := rowsByFeature(m, TermsTable)
+	weighted := m.Weight != ""
 	for _, f := range m.Features {
-		if !kindInfo[f.Kind].Text || len(terms[f.Name]) == 0 {
+		if !kindInfo[f.Kind].Text {
 			continue
 		}
-		if vocab, _, most := vocabulary(terms[f.Name], m.Params, m.Weight != ""); len(vocab) == 0 {
+		vocab, _, most := vocabulary(terms[f.Name], m.Params, weighted)
+		if len(vocab) > 0 {
+			continue
+		}
+		if all, _, _ := vocabulary(terms[f.Name], Params{}, weighted); len(all) > 0 {
 			return fmt.Errorf("%w: model %q: text feature %q: min_df %d leaves no term (the most frequent is in %d documents): lower min_df",
 				ErrBadOption, m.Name, f.Name, m.Params.MinDF, most)
 		}
+		what, todo := "each is NULL, empty or punctuation", "check that the column holds the documents"
+		if ts != nil && f.Name == cmp.Or(ts.Feature, "terms") {
+			what, todo = "none has a row with a positive count in the term table", fmt.Sprintf("check that its document ids (column %q) match the labelled source's", ts.Doc)
+		} else if f.Text.StopWords != "" {
+			what, todo = "each is NULL, empty, punctuation or only English stop words", todo+", or train without stop words"
+		}
+		return fmt.Errorf("%w: model %q: text feature %q: empty vocabulary: no training document has a term (%s): %s",
+			ErrBadValue, m.Name, f.Name, what, todo)
 	}
 	return nil
 }

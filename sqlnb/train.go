@@ -137,7 +137,7 @@ func Train(ctx context.Context, db DB, spec TrainSpec) (*TrainResult, error) {
 	start := time.Now()
 	m, warnings, err := trainModel(ctx, db, spec)
 	if err == nil {
-		err = checkVocabulary(m)
+		err = checkVocabulary(m, spec.Terms)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("train %q: %w", spec.Model, err)

@@ -389,3 +389,49 @@ func TestWeightedVocabulary(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainEmptyVocabulary: a text feature whose training documents have no term (each NULL, empty,
+// punctuation or only stop words) is an error naming the model and feature, for every text kind, as
+// scikit-learn's CountVectorizer raises "empty vocabulary; perhaps the documents only contain stop words"
+// (it trained, and every row scored the priors); the failed training stores nothing. A group of a --by model
+// An appended batch without a term is fine while the model's vocabulary is not empty.
+func TestTrainEmptyVocabulary(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE e AS SELECT * FROM (VALUES ('A', 'the of and', 0), ('A', 'It is!', 0), ('B', 'THE', 0), ('B', '...', 0),
+		('A', NULL, 0), ('A', 'apple pie', 1), ('B', 'red car', 1)) t(label, body, g)`)
+	for _, c := range []struct {
+		name, source string
+		stop         string
+		want         string
+	}{
+		{"stop words", "SELECT label, body FROM e WHERE g = 0", "english", "(each is NULL, empty, punctuation or only English stop words): check that the column holds the documents, or train without stop words"},
+		{"punctuation", "SELECT label, '?! …' AS body FROM e", "", "(each is NULL, empty or punctuation): check that the column holds the documents"},
+	} {
+		for _, kind := range []sqlnb.Kind{sqlnb.Text, sqlnb.TextComplement, sqlnb.TextBernoulli} {
+			_, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "s", Source: c.source, Label: "label", Text: sqlnb.TextOptions{StopWords: c.stop},
+				FeatureKinds: map[string]sqlnb.Kind{"body": kind}})
+			if !errors.Is(err, sqlnb.ErrBadValue) || !strings.Contains(err.Error(), `model "s": text feature "body": empty vocabulary: no training document has a term `+c.want) {
+				t.Errorf("%s, %s: %v", c.name, kind, err)
+			}
+			if _, err := sqlnb.Load(ctx, db, "s"); !errors.Is(err, sqlnb.ErrUnknownModel) {
+				t.Errorf("%s, %s: a failed training stored a model (%v)", c.name, kind, err)
+			}
+		}
+	}
+	// A term table none of whose documents is labelled.
+	mustExec(t, db, `CREATE TABLE docs AS SELECT * FROM (VALUES (1, 'A'), (2, 'B')) t(id, label); CREATE TABLE tt AS SELECT 7 AS id, 'x' AS term, 1 AS n`)
+	_, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "tt", Source: "docs", Label: "label", Terms: &sqlnb.TermsSpec{Source: "tt", Doc: "id", Term: "term", Count: "n"}})
+	if !errors.Is(err, sqlnb.ErrBadValue) || !strings.Contains(err.Error(), `text feature "terms": empty vocabulary: no training document has a term (none has a row with a positive count in the term table): check that its document ids (column "id") match`) {
+		t.Errorf("term table: %v", err)
+	}
+	// Text features cannot take --by (per-group vocabularies); a fold's model is not checked (FoldModels).
+	spec := sqlnb.TrainSpec{Model: "a", Source: "SELECT label, body FROM e WHERE g = 1", Label: "label", Text: sqlnb.TextOptions{StopWords: "english"},
+		FeatureKinds: map[string]sqlnb.Kind{"body": sqlnb.TextBernoulli}}
+	if _, err := sqlnb.Train(ctx, db, spec); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sqlnb.Append(ctx, db, sqlnb.UpdateSpec{Model: "a", Source: "SELECT label, body FROM e WHERE g = 0"}); err != nil {
+		t.Errorf("appending documents without terms: %v", err)
+	}
+}
