@@ -138,12 +138,14 @@ func updatedSource(source, op, rows string) string {
 	return source + " " + op + " " + rows
 }
 
-// forgetRounding warns of the Gaussian (and lda, qda) features of model after, which Forget made from
-// model before, whose variance may be off by more than 1e-11 relative: the mean of the rows left is
-// (n·mean − n_B·mean_B)/n_A, so the rounding of a mean far from 0 (ε·|mean|) grows by n/n_A, and the
-// variance by that over σ_A; the co-moment's own rounding grows by M2/M2_A. Forgetting most of the rows of
-// values near 1e6 that vary by 0.003 left a variance 2e-6 off; training on the remaining rows computes it
-// afresh.
+// forgetRounding warns of the features of model after, which Forget made from model before, whose
+// estimates may be off by more than 1e-11 relative. Gaussian (and lda, qda) variances: the mean of the rows
+// left is (n·mean − n_B·mean_B)/n_A, so the rounding of a mean far from 0 (ε·|mean|) grows by n/n_A, and
+// the variance by that over σ_A; the co-moment's own rounding grows by M2/M2_A. Forgetting most of the rows
+// of values near 1e6 that vary by 0.003 left a variance 2e-6 off. Poisson means (rates), weighted and not:
+// the sums n·mean and n_B·mean_B are each rounded (ε relative), so the rate left is off by about
+// ε·(S + S_B)/S_A, S = n·mean; forgetting counts near 1e7 from a class whose counts left are near 1 left its
+// rate 5e-10 off. Training on the remaining rows computes them afresh.
 func forgetRounding(before, after *Model) []string {
 	type key struct{ feature, class string }
 	type moments struct {
@@ -161,29 +163,51 @@ func forgetRounding(before, after *Model) []string {
 		}
 		return out
 	}
-	was := read(before)
 	worst := map[string]float64{}
+	what := map[string]string{} // the estimate, and when its rounding grows most
 	var order []string
+	note := func(feature, estimate string, off float64) {
+		if off <= 1e-11 {
+			return
+		}
+		if _, seen := worst[feature]; !seen {
+			order = append(order, feature)
+		}
+		worst[feature], what[feature] = math.Max(worst[feature], off), estimate
+	}
+	was := read(before)
 	for k, a := range read(after) {
 		b, ok := was[k]
 		if !ok || a.n < 2 || a.m2 <= 0 || b.n <= a.n {
 			continue
 		}
 		// The mean's rounding, and the training sums' own (~16 ε relative) grown by the co-moment's shrinking.
-		off := 0x1p-53 * (math.Abs(b.mean)*b.n/a.n/math.Sqrt(a.m2/a.n) + 16*b.m2/a.m2)
-		if off > 1e-11 {
-			if _, seen := worst[k.feature]; !seen {
-				order = append(order, k.feature)
+		note(k.feature, "variance (the more so for values far from 0 for their spread)", 0x1p-53*(math.Abs(b.mean)*b.n/a.n/math.Sqrt(a.m2/a.n)+16*b.m2/a.m2))
+	}
+	wasRate := map[key]PoissonStat{}
+	for _, p := range rowsOf(before, PoissonTable) {
+		wasRate[key{p.Feature, p.Class}] = p
+	}
+	for _, a := range rowsOf(after, PoissonTable) {
+		b, ok := wasRate[key{a.Feature, a.Class}]
+		if !ok || b.Count <= a.Count {
+			continue
+		}
+		// Unweighted and weighted: the sum before and the sum forgotten, each rounded, against the sum left
+		// (0 left exactly is exact: the floor applies).
+		for _, s := range [][4]float64{{float64(b.Count), b.Mean, float64(a.Count), a.Mean}, {b.Weight, b.WMean, a.Weight, a.WMean}} {
+			sb, sa := s[0]*s[1], s[2]*s[3]
+			if sa > 0 {
+				note(a.Feature, "mean (the more so for forgotten counts far above those left)", 0x1p-53*(sb+math.Abs(sb-sa))/sa)
 			}
-			worst[k.feature] = math.Max(worst[k.feature], off)
 		}
 	}
 	slices.Sort(order)
 	var out []string
 	for _, f := range order {
-		out = append(out, fmt.Sprintf("feature %q: its variance may be off by about %.1g relative, as the rounding of the sums grows "+
-			"when most of a class's rows are forgotten (the more so for values far from 0 for their spread): train the model again "+
-			"on the remaining rows for every digit", f, worst[f]))
+		estimate, when, _ := strings.Cut(what[f], " ")
+		out = append(out, fmt.Sprintf("feature %q: its %s may be off by about %.1g relative, as the rounding of the sums grows "+
+			"when most of a class's rows are forgotten %s: train the model again on the remaining rows for every digit", f, estimate, worst[f], when))
 	}
 	return out
 }
