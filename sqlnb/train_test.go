@@ -300,6 +300,16 @@ func TestTextBernoulliDocumentRows(t *testing.T) {
 	if err := res.Model.Validate(); !errors.Is(err, sqlnb.ErrInvalidModel) || !strings.Contains(err.Error(), `the documents of text_bernoulli feature "body"`) {
 		t.Errorf("a document row with occurrences: %v", err)
 	}
+	// A model stored before the document rows were kept (none in nb.terms) scores as it did, but adding or
+	// forgetting rows is refused: n_c would count the new rows' documents only.
+	mustExec(t, db, `DELETE FROM nb.terms WHERE model = 'b' AND term = ''`)
+	if _, err := sqlnb.Load(ctx, db, "b"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = sqlnb.Append(ctx, db, sqlnb.UpdateSpec{Model: "b", Source: "d"})
+	if !errors.Is(err, sqlnb.ErrNotMergeable) || !strings.Contains(err.Error(), `text_bernoulli feature "body" was trained before`) {
+		t.Errorf("append to an older text_bernoulli model: %v", err)
+	}
 }
 
 // TestSourceForms: a source may be a quoted file name ('d.csv', as FROM 'd.csv' reads it) or a table

@@ -697,7 +697,31 @@ func storedMergeable(m *Model) error {
 	if len(m.By) > 0 {
 		return errPerGroup(m)
 	}
+	if err := bernoulliDocsKept(m); err != nil {
+		return err
+	}
 	return mergeable(m)
+}
+
+// bernoulliDocsKept refuses a stored model with a text_bernoulli feature but none of its document-count rows
+// (DocsTerm): trained before they were kept, it scores with n_c = every row of the class, and rows added,
+// merged or forgotten would count only their own documents. (A stored model's vocabulary is never empty, so
+// it has non-NULL documents and so such rows.)
+func bernoulliDocsKept(m *Model) error {
+	for _, f := range m.Features {
+		if f.Kind != TextBernoulli {
+			continue
+		}
+		kept := false
+		for _, t := range rowsOf(m, TermsTable) {
+			kept = kept || t.Feature == f.Name && t.Term == DocsTerm
+		}
+		if !kept {
+			return fmt.Errorf("%w: model %q: its text_bernoulli feature %q was trained before sqlnb kept each class's count of "+
+				"non-NULL documents, which adding, merging or forgetting rows needs: train the model again", ErrNotMergeable, m.Name, f.Name)
+		}
+	}
+	return nil
 }
 
 // MergeModels merges stored models trained on disjoint rows of one source into the model of their union
