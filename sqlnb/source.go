@@ -173,14 +173,18 @@ func unquote(s string) string {
 
 // splitName splits a qualified name at the dots outside double quotes and unquotes the parts; nil if a part
 // is empty.
-func splitName(t string) []string {
+func splitName(t string) []string { return SplitOutsideQuotes(t, '.') }
+
+// SplitOutsideQuotes splits t at sep outside double quotes (a qualified name at '.', a search path at ','),
+// trims the parts and unquotes them ("a ""b""" is a "b"); nil if a part is empty.
+func SplitOutsideQuotes(t string, sep byte) []string {
 	var parts []string
 	start, quoted := 0, false
 	for i := 0; i <= len(t); i++ {
 		switch {
 		case i < len(t) && t[i] == '"':
 			quoted = !quoted
-		case i == len(t) || t[i] == '.' && !quoted:
+		case i == len(t) || t[i] == sep && !quoted:
 			p := strings.TrimSpace(t[start:i])
 			if p == "" {
 				return nil

@@ -51,6 +51,7 @@ import (
 	"unsafe"
 
 	"github.com/sqlnb/sqlnb/queries"
+	"github.com/sqlnb/sqlnb/sqlnb"
 
 	"github.com/duckdb/duckdb-go/v2/mapping"
 )
@@ -130,8 +131,8 @@ func (r *registry) callerSource(cctx mapping.ClientContext, src string) (string,
 	if strings.HasPrefix(name, `"`) {
 		name = strings.ReplaceAll(name[1:len(name)-1], `""`, `"`)
 	}
-	for _, entry := range splitOutsideQuotes(path, ',') {
-		parts := splitOutsideQuotes(entry, '.')
+	for _, entry := range sqlnb.SplitOutsideQuotes(path, ',') {
+		parts := sqlnb.SplitOutsideQuotes(entry, '.')
 		var db, schema any
 		switch len(parts) {
 		case 1:
@@ -155,26 +156,4 @@ func (r *registry) callerSource(cctx mapping.ClientContext, src string) (string,
 	}
 	return "", fmt.Errorf("source %q: no table or view of that name on your search_path (%s), which sqlnb follows for a bare "+
 		"name (it reads sources on its own connection): name it in full (database.schema.table)", src, path)
-}
-
-// splitOutsideQuotes splits s at sep outside double quotes, trims the parts and unquotes them.
-func splitOutsideQuotes(s string, sep byte) []string {
-	var parts []string
-	start, quoted := 0, false
-	for i := 0; i <= len(s); i++ {
-		switch {
-		case i < len(s) && s[i] == '"':
-			quoted = !quoted
-		case i == len(s) || s[i] == sep && !quoted:
-			p := strings.TrimSpace(s[start:i])
-			if len(p) >= 2 && p[0] == '"' && p[len(p)-1] == '"' {
-				p = strings.ReplaceAll(p[1:len(p)-1], `""`, `"`)
-			}
-			if p != "" {
-				parts = append(parts, p)
-			}
-			start = i + 1
-		}
-	}
-	return parts
 }
