@@ -126,15 +126,19 @@ func TestReadersShareAWriterWaits(t *testing.T) {
 	}
 }
 
-// TestTerminatedRemovesSpill: SIGTERM (timeout, systemd, docker stop) and SIGHUP (a closed terminal) cancel the command as Ctrl-C does:
-// sqlnb exits with an error and removes its spill directory. Run by make test-integration (SQLNB_BIN).
+// TestTerminatedRemovesSpill: SIGINT (Ctrl-C), SIGTERM (timeout, systemd, docker stop) and SIGHUP (a closed
+// terminal) cancel the command: sqlnb says what stopped it, exits with 128 + the signal's number, as shells
+// report a command a signal ended (it said "context canceled" and exited 1, a review), and removes its spill
+// directory. Run by make test-integration (SQLNB_BIN).
 func TestTerminatedRemovesSpill(t *testing.T) {
 	bin := mustEnv(t, "SQLNB_BIN")
-	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP} { // HUP: the terminal closed, ssh dropped
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} { // HUP: the terminal closed, ssh dropped
 		tmp := t.TempDir()
 		cmd := exec.Command(bin, "--db", ":memory:", "--memory-limit", "16MB", "sql", "-c",
 			"CREATE TEMP TABLE big AS SELECT i, hash(i) AS h FROM range(200000000) r(i)")
 		cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -148,8 +152,9 @@ func TestTerminatedRemovesSpill(t *testing.T) {
 		_ = cmd.Process.Signal(sig)
 		err := cmd.Wait()
 		var exit *exec.ExitError
-		if !errors.As(err, &exit) || exit.ExitCode() != 1 {
-			t.Errorf("after %v: %v, want exit status 1", sig, err)
+		if !errors.As(err, &exit) || exit.ExitCode() != 128+int(sig) || !strings.Contains(stderr.String(), "sqlnb: stopped by ") ||
+			strings.Contains(stderr.String(), "context canceled") {
+			t.Errorf("after %v: %v, want exit status %d\n%s", sig, err, 128+int(sig), stderr.String())
 		}
 		if left, _ := filepath.Glob(filepath.Join(tmp, "sqlnb-spill-*")); len(left) > 0 {
 			t.Errorf("%v left the spill directory: %v", sig, left)

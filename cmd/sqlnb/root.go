@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -239,12 +240,31 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP) // TERM: timeout, systemd, docker stop; HUP: the terminal closed
-	defer stop()
+	// Ctrl-C, TERM (timeout, systemd, docker stop) and HUP (the terminal closed) cancel the command's context;
+	// the signal is kept for the message and the exit status (128 + its number, as shells report).
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	var got atomic.Value
+	go func() {
+		if sig, ok := <-sigs; ok {
+			got.Store(sig)
+			cancel()
+		}
+	}()
 	defer e.removeSpill()
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return exitOK
+	}
+	if sig, ok := got.Load().(syscall.Signal); ok {
+		// The library's wording ("read model store: context canceled") says nothing a user can use: what
+		// stopped it, and that what it was writing was not stored (each write is one transaction, and files
+		// appear whole or not at all).
+		fmt.Fprintf(stderr, "sqlnb: stopped by %s: what it was writing then was not stored (each store is one transaction, and files appear whole or not at all)\n", signalName(sig))
+		return 128 + int(sig)
 	}
 	fmt.Fprintln(stderr, "sqlnb:", strings.TrimPrefix(err.Error(), "sqlnb: ")) // an error of the library may carry the name already
 	var ue usageError
@@ -252,6 +272,19 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	return exitError
+}
+
+// signalName names the signals run handles.
+func signalName(sig syscall.Signal) string {
+	switch sig {
+	case syscall.SIGINT:
+		return "Ctrl-C (SIGINT)"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP (the terminal closed)"
+	}
+	return sig.String()
 }
 
 // isCobraUsage recognises cobra's own argument errors (unknown command, wrong number of args).
