@@ -36,7 +36,8 @@ var (
 // stopped then leaves the directory as it was), then every file replaced whole (outfile) in one quick loop
 // at the end, so that a directory does not hold pictures of two runs (a review killed eval --plot while it
 // drew and found roc.png new beside the rest old). A file of a picture's name that sqlnb did not write is
-// never replaced: the directory's manifest (.sqlnb-pictures) lists the files sqlnb wrote there.
+// never replaced: the directory's manifest (.sqlnb-pictures) lists the files sqlnb wrote there; a symbolic
+// link of that name is followed, its file getting the picture.
 type set struct {
 	dir   string
 	files []rendered
@@ -81,7 +82,8 @@ func (s *set) commit() ([]string, error) {
 	}
 	for _, f := range s.files {
 		path := filepath.Join(s.dir, f.name)
-		if _, err := os.Lstat(path); err == nil && !ours[f.name] {
+		// A symbolic link there is the user's way to send the picture elsewhere: written through (outfile).
+		if fi, err := os.Lstat(path); err == nil && fi.Mode()&os.ModeSymlink == 0 && !ours[f.name] {
 			return nil, fmt.Errorf("%w: %s is there and sqlnb did not write it (%s does not list it): choose another picture "+
 				"directory, or move the file away", sqlnb.ErrBadOption, path, manifest)
 		}
