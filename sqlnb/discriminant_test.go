@@ -304,3 +304,23 @@ func TestDiscriminantTooFewRows(t *testing.T) {
 		t.Errorf("weighted qda with x2 = 2·x1: %v", err)
 	}
 }
+
+// TestLogisticSingularNamesFeature: a singular Hessian (penalty none, a duplicated column) names the column
+// that is a combination of those before it, as lda's singular covariance does (it named none).
+func TestLogisticSingularNamesFeature(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE t AS SELECT sin(i * 1.7) + (i % 3) * 0.3 AS a, cos(i * 2.3) AS b, (i % 3)::VARCHAR AS label,
+		['x', 'y'][1 + i % 2] AS cat FROM range(60) r(i)`)
+	params := sqlnb.DefaultParams()
+	params.Penalty = "none"
+	for src, want := range map[string]string{
+		"SELECT a, b, b AS b2, label FROM t":       `(feature "b2" is (nearly) a linear combination of the intercept and the features before it)`,
+		"SELECT a, cat, cat AS cat2, label FROM t": `(level "y" of feature "cat2" is (nearly) a linear combination`,
+	} {
+		_, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "lr", Source: src, Label: "label", Kind: sqlnb.Logistic, Params: &params})
+		if !errors.Is(err, sqlnb.ErrSingular) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v", src, err)
+		}
+	}
+}

@@ -270,6 +270,32 @@ func describeLogistic(ctx context.Context, sc *scan, feats []Feature) (*logistic
 	return d, nil
 }
 
+// dependentColumn returns the first design column (0 the intercept) of the first free class's block of the
+// Hessian h (dim columns) that is, within 1e-10 of its own scale, a linear combination of the columns before
+// it (by the pivots of a Cholesky factorisation taken column by column), or -1: the feature a singular fit
+// names, as lda's singular covariance does.
+func dependentColumn(h *mat.SymDense, dim int) int {
+	l := make([][]float64, dim)
+	for i := range dim {
+		l[i] = make([]float64, i+1)
+		for j := 0; j <= i; j++ {
+			sum := h.At(i, j)
+			for k := range j {
+				sum -= l[i][k] * l[j][k]
+			}
+			if i == j {
+				if !(sum > 1e-10*h.At(i, i)) {
+					return i
+				}
+				l[i][i] = math.Sqrt(sum)
+			} else {
+				l[i][j] = sum / l[j][j]
+			}
+		}
+	}
+	return -1
+}
+
 // logisticDiagnose names the number columns with infinite values (or values whose squares overflow).
 func logisticDiagnose(ctx context.Context, sc *scan, lf []logisticFeature, cause error) error {
 	var names []string
@@ -638,8 +664,16 @@ func newtonFit(ctx context.Context, sc *scan, feats []Feature, d *logisticDesign
 				exact = true
 				continue
 			}
-			return nil, fmt.Errorf("%w: the Hessian of the log-loss is singular at Newton step %d: features are collinear (or a category "+
-				"level never occurs with some class) or the classes are separable; set C (penalty l2), or leave features out", ErrSingular, iter)
+			which := ""
+			if j := dependentColumn(h, dim); j > 0 {
+				c := d.cols[j-1]
+				which = fmt.Sprintf(" (feature %q is (nearly) a linear combination of the intercept and the features before it)", feats[c.feature].Name)
+				if !c.numeric {
+					which = fmt.Sprintf(" (level %q of feature %q is (nearly) a linear combination of the intercept and the columns before it)", c.level, feats[c.feature].Name)
+				}
+			}
+			return nil, fmt.Errorf("%w: the Hessian of the log-loss is singular at Newton step %d%s: features are collinear (or a category "+
+				"level never occurs with some class) or the classes are separable; set C (penalty l2), or leave features out", ErrSingular, iter, which)
 		}
 		slope := slopeOf(cur.g, step)
 		var nxt *point
