@@ -680,3 +680,23 @@ func TestPriorsWarningNamesOwnKinds(t *testing.T) {
 		t.Errorf("warnings %q", res.Warnings)
 	}
 }
+
+// TestMergeNamesMissingFeatures: models with different feature lists name the columns one lacks and the
+// other has (it said only "2 features, not 1"); nothing is stored.
+func TestMergeNamesMissingFeatures(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE z AS SELECT ['p', 'q'][1 + i % 2] AS y, sin(i) AS x, cos(i) AS w2, i % 3 AS k FROM range(60) r(i)`)
+	for name, feats := range map[string][]string{"xw": {"x", "w2"}, "xk": {"x", "k", "w2"}} {
+		if _, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: name, Source: "z", Label: "y", Features: feats}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := sqlnb.MergeModels(ctx, db, sqlnb.MergeSpec{Into: "both", Inputs: []string{"xk", "xw"}})
+	if !errors.Is(err, sqlnb.ErrBadOption) || !strings.Contains(err.Error(), `3 features, not 2`) || !strings.Contains(err.Error(), `lacks "k"`) {
+		t.Errorf("%v", err)
+	}
+	if _, err := sqlnb.Load(ctx, db, "both"); !errors.Is(err, sqlnb.ErrUnknownModel) {
+		t.Errorf("a merged model was stored: %v", err)
+	}
+}

@@ -627,7 +627,29 @@ func sameFeatures(m, part *Model, what string) error {
 		return bad("weight column %q, not %q", m.Weight, part.Weight)
 	}
 	if len(m.Features) != len(part.Features) {
-		return bad("%d features, not %d", len(m.Features), len(part.Features))
+		// Name the columns one side has and the other lacks (it said only "2 features, not 1").
+		has := func(fs []Feature, name string) bool {
+			return slices.ContainsFunc(fs, func(f Feature) bool { return f.Name == name })
+		}
+		var only, lacks []string
+		for _, f := range m.Features {
+			if !has(part.Features, f.Name) {
+				lacks = append(lacks, strconv.Quote(f.Name))
+			}
+		}
+		for _, f := range part.Features {
+			if !has(m.Features, f.Name) {
+				only = append(only, strconv.Quote(f.Name))
+			}
+		}
+		detail := ""
+		if len(lacks) > 0 {
+			detail += fmt.Sprintf("; %s lacks %s", what, strings.Join(lacks, ", "))
+		}
+		if len(only) > 0 {
+			detail += fmt.Sprintf("; %s has %s, which model %q does not", what, strings.Join(only, ", "), m.Name)
+		}
+		return bad("%d features, not %d%s", len(m.Features), len(part.Features), detail)
 	}
 	for i, f := range m.Features {
 		g := part.Features[i]
