@@ -263,16 +263,6 @@ func scanGroups(ctx context.Context, db Querier, p *plan) ([]groupKey, string, e
 	return nil, "", fmt.Errorf("group ids collide under 8 hash salts")
 }
 
-// zeroWeightClassOf returns the label of the first class with rows but total weight 0 ("" if none).
-func zeroWeightClassOf(classes []Class) string {
-	for _, c := range classes {
-		if c.Count > 0 && c.Weight == 0 {
-			return c.Label
-		}
-	}
-	return ""
-}
-
 // trainGrouped computes a per-group model: the groups, then every family's statistics scan once, grouped by
 // (group id, class); each group's statistics form its model and their merge the pooled model. Groups with
 // fewer than two classes, or whose model cannot be compiled, get no model of their own (a warning says so).

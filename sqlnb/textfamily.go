@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -267,21 +268,24 @@ func (textFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
 // it keeps the rule it was trained with, n_c = every row of the class.
 func bernoulliDocs(terms []TermCount, classes []Class, index map[string]int) []float64 {
 	n := make([]float64, len(classes))
-	seen := false
-	for _, t := range terms {
-		if t.Term == DocsTerm {
-			if c, ok := index[t.Class]; ok {
-				n[c] += float64(t.Docs)
-			}
-			seen = true
-		}
-	}
-	if !seen {
+	if !docsKept(terms) {
 		for c, cl := range classes {
 			n[c] = float64(cl.Count)
 		}
+		return n
+	}
+	for _, t := range terms {
+		if c, ok := index[t.Class]; ok && t.Term == DocsTerm {
+			n[c] += float64(t.Docs)
+		}
 	}
 	return n
+}
+
+// docsKept reports whether a text_bernoulli feature's rows (terms) hold its document counts, DocsTerm rows:
+// a model trained before they were kept has none.
+func docsKept(terms []TermCount) bool {
+	return slices.ContainsFunc(terms, func(t TermCount) bool { return t.Term == DocsTerm })
 }
 
 // bernoulliTables returns, per term and class, log p - log(1 - p) and, per class, Σ_t log(1 - p_tc), with

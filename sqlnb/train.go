@@ -514,6 +514,16 @@ func zeroWeightClass(label, weight string) error {
 		ErrBadValue, label, weight)
 }
 
+// zeroWeightClassOf returns the label of the first class with rows but total weight 0 ("" if none).
+func zeroWeightClassOf(classes []Class) string {
+	for _, c := range classes {
+		if c.Count > 0 && c.Weight == 0 {
+			return c.Label
+		}
+	}
+	return ""
+}
+
 // checkTrained checks a trained model's classes and weights, applies given priors, validates and compiles it.
 func checkTrained(spec TrainSpec, p *plan, m *Model) (*Model, error) {
 	classes, params := m.Classes, m.Params
@@ -528,11 +538,11 @@ func checkTrained(spec TrainSpec, p *plan, m *Model) (*Model, error) {
 	}
 	if p.weight != "" {
 		total := 0.0
+		if c := zeroWeightClassOf(classes); c != "" {
+			return nil, zeroWeightClass(c, p.weight)
+		}
 		for _, c := range classes {
 			total += c.Weight
-			if c.Weight == 0 {
-				return nil, zeroWeightClass(c.Label, p.weight)
-			}
 		}
 		if !(total > 0) {
 			return nil, fmt.Errorf("%w: weight column %q sums to 0: give some rows a positive weight", ErrBadValue, p.weight)

@@ -163,17 +163,22 @@ func forgetRounding(before, after *Model) []string {
 		}
 		return out
 	}
-	worst := map[string]float64{}
-	what := map[string]string{} // the estimate, and when its rounding grows most
+	type warning struct {
+		off            float64
+		estimate, when string // what may be off, and when its rounding grows most
+	}
+	worst := map[string]warning{}
 	var order []string
-	note := func(feature, estimate string, off float64) {
-		if off <= 1e-11 {
+	note := func(feature string, w warning) {
+		if w.off <= 1e-11 {
 			return
 		}
 		if _, seen := worst[feature]; !seen {
 			order = append(order, feature)
 		}
-		worst[feature], what[feature] = math.Max(worst[feature], off), estimate
+		if w.off > worst[feature].off {
+			worst[feature] = w
+		}
 	}
 	was := read(before)
 	for k, a := range read(after) {
@@ -182,7 +187,8 @@ func forgetRounding(before, after *Model) []string {
 			continue
 		}
 		// The mean's rounding, and the training sums' own (~16 ε relative) grown by the co-moment's shrinking.
-		note(k.feature, "variance (the more so for values far from 0 for their spread)", 0x1p-53*(math.Abs(b.mean)*b.n/a.n/math.Sqrt(a.m2/a.n)+16*b.m2/a.m2))
+		note(k.feature, warning{0x1p-53 * (math.Abs(b.mean)*b.n/a.n/math.Sqrt(a.m2/a.n) + 16*b.m2/a.m2),
+			"variance", "the more so for values far from 0 for their spread"})
 	}
 	wasRate := map[key]PoissonStat{}
 	for _, p := range rowsOf(before, PoissonTable) {
@@ -198,16 +204,16 @@ func forgetRounding(before, after *Model) []string {
 		for _, s := range [][4]float64{{float64(b.Count), b.Mean, float64(a.Count), a.Mean}, {b.Weight, b.WMean, a.Weight, a.WMean}} {
 			sb, sa := s[0]*s[1], s[2]*s[3]
 			if sa > 0 {
-				note(a.Feature, "mean (the more so for forgotten counts far above those left)", 0x1p-53*(sb+math.Abs(sb-sa))/sa)
+				note(a.Feature, warning{0x1p-53 * (sb + math.Abs(sb-sa)) / sa, "mean", "the more so for forgotten counts far above those left"})
 			}
 		}
 	}
 	slices.Sort(order)
 	var out []string
 	for _, f := range order {
-		estimate, when, _ := strings.Cut(what[f], " ")
+		w := worst[f]
 		out = append(out, fmt.Sprintf("feature %q: its %s may be off by about %.1g relative, as the rounding of the sums grows "+
-			"when most of a class's rows are forgotten %s: train the model again on the remaining rows for every digit", f, estimate, worst[f], when))
+			"when most of a class's rows are forgotten (%s): train the model again on the remaining rows for every digit", f, w.estimate, w.off, w.when))
 	}
 	return out
 }
@@ -730,15 +736,9 @@ func storedMergeable(m *Model) error {
 // merged or forgotten would count only their own documents. (A stored model's vocabulary is never empty, so
 // it has non-NULL documents and so such rows.)
 func bernoulliDocsKept(m *Model) error {
+	terms := rowsByFeature(m, TermsTable)
 	for _, f := range m.Features {
-		if f.Kind != TextBernoulli {
-			continue
-		}
-		kept := false
-		for _, t := range rowsOf(m, TermsTable) {
-			kept = kept || t.Feature == f.Name && t.Term == DocsTerm
-		}
-		if !kept {
+		if f.Kind == TextBernoulli && !docsKept(terms[f.Name]) {
 			return fmt.Errorf("%w: model %q: its text_bernoulli feature %q was trained before sqlnb kept each class's count of "+
 				"non-NULL documents, which adding, merging or forgetting rows needs: train the model again", ErrNotMergeable, m.Name, f.Name)
 		}

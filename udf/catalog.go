@@ -97,8 +97,9 @@ func callerTemporary(cctx mapping.ClientContext, name string) bool {
 	return false
 }
 
-// bareName matches a source given as one unqualified identifier (plain or double-quoted).
-var bareName = regexp.MustCompile(`^\s*([A-Za-z_][A-Za-z0-9_$]*|"([^"]|"")+")\s*$`)
+// bareName matches a source given as one unqualified identifier (plain, of letters in any script, or
+// double-quoted).
+var bareName = regexp.MustCompile(`^\s*([\p{L}_][\p{L}\p{N}_$]*|"([^"]|"")+")\s*$`)
 
 // callerSetting returns setting name as the caller's client context sees it ("" when unset or unreadable).
 func callerSetting(cctx mapping.ClientContext, name string) string {
@@ -127,10 +128,7 @@ func (r *registry) callerSource(cctx mapping.ClientContext, src string) (string,
 	if path == "" || !bareName.MatchString(src) {
 		return src, nil
 	}
-	name := strings.TrimSpace(src)
-	if strings.HasPrefix(name, `"`) {
-		name = strings.ReplaceAll(name[1:len(name)-1], `""`, `"`)
-	}
+	name := sqlnb.SplitOutsideQuotes(src, '.')[0] // one part, unquoted
 	for _, entry := range sqlnb.SplitOutsideQuotes(path, ',') {
 		parts := sqlnb.SplitOutsideQuotes(entry, '.')
 		var db, schema any

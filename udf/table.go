@@ -184,14 +184,14 @@ func nbTableBind(infoPtr unsafe.Pointer) {
 	if src, ok := args["source"].(string); ok {
 		var cctx mapping.ClientContext
 		mapping.TableFunctionGetClientContext(info, &cctx)
-		temp := callerTemporary(cctx, src)
-		resolved, err := spec.reg.callerSource(cctx, src)
-		mapping.DestroyClientContext(&cctx)
-		if temp {
+		if callerTemporary(cctx, src) {
+			mapping.DestroyClientContext(&cctx)
 			mapping.BindSetError(info, fmt.Sprintf("%s: %q is a temporary table or view of your connection, which %s cannot see: it reads "+
 				"the source on sqlnb's own connection; create a regular table (CREATE TABLE … AS …) and pass its name", spec.name, src, spec.name))
 			return
 		}
+		resolved, err := spec.reg.callerSource(cctx, src)
+		mapping.DestroyClientContext(&cctx)
 		if err != nil {
 			mapping.BindSetError(info, spec.name+": "+err.Error())
 			return

@@ -205,6 +205,7 @@ func TestSourceFollowsSearchPath(t *testing.T) {
 	mustExec(t, db, `CREATE TABLE only_main AS FROM g`)
 	mustExec(t, db, `CREATE SCHEMA s2`)
 	mustExec(t, db, `CREATE TABLE s2.g AS SELECT (i % 2)::VARCHAR AS y, (i % 2) * 10.0 AS x FROM range(40) r(i)`)
+	mustExec(t, db, `CREATE TABLE s2.données AS FROM s2.g`) // a bare name in another script
 	mustExec(t, db, `ATTACH '`+filepath.Join(dir, "other.duckdb")+`' AS other`)
 	mustExec(t, db, `CREATE TABLE other.g AS SELECT (i % 4)::VARCHAR AS y, i * 1.0 AS x FROM range(80) r(i)`)
 	conn, err := db.Conn(ctx)
@@ -224,6 +225,9 @@ func TestSourceFollowsSearchPath(t *testing.T) {
 	}
 	if rows, classes, err := count(`SELECT n_rows, classes FROM nb_train('m', 'g', 'y')`); err != nil || rows != 40 || classes != 2 {
 		t.Errorf("search_path s2: %d rows, %d classes, %v", rows, classes, err)
+	}
+	if rows, _, err := count(`SELECT n_rows, classes FROM nb_train('m1', 'données', 'y')`); err != nil || rows != 40 {
+		t.Errorf("search_path s2, données: %d rows, %v", rows, err)
 	}
 	var acc, byHand float64
 	if err := conn.QueryRowContext(ctx, `SELECT value FROM nb_eval('m', 'g') WHERE metric = 'accuracy'`).Scan(&acc); err != nil {

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"golang.org/x/sys/unix"
 	"io"
 	"os"
 	"os/signal"
@@ -18,6 +17,7 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
 
 	"github.com/duckdb/duckdb-go/v2/mapping"
 
@@ -249,9 +249,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer signal.Stop(sigs)
 	var got atomic.Value
 	go func() {
-		if sig, ok := <-sigs; ok {
+		select {
+		case sig := <-sigs:
 			got.Store(sig)
 			cancel()
+		case <-ctx.Done(): // run returned (run is called many times in tests)
 		}
 	}()
 	defer e.removeSpill()

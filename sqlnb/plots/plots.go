@@ -33,8 +33,8 @@ var (
 )
 
 // set is one command's pictures, written together by commit: each rendered first (the slow part: a command
-// stopped then leaves the directory as it was), then every file replaced whole (outfile) in one quick loop
-// at the end, so that a directory does not hold pictures of two runs (a review killed eval --plot while it
+// stopped while drawing leaves the directory as it was), then every file replaced whole (outfile) in one
+// quick loop at the end, so that a directory does not hold pictures of two runs (a review killed eval --plot while it
 // drew and found roc.png new beside the rest old). A file of a picture's name that sqlnb did not write is
 // never replaced: the directory's manifest (.sqlnb-pictures) lists the files sqlnb wrote there; a symbolic
 // link of that name is followed, its file getting the picture.
@@ -98,8 +98,8 @@ func (s *set) commit() ([]string, error) {
 		}
 	}
 	slices.Sort(names)
-	// The manifest first: a stop between it and the pictures leaves names listed whose files are the user's
-	// old pictures from sqlnb, never a user's own file unlisted.
+	// The manifest first: a stop between it and the pictures leaves listed names whose files are not written
+	// yet (or are the previous run's), never a file sqlnb wrote unlisted.
 	if err := writeWhole(manifest, []byte(strings.Join(names, "\n")+"\n")); err != nil {
 		return nil, err
 	}
@@ -112,6 +112,15 @@ func (s *set) commit() ([]string, error) {
 		out = append(out, path)
 	}
 	return out, nil
+}
+
+// single writes p alone as name.png and name.svg in dir (a set of one).
+func single(p *plot.Plot, dir, name string) ([]string, error) {
+	pics := &set{dir: dir}
+	if err := pics.add(p, name); err != nil {
+		return nil, err
+	}
+	return pics.commit()
 }
 
 // writeWhole replaces path with data whole; a symbolic link or a file's permissions at the path are kept
@@ -512,11 +521,7 @@ func Sweep(points []SweepPoint, metric, param string, best float64, logX bool, d
 			p.Legend.Add(fmt.Sprintf("best: %s = %g", param, best), m)
 		}
 	}
-	pics := &set{dir: dir}
-	if err := pics.add(p, "cv_"+metric); err != nil {
-		return nil, err
-	}
-	return pics.commit()
+	return single(p, dir, "cv_"+metric)
 }
 
 // Curve is one learning curve: a name (the kind) and its points (X the training rows, Mean the test error,
@@ -576,11 +581,7 @@ func LearningCurves(curves []Curve, dir string) ([]string, error) {
 		p.Legend.Add(c.Name, lp, sc)
 	}
 	p.Y.Min = 0
-	pics := &set{dir: dir}
-	if err := pics.add(p, "learning_curves"); err != nil {
-		return nil, err
-	}
-	return pics.commit()
+	return single(p, dir, "learning_curves")
 }
 
 func hasSpread(points []SweepPoint) bool {

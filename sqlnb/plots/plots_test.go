@@ -270,8 +270,8 @@ func TestCalibrationManyClasses(t *testing.T) {
 
 // TestPicturesKeepUsersFiles: pictures replace only files sqlnb wrote (the directory's manifest lists them):
 // writing again into the same directory works, and a file of a picture's name the user made is refused and
-// left as it was, with nothing written (a review: eval --plot report replaced the user's report/roc.png).
-// The set is written at the end, all at once (rendered first).
+// left as it was, with nothing written (a review: eval --plot report replaced the user's report/roc.png):
+// the check comes before any picture is written.
 func TestPicturesKeepUsersFiles(t *testing.T) {
 	dir := t.TempDir()
 	if _, err := plots.Evaluation(evaluation(), dir); err != nil {
