@@ -147,6 +147,9 @@ func TestPosteriorsMatchRows(t *testing.T) {
 		Posteriors(jll, n, K, post, mx)
 		LogPosteriors(jll, n, K, logp, mx)
 		evidence := make([]float64, n)
+		for i := range mx {
+			mx[i] = 12345 // scratch holds whatever it held: LogEvidences must not read its rowMax before writing it
+		}
 		LogEvidences(jll, n, K, evidence, make([]float64, n*K), mx)
 		for i := range n {
 			if got, want := evidence[i], LogEvidence(jll, n, K, i); !sameBits(got, want) && !(math.IsNaN(got) && math.IsNaN(want)) {
@@ -413,7 +416,7 @@ func BenchmarkPosteriors(b *testing.B) {
 
 // TestKernelsTakeFastRange: the AVX2 kernels do the groups they can rather than leave them to the Go code
 // (which would pass the tests above as well): on differences ≤ 0, subnormal and zero results included, each
-// returns every whole group of four (posteriorsAVX2: of eight).
+// returns every whole group of four (posteriorsAVX2 and expSumsWideAVX2: of eight).
 func TestKernelsTakeFastRange(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	for _, avx := range vectorKernels() {
@@ -445,6 +448,9 @@ func TestKernelsTakeFastRange(t *testing.T) {
 			var scratch [posteriorsWide * 8]float64
 			if got := posteriorsAVX2(&jll[0], n, K, n, &dst[0], &scratch[0]); got != n&^7 {
 				t.Errorf("posteriorsAVX2 did %d of %d rows", got, n)
+			}
+			if got := expSumsWideAVX2(&jll[0], n, K, n, &sum[0], &dst[0], &scratch[0]); got != n&^7 {
+				t.Errorf("expSumsWideAVX2 did %d of %d rows", got, n)
 			}
 		}
 	}

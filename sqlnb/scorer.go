@@ -782,16 +782,38 @@ func LogEvidence(jll []float64, n, K, i int) float64 {
 	return mx + math.Log(sum)
 }
 
-// LogEvidences writes LogEvidence of every row to dst, bit for bit, with the vector kernels (expShiftedBlock
-// and the rows' sums in class order) instead of a scalar exponential per class and row. work holds n·K values,
-// rowMax n.
+// LogEvidences writes LogEvidence of every row to dst, bit for bit, with the vector kernels instead of a
+// scalar exponential per class and row: with AVX2 (useAVX2), expSumsWideAVX2 (exp_amd64.s) takes each row's
+// B = max b and Σ exp(b_c − B) eight rows at a time in one pass over the classes, as posteriorsAVX2 does (the
+// same bits), for up to posteriorsWide classes; logEvidencesRows (expShiftedBlock and the rows' sums in class
+// order) does what it leaves. work holds n·K values, rowMax n.
 func LogEvidences(jll []float64, n, K int, dst, work, rowMax []float64) {
-	for i0 := 0; i0 < n; i0 += posteriorBlock {
-		i1 := min(i0+posteriorBlock, n)
-		expShiftedBlock(jll, n, K, i0, i1, work, rowMax)
-		for i := i0; i < i1; i++ {
-			dst[i] = rowMax[i] + math.Log(rowSum(work[i*K:i*K+K]))
+	i0 := 0
+	if useAVX2 && K <= posteriorsWide && n >= 8 {
+		_, _, _ = jll[K*n-1], dst[n-1], rowMax[n-1] // the kernel reads and writes up to here
+		var scratch [posteriorsWide * 8]float64
+		for n-i0 >= 8 {
+			did := expSumsWideAVX2(&jll[i0], n, K, n-i0, &rowMax[i0], &dst[i0], &scratch[0])
+			for i := i0; i < i0+did; i++ {
+				dst[i] = rowMax[i] + math.Log(dst[i]) // dst held the sum
+			}
+			i0 += did
+			if n-i0 >= 8 { // a group with a NaN difference
+				logEvidencesRows(jll, n, K, i0, i0+8, dst, work, rowMax)
+				i0 += 8
+			}
 		}
+	}
+	for ; i0 < n; i0 += posteriorBlock {
+		logEvidencesRows(jll, n, K, i0, min(i0+posteriorBlock, n), dst, work, rowMax)
+	}
+}
+
+// logEvidencesRows is LogEvidences for rows i0 ≤ i < i1 by expShiftedBlock and rowSum.
+func logEvidencesRows(jll []float64, n, K, i0, i1 int, dst, work, rowMax []float64) {
+	expShiftedBlock(jll, n, K, i0, i1, work, rowMax)
+	for i := i0; i < i1; i++ {
+		dst[i] = rowMax[i] + math.Log(rowSum(work[i*K:i*K+K]))
 	}
 }
 
