@@ -220,3 +220,29 @@ func TestBooleanFeatureHint(t *testing.T) {
 		t.Errorf("%v", err)
 	}
 }
+
+// TestNULInStrings: a string argument holding a NUL character is refused (DuckDB's C API hands it over cut at
+// the NUL: nb_predict('m' || chr(0) || 'x', t) scored model m, nb_train('b' || chr(0) || 'c', …) stored model
+// b, nb_proba(…, 'p' || chr(0)) gave class p's probability); names and quotes without one still work.
+func TestNULInStrings(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE g AS SELECT (i % 2)::VARCHAR AS y, (i % 2) * 10.0 + (i % 5) * 0.1 AS a FROM range(100) r(i)`)
+	mustExec(t, db, `CALL nb_train('m', 'g', 'y')`)
+	mustExec(t, db, `CALL nb_train('it''s', 'g', 'y')`)
+	for q, want := range map[string]string{
+		`SELECT nb_predict('m' || chr(0) || 'x', {'a': 1.0})`:       `the model name: argument 1 holds a NUL character (chr(0)) after "m"`,
+		`SELECT nb_proba('m', {'a': 1.0}, '1' || chr(0))`:           `model "m": the class: argument 3 holds a NUL character (chr(0)) after "1"`,
+		`FROM nb_train('b' || chr(0) || 'c', 'g', 'y')`:             `nb_train: model holds a NUL character (chr(0)) after "b"`,
+		`FROM nb_train('b', 'g', 'y', features := ['a' || chr(0)])`: `nb_train: features holds a NUL character (chr(0)) after "a"`,
+	} {
+		if _, err := db.Exec(q); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", q, err, want)
+		}
+	}
+	if n := queryStrings(t, db, `SELECT count(*) FROM nb.models WHERE name IN ('b', 'b'||chr(0)||'c')`); n[0][0] != "0" {
+		t.Errorf("a model was stored under a cut name: %v", n)
+	}
+	if got := queryStrings(t, db, `SELECT nb_predict('it''s', {'a': 10.1}), nb_predict('m', {'a': 10.1})`); got[0][0] != "1" || got[0][1] != "1" {
+		t.Errorf("names without NUL: %v", got)
+	}
+}

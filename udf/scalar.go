@@ -4,6 +4,7 @@ import "C"
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -246,6 +247,9 @@ func bindScalar(info mapping.BindInfo, spec *scalarSpec) (*bound, error) {
 		}
 	}
 	name, err := foldString(cctx, info, 0, args[0])
+	if errors.Is(err, errNUL) {
+		return nil, fmt.Errorf("the model name: %w", err)
+	}
 	if err != nil || name == "" {
 		return nil, fmt.Errorf("the first argument must be a constant model name, as in %s (not a column or a prepared "+
 			"statement's parameter: the model is resolved once, when the query is bound)", usage)
@@ -371,7 +375,11 @@ func foldString(cctx mapping.ClientContext, info mapping.BindInfo, i int, a argu
 	if mapping.IsNullValue(v) {
 		return "", fmt.Errorf("argument %d is NULL", i+1)
 	}
-	return mapping.GetVarchar(v), nil
+	s, err := varchar(v)
+	if err != nil {
+		return "", fmt.Errorf("argument %d %w", i+1, err)
+	}
+	return s, nil
 }
 
 func (b *bound) bindClass(cctx mapping.ClientContext, info mapping.BindInfo, i int, a argument) error {
@@ -381,6 +389,9 @@ func (b *bound) bindClass(cctx mapping.ClientContext, info mapping.BindInfo, i i
 	}
 	if a.foldable {
 		c, err := foldString(cctx, info, i, a)
+		if errors.Is(err, errNUL) {
+			return fmt.Errorf("model %q: the class: %w", m.Name, err)
+		}
 		if err != nil {
 			// A constant that is not text: a class written as a number ('1' is meant), or the class left out
 			// so that the last feature took its place.

@@ -4,8 +4,10 @@ import "C"
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 	"unsafe"
 
@@ -107,29 +109,35 @@ func registerTable(conn mapping.Connection, spec *tableSpec) error {
 	return nil
 }
 
-// goValue converts a parameter value; nil for NULL or absent.
-func goValue(v mapping.Value, t colType) any {
+// goValue converts a parameter value; nil for NULL or absent. A string holding a NUL character is an error
+// (varchar).
+func goValue(v mapping.Value, t colType) (any, error) {
 	if v.Ptr == nil || mapping.IsNullValue(v) {
-		return nil
+		return nil, nil
 	}
 	switch t {
 	case tBigint:
-		return mapping.GetInt64(v)
+		return mapping.GetInt64(v), nil
 	case tDouble:
-		return mapping.GetDouble(v)
+		return mapping.GetDouble(v), nil
 	case tBoolean:
-		return mapping.GetBool(v)
+		return mapping.GetBool(v), nil
 	case tVarcharList:
 		n := int(mapping.GetListSize(v))
 		out := make([]string, 0, n)
 		for i := range n {
 			c := mapping.GetListChild(v, mapping.IdxT(i))
 			if !mapping.IsNullValue(c) {
-				out = append(out, mapping.GetVarchar(c))
+				x, err := varchar(c)
+				if err != nil {
+					mapping.DestroyValue(&c)
+					return nil, err
+				}
+				out = append(out, x)
 			}
 			mapping.DestroyValue(&c)
 		}
-		return out
+		return out, nil
 	case tDoubleList:
 		n := int(mapping.GetListSize(v))
 		out := make([]float64, 0, n)
@@ -140,9 +148,9 @@ func goValue(v mapping.Value, t colType) any {
 			}
 			mapping.DestroyValue(&c)
 		}
-		return out
+		return out, nil
 	}
-	return mapping.GetVarchar(v)
+	return varchar(v)
 }
 
 //export nbTableBind
@@ -167,19 +175,29 @@ func nbTableBind(infoPtr unsafe.Pointer) {
 	args := map[string]any{}
 	for i, p := range spec.positional {
 		v := mapping.BindGetParameter(info, mapping.IdxT(i))
-		args[p.name] = goValue(v, p.typ)
+		x, err := goValue(v, p.typ)
 		mapping.DestroyValue(&v)
-		if args[p.name] == nil {
+		if err != nil {
+			mapping.BindSetError(info, fmt.Sprintf("%s: %s %v", spec.name, p.name, err))
+			return
+		}
+		args[p.name] = x
+		if x == nil {
 			mapping.BindSetError(info, fmt.Sprintf("%s: %s must not be NULL", spec.name, p.name))
 			return
 		}
 	}
 	for _, p := range spec.named {
 		v := mapping.BindGetNamedParameter(info, p.name)
-		if x := goValue(v, p.typ); x != nil {
+		x, err := goValue(v, p.typ)
+		mapping.DestroyValue(&v)
+		if err != nil {
+			mapping.BindSetError(info, fmt.Sprintf("%s: %s %v", spec.name, p.name, err))
+			return
+		}
+		if x != nil {
 			args[p.name] = x
 		}
-		mapping.DestroyValue(&v)
 	}
 	if src, ok := args["source"].(string); ok {
 		var cctx mapping.ClientContext
@@ -316,3 +334,18 @@ func writeList(vec mapping.Vector, i int, v any) {
 	mapping.ListVectorSetSize(vec, mapping.IdxT(off+n))
 	*(*listEntry)(unsafe.Add(mapping.VectorGetData(vec), 16*i)) = listEntry{offset: uint64(off), length: uint64(n)}
 }
+
+// varchar returns a VARCHAR value's text. DuckDB's C API hands a value's string over NUL-terminated
+// (duckdb_get_varchar), so one holding a NUL character would arrive cut there: the name of another model,
+// class or column than the one written. Such a value is an error instead; it is recognised by its SQL literal
+// (duckdb_value_to_string), cut at the same place, which then lacks its closing quote.
+func varchar(v mapping.Value) (string, error) {
+	s := mapping.GetVarchar(v)
+	if lit := mapping.ValueToString(v); !strings.HasSuffix(lit, "'") {
+		return "", fmt.Errorf("holds a NUL character (chr(0)) after %q: %w", s, errNUL)
+	}
+	return s, nil
+}
+
+// errNUL is varchar's error.
+var errNUL = errors.New("sqlnb receives strings from DuckDB cut at it, so names and strings given to it cannot contain one")
