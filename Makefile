@@ -5,11 +5,22 @@ PKGS    := ./...
 # DuckDB is linked statically through cgo; the first build takes ~20 s.
 export CGO_ENABLED=1
 
-.PHONY: all build demo test test-integration test-race bench bench-extension bench-compare bench-scale bench-big fuzz lint fmt fixtures clean extension extension-slots
+.PHONY: all toolchain build demo test test-integration test-race bench bench-extension bench-compare bench-scale bench-big fuzz lint fmt fixtures clean extension extension-slots
 
 all: build
 
-build:
+# cgo compiles udf/guard.cc and links DuckDB's static library against libstdc++: g++ is needed besides gcc.
+# On a fresh Debian machine (as root) it is installed from the archive; elsewhere the message says what to do.
+toolchain:
+	@command -v g++ >/dev/null 2>&1 || { \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "installing g++ (apt-get install g++)"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq g++ >/dev/null; \
+		else \
+			echo "sqlnb needs g++ to build (cgo compiles C++ and links libstdc++): install it (Debian: apt-get install g++)"; exit 1; \
+		fi; }
+
+build: toolchain
 	$(GO) build -ldflags "-X main.commit=$(EXT_VERSION)" -o $(BIN) ./cmd/sqlnb
 
 # sqlnb as a loadable DuckDB extension (README "Use from any DuckDB client"): the same Go packages built as a
@@ -21,7 +32,7 @@ EXT_VERSION     ?= $(shell git describe --always --dirty 2>/dev/null || echo dev
 EXT_API_VERSION := v1.5.6
 EXT_PLATFORM    := linux_amd64
 
-extension:
+extension: toolchain
 	@test "$$($(GO) env GOOS)_$$($(GO) env GOARCH)" = $(EXT_PLATFORM) || (echo "make extension builds for $(EXT_PLATFORM) only"; exit 1)
 	$(GO) build -tags duckdb_use_static_lib -buildmode=c-shared -trimpath -ldflags "-s -w -X main.version=$(EXT_VERSION)" \
 		-o build/libsqlnb.so ./extension
@@ -43,7 +54,7 @@ demo: build
 	$(BIN) predict --model votes --from testdata/housevotes84/test.parquet --proba --output out/votes_scored.parquet
 	$(BIN) sql -c "SELECT count(*) AS scored, round(avg((prediction = party)::INT), 4) AS accuracy FROM 'out/votes_scored.parquet'"
 
-test:
+test: toolchain
 	$(GO) vet $(PKGS)
 	$(GO) vet -tags duckdb_use_static_lib ./extension
 	$(GO) test -count=1 -timeout 20m $(PKGS)
@@ -53,13 +64,13 @@ test:
 test-integration:
 	bash .ci/integration.sh
 
-test-race:
+test-race: toolchain
 	$(GO) test -race -count=1 -timeout 30m $(PKGS)
 
 # Ratios against floors measured in the same run (see README "Performance"). The 10-class logistic
 # regression alone takes ~1 hour at 10M rows; BENCH_ONLY picks one configuration (m,k, da4,2, da20,10, lr2,
 # lr10) and BENCH_ROWS the rows.
-bench:
+bench: toolchain
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 240m ./bench/
 
 # The loadable extension next to the functions the binary registers and a bare scan, in one run

@@ -107,7 +107,7 @@ func setValue(vec mapping.Vector, data unsafe.Pointer, t mapping.Type, i int, v 
 			copy(slot[4:], s)
 			return nil
 		}
-		mapping.VectorAssignStringElement(vec, mapping.IdxT(i), s)
+		return tryAssignString(vec, i, s)
 	case mapping.TypeBigInt:
 		x, ok := v.(int64)
 		if !ok {

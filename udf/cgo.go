@@ -72,9 +72,14 @@ func nbCopyHandle(p unsafe.Pointer) (copied unsafe.Pointer) {
 
 // recovered turns a panic in a callback into an error message for DuckDB (a panic that reached DuckDB would
 // end the host process: the sqlnb binary, or any client that loaded the extension). *name is the function's
-// name, "sqlnb" until the callback has read it. Every exported callback defers it first.
+// name, "sqlnb" until the callback has read it. Every exported callback defers it first. A duckdbError (a
+// DuckDB call that threw, guard.go) is DuckDB's message, not an internal error.
 func recovered(name *string, setError func(string)) {
 	if r := recover(); r != nil {
+		if e, ok := r.(duckdbError); ok {
+			setError(fmt.Sprintf("%s: %s", *name, e.msg))
+			return
+		}
 		setError(fmt.Sprintf("%s: internal error: %v", *name, r))
 	}
 }

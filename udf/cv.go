@@ -233,7 +233,7 @@ func nbCVExec(infoPtr, inputPtr, outputPtr unsafe.Pointer) {
 		maxK = max(maxK, len(b.labels))
 	}
 	base := int(mapping.ListVectorGetSize(out))
-	mapping.ListVectorReserve(out, mapping.IdxT(base+n*maxK))
+	listReserve(out, base+n*maxK)
 	entries := unsafe.Slice((*listEntry)(mapping.VectorGetData(out)), n)
 	child := mapping.ListVectorGetChild(out)
 	keys := mapping.StructVectorGetChild(child, 0)
@@ -367,7 +367,7 @@ func (cb *cvBound) writeEM(input mapping.DataChunk, out mapping.Vector, structVe
 		maxK = max(maxK, len(b.labels))
 	}
 	base := int(mapping.ListVectorGetSize(pVec))
-	mapping.ListVectorReserve(pVec, mapping.IdxT(base+n*maxK))
+	listReserve(pVec, base+n*maxK)
 	entries := unsafe.Slice((*listEntry)(mapping.VectorGetData(pVec)), n)
 	vals := unsafe.Slice((*float64)(mapping.VectorGetData(mapping.ListVectorGetChild(pVec))), base+n*maxK)
 	off := base

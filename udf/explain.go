@@ -27,7 +27,7 @@ func (b *bound) writeExplain(input mapping.DataChunk, out mapping.Vector, s *scr
 	m := len(b.scorer.Inputs) + 1
 	K := len(b.labels)
 	base := int(mapping.ListVectorGetSize(out))
-	mapping.ListVectorReserve(out, mapping.IdxT(base+n*m))
+	listReserve(out, base+n*m)
 	entries := unsafe.Slice((*listEntry)(mapping.VectorGetData(out)), n)
 	child := mapping.ListVectorGetChild(out)
 	var classes, versus stringWriter
@@ -76,12 +76,12 @@ func (b *bound) writeExplain(input mapping.DataChunk, out mapping.Vector, s *scr
 			if x.Feature == "" {
 				setNull(fv, idx)
 			} else {
-				mapping.VectorAssignStringElement(fv, mapping.IdxT(idx), x.Feature)
+				assignString(fv, idx, x.Feature)
 			}
 			if x.Value == "" {
 				setNull(vv, idx)
 			} else {
-				mapping.VectorAssignStringElement(vv, mapping.IdxT(idx), x.Value)
+				assignString(vv, idx, x.Value)
 			}
 			contrib[idx] = x.LLR
 		}

@@ -788,7 +788,7 @@ type listEntry struct{ offset, length uint64 }
 // log-likelihood. Rows that end up NULL get an empty entry and are marked NULL by the caller.
 func (b *bound) writeMaps(out mapping.Vector, jll []float64, n, K int, s *scratch) {
 	base := int(mapping.ListVectorGetSize(out))
-	mapping.ListVectorReserve(out, mapping.IdxT(base+n*K))
+	listReserve(out, base+n*K)
 	entries := unsafe.Slice((*listEntry)(mapping.VectorGetData(out)), n)
 	child := mapping.ListVectorGetChild(out)
 	keys := mapping.StructVectorGetChild(child, 0)

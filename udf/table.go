@@ -306,7 +306,7 @@ func writeValue(vec mapping.Vector, i int, t colType, v any) {
 		default:
 			s = fmt.Sprint(y)
 		}
-		mapping.VectorAssignStringElement(vec, mapping.IdxT(i), s)
+		assignString(vec, i, s)
 	}
 }
 
@@ -317,10 +317,10 @@ func writeList(vec mapping.Vector, i int, v any) {
 	nums, _ := v.([]float64)
 	n := len(strs) + len(nums)
 	off := int(mapping.ListVectorGetSize(vec))
-	mapping.ListVectorReserve(vec, mapping.IdxT(off+n))
+	listReserve(vec, off+n)
 	child := mapping.ListVectorGetChild(vec)
 	for k, x := range strs {
-		mapping.VectorAssignStringElement(child, mapping.IdxT(off+k), x)
+		assignString(child, off+k, x)
 	}
 	if len(nums) > 0 {
 		data := unsafe.Slice((*float64)(mapping.VectorGetData(child)), off+n)

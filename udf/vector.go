@@ -77,7 +77,7 @@ func (w *stringWriter) write(i int, c int32, l *label) {
 		*slot = *(*[16]byte)(unsafe.Add(w.base, f*16))
 		return
 	}
-	mapping.VectorAssignStringElement(w.vec, mapping.IdxT(i), l.s)
+	assignString(w.vec, i, l.s)
 	w.first[c] = i
 }
 
@@ -100,7 +100,7 @@ const repeatBlock = 4096
 
 // setNull marks row i of vec NULL.
 func setNull(vec mapping.Vector, i int) {
-	mapping.VectorEnsureValidityWritable(vec)
+	ensureValidityWritable(vec)
 	mapping.ValiditySetRowInvalid(mapping.VectorGetValidity(vec), mapping.IdxT(i))
 }
 

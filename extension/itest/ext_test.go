@@ -295,6 +295,27 @@ func TestNodePanics(t *testing.T) {
 	}
 }
 
+// TestNodeOutOfMemory: an allocation the host refuses inside a scoring callback (memory_limit reached while
+// reserving a chunk's MAPs of 2000 classes) is a SQL error in the client, which goes on working: the C++
+// exception used to cross the extension's Go frames and abort node.
+func TestNodeOutOfMemory(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "many.duckdb")
+	if _, msg := cli(t, "sql", "--db", db, "-c", "CREATE TABLE big AS SELECT 'c' || (i % 2000) AS y, (i % 2000) * 1.0 AS x FROM range(4000) r(i); "+
+		"FROM nb_train('many', 'big', 'y', force := true)"); msg != "" {
+		t.Fatal(msg)
+	}
+	res := runNode(t, mustEnv(t, "SQLNB_NODE_DIR"), nil, open(db), load(mustEnv(t, "SQLNB_EXT")),
+		sql("SET memory_limit = '40MB'"), sql("SET threads = 1; SET temp_directory = '"+t.TempDir()+"'"),
+		sql("CREATE TEMP TABLE p AS SELECT nb_predict_proba('many', {'x': x}) AS p FROM big"),
+		sql("SET memory_limit = '4GB'"), sql("SELECT count(nb_predict_proba('many', {'x': x})) FROM big"))
+	if !strings.Contains(res[4].Error, "nb_predict_proba: Out of Memory Error") {
+		t.Errorf("%q, want DuckDB's out-of-memory error", res[4].Error)
+	}
+	if res[6].text() != "4000\n" {
+		t.Errorf("after the error: %q %q", res[6].text(), res[6].Error)
+	}
+}
+
 // TestNodeAPI155Refuses: DuckDB 1.5.5 knows C API versions up to v1.2.0 and refuses the file (built for
 // v1.5.6, where the scalar-function bind the functions need became stable) with a clear error.
 func TestNodeAPI155Refuses(t *testing.T) {
