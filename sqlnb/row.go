@@ -91,14 +91,15 @@ func (s *Scorer) BatchOf(rows []map[string]any) (*Batch, error) {
 	return b, nil
 }
 
-// field returns row's value of column name: the exact key, else the only key equal to it ignoring case.
+// field returns row's value of column name: the exact key, else the only key equal to it ignoring ASCII case
+// (EqualFoldIdent, as DuckDB).
 func field(row map[string]any, name string) (any, bool) {
 	if v, ok := row[name]; ok {
 		return v, true
 	}
 	var found []string
 	for k := range row {
-		if strings.EqualFold(k, name) {
+		if EqualFoldIdent(k, name) {
 			found = append(found, k)
 		}
 	}

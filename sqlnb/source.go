@@ -266,6 +266,28 @@ func RequireColumns(ctx context.Context, q Querier, src Source, what string, nam
 	return nil
 }
 
+// EqualFoldIdent reports whether two names are the same identifier to DuckDB: equal once ASCII letters are
+// lower-cased (DuckDB's identifiers, struct fields and columns alike, ignore ASCII case only: "É" and "é" are
+// two columns).
+func EqualFoldIdent(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}
+
 func findColumn(cols []Column, name string) (Column, bool) {
 	for _, c := range cols {
 		if c.Name == name {
@@ -274,7 +296,7 @@ func findColumn(cols []Column, name string) (Column, bool) {
 	}
 	var found []Column
 	for _, c := range cols {
-		if strings.EqualFold(c.Name, name) {
+		if EqualFoldIdent(c.Name, name) {
 			found = append(found, c)
 		}
 	}

@@ -678,7 +678,7 @@ func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*plan, error) {
 	for name, k := range spec.FeatureKinds {
 		c, ok := findColumn(chosen, name)
 		if !ok {
-			if p.terms != nil && strings.EqualFold(name, p.terms.feature) {
+			if p.terms != nil && EqualFoldIdent(name, p.terms.feature) {
 				return nil, fmt.Errorf("%w: --feature-kind names %q, the term table's feature, which is text (multinomial) only: "+
 					"a term table gives counts, not documents", ErrBadOption, name)
 			}

@@ -246,3 +246,27 @@ func TestNULInStrings(t *testing.T) {
 		t.Errorf("names without NUL: %v", got)
 	}
 }
+
+// TestFieldNamesFoldASCIIOnly: struct fields and row keys match features exactly, else ignoring ASCII case
+// only, as DuckDB's identifiers: a model with features "É" and "é" given only 'É' lacks "é" (nb_predict fed
+// É's value to both, Unicode-folding, where DuckDB and the exported macro say the field is missing); "X" still
+// finds feature "x".
+func TestFieldNamesFoldASCIIOnly(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE t AS SELECT ['a','b'][i%2+1] AS y, (i%2) + (i%7)/5.0 AS "É", (i%5)/2.0 - (i%2) AS "é", (i%3) * 1.0 AS x FROM range(200) r(i)`)
+	mustExec(t, db, `CALL nb_train('m', 't', 'y')`)
+	if _, err := db.Exec(`SELECT nb_predict('m', {'É': 1.0, 'x': 1.0})`); err == nil || !strings.Contains(err.Error(), `needs feature "é", which the struct argument lacks`) {
+		t.Errorf("struct without é: %v", err)
+	}
+	got := queryStrings(t, db, `SELECT nb_proba('m', {'É': 1.0, 'é': 0.5, 'X': 2.0}, 'b') = nb_proba('m', {'É': 1.0, 'é': 0.5, 'x': 2.0}, 'b')`)
+	if got[0][0] != "true" {
+		t.Errorf("X for x: %v", got)
+	}
+	s := mustScorer(t, db, "m")
+	if _, _, err := s.ScoreRow(map[string]any{"É": 1.0, "x": 1.0}); err == nil || !strings.Contains(err.Error(), `"é"`) {
+		t.Errorf("ScoreRow without é: %v", err)
+	}
+	if _, _, err := s.ScoreRow(map[string]any{"É": 1.0, "é": 0.5, "X": 1.0}); err != nil {
+		t.Errorf("ScoreRow with X for x: %v", err)
+	}
+}

@@ -426,20 +426,24 @@ func groupNames(s *sqlnb.Scorer) []string {
 	return out
 }
 
-// structChild returns the index of the struct field named name: exact first, then case-insensitively; -1 if
-// none.
+// structChild returns the index of the struct field named name: exact first, else the only field equal to it
+// ignoring ASCII case (sqlnb.EqualFoldIdent: DuckDB's rule, under which "É" and "é" differ); -1 if none.
 func structChild(names []string, name string) int {
 	for i, nm := range names {
 		if nm == name {
 			return i
 		}
 	}
+	found := -1
 	for i, nm := range names {
-		if strings.EqualFold(nm, name) {
-			return i
+		if sqlnb.EqualFoldIdent(nm, name) {
+			if found >= 0 {
+				return -1
+			}
+			found = i
 		}
 	}
-	return -1
+	return found
 }
 
 // bindStruct matches struct fields to features by name: exact first, then case-insensitively (DuckDB
