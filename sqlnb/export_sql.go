@@ -429,11 +429,58 @@ func (e *exporter) labels() string {
 // the body does not contain: $sqlnb$, else $sqlnb1$, $sqlnb2$, ... The body holds the model's classes and
 // categories as literals, and a fixed tag let a category "$sqlnb$; CREATE TABLE ..." end the body and run.
 func pgFunction(b *strings.Builder, name, returns, body string) {
+	pgFunctionIn(b, "sql", name, returns, body)
+}
+
+// pgFunctionIn is pgFunction in language lang (sql or plpgsql).
+func pgFunctionIn(b *strings.Builder, lang, name, returns, body string) {
 	tag := "$sqlnb$"
 	for i := 1; strings.Contains(body, tag); i++ {
 		tag = fmt.Sprintf("$sqlnb%d$", i)
 	}
-	fmt.Fprintf(b, "CREATE FUNCTION %s(f jsonb) RETURNS %s LANGUAGE sql IMMUTABLE AS %s\n%s\n%s;\n", name, returns, tag, body, tag)
+	fmt.Fprintf(b, "CREATE FUNCTION %s(f jsonb) RETURNS %s LANGUAGE %s IMMUTABLE AS %s\n%s\n%s;\n", name, returns, lang, tag, body, tag)
+}
+
+// pgFeatureKeys is the start of a PL/pgSQL body that finds each feature's key in the row f as nb_predict
+// finds a struct field: the exact key, else the only key equal to it ignoring ASCII case (to_jsonb of a
+// PostgreSQL table whose unquoted column names were folded to lower case), copied under the feature's name;
+// no such key, or several, is an error naming the model and feature (read as NULL, a missing key would have
+// been skipped silently: the prior's answer). A row that is NULL returns NULL.
+func (e *exporter) pgFeatureKeys() string {
+	var b strings.Builder
+	b.WriteString("DECLARE sqlnb_keys text[];\nBEGIN\n  IF f IS NULL OR jsonb_typeof(f) = 'null' THEN RETURN NULL; END IF;\n")
+	fmt.Fprintf(&b, "  IF jsonb_typeof(f) <> 'object' THEN RAISE EXCEPTION USING MESSAGE = %s || jsonb_typeof(f) || ', not an object of features: pass a row as to_jsonb(t)'; END IF;\n",
+		queries.Literal(fmt.Sprintf("model %q: the argument is a jsonb ", e.name)))
+	seen := map[string]bool{}
+	for _, in := range e.s.Inputs {
+		if seen[in.Name] {
+			continue
+		}
+		seen[in.Name] = true
+		name := queries.Literal(in.Name)
+		hint := ""
+		if len(in.Name) > maxPGIdent {
+			hint = fmt.Sprintf("; PostgreSQL cuts column names to %d bytes: build the row with jsonb_build_object(%s, ...)", maxPGIdent, queries.Literal(in.Name))
+		}
+		fmt.Fprintf(&b, "  IF NOT f ? %s THEN\n", name)
+		fmt.Fprintf(&b, "    sqlnb_keys := ARRAY(SELECT key FROM jsonb_object_keys(f) key WHERE translate(key, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') = %s);\n",
+			queries.Literal(asciiLower(in.Name)))
+		fmt.Fprintf(&b, "    IF cardinality(sqlnb_keys) <> 1 THEN RAISE EXCEPTION USING MESSAGE = %s || CASE WHEN cardinality(sqlnb_keys) = 0 THEN 'which the row lacks' ELSE 'which several keys match ignoring case' END || ' (its keys: ' || (SELECT coalesce(string_agg(key, ', '), 'none') FROM jsonb_object_keys(f) key) || ')' || %s; END IF;\n",
+			queries.Literal(fmt.Sprintf("model %q needs feature %q, ", e.name, in.Name)), queries.Literal(hint))
+		fmt.Fprintf(&b, "    f := f || jsonb_build_object(%s, f -> sqlnb_keys[1]);\n  END IF;\n", name)
+	}
+	return b.String()
+}
+
+// asciiLower lower-cases the ASCII letters of s (EqualFoldIdent's rule).
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // functions writes the scoring functions. lo are the class scores; when every one is -inf (an overflow:
@@ -442,11 +489,11 @@ func pgFunction(b *strings.Builder, name, returns, body string) {
 func (e *exporter) functions(b *strings.Builder, lo, hi []string, limit bool) {
 	jll, lim := e.ident("_joint_log_likelihood"), e.ident("__limit")
 	if e.pg {
-		pgFunction(b, jll, "double precision[]", fmt.Sprintf("  SELECT CASE WHEN f IS NULL OR jsonb_typeof(f) = 'null'%s THEN NULL ELSE %s END",
+		pgFunctionIn(b, "plpgsql", jll, "double precision[]", e.pgFeatureKeys()+fmt.Sprintf("  RETURN (SELECT CASE WHEN false%s THEN NULL ELSE %s END);\nEND",
 			e.orIncomplete(), e.list(lo, false)))
 		cases := ""
 		if limit {
-			pgFunction(b, lim, "double precision[]", "  SELECT "+e.list(hi, false))
+			pgFunctionIn(b, "plpgsql", lim, "double precision[]", e.pgFeatureKeys()+"  RETURN "+e.list(hi, false)+";\nEND")
 			cases += fmt.Sprintf("WHEN (SELECT max(x) FROM unnest(a.arr) x) = '-Infinity'::float8 THEN (SELECT array_agg(CASE WHEN y = (SELECT max(z) FROM unnest(h) z) THEN 0 ELSE '-Infinity'::float8 END ORDER BY o) FROM (SELECT %s(f) AS h) hh, unnest(hh.h) WITH ORDINALITY u(y, o)) ", lim)
 		}
 		top := "a.arr"

@@ -176,6 +176,16 @@ func TestExportPostgres(t *testing.T) {
 		got[id] = [4]string{f[1], f[2], f[3], f[4]}
 	}
 	compare(t, "PostgreSQL", want, got)
+	// Keys are found as nb_predict finds struct fields: exactly, else ignoring ASCII case (a PostgreSQL table's
+	// unquoted columns are lower case); a missing one is an error (it was read as NULL: the prior's answer).
+	if n := psql("-At", "-c", `SELECT count(*) FROM s t WHERE ex_predict_proba(to_jsonb(t)) IS DISTINCT FROM
+		ex_predict_proba((to_jsonb(t) - 'colour') || jsonb_build_object('COLOUR', t.colour))`); strings.TrimSpace(n) != "0" {
+		t.Errorf("COLOUR for colour: %s rows differ", n)
+	}
+	out2, err := exec.Command("psql", "-X", "-v", "ON_ERROR_STOP=1", "-q", "-c", `SELECT ex_predict('{"id": 1, "colour": "red"}'::jsonb)`).CombinedOutput()
+	if err == nil || !strings.Contains(string(out2), `model "ex" needs feature "x \"quoted\"", which the row lacks (its keys: id, colour)`) {
+		t.Errorf("a row without features: %v\n%s", err, out2)
+	}
 }
 
 // TestShellTmux drives `sqlnb shell` in tmux as a person would: a query, a multi-line statement, .import,
