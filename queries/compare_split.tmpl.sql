@@ -10,4 +10,4 @@ of the parameters that bind the seed and the test fraction). Parameters: the sou
 CREATE OR REPLACE TEMP TABLE {{ident .Table}} AS
 SELECT *, __sqlnb_u < ${{.Fraction}} AS __sqlnb_test,
        row_number() OVER (PARTITION BY __sqlnb_u < ${{.Fraction}} ORDER BY __sqlnb_u) AS __sqlnb_rank
-FROM (SELECT *, (hash(t, ${{.Seed}}) % 1000000007) / 1000000007.0 AS __sqlnb_u FROM {{.From}} t)
+FROM (SELECT *, (hash(__sqlnb_row, ${{.Seed}}) % 1000000007) / 1000000007.0 AS __sqlnb_u FROM {{.From}} __sqlnb_row)

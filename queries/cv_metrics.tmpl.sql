@@ -8,7 +8,7 @@ WITH per_row AS (
     SELECT g, y, r.pred AS pred, r.ll AS ll, r.brier AS brier
     FROM (
         SELECT {{.Group}} AS g, CAST({{ident .Label}} AS VARCHAR) AS y, {{.Terms}} AS r
-        FROM {{.From}} t
+        FROM {{.From}} __sqlnb_row
         WHERE {{ident .Label}} IS NOT NULL
     )
 ),

@@ -6,4 +6,4 @@ Data: .From (with bound parameters), .Label, .Param (the number of the class-lis
 */ -}}
 CREATE OR REPLACE TEMPORARY TABLE nb_em_classes AS
 SELECT l AS {{ident .Label}}, list_position(${{.Param}}::VARCHAR[], CAST(l AS VARCHAR)) AS __sqlnb_i
-FROM (SELECT DISTINCT {{ident .Label}} AS l FROM {{.From}} t WHERE {{ident .Label}} IS NOT NULL)
+FROM (SELECT DISTINCT {{ident .Label}} AS l FROM {{.From}} __sqlnb_row WHERE {{ident .Label}} IS NOT NULL)

@@ -6,4 +6,4 @@ Data: .Score (nb_cv_em(set, 0, NULL, t) over the row t). No parameters.
 */ -}}
 CREATE OR REPLACE TEMPORARY TABLE nb_em_post AS
 SELECT __sqlnb_rid, e.p AS p, __sqlnb_w * e.ll AS ll
-FROM (SELECT __sqlnb_rid, __sqlnb_w, {{.Score}} AS e FROM nb_em_rows t)
+FROM (SELECT __sqlnb_rid, __sqlnb_w, {{.Score}} AS e FROM nb_em_rows __sqlnb_row)

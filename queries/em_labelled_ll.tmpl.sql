@@ -7,6 +7,6 @@ Data: .From (with bound parameters), .Label, .Weight (may be empty), .Score (nb_
 SELECT coalesce(fsum(w * e.ll), 0), count(*), count(e.ll)
 FROM (
     SELECT {{if .Weight}}CAST({{ident .Weight}} AS DOUBLE){{else}}1.0::DOUBLE{{end}} AS w, {{.Score}} AS e
-    FROM {{.From}} t
+    FROM {{.From}} __sqlnb_row
     WHERE {{ident .Label}} IS NOT NULL
 )

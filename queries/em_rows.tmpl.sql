@@ -7,5 +7,5 @@ Data: .From (with bound parameters), .Label, .Weight (may be empty), .Features (
 CREATE OR REPLACE TEMPORARY TABLE nb_em_rows AS
 SELECT row_number() OVER () AS __sqlnb_rid, {{if .Weight}}CAST({{ident .Weight}} AS DOUBLE){{else}}1.0::DOUBLE{{end}} AS __sqlnb_w
     {{- range .Features}}, {{ident .}}{{end}}
-FROM {{.From}} t
+FROM {{.From}} __sqlnb_row
 WHERE {{ident .Label}} IS NULL

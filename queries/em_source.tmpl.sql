@@ -8,7 +8,7 @@ Data: .From (the source's FROM item, with its own bound parameters), .Label, .We
 */ -}}
 (SELECT {{ident .Label}}, {{if .Weight}}CAST({{ident .Weight}} AS DOUBLE){{else}}1.0::DOUBLE{{end}} AS __sqlnb_w
     {{- range .Features}}, {{ident .}}{{end}}
- FROM {{.From}} t
+ FROM {{.From}} __sqlnb_row
  WHERE {{ident .Label}} IS NOT NULL
  UNION ALL
  SELECT c.{{ident .Label}}, u.__sqlnb_w * e.p[c.__sqlnb_i]

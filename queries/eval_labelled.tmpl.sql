@@ -4,4 +4,4 @@ them had NULL scores (lda, qda, logistic with a missing value) and were left out
 the label column.
 Data: .From (the source, binding its own parameters), .Label.
 */ -}}
-SELECT count(*) FROM {{.From}} t WHERE {{ident .Label}} IS NOT NULL
+SELECT count(*) FROM {{.From}} __sqlnb_row WHERE {{ident .Label}} IS NOT NULL

@@ -6,7 +6,7 @@ class order; NULL where a row's MAP lacks the class). One DOUBLE per class inste
 the memory, and the posteriors of a class are a column to sort.
 Parameter $1: the class labels (VARCHAR[]) in order; the source binds $2.
 Data: .From (the source, binding $2), .Label, .Grouped and .Group (SQL for the group), .Proba (an SQL
-expression over the source row t yielding MAP(VARCHAR, DOUBLE)), .Ordered (every MAP's keys are the class
+expression over the source row __sqlnb_row yielding MAP(VARCHAR, DOUBLE)), .Ordered (every MAP's keys are the class
 labels in order, as nb_predict_proba's are: the values are taken by position, else looked up by label),
 .Positions (1 … K).
 */ -}}
@@ -22,7 +22,7 @@ FROM (
     FROM (
         SELECT {{if .Grouped}}({{.Group}})::INTEGER AS g, {{end}}CAST({{ident .Label}} AS VARCHAR) AS y,
                CASE WHEN {{ident .Label}} IS NOT NULL THEN {{.Proba}} END AS p
-        FROM {{.From}} t
+        FROM {{.From}} __sqlnb_row
     )
     WHERE p IS NOT NULL OR y IS NULL
 )

@@ -11,6 +11,11 @@ import (
 //go:embed *.sql
 var files embed.FS
 
+// Row is the alias of the source in every query over it, and so the name of its row as a value
+// (nb_predict('m', __sqlnb_row), hash(__sqlnb_row)): a name no source column has, where "t" was a column's name
+// as well (DuckDB binds a bare name to a column first, and a source column t then stood for the row).
+const Row = "__sqlnb_row"
+
 // Ident quotes name as a DuckDB identifier: it is wrapped in double quotes and every double quote inside
 // is doubled, so any string (spaces, quotes, parentheses, unicode) names exactly that column or table.
 // It is the only place in sqlnb where an identifier enters SQL text.

@@ -3,4 +3,4 @@ source_labels: the labelled rows of a source, their number of classes and the sm
 checks a training makes, before cross-validation fits a model per fold.
 Data: .From (the source, binding its own parameters), .Label.
 */ -}}
-SELECT count(*), count(DISTINCT {{ident .Label}}), min(CAST({{ident .Label}} AS VARCHAR)) FROM {{.From}} t WHERE {{ident .Label}} IS NOT NULL
+SELECT count(*), count(DISTINCT {{ident .Label}}), min(CAST({{ident .Label}} AS VARCHAR)) FROM {{.From}} __sqlnb_row WHERE {{ident .Label}} IS NOT NULL

@@ -5,7 +5,7 @@ sum), and the rows with a NULL label: the class scan of models whose families' s
 */ -}}
 WITH src AS (
     SELECT {{if .Fold}}{{.Fold}} AS f, {{end}}{{ident .Label}} AS l{{if .Weight}}, CAST({{ident .Weight}} AS DOUBLE) AS w{{end}}
-    FROM {{.From}} t
+    FROM {{.From}} __sqlnb_row
 )
 SELECT {{if .Fold}}f AS fold, {{end}}CAST(l AS VARCHAR) AS class, count(*) AS n
     {{- if .Weight}}, count(w) AS n_weight, min(w) AS min_weight, fsum(w) AS weight{{end}}

@@ -13,7 +13,7 @@ scan sums
 Σ w, Σ w (x_j - s_j) and Σ w (x_j - s_j)(x_k - s_k) about them (a shift that keeps them exact), from which
 the weighted mean and co-moment follow. With .Shift (unweighted; sqlnb runs it again when a class mean lies more
 than 100 standard deviations from 0, as Welford's update loses about |mean|/σ ulps), the means and
-co-moments (over n) come from the same shifted sums with weight 1 about the class means from a first scan. With .Fold (an SQL expression over the source row t), every
+co-moments (over n) come from the same shifted sums with weight 1 about the class means from a first scan. With .Fold (an SQL expression over the source row __sqlnb_row), every
 statistic is computed per (fold, class) in the same scan, for cross-validation.
 Data: .From, .Label, .Weight (may be empty), .Fold, .Missing, .Shift, .Features (names), .Pairs (.J, .K: feature
 indexes, J ≤ K). No parameters of its own; the FROM clause may carry bound ones.
@@ -23,7 +23,7 @@ WITH src AS NOT MATERIALIZED (
     {{- range $i, $f := .Features}},
         CAST({{ident $f}} AS DOUBLE) AS x{{$i}}
     {{- end}}
-    FROM {{.From}} t
+    FROM {{.From}} __sqlnb_row
 ), s AS NOT MATERIALIZED (
     SELECT *, {{if .Missing}}l IS NOT NULL AND NOT ({{range $i, $f := .Features}}{{if $i}} AND {{end}}x{{$i}} IS NOT NULL AND NOT isnan(x{{$i}}){{end}}){{else}}false{{end}} AS inc
     FROM src

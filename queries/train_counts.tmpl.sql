@@ -4,7 +4,7 @@ in one scan: GROUPING SETS (label), (label, v0), (label, v1), .... The (label) s
 GROUPING(vi) = 0 marks the rows of feature i, where a NULL value is a real NULL (not counted in training).
 Rows come ordered by feature, value, then class (the (label) set last), so the stored order is deterministic.
 Bernoulli features over numbers are binarized by sqlnb's present rule over a bound threshold (.Expr, built
-from Ident and a parameter $n; else the column). With .Fold (an SQL expression over the source row t) every
+from Ident and a parameter $n; else the column). With .Fold (an SQL expression over the source row __sqlnb_row) every
 set is also grouped by fold.
 Data: .From, .Label, .Weight (may be empty), .Fold, .Features (.Name, .Expr).
 */ -}}
@@ -13,7 +13,7 @@ WITH src AS (
     {{- range $i, $f := .Features}},
         {{$f.Expr}} AS v{{$i}}
     {{- end}}
-    FROM {{.From}} t
+    FROM {{.From}} __sqlnb_row
 )
 SELECT {{if .Fold}}f AS fold, {{end}}CAST(l AS VARCHAR) AS class
     {{- range $i, $f := .Features}}, GROUPING(v{{$i}}) AS g{{$i}}, CAST(v{{$i}} AS VARCHAR) AS v{{$i}}{{end}},

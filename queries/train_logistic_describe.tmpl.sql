@@ -14,7 +14,7 @@ WITH s AS NOT MATERIALIZED (
         {{if $f.Numeric}}nullif(CAST({{ident $f.Name}} AS DOUBLE), 'NaN'::DOUBLE){{else}}CAST({{ident $f.Name}} AS VARCHAR){{end}} AS x{{$i}}
     {{- end}},
         {{ident .Label}} IS NOT NULL AND NOT ({{range $i, $f := .Features}}{{if $i}} AND {{end}}{{ident $f.Name}} IS NOT NULL{{if $f.Numeric}} AND NOT isnan(CAST({{ident $f.Name}} AS DOUBLE)){{end}}{{end}}) AS inc
-    FROM {{.From}} t
+    FROM {{.From}} __sqlnb_row
 )
 SELECT CAST(l AS VARCHAR) AS class, inc, count(*) AS n
     {{- if .Weight}}, count(w) AS n_weight, min(w) AS min_weight, fsum(w) AS weight{{end}}

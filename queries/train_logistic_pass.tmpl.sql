@@ -6,7 +6,7 @@ nb_logistic_pass, which leaves out the rows with a missing number (NULL, NaN), s
 and adds the log-loss, gradient (and, when the fit asks, Hessian) at the fit's current
 parameters into the fit's accumulator (the token names it). The query returns the number of rows passed.
 Data: .From, .Label, .Weight (may be empty), .Features (.Name, .Numeric: the completeness test), .Cols
-(.Raw: each design column over the source row t, unstandardised), .Classes (the parameter of each class label, class 0
+(.Raw: each design column over the source row __sqlnb_row, unstandardised), .Classes (the parameter of each class label, class 0
 first), .Token (the fit's token as a string literal).
 Parameters: the source's, then those named in .Cols' .Raw and .Classes.
 */ -}}
@@ -15,5 +15,5 @@ SELECT count(nb_logistic_pass({{.Token}}, CAST(CASE CAST({{ident .Label}} AS VAR
     {{- range .Cols}},
     {{.Raw}}
     {{- end}}))
-FROM {{.From}} t
+FROM {{.From}} __sqlnb_row
 WHERE {{ident .Label}} IS NOT NULL{{range .Features}}{{if not .Numeric}} AND {{ident .Name}} IS NOT NULL{{end}}{{end}}

@@ -21,7 +21,7 @@ FROM (
         {{- end}}
     FROM (
         SELECT *, hash({{ident .Label}}{{if .Weight}}, {{ident .Weight}}{{end}}{{range .Features}}, {{ident .Name}}{{end}}) AS h
-        FROM {{.From}} t
+        FROM {{.From}} __sqlnb_row
         WHERE {{ident .Label}} IS NOT NULL{{range .Features}} AND {{ident .Name}} IS NOT NULL{{if .Numeric}} AND NOT isnan(CAST({{ident .Name}} AS DOUBLE)){{end}}{{end}}
     ) t
     {{- if .Sample}}

@@ -10,7 +10,7 @@ Output columns: loss, unsure; then per free class c and column j (j = 0 the inte
 Σ w (μ_c - y_c) x_j; then per class pair c ≤ c' and column pair j ≤ k the Hessian entry
 Σ w μ_c (δ_cc' - μ_c') x_j x_k (none when .Pairs is empty: the fit takes its Hessian from its sample).
 Data: .From, .Label, .Weight (may be empty), .Features (.Name, .Numeric: the completeness test), .Cols
-(.Expr: each design column over the source row t, built from Ident and parameters), .Classes (the
+(.Expr: each design column over the source row __sqlnb_row, built from Ident and parameters), .Classes (the
 parameter of each class label, class 0 first), .Z (per free class: .B the intercept's parameter, .W the
 parameter of each column's coefficient), .Free (the free class numbers 1..K-1), .Pairs (.C, .D: class
 pairs c ≤ d), .Prods (.J, .K: column pairs 1 ≤ j ≤ k), .Cols1 (column numbers 1..d-1).
@@ -21,7 +21,7 @@ WITH src AS NOT MATERIALIZED (
     {{- range $i, $c := .Cols}},
         {{$c.Expr}} AS x{{add $i 1}}
     {{- end}}
-    FROM {{.From}} t
+    FROM {{.From}} __sqlnb_row
     WHERE {{ident .Label}} IS NOT NULL{{range .Features}} AND {{ident .Name}} IS NOT NULL{{if .Numeric}} AND NOT isnan(CAST({{ident .Name}} AS DOUBLE)){{end}}{{end}}
 ), z AS (
     SELECT *, CASE l{{range $c, $p := .Classes}} WHEN {{$p}} THEN {{$c}}{{end}} END AS k

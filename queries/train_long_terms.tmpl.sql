@@ -9,10 +9,10 @@ bound threshold, the last parameter).
 */ -}}
 WITH labels AS (
     SELECT {{if .Fold}}{{.Fold}} AS f, {{end}}{{ident .Doc}} AS d, {{ident .Label}} AS l{{if .Weight}}, CAST({{ident .Weight}} AS DOUBLE) AS w{{end}}
-    FROM {{.From}} t
+    FROM {{.From}} __sqlnb_row
 ), terms AS (
     SELECT {{ident .Doc}} AS d, CAST({{ident .Term}} AS VARCHAR) AS term, CAST({{ident .Count}} AS DOUBLE) AS n
-    FROM {{.TermsFrom}} t
+    FROM {{.TermsFrom}} __sqlnb_row
     WHERE {{ident .Term}} IS NOT NULL AND {{ident .Count}} IS NOT NULL
 )
 SELECT {{if .Fold}}f AS fold, {{end}}CAST(l AS VARCHAR) AS class, term,

@@ -10,7 +10,7 @@ SELECT CAST({{ident .Label}} AS VARCHAR) AS class, count(*) AS n,
 {{- range .Features}},
        count(*) FILTER (WHERE {{ident .Name}} IS NULL{{if .Float}} OR isnan({{ident .Name}}){{end}}) AS {{ident (print "missing " .Name)}}
 {{- end}}
-FROM {{.From}} t
+FROM {{.From}} __sqlnb_row
 WHERE {{ident .Label}} IS NOT NULL
 GROUP BY ALL
 ORDER BY class

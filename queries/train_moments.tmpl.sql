@@ -11,7 +11,7 @@ loses about |mean|/σ ulps (1e-6 of the variance of values near 1e10 that vary b
 second form only for the features where that matters.
 (The weighted shift was the unweighted mean: rows of weight 0 far from the others moved it, and
 Σ w(x-s)² - (Σ w(x-s))²/Σ w cancelled.)
-With .Fold (an SQL expression over the source row t), every statistic is computed per (fold, class) in the
+With .Fold (an SQL expression over the source row __sqlnb_row), every statistic is computed per (fold, class) in the
 same scan, for cross-validation.
 Data: .From (FROM clause built from Ident and bound parameters), .Label, .Weight (may be empty), .Fold,
 .Shift, .Features (.Name, .Cast: convert to DOUBLE, .NaNToNull: read NaN as NULL). No parameters of its own; the
@@ -22,7 +22,7 @@ WITH src AS {{if or .Weight .Shift}}NOT MATERIALIZED {{end}}(
     {{- range $i, $f := .Features}},
         CASE WHEN {{ident $.Label}} IS NULL THEN NULL ELSE {{if $f.NaNToNull}}CASE WHEN isnan({{ident $f.Name}}) THEN NULL ELSE {{ident $f.Name}} END{{else if $f.Cast}}CAST({{ident $f.Name}} AS DOUBLE){{else}}{{ident $f.Name}}{{end}} END AS x{{$i}}
     {{- end}}
-    FROM {{.From}} t
+    FROM {{.From}} __sqlnb_row
 ){{if .Weight}}, shift AS (
     SELECT {{if .Fold}}f, {{end}}l{{range $i, $f := .Features}},
         coalesce(fsum(w * x{{$i}}) FILTER (WHERE w > 0) / nullif(fsum(w) FILTER (WHERE w > 0 AND x{{$i}} IS NOT NULL), 0), favg(x{{$i}})) AS s{{$i}}{{end}}

@@ -6,5 +6,5 @@ Data: .From, .Label, .Features (.Name). No parameters of its own.
 SELECT {{range $i, $f := .Features}}{{if $i}},
        {{end}}count(*) FILTER (WHERE isinf(CAST({{ident $f.Name}} AS DOUBLE))), count(*) FILTER (WHERE isnan(CAST({{ident $f.Name}} AS DOUBLE))),
        max(abs(CAST({{ident $f.Name}} AS DOUBLE))) FILTER (WHERE isfinite(CAST({{ident $f.Name}} AS DOUBLE))){{end}}
-FROM {{.From}} t
+FROM {{.From}} __sqlnb_row
 WHERE {{ident .Label}} IS NOT NULL

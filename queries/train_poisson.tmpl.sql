@@ -9,7 +9,7 @@ WITH src AS (
     {{- range $i, $f := .Features}},
         CAST({{ident $f.Name}} AS DOUBLE) AS x{{$i}}
     {{- end}}
-    FROM {{.From}} t
+    FROM {{.From}} __sqlnb_row
 )
 SELECT {{if .Fold}}f AS fold, {{end}}CAST(l AS VARCHAR) AS class, count(*) AS n
     {{- if .Weight}}, count(w) AS n_weight, min(w) AS min_weight, fsum(w) AS weight{{end}}

@@ -4,7 +4,7 @@ how many distinct labels they hold, then, for each column of .Columns, how many 
 many distinct values they hold. Data: .From (with bound parameters), .Label, .Columns, .Limit (the
 placeholder of the parameter that holds the number of rows to read).
 */ -}}
-WITH head AS (SELECT * FROM {{.From}} t LIMIT {{.Limit}})
+WITH head AS (SELECT * FROM {{.From}} __sqlnb_row LIMIT {{.Limit}})
 SELECT count({{ident .Label}}), count(DISTINCT {{ident .Label}})
     {{- range .Columns}}, count({{ident .}}), count(DISTINCT {{ident .}}){{end}}
 FROM head

@@ -10,7 +10,7 @@ threshold parameter $n), .Docs (the text column, from Ident; empty: no document 
 WITH src AS (
     SELECT {{if .Fold}}{{.Fold}} AS f, {{end}}{{ident .Label}} AS l{{if .Weight}}, CAST({{ident .Weight}} AS DOUBLE) AS w{{end}},
            {{.Tokens}} AS tok{{if .Docs}}, {{.Docs}} IS NOT NULL AS doc{{end}}
-    FROM {{.From}} t
+    FROM {{.From}} __sqlnb_row
 )
 -- Each document's tokens become a histogram (term → occurrences): its entries give the occurrences and,
 -- one entry per document, the document count.

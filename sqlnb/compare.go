@@ -194,7 +194,7 @@ func compareMetrics(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, scor
 		return nil, 0, err
 	}
 	label := scorers[0].Model.Label
-	terms := "nb_cv_terms(" + queries.Literal(name) + ", __sqlnb_model, CAST(" + queries.Ident(label) + " AS VARCHAR), NULL, t)"
+	terms := "nb_cv_terms(" + queries.Literal(name) + ", __sqlnb_model, CAST(" + queries.Ident(label) + " AS VARCHAR), NULL, " + queries.Row + ")"
 	ms, err := cvMetrics(ctx, conn, Source{From: from}, label, "__sqlnb_model", terms)
 	if err != nil {
 		return nil, 0, fmt.Errorf("compare: score the test rows: %w", err)

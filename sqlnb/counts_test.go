@@ -76,7 +76,7 @@ func TestCountFoldModelsAreExact(t *testing.T) {
 	}
 	for f, m := range models {
 		direct := train(t, db, sqlnb.TrainSpec{Model: "direct", Label: "y", Kind: sqlnb.Multinomial,
-			Source: "SELECT * EXCLUDE (__f) FROM (SELECT *, " + fold + " AS __f FROM d t) WHERE __f <> " + string(rune('0'+f))})
+			Source: "SELECT * EXCLUDE (__f) FROM (SELECT *, " + fold + " AS __f FROM d __sqlnb_row) WHERE __f <> " + string(rune('0'+f))})
 		want := map[[2]string]float64{}
 		for _, x := range sqlnb.StatRows(direct, sqlnb.TotalsTable) {
 			want[[2]string{x.Feature, x.Class}] = x.Total
@@ -106,7 +106,7 @@ func TestTextFoldModelsAreExact(t *testing.T) {
 	}
 	for f, m := range models {
 		direct := train(t, db, sqlnb.TrainSpec{Model: "direct", Label: "y", Kind: sqlnb.Text,
-			Source: "SELECT * EXCLUDE (__f) FROM (SELECT *, " + fold + " AS __f FROM d t) WHERE __f <> " + string(rune('0'+f))})
+			Source: "SELECT * EXCLUDE (__f) FROM (SELECT *, " + fold + " AS __f FROM d __sqlnb_row) WHERE __f <> " + string(rune('0'+f))})
 		want := map[[3]string]int64{}
 		for _, x := range sqlnb.StatRows(direct, sqlnb.TermsTable) {
 			want[[3]string{x.Feature, x.Class, x.Term}] = x.Count

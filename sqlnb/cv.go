@@ -110,14 +110,14 @@ func (r *CVResult) Rows() []CVRow {
 var higherIsBetter = map[string]bool{"accuracy": true, "f1_macro": true, "roc_auc": true, "roc_auc_macro": true,
 	"average_precision": true, "average_precision_macro": true}
 
-// FoldExpr is the SQL expression (over the source row t) assigning each row a fold in [0, k): the hash
+// FoldExpr is the SQL expression (over the source row queries.Row) assigning each row a fold in [0, k): the hash
 // of key (or of the whole row) with the seed, or, stratified, the row's position within its class in
 // hash order, modulo k.
 func FoldExpr(k int, seed int64, key, label string, stratified bool) string {
 	// hash(t, seed) would only XOR hash(t) with a constant of the seed, which modulo a power of two relabels
 	// the folds (every seed the same partition) and keeps hash(t)'s poorly mixed low bits; hashing the row's
 	// hash XOR the seed again mixes every bit.
-	row := "t"
+	row := queries.Row
 	if key != "" {
 		row = queries.Ident(key)
 	}
@@ -494,7 +494,7 @@ func cvSetting(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, models []
 			ordered = ordered && len(m.Classes) == len(classes)
 		}
 		e, err = evaluate(ctx, conn, scoring{src: src, label: models[0].Label, group: fold,
-			proba: "nb_cv_proba(" + queries.Literal(name) + ", " + fold + ", t)", classes: classes, ordered: ordered, pos: spec.PosLabel, ranking: true})
+			proba: "nb_cv_proba(" + queries.Literal(name) + ", " + fold + ", " + queries.Row + ")", classes: classes, ordered: ordered, pos: spec.PosLabel, ranking: true})
 		if e != nil {
 			metrics = e.Metrics
 		}
@@ -504,7 +504,7 @@ func cvSetting(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, models []
 		if spec.PosLabel != "" {
 			pos = queries.Literal(spec.PosLabel)
 		}
-		terms := "nb_cv_terms(" + queries.Literal(name) + ", " + fold + ", CAST(" + queries.Ident(models[0].Label) + " AS VARCHAR), " + pos + ", t)"
+		terms := "nb_cv_terms(" + queries.Literal(name) + ", " + fold + ", CAST(" + queries.Ident(models[0].Label) + " AS VARCHAR), " + pos + ", " + queries.Row + ")"
 		metrics, err = cvMetrics(ctx, conn, src, models[0].Label, fold, terms)
 	}
 	if err != nil {

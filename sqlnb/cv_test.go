@@ -35,7 +35,7 @@ func TestFoldModelsAreExact(t *testing.T) {
 			for f, m := range models {
 				direct := train(t, db, sqlnb.TrainSpec{Model: fmt.Sprint("direct", f), Label: "y", Weight: c.weight,
 					Features: spec.Train.Features, FeatureKinds: spec.Train.FeatureKinds,
-					Source: fmt.Sprintf("SELECT * EXCLUDE (__f) FROM (SELECT *, %s AS __f FROM d t) WHERE __f <> %d", fold, f)})
+					Source: fmt.Sprintf("SELECT * EXCLUDE (__f) FROM (SELECT *, %s AS __f FROM d __sqlnb_row) WHERE __f <> %d", fold, f)})
 				total += int64(2000) - m.Rows
 				compareModels(t, f, m, direct)
 			}

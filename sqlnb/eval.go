@@ -121,7 +121,7 @@ func Evaluate(ctx context.Context, conn *sql.Conn, spec EvalSpec) (*Evaluation, 
 	if err := checkLabelType(ctx, conn, m, src, label); err != nil {
 		return nil, fmt.Errorf("evaluate %q: %w", m.Name, err)
 	}
-	e, err := evaluate(ctx, conn, scoring{src: src, label: label, proba: "nb_predict_proba(" + queries.Literal(m.Name) + ", t)",
+	e, err := evaluate(ctx, conn, scoring{src: src, label: label, proba: "nb_predict_proba(" + queries.Literal(m.Name) + ", " + queries.Row + ")",
 		classes: classLabels(m), ordered: true, pos: pos, ranking: !spec.NoCurves, curves: spec.Curves && !spec.NoCurves})
 	if err != nil {
 		return nil, fmt.Errorf("evaluate %q: %w", m.Name, err)
@@ -271,8 +271,9 @@ func PositiveClass(m *Model, pos string) (string, error) {
 	return pos, nil
 }
 
-// EvaluateScores evaluates posteriors given by proba, an SQL expression over the source row t that
-// yields MAP(VARCHAR, DOUBLE) in class order (Evaluate passes nb_predict_proba(model, t)), against the
+// EvaluateScores evaluates posteriors given by proba, an SQL expression over the source row, which the query
+// names __sqlnb_row (queries.Row; it was t, which a source column of that name took over), that yields
+// MAP(VARCHAR, DOUBLE) in class order (Evaluate passes nb_predict_proba(model, __sqlnb_row)), against the
 // true labels in column label of source. The classes are the keys of the first row's MAP. pos is the
 // positive class of two-class scores (empty: the second class).
 func EvaluateScores(ctx context.Context, conn *sql.Conn, source, label, proba, pos string, curves bool) (*Evaluation, error) {

@@ -266,7 +266,7 @@ func TestEvaluateNoCurves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byLabel, err := sqlnb.EvaluateScores(ctx, conn, votesTest, "party", "nb_predict_proba('votes', t)", "", false)
+	byLabel, err := sqlnb.EvaluateScores(ctx, conn, votesTest, "party", "nb_predict_proba('votes', __sqlnb_row)", "", false)
 	if err != nil {
 		t.Fatal(err)
 	}

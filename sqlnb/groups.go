@@ -203,7 +203,7 @@ type groupKey struct {
 func groupIDExpr(by []Column, salt int) string {
 	args := make([]string, len(by))
 	for i, b := range by {
-		args[i] = "t." + queries.Ident(b.Name)
+		args[i] = queries.Row + "." + queries.Ident(b.Name)
 	}
 	if salt > 0 {
 		args = append(args, fmt.Sprint(salt))

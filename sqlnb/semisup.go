@@ -189,7 +189,7 @@ func emStep(ctx context.Context, conn Querier, reg FoldRegistrar, p *plan, data 
 	}
 	name, release := reg.RegisterFolds([]*Scorer{s})
 	defer release()
-	d := map[string]any{"Score": "nb_cv_em(" + queries.Literal(name) + ", 0::BIGINT, NULL::VARCHAR, t)"}
+	d := map[string]any{"Score": "nb_cv_em(" + queries.Literal(name) + ", 0::BIGINT, NULL::VARCHAR, " + queries.Row + ")"}
 	stmt, err := queries.Render("em_estep.tmpl.sql", d)
 	if err != nil {
 		return 0, err
@@ -205,7 +205,7 @@ func emStep(ctx context.Context, conn Querier, reg FoldRegistrar, p *plan, data 
 	if scored != unlabelled {
 		return 0, fmt.Errorf("%w: %d of %d unlabelled rows could not be scored", ErrBadValue, unlabelled-scored, unlabelled)
 	}
-	ld := map[string]any{"Score": "nb_cv_em(" + queries.Literal(name) + ", 0::BIGINT, CAST(" + queries.Ident(p.label.Name) + " AS VARCHAR), t)"}
+	ld := map[string]any{"Score": "nb_cv_em(" + queries.Literal(name) + ", 0::BIGINT, CAST(" + queries.Ident(p.label.Name) + " AS VARCHAR), " + queries.Row + ")"}
 	for k, v := range data {
 		if k != "Score" {
 			ld[k] = v

@@ -42,11 +42,11 @@ func TestCrossValidationMatchesDirectEvaluation(t *testing.T) {
 			p := sqlnb.DefaultParams()
 			p.Alpha = alpha
 			if _, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "direct", Label: "y", Params: &p,
-				Source: fmt.Sprintf("SELECT * EXCLUDE (__f) FROM (SELECT *, %s AS __f FROM d t) WHERE __f <> %d", fold, f)}); err != nil {
+				Source: fmt.Sprintf("SELECT * EXCLUDE (__f) FROM (SELECT *, %s AS __f FROM d __sqlnb_row) WHERE __f <> %d", fold, f)}); err != nil {
 				t.Fatal(err)
 			}
 			e, err := sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Model: "direct",
-				Source: fmt.Sprintf("SELECT * EXCLUDE (__f) FROM (SELECT *, %s AS __f FROM d t) WHERE __f = %d", fold, f)})
+				Source: fmt.Sprintf("SELECT * EXCLUDE (__f) FROM (SELECT *, %s AS __f FROM d __sqlnb_row) WHERE __f = %d", fold, f)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -107,11 +107,11 @@ func TestPosLabel(t *testing.T) {
 			}
 			for f := range 4 {
 				if _, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "direct", Label: "y",
-					Source: fmt.Sprintf("SELECT * EXCLUDE (__f) FROM (SELECT *, %s AS __f FROM d t) WHERE __f <> %d", fold, f)}); err != nil {
+					Source: fmt.Sprintf("SELECT * EXCLUDE (__f) FROM (SELECT *, %s AS __f FROM d __sqlnb_row) WHERE __f <> %d", fold, f)}); err != nil {
 					t.Fatal(err)
 				}
 				e, err := sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Model: "direct", PosLabel: pos,
-					Source: fmt.Sprintf("SELECT * EXCLUDE (__f) FROM (SELECT *, %s AS __f FROM d t) WHERE __f = %d", fold, f)})
+					Source: fmt.Sprintf("SELECT * EXCLUDE (__f) FROM (SELECT *, %s AS __f FROM d __sqlnb_row) WHERE __f = %d", fold, f)})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -176,7 +176,7 @@ func TestFoldSeeds(t *testing.T) {
 		partitions := map[string]bool{}
 		for seed := range int64(4) {
 			fold := sqlnb.FoldExpr(k, seed, "", "y", false)
-			sizes := queryStrings(t, db, fmt.Sprintf(`SELECT count(*) FROM (SELECT %s AS f FROM d t) GROUP BY f ORDER BY f`, fold))
+			sizes := queryStrings(t, db, fmt.Sprintf(`SELECT count(*) FROM (SELECT %s AS f FROM d __sqlnb_row) GROUP BY f ORDER BY f`, fold))
 			if len(sizes) != k {
 				t.Errorf("k %d, seed %d: %d folds", k, seed, len(sizes))
 			}
@@ -186,14 +186,14 @@ func TestFoldSeeds(t *testing.T) {
 					t.Errorf("k %d, seed %d: fold %d has %d rows of 1000", k, seed, f, n)
 				}
 			}
-			first := queryStrings(t, db, fmt.Sprintf(`SELECT string_agg(x::INTEGER::VARCHAR, ',' ORDER BY x) FROM (SELECT x, %s AS f FROM d t) WHERE f = 0`, fold))[0][0]
+			first := queryStrings(t, db, fmt.Sprintf(`SELECT string_agg(x::INTEGER::VARCHAR, ',' ORDER BY x) FROM (SELECT x, %s AS f FROM d __sqlnb_row) WHERE f = 0`, fold))[0][0]
 			partitions[first] = true
 		}
 		if len(partitions) != 4 {
 			t.Errorf("k %d: 4 seeds gave %d partitions", k, len(partitions))
 		}
 	}
-	got := queryStrings(t, db, fmt.Sprintf(`SELECT count(DISTINCT %s) FROM (SELECT (i %% 2)::VARCHAR AS y, i::DOUBLE AS x FROM range(20) r(i)) t`, sqlnb.FoldExpr(2, 0, "", "y", false)))
+	got := queryStrings(t, db, fmt.Sprintf(`SELECT count(DISTINCT %s) FROM (SELECT (i %% 2)::VARCHAR AS y, i::DOUBLE AS x FROM range(20) r(i)) __sqlnb_row`, sqlnb.FoldExpr(2, 0, "", "y", false)))
 	if got[0][0] != "2" {
 		t.Errorf("20 rows in 2 folds: %s non-empty folds", got[0][0])
 	}

@@ -544,8 +544,8 @@ func TestSemiSupervisedCrossValidation(t *testing.T) {
 		(i % 2) * 1.5 + sin(i * 7) AS x1, cos(i * 3) + (i % 2) AS x2 FROM range(600) r(i)`)
 	got := queryStrings(t, db, `SELECT folds[1] FROM nb_cv('d', 'y', folds := 3, seed := 5, semi_supervised := true) WHERE metric = 'accuracy'`)
 	fold := sqlnb.FoldExpr(3, 5, "", "y", false)
-	mustExec(t, db, `CALL nb_train('f0', 'SELECT * FROM d t WHERE `+strings.ReplaceAll(fold, "'", "''")+` <> 0', 'y', semi_supervised := true)`)
-	want := queryStrings(t, db, `SELECT avg((nb_predict('f0', t) = y)::INT) FROM d t WHERE y IS NOT NULL AND `+fold+` = 0`)
+	mustExec(t, db, `CALL nb_train('f0', 'SELECT * FROM d __sqlnb_row WHERE `+strings.ReplaceAll(fold, "'", "''")+` <> 0', 'y', semi_supervised := true)`)
+	want := queryStrings(t, db, `SELECT avg((nb_predict('f0', __sqlnb_row) = y)::INT) FROM d __sqlnb_row WHERE y IS NOT NULL AND `+fold+` = 0`)
 	if len(got) != 1 || got[0][0] != want[0][0] {
 		t.Errorf("nb_cv fold 0 accuracy %v, direct %v", got, want)
 	}
@@ -600,8 +600,8 @@ func TestCrossValidationMissingValues(t *testing.T) {
 		CASE WHEN i % 10 = 0 THEN NULL ELSE (i % 3) + sin(i * 7) END AS x1, cos(i * 3) AS x2 FROM range(1200) r(i)`)
 	fold := sqlnb.FoldExpr(3, 5, "", "y", false)
 	for _, kind := range []string{"lda", "qda", "logistic"} {
-		mustExec(t, db, `CALL nb_train('f0', 'SELECT * FROM d t WHERE `+strings.ReplaceAll(fold, "'", "''")+` <> 0', 'y', kind := '`+kind+`')`)
-		want := queryStrings(t, db, `SELECT avg((nb_predict('f0', t) = y)::INT), avg(-ln(nb_proba('f0', t, y))) FROM d t
+		mustExec(t, db, `CALL nb_train('f0', 'SELECT * FROM d __sqlnb_row WHERE `+strings.ReplaceAll(fold, "'", "''")+` <> 0', 'y', kind := '`+kind+`')`)
+		want := queryStrings(t, db, `SELECT avg((nb_predict('f0', __sqlnb_row) = y)::INT), avg(-ln(nb_proba('f0', __sqlnb_row, y))) FROM d __sqlnb_row
 			WHERE x1 IS NOT NULL AND `+fold+` = 0`)
 		for run := range 3 {
 			got := queryStrings(t, db, `SELECT metric, folds[1] FROM nb_cv('d', 'y', folds := 3, seed := 5, kind := '`+kind+`')

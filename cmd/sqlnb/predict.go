@@ -163,7 +163,7 @@ func predictQuery(ctx context.Context, db *udf.DB, o *predictOptions, m *sqlnb.M
 		return "", err
 	}
 	kept := cols
-	keep := "t.*"
+	keep := queries.Row + ".*"
 	if len(o.columns) > 0 {
 		if err := sqlnb.RequireColumns(ctx, db, src, "--columns", o.columns...); err != nil {
 			return "", usageError{err}
@@ -171,7 +171,7 @@ func predictQuery(ctx context.Context, db *udf.DB, o *predictOptions, m *sqlnb.M
 		kept = nil
 		q := make([]string, len(o.columns))
 		for i, c := range o.columns {
-			q[i] = "t." + queries.Ident(c)
+			q[i] = queries.Row + "." + queries.Ident(c)
 			kept = append(kept, sqlnb.Column{Name: c})
 		}
 		keep = strings.Join(q, ", ")
@@ -207,16 +207,16 @@ func predictQuery(ctx context.Context, db *udf.DB, o *predictOptions, m *sqlnb.M
 	if err := claim(pred, "prediction", false); err != nil {
 		return "", err
 	}
-	sel := fmt.Sprintf("SELECT %s, nb_predict(%s, t) AS %s", keep, model, queries.Ident(pred))
+	sel := fmt.Sprintf("SELECT %s, nb_predict(%s, %s) AS %s", keep, model, queries.Row, queries.Ident(pred))
 	if o.probaMap {
 		name := o.prefix + "proba"
 		if err := claim(name, "posterior map", false); err != nil {
 			return "", err
 		}
-		sel += fmt.Sprintf(", nb_predict_proba(%s, t) AS %s", model, queries.Ident(name))
+		sel += fmt.Sprintf(", nb_predict_proba(%s, %s) AS %s", model, queries.Row, queries.Ident(name))
 	}
 	if !o.proba {
-		return sel + " FROM " + src.From + " t", nil
+		return sel + " FROM " + src.From + " " + queries.Row, nil
 	}
 	// The proba_<class> columns are the elements of one nb_predict_proba per row, in the model's class order
 	// (its MAP's order): a column per nb_proba call would evaluate the model once per class. The posteriors
@@ -234,7 +234,7 @@ func predictQuery(ctx context.Context, db *udf.DB, o *predictOptions, m *sqlnb.M
 		}
 		outer[i] = fmt.Sprintf("%s[%d] AS %s", queries.Ident(inner), i+1, queries.Ident(name))
 	}
-	sel += fmt.Sprintf(", map_values(nb_predict_proba(%s, t)) AS %s FROM %s t", model, queries.Ident(inner), src.From)
+	sel += fmt.Sprintf(", map_values(nb_predict_proba(%s, %s)) AS %s FROM %s %s", model, queries.Row, queries.Ident(inner), src.From, queries.Row)
 	return fmt.Sprintf("SELECT * EXCLUDE (%s), %s FROM (%s)", queries.Ident(inner), strings.Join(outer, ", "), sel), nil
 }
 
@@ -290,14 +290,17 @@ func readsFile(ctx context.Context, conn *sql.Conn, from, path string) bool {
 }
 
 // pathWords returns the words of SQL text that may name a file without quotes, as DuckDB reads FROM
-// data.parquet or FROM dir/x.csv: the runs of characters other than blanks, quotes, commas, semicolons and
-// parentheses that hold a '.', '/' or a glob character.
+// data.parquet or FROM dir/x.csv (which a view's stored SQL spells bare."csv"): the runs of characters other
+// than blanks, single quotes, commas, semicolons and parentheses that hold a '.' or '/' and no glob
+// character, without their double quotes. A glob is read only from a string (quoted), and unquoted * and ?
+// are SQL's: SELECT *, t.*, x * 2 (taken as globs they matched every file of the directory, and predict
+// refused to replace its own --output of the last run).
 func pathWords(text string) []string {
 	var out []string
 	for _, w := range strings.FieldsFunc(text, func(r rune) bool {
-		return unicode.IsSpace(r) || strings.ContainsRune(`'",;()`, r)
+		return unicode.IsSpace(r) || strings.ContainsRune(`',;()`, r)
 	}) {
-		if strings.ContainsAny(w, "./*?") {
+		if w = strings.ReplaceAll(w, `"`, ""); strings.ContainsAny(w, "./") && !strings.ContainsAny(w, "*?[") {
 			out = append(out, w)
 		}
 	}

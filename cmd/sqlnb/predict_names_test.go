@@ -104,3 +104,28 @@ func TestPredictProbaColumns(t *testing.T) {
 		t.Errorf("the plan does not compute the posteriors once per row:\n%s", p)
 	}
 }
+
+// TestSourceColumnNamedT: a source column named t (or T) is an ordinary column: predict, eval, cv and compare
+// score every row by the model's features. The queries aliased the source as t, and DuckDB binds a bare name
+// to a column first: a model with feature t could not be scored ("3 features … but 1 were given"), and a
+// struct column t was scored in place of the row, with exit 0.
+func TestSourceColumnNamedT(t *testing.T) {
+	t.Chdir(t.TempDir())
+	mustRun(t, "sql", "-c", `CREATE TABLE tr AS SELECT ['a', 'b', 'c'][1 + i % 3] AS y, (i % 3) + sin(i) AS x1, (i % 3) + cos(7 * i) AS x2,
+		(i % 3) + sin(3 * i) AS t FROM range(300) r(i)`)
+	mustRun(t, "train", "--model", "mt", "--label", "y", "--from", "tr")
+	mustRun(t, "train", "--model", "g", "--label", "y", "--from", "SELECT y, x1, x2 FROM tr")
+	want := mustRun(t, "sql", "--format", "csv", "-c", `SELECT t, nb_predict('mt', struct_pack(x1, x2, t)) AS prediction FROM tr`)
+	if got := mustRun(t, "predict", "--model", "mt", "--from", "tr", "--columns", "t", "--format", "csv"); got != want {
+		t.Errorf("predict with feature t: %q…, want %q…", got[:min(len(got), 80)], want[:min(len(want), 80)])
+	}
+	mustRun(t, "eval", "--model", "mt", "--from", "tr")
+	mustRun(t, "cv", "--from", "tr", "--label", "y", "--folds", "3")
+	mustRun(t, "compare", "--from", "tr", "--label", "y", "--kinds", "gaussian")
+	// A struct column t beside the features: the row is scored, not the struct.
+	got := mustRun(t, "predict", "--model", "g", "--from", "SELECT x1, x2, {'x1': 0.0, 'x2': 0.0} AS t FROM tr", "--format", "csv", "--columns", "x1")
+	want = mustRun(t, "predict", "--model", "g", "--from", "SELECT x1, x2 FROM tr", "--format", "csv", "--columns", "x1")
+	if got != want {
+		t.Errorf("struct column t: scored %q…, want %q…", got[:80], want[:80])
+	}
+}

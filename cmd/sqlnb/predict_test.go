@@ -95,6 +95,15 @@ func TestOutputKeepsWhatIsThere(t *testing.T) {
 	if fi, err := os.Lstat("fifo.sql"); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
 		t.Errorf("fifo.sql is no longer a FIFO")
 	}
+	// SQL's own * (SELECT *, a product) is no glob: a second run replaces its own output (the * matched every
+	// file of the directory, the output too, and the run was refused).
+	for run := range 2 {
+		for _, from := range []string{"SELECT * FROM 'in.csv'", "SELECT y, x * 1.0 AS x FROM 'in.csv'"} {
+			if _, errs, code := sqlnbRun(t, "predict", "--model", "m", "--from", from, "--output", "scored.csv", "--quiet"); code != exitOK {
+				t.Errorf("run %d of predict --from %q --output scored.csv: exit %d, %s", run+1, from, code, errs)
+			}
+		}
+	}
 	for _, file := range []string{"in.csv", "bare.csv"} {
 		if data, _ := os.ReadFile(file); string(data) != string(input) {
 			t.Errorf("the input file %s changed", file)

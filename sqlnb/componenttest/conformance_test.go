@@ -776,7 +776,7 @@ func checkFolds(t *testing.T, db *udf.DB, sp spec, src string, weighted bool) {
 	for f, m := range models {
 		d := ts
 		d.Model = fmt.Sprintf("direct_%d", f)
-		d.Source = fmt.Sprintf("SELECT * EXCLUDE (__f) FROM (SELECT *, %s AS __f FROM (%s) t) WHERE __f <> %d", fold, src, f)
+		d.Source = fmt.Sprintf("SELECT * EXCLUDE (__f) FROM (SELECT *, %s AS __f FROM (%s) __sqlnb_row) WHERE __f <> %d", fold, src, f)
 		res, err := sqlnb.Train(ctx, conn, d)
 		if err != nil {
 			// Training refuses a model it cannot score (qda: a class with one complete row in these folds):
