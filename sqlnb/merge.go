@@ -1,17 +1,43 @@
 package sqlnb
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // Merge combines models trained on disjoint parts of one source (same features and kinds) into the
 // model of their union: class counts and weights add up, and every family's statistics rows combine by
 // key with their table's exact Merge (counts add; moments by Chan et al.'s parallel rule). Classes keep
-// the order given by order (labels missing from every part are left out). Name, label, params and
-// metadata come from base. A model whose parameters are fitted (logistic regression, or any model trained
-// semi-supervised) does not merge: the error wraps ErrNotMergeable.
+// the order given by order (labels missing from every part are left out; nil: base's classes, then each
+// part's new ones in its order). Name, label, params and metadata come from base. A model whose parameters
+// are fitted (logistic regression, or any model trained semi-supervised) does not merge: the error wraps
+// ErrNotMergeable; parts whose label, weight column or features differ from base's are an ErrBadOption
+// naming what differs, as MergeModels says.
 func Merge(base *Model, order []string, parts ...*Model) (*Model, error) {
+	if base == nil || slices.Contains(parts, nil) {
+		return nil, fmt.Errorf("%w: merge: a nil model", ErrBadOption)
+	}
 	for _, p := range append([]*Model{base}, parts...) {
 		if err := mergeable(p); err != nil {
 			return nil, err
+		}
+	}
+	for _, p := range parts {
+		if p != base {
+			if err := sameFeatures(base, p, fmt.Sprintf("model %q", p.Name)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if order == nil {
+		seen := map[string]bool{}
+		for _, p := range append([]*Model{base}, parts...) {
+			for _, c := range p.Classes {
+				if !seen[c.Label] {
+					seen[c.Label] = true
+					order = append(order, c.Label)
+				}
+			}
 		}
 	}
 	m := *base

@@ -156,11 +156,15 @@ func storeExists(ctx context.Context, q Querier) (bool, error) {
 
 // Save stores m (validated), replacing a model of the same name, in one transaction: readers see the old
 // model or the new one, never a mixture. A write conflict with a concurrent writer of the same model is
-// retried; one that persists is an error naming the model.
+// retried; one that persists is an error naming the model. m gets a new Generation: it tells the scoring
+// functions' caches that the stored model changed (with the loaded model's generation, nb_predict went on
+// scoring the model it had cached), and names the model's version marker (a Loaded model saved under
+// another name would have collided with the original's).
 func Save(ctx context.Context, db DB, m *Model) error {
 	if err := m.Validate(); err != nil {
 		return err
 	}
+	m.Generation = newGeneration()
 	return save(ctx, db, m)
 }
 

@@ -1,6 +1,8 @@
 package udf_test
 
 import (
+	"context"
+	"errors"
 	"math"
 	"strconv"
 	"strings"
@@ -268,5 +270,88 @@ func TestFieldNamesFoldASCIIOnly(t *testing.T) {
 	}
 	if _, _, err := s.ScoreRow(map[string]any{"É": 1.0, "é": 0.5, "X": 1.0}); err != nil {
 		t.Errorf("ScoreRow with X for x: %v", err)
+	}
+}
+
+// TestSaveRefreshesScoring: a model stored with sqlnb.Save is what the SQL functions score next (Save kept
+// the generation it was given, and nb_proba went on scoring the model it had cached), and a loaded model
+// saved under a new name is stored (its version marker collided with the original's: "Sequence ... already
+// exists").
+func TestSaveRefreshesScoring(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT (i % 3)::VARCHAR AS y, (i % 3) + sin(i) AS x FROM range(300) r(i)`)
+	mustExec(t, db, `CALL nb_train('a', 'SELECT * FROM d LIMIT 30', 'y')`)
+	mustExec(t, db, `CALL nb_train('b', 'SELECT * FROM d OFFSET 30', 'y')`)
+	before := queryStrings(t, db, `SELECT nb_proba('a', {'x': 1.5}, '1')`)[0][0]
+	a, err := sqlnb.Load(ctx, db, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := sqlnb.Load(ctx, db, "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged, err := sqlnb.Merge(a, []string{"0", "1", "2"}, a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sqlnb.Save(ctx, db, merged); err != nil {
+		t.Fatal(err)
+	}
+	s, err := sqlnb.Compile(merged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	post, _, err := s.ScoreRow(map[string]any{"x": 1.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := queryStrings(t, db, `SELECT nb_proba('a', {'x': 1.5}, '1')`)[0][0]
+	if want := strconv.FormatFloat(post["1"], 'g', -1, 64); after != want || after == before {
+		t.Errorf("after Save: nb_proba %s, the saved model's %s (before: %s)", after, want, before)
+	}
+	b.Name = "copy_of_b"
+	if err := sqlnb.Save(ctx, db, b); err != nil {
+		t.Fatalf("Save of a loaded model under a new name: %v", err)
+	}
+	if got := queryStrings(t, db, `SELECT nb_proba('copy_of_b', {'x': 1.5}, '1') = nb_proba('b', {'x': 1.5}, '1')`); got[0][0] != "true" {
+		t.Errorf("copy_of_b scores unlike b: %v", got)
+	}
+}
+
+// TestMergeChecksParts: sqlnb.Merge refuses parts whose features differ from the base's (it returned a model
+// whose statistics lacked a feature, scored without error) and nil models (a panic); a nil order keeps every
+// part's classes (it dropped them all, and Compile failed later).
+func TestMergeChecksParts(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT (i % 3)::VARCHAR AS y, (i % 3) + sin(i) AS x, cos(i) AS z FROM range(300) r(i)`)
+	mustExec(t, db, `CALL nb_train('a', 'SELECT * FROM d LIMIT 30', 'y')`)
+	mustExec(t, db, `CALL nb_train('b', 'SELECT * FROM d OFFSET 30', 'y')`)
+	mustExec(t, db, `CALL nb_train('x', 'SELECT y, x FROM d', 'y')`)
+	load := func(name string) *sqlnb.Model {
+		m, err := sqlnb.Load(ctx, db, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	a, b, x := load("a"), load("b"), load("x")
+	if _, err := sqlnb.Merge(a, nil, a, x); !errors.Is(err, sqlnb.ErrBadOption) || !strings.Contains(err.Error(), `lacks "z"`) {
+		t.Errorf("Merge of (x, z) with (x): %v", err)
+	}
+	if _, err := sqlnb.Merge(nil, nil, a); !errors.Is(err, sqlnb.ErrBadOption) {
+		t.Errorf("Merge(nil): %v", err)
+	}
+	m, err := sqlnb.Merge(a, nil, a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Classes) != 3 || m.Rows != 300 {
+		t.Errorf("Merge with a nil order: %d classes, %d rows", len(m.Classes), m.Rows)
+	}
+	if _, err := sqlnb.Compile(m); err != nil {
+		t.Error(err)
 	}
 }
