@@ -48,7 +48,7 @@ runpg "$pgbin/pg_ctl -D $pgdir/data -l $pgdir/log -o \"-k $pgdir -c listen_addre
 trap 'runpg "$pgbin/pg_ctl -D $pgdir/data -m fast -w stop >/dev/null" || true; rm -rf "$pgdir"' EXIT
 
 SQLNB_BIN=$root/bin/sqlnb SQLNB_NODE_DIR=$node_dir PGHOST=$pgdir PGUSER=postgres PGDATABASE=postgres \
-  go test -tags integration -count=1 -timeout 10m -run "${SQLNB_TEST_RUN:-Export|Shell|PredictOutput|ReadersShare|Progress}" -v ./cmd/sqlnb/ 2>&1 | grep -v "^=== RUN"
+  go test -tags integration -count=1 -timeout 10m -run "${SQLNB_TEST_RUN:-Export|Shell|PredictOutput|ReadersShare|Progress|Terminated|Unwritable|SignalEnds}" -v ./cmd/sqlnb/ 2>&1 | grep -v "^=== RUN"
 # The conformance suite's PostgreSQL part: every exportable family's functions on the server.
 PGHOST=$pgdir PGUSER=postgres PGDATABASE=postgres SQLNB_EXT=$root/build/sqlnb.duckdb_extension SQLNB_NODE_DIR=$node_dir \
   go test -count=1 -timeout 10m -run TestConformance ./sqlnb/componenttest/

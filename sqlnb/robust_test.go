@@ -540,3 +540,20 @@ func TestImportLabelTypeAndGroupKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestPipeSourceRefused: a source that is a FIFO, or whose quoted strings name one (read_csv('/dev/stdin')
+// from a pipe), is refused up front with what to do: sqlnb reads a source more than once, and the second read
+// of a pipe found no columns ("it has column0") or, for a FIFO, blocked for ever.
+func TestPipeSourceRefused(t *testing.T) {
+	db := mustOpenDB(t)
+	fifo := filepath.Join(t.TempDir(), "in.csv")
+	if err := syscallMkfifo(fifo); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	for _, src := range []string{fifo, "read_csv('" + fifo + "')", "SELECT * FROM '" + fifo + "' WHERE x > 0"} {
+		err := trainErr(db, sqlnb.TrainSpec{Model: "p", Source: src, Label: "y"})
+		if !errors.Is(err, sqlnb.ErrBadOption) || !strings.Contains(err.Error(), "a pipe or device") || !strings.Contains(err.Error(), "save the data to a file first") {
+			t.Errorf("source %s: %v", src, err)
+		}
+	}
+}

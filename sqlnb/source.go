@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"unicode"
@@ -95,6 +96,9 @@ func ResolveSource(ctx context.Context, q Querier, text string) (Source, error) 
 	t = strings.TrimSpace(strings.TrimRight(t, ";"))
 	if t == "" {
 		return Source{}, fmt.Errorf("%w: empty source: give a table, a query or a file", ErrBadOption)
+	}
+	if err := checkNotPipe(text); err != nil {
+		return Source{}, err
 	}
 	lower := strings.ToLower(t)
 	head := skipComments(lower)
@@ -368,4 +372,42 @@ func skipComments(s string) string {
 			return s
 		}
 	}
+}
+
+// checkNotPipe refuses a source that is, or whose quoted strings name, a FIFO or a device (/dev/stdin, a
+// named pipe): sqlnb reads a source more than once — its columns, then its rows, then for some commands
+// its rows again — and a pipe gives its data once (the second read saw nothing and found no columns, or
+// blocked for ever on a FIFO with no writer).
+func checkNotPipe(text string) error {
+	candidates := []string{strings.TrimSpace(text)}
+	for i := 0; i < len(text); i++ {
+		if text[i] != '\'' {
+			continue
+		}
+		j := i + 1
+		var b strings.Builder
+		for ; j < len(text); j++ {
+			if text[j] == '\'' {
+				if j+1 < len(text) && text[j+1] == '\'' {
+					b.WriteByte('\'')
+					j++
+					continue
+				}
+				break
+			}
+			b.WriteByte(text[j])
+		}
+		candidates = append(candidates, b.String())
+		i = j
+	}
+	for _, c := range candidates {
+		if c == "" || strings.ContainsAny(c, "*?\n") {
+			continue
+		}
+		if fi, err := os.Stat(c); err == nil && fi.Mode()&(os.ModeNamedPipe|os.ModeCharDevice|os.ModeSocket) != 0 {
+			return fmt.Errorf("%w: source %q reads %s, a pipe or device: sqlnb reads a source more than once (its columns, then its rows), "+
+				"which a pipe gives only once; save the data to a file first (cat > data.csv) and give that", ErrBadOption, text, c)
+		}
+	}
+	return nil
 }

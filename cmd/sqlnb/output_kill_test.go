@@ -206,3 +206,44 @@ func TestUnwritableDatabase(t *testing.T) {
 		}
 	}
 }
+
+// TestSignalEndsBlockedRead: a command blocked in a read that cancelling cannot end (a FIFO with no writer as
+// the source) exits forceAfter after SIGTERM, or at once on a second Ctrl-C, with the signal's status; it
+// stayed blocked through TERM and INT until SIGKILL.
+func TestSignalEndsBlockedRead(t *testing.T) {
+	bin := mustEnv(t, "SQLNB_BIN")
+	for _, sigs := range [][]syscall.Signal{{syscall.SIGTERM}, {syscall.SIGINT, syscall.SIGINT}} {
+		fifo := filepath.Join(t.TempDir(), "in.csv")
+		if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(bin, "--db", ":memory:", "sql", "-c", "SELECT count(*) FROM read_csv('"+fifo+"')")
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Second)
+		start := time.Now()
+		for _, sig := range sigs {
+			_ = cmd.Process.Signal(sig)
+			time.Sleep(100 * time.Millisecond)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			var exit *exec.ExitError
+			limit := forceAfter + 3*time.Second
+			if len(sigs) > 1 {
+				limit = 2 * time.Second
+			}
+			if !errors.As(err, &exit) || exit.ExitCode() != 128+int(sigs[0]) || time.Since(start) > limit || !strings.Contains(stderr.String(), "did not end within") {
+				t.Errorf("%v: %v after %v, want exit %d within %v\n%s", sigs, err, time.Since(start), 128+int(sigs[0]), limit, stderr.String())
+			}
+		case <-time.After(30 * time.Second):
+			_ = cmd.Process.Kill()
+			t.Errorf("%v: still running 30 s later", sigs)
+		}
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/sys/unix"
@@ -248,11 +249,33 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
 	var got atomic.Value
+	returned := make(chan struct{})
+	defer close(returned)
+	// The interactive shell handles Ctrl-C itself (it stops the query, not the shell); any other command that
+	// has not stopped forceAfter after the signal, or that gets a second one, exits at once: cancelling cannot
+	// end a read that blocks in the kernel (a FIFO or a terminal as --from), which left `timeout` and Ctrl-C
+	// without effect.
+	cmd, _, _ := root.Find(args)
+	force := cmd == nil || cmd.Name() != "shell"
 	go func() {
 		select {
 		case sig := <-sigs:
 			got.Store(sig)
 			cancel()
+			if !force {
+				return
+			}
+			select {
+			case <-sigs:
+			case <-time.After(forceAfter):
+			case <-returned:
+				return
+			}
+			s, _ := sig.(syscall.Signal)
+			fmt.Fprintf(stderr, "sqlnb: stopped by %s: the command did not end within %v of it (a read that blocks, such as a FIFO or a terminal as the source), so sqlnb exits; what it was writing was not stored\n",
+				signalName(s), forceAfter)
+			e.removeSpill()
+			os.Exit(128 + int(s))
 		case <-ctx.Done(): // run returned (run is called many times in tests)
 		}
 	}()
@@ -275,6 +298,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	return exitError
 }
+
+// forceAfter is how long after a signal run waits for the command to end before it exits.
+const forceAfter = 5 * time.Second
 
 // signalName names the signals run handles.
 func signalName(sig syscall.Signal) string {
