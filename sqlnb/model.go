@@ -114,8 +114,20 @@ func DefaultParams() Params {
 		Solver: SolverSVD, C: 1, Penalty: PenaltyL2, Tol: 1e-10, MaxIter: 100}
 }
 
-// Validate checks the ranges and names of p.
+// Validate checks the ranges and names of p. Params is complete as given: build one from DefaultParams()
+// (a Params{} literal leaves every name empty and C, Tol and MaxIter 0, which the error then says).
 func (p Params) Validate() error {
+	if err := p.validate(); err != nil {
+		if p.Variance == "" || p.Priors == "" || p.Solver == "" || p.Penalty == "" {
+			return fmt.Errorf("%w (this Params was not built from sqlnb.DefaultParams(): start from it and change the fields you set, "+
+				"e.g. p := sqlnb.DefaultParams(); p.Alpha = 2)", err)
+		}
+		return err
+	}
+	return nil
+}
+
+func (p Params) validate() error {
 	if !(p.Alpha >= 0) || math.IsInf(p.Alpha, 1) {
 		return fmt.Errorf("%w: alpha %v: must be a finite number ≥ 0", ErrBadOption, p.Alpha)
 	}

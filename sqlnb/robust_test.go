@@ -557,3 +557,19 @@ func TestPipeSourceRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestPartialParamsSaysDefaultParams: a Params literal with one field set is refused with the way to build one
+// (it said only `variance "": use class, pooled or sample`).
+func TestPartialParamsSaysDefaultParams(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT (i % 2)::VARCHAR AS y, i * 1.0 AS x FROM range(20) r(i)`)
+	err := trainErr(db, sqlnb.TrainSpec{Model: "p", Source: "d", Label: "y", Params: &sqlnb.Params{Alpha: 2}})
+	if !errors.Is(err, sqlnb.ErrBadOption) || !strings.Contains(err.Error(), "sqlnb.DefaultParams()") {
+		t.Errorf("Params{Alpha: 2}: %v", err)
+	}
+	p := sqlnb.DefaultParams()
+	p.Alpha = 2
+	if err := trainErr(db, sqlnb.TrainSpec{Model: "p", Source: "d", Label: "y", Params: &p}); err != nil {
+		t.Error(err)
+	}
+}

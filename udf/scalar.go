@@ -601,7 +601,9 @@ func (b *bound) inputReader(in *sqlnb.Input, what string, arg, child int, t mapp
 	}
 	if want := in.ValueClass(); class != want || (r.typ != mapping.TypeVarchar && r.typ != mapping.TypeEnum && class == sqlnb.ValuesText) {
 		col := queries.Ident(in.Name)
-		what := map[string]string{sqlnb.ValuesText: "cast it to VARCHAR", sqlnb.ValuesBoolean: fmt.Sprintf("give a BOOLEAN (true or false), "+
+		what := map[string]string{sqlnb.ValuesText: fmt.Sprintf("cast it to VARCHAR (SELECT CAST(%s AS VARCHAR) AS %s, ... in the query that reads the rows, "+
+			"which sqlnb predict and eval take as --from; a hive partition column reads as a number unless read with "+
+			"read_parquet(..., hive_types_autocast = false))", col, col), sqlnb.ValuesBoolean: fmt.Sprintf("give a BOOLEAN (true or false), "+
 			"e.g. %s = 'yes' or %s::BOOLEAN (which reads true/false, t/f, 1/0)", col, col),
 			sqlnb.ValuesNumber: "give a number (cast it)"}[want]
 		return r, wrong(what)
