@@ -33,6 +33,8 @@ type CVSpec struct {
 	// PosLabel is the positive class of a two-class label for the Brier score, ROC-AUC and average
 	// precision (EvalSpec.PosLabel); empty: the second class.
 	PosLabel string
+	// PosLabelGiven makes an empty PosLabel name the class "" (EvalSpec.PosLabelGiven).
+	PosLabelGiven bool
 }
 
 // FoldRegistrar makes a set of fold scorers callable from SQL as nb_cv_proba(name, fold, features):
@@ -411,13 +413,18 @@ func CrossValidate(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, spec 
 	if !slices.Contains(CVMetrics(), spec.Metric) {
 		return nil, fmt.Errorf("%w: --metric %q: use %s", ErrBadOption, spec.Metric, strings.Join(CVMetrics(), ", "))
 	}
+	if conn == nil || isNil(reg) {
+		// Checked first: the folds' models would be trained before the registrar is needed.
+		return nil, fmt.Errorf("%w: cross-validation needs a connection and the scoring functions' registrar (open the database with package udf: "+
+			"CrossValidate(ctx, conn, db, spec))", ErrBadOption)
+	}
 	models, fold, warnings, err := foldModels(ctx, conn, reg, spec)
 	if err != nil {
 		return nil, fmt.Errorf("cv %q: %w", spec.Train.Model, err)
 	}
 	warnings = append(warnings, smallClasses(models, spec.Folds)...)
 	all := &Model{Name: spec.Train.Model, Classes: models[0].Classes}
-	if spec.PosLabel, err = PositiveClass(all, spec.PosLabel); err != nil {
+	if spec.PosLabel, err = positiveClass(all, spec.PosLabel, spec.PosLabel != "" || spec.PosLabelGiven); err != nil {
 		return nil, fmt.Errorf("cv %q: %w", spec.Train.Model, err)
 	}
 	src, err := ResolveSource(ctx, conn, spec.Train.Source)
@@ -501,7 +508,7 @@ func cvSetting(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, models []
 	} else {
 		// The positive class is a constant of the query, as nb_cv_terms must see it when it is bound.
 		pos := "NULL"
-		if spec.PosLabel != "" {
+		if len(models[0].Classes) == 2 { // PositiveClass named it (the class "" too)
 			pos = queries.Literal(spec.PosLabel)
 		}
 		terms := "nb_cv_terms(" + queries.Literal(name) + ", " + fold + ", CAST(" + queries.Ident(models[0].Label) + " AS VARCHAR), " + pos + ", " + queries.Row + ")"

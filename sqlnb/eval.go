@@ -29,6 +29,9 @@ type EvalSpec struct {
 	// average precision without a class, the binary plots); empty: the second class. Like scikit-learn's
 	// pos_label.
 	PosLabel string
+	// PosLabelGiven makes an empty PosLabel name the class "" (the empty string) rather than ask for the
+	// default (the CLI sets it when --pos-label is given, nb_eval when pos_label is).
+	PosLabelGiven bool
 }
 
 // Metric is one value of an evaluation: of class Class when PerClass (a class may be named ""), else
@@ -110,7 +113,7 @@ func Evaluate(ctx context.Context, conn *sql.Conn, spec EvalSpec) (*Evaluation, 
 	if label == "" {
 		label = m.Label
 	}
-	pos, err := PositiveClass(m, spec.PosLabel)
+	pos, err := positiveClass(m, spec.PosLabel, spec.PosLabel != "" || spec.PosLabelGiven)
 	if err != nil {
 		return nil, err
 	}
@@ -120,6 +123,18 @@ func Evaluate(ctx context.Context, conn *sql.Conn, spec EvalSpec) (*Evaluation, 
 	}
 	if err := checkLabelType(ctx, conn, m, src, label); err != nil {
 		return nil, fmt.Errorf("evaluate %q: %w", m.Name, err)
+	}
+	// The model's columns, checked before scoring: a missing one is ErrUnknownColumn naming it (it was
+	// DuckDB's binder error from inside nb_predict_proba).
+	var need []string
+	for _, g := range m.By {
+		need = append(need, g.Name)
+	}
+	for _, f := range m.Features {
+		need = append(need, f.Name)
+	}
+	if err := RequireColumns(ctx, conn, src, "feature", need...); err != nil {
+		return nil, fmt.Errorf("evaluate %q: model %q: %w", m.Name, m.Name, err)
 	}
 	e, err := evaluate(ctx, conn, scoring{src: src, label: label, proba: "nb_predict_proba(" + queries.Literal(m.Name) + ", " + queries.Row + ")",
 		classes: classLabels(m), ordered: true, pos: pos, ranking: !spec.NoCurves, curves: spec.Curves && !spec.NoCurves})
@@ -254,14 +269,20 @@ func labelTextClass(t string) string {
 // classes, the second class if pos is empty, and "" for a model of more than two classes (where pos must be
 // empty).
 func PositiveClass(m *Model, pos string) (string, error) {
+	return positiveClass(m, pos, pos != "")
+}
+
+// positiveClass is PositiveClass where given says whether pos was given (an empty pos then names the class
+// "").
+func positiveClass(m *Model, pos string, given bool) (string, error) {
 	if len(m.Classes) != 2 {
-		if pos != "" {
+		if given {
 			return "", fmt.Errorf("%w: model %q has %d classes: a positive class (--pos-label, pos_label :=) applies to two-class models; "+
 				"the other metrics are per class and averaged", ErrPosLabel, m.Name, len(m.Classes))
 		}
 		return "", nil
 	}
-	if pos == "" {
+	if !given {
 		return m.Classes[1].Label, nil
 	}
 	if _, ok := m.ClassIndex()[pos]; !ok {

@@ -303,11 +303,14 @@ func TestUnusedParams(t *testing.T) {
 	if w := strings.Join(res.Warnings, "\n"); !strings.Contains(w, `class "a": its 14 rows weigh 0.14 in all: --variance sample divides by (weight - 1)`) {
 		t.Errorf("warnings of weights summing to < 1 under --variance sample: %q", res.Warnings)
 	}
-	kinds, err := sqlnb.ParseFeatureKinds([]string{"x=poisson,s=bernoulli", "a,b=categorical", "c=d=gaussian"})
+	// Quoted names as --priors takes them: spaces at the ends kept, commas inside one of several (they could not
+	// be given a kind: ' n =poisson' named "n", 'k,v=poisson,w=poisson' one column "k,v=poisson,w").
+	kinds, err := sqlnb.ParseFeatureKinds([]string{"x=poisson,s=bernoulli", "a,b=categorical", "c=d=gaussian", `" n "=poisson`, `"k,v"=poisson, w=bernoulli`, `"q""t"=gaussian`})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]sqlnb.Kind{"x": sqlnb.Poisson, "s": sqlnb.Bernoulli, "a,b": sqlnb.Categorical, "c=d": sqlnb.Gaussian}
+	want := map[string]sqlnb.Kind{"x": sqlnb.Poisson, "s": sqlnb.Bernoulli, "a,b": sqlnb.Categorical, "c=d": sqlnb.Gaussian,
+		" n ": sqlnb.Poisson, "k,v": sqlnb.Poisson, "w": sqlnb.Bernoulli, `q"t`: sqlnb.Gaussian}
 	if fmt.Sprint(kinds) != fmt.Sprint(want) {
 		t.Errorf("ParseFeatureKinds: %v, want %v", kinds, want)
 	}

@@ -573,3 +573,29 @@ func TestPartialParamsSaysDefaultParams(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestMisuseIsAnError: nil or zero arguments to the library are errors, not panics (each panicked: a nil
+// database, a nil model, a Scorer not made by Compile, CrossValidate without a registrar — after training
+// every fold).
+func TestMisuseIsAnError(t *testing.T) {
+	ctx := context.Background()
+	var nilDB *sql.DB
+	if _, err := sqlnb.Train(ctx, nilDB, sqlnb.TrainSpec{Model: "m", Source: "d", Label: "y"}); !errors.Is(err, sqlnb.ErrBadOption) {
+		t.Errorf("Train with a nil *sql.DB: %v", err)
+	}
+	if _, err := sqlnb.Compile(nil); !errors.Is(err, sqlnb.ErrBadOption) {
+		t.Errorf("Compile(nil): %v", err)
+	}
+	if _, _, err := (&sqlnb.Scorer{}).ScoreRow(map[string]any{"x": 1.0}); !errors.Is(err, sqlnb.ErrBadOption) {
+		t.Errorf("ScoreRow of a zero Scorer: %v", err)
+	}
+	db := mustOpenDB(t)
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := sqlnb.CrossValidate(ctx, conn, nil, sqlnb.CVSpec{Folds: 2, Train: sqlnb.TrainSpec{Model: "cv", Source: "d", Label: "y"}}); !errors.Is(err, sqlnb.ErrBadOption) {
+		t.Errorf("CrossValidate without a registrar: %v", err)
+	}
+}

@@ -52,6 +52,9 @@ func (s *Scorer) ScoreRow(row map[string]any) (posterior map[string]float64, lab
 //
 // Any other value is an error naming the model, the feature and what it takes.
 func (s *Scorer) BatchOf(rows []map[string]any) (*Batch, error) {
+	if s == nil || s.Model == nil {
+		return nil, fmt.Errorf("%w: a Scorer not made by Compile: compile the model (sqlnb.Compile)", ErrBadOption)
+	}
 	b := s.NewBatch(len(rows))
 	for _, in := range s.Inputs {
 		if in.Kind != NumberInput {

@@ -81,6 +81,9 @@ func (r e1071Rule) applyProb(p float64) float64 {
 // counts.go, textfamily.go, poisson.go for their rules). A per-group model compiles its pooled model and
 // every group's (the Scorer then scores each row with its group's model: groups.go).
 func Compile(m *Model) (*Scorer, error) {
+	if m == nil {
+		return nil, fmt.Errorf("%w: compile: a nil model", ErrBadOption)
+	}
 	if len(m.By) > 0 {
 		if err := m.Validate(); err != nil {
 			return nil, err

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"errors"
+	"reflect"
 
 	"fmt"
 	"math"
@@ -89,27 +90,36 @@ type TermsSpec struct {
 // "=" is one column's).
 func ParseFeatureKinds(specs []string) (map[string]Kind, error) {
 	out := map[string]Kind{}
-	var split []string
 	for _, s := range specs {
-		parts := strings.Split(s, ",")
+		parts, err := splitQuoted(s)
+		if err != nil {
+			return nil, fmt.Errorf("%w: feature kind %q: %v", ErrBadOption, s, err)
+		}
 		for _, p := range parts {
-			if !strings.Contains(p, "=") {
-				parts = []string{s}
+			if p.quoted < 0 && !strings.Contains(p.text, "=") {
+				// An unquoted name with a comma ("k,v=poisson"): the whole string is one column=kind.
+				parts = []quotedPart{{text: strings.TrimSpace(s), quoted: -1}}
 				break
 			}
 		}
-		split = append(split, parts...)
-	}
-	for _, s := range split {
-		eq := strings.LastIndexByte(s, '=')
-		if eq <= 0 {
-			return nil, fmt.Errorf("%w: feature kind %q: use column=kind", ErrBadOption, s)
+		for _, p := range parts {
+			eq := strings.LastIndexByte(p.text, '=')
+			if eq <= 0 || eq < p.quoted {
+				return nil, fmt.Errorf("%w: feature kind %q: use column=kind (a column with ',', '=', '\"' or spaces at its ends in double quotes: \" n \"=poisson)", ErrBadOption, s)
+			}
+			k, err := ParseKind(p.text[eq+1:])
+			if err != nil {
+				return nil, err
+			}
+			name := strings.TrimSpace(p.text[:eq])
+			if p.quoted >= 0 {
+				if rest := strings.TrimSpace(p.text[p.quoted:eq]); rest != "" {
+					return nil, fmt.Errorf("%w: feature kind %q: %q follows the quoted column %q before its '='", ErrBadOption, s, rest, p.text[:p.quoted])
+				}
+				name = p.text[:p.quoted]
+			}
+			out[name] = k
 		}
-		k, err := ParseKind(s[eq+1:])
-		if err != nil {
-			return nil, err
-		}
-		out[strings.TrimSpace(s[:eq])] = k
 	}
 	return out, nil
 }
@@ -134,6 +144,9 @@ type TrainResult struct {
 //   - no labelled rows: ErrNoRows; one class: ErrOneClass; NULL or negative weight: ErrBadValue.
 //   - more than MaxClasses classes: ErrTooManyClasses, unless spec.Force.
 func Train(ctx context.Context, db DB, spec TrainSpec) (*TrainResult, error) {
+	if isNil(db) {
+		return nil, fmt.Errorf("%w: train %q: a nil database", ErrBadOption, spec.Model)
+	}
 	start := time.Now()
 	m, warnings, err := trainModel(ctx, db, spec)
 	if err == nil {
@@ -1004,4 +1017,13 @@ func frequencyWarnings(m *Model) []string {
 		}
 	}
 	return out
+}
+
+// isNil reports whether v is nil or holds a nil pointer (a *sql.DB or *udf.DB variable never assigned).
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	r := reflect.ValueOf(v)
+	return r.Kind() == reflect.Pointer && r.IsNil()
 }

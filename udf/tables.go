@@ -393,7 +393,7 @@ func evaluate(ctx context.Context, reg *registry, args map[string]any) (*sqlnb.E
 	}
 	defer conn.Close()
 	return sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Model: str(args, "model"), Source: str(args, "source"), Label: str(args, "label"),
-		PosLabel: str(args, "pos_label")})
+		PosLabel: str(args, "pos_label"), PosLabelGiven: args["pos_label"] != nil})
 }
 
 func runEval(ctx context.Context, reg *registry, args map[string]any) ([][]any, error) {
@@ -431,7 +431,7 @@ func runCV(ctx context.Context, reg *registry, args map[string]any) ([][]any, er
 	if err != nil {
 		return nil, err
 	}
-	cv := sqlnb.CVSpec{Train: spec, Folds: 5, Key: str(args, "key"), Metric: str(args, "metric"), PosLabel: str(args, "pos_label")}
+	cv := sqlnb.CVSpec{Train: spec, Folds: 5, Key: str(args, "key"), Metric: str(args, "metric"), PosLabel: str(args, "pos_label"), PosLabelGiven: args["pos_label"] != nil}
 	if v, ok := args["folds"].(int64); ok {
 		cv.Folds = int(v)
 	}

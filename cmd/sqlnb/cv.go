@@ -98,7 +98,7 @@ func runCV(cmd *cobra.Command, e *env, o *cvOptions) error {
 		return usageError{fmt.Errorf("--folds %d: use at least 2", o.folds)}
 	}
 	cv := sqlnb.CVSpec{Train: spec, Folds: o.folds, Stratified: o.stratified, Seed: o.seed, Key: o.key, Metric: o.metric,
-		AUC: o.auc, PosLabel: o.posLabel}
+		AUC: o.auc, PosLabel: o.posLabel, PosLabelGiven: cmd.Flags().Changed("pos-label")}
 	if cmd.Flags().Changed("alpha") {
 		cv.Alphas = o.alphas
 	}

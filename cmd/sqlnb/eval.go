@@ -92,7 +92,7 @@ func runEval(cmd *cobra.Command, e *env, o *evalOptions) error {
 	defer closeAll()
 	start := time.Now()
 	bar := e.track(ctx, conn, "evaluating", o.from)
-	ev, err := sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Model: o.model, Source: o.from, Label: o.label, Curves: o.plot != "", PosLabel: o.posLabel,
+	ev, err := sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Model: o.model, Source: o.from, Label: o.label, Curves: o.plot != "", PosLabel: o.posLabel, PosLabelGiven: cmd.Flags().Changed("pos-label"),
 		NoCurves: o.noCurves})
 	bar.clear()
 	if errors.Is(err, sqlnb.ErrPosLabel) {

@@ -160,3 +160,35 @@ func TestCVSemiSupervisedAlpha(t *testing.T) {
 		t.Errorf("cv --alpha 0.5 log_loss folds: %s; nb_cv: %s", half, folds)
 	}
 }
+
+// TestPosLabelEmptyClass: --pos-label '' and pos_label := '' name the class "" (they were taken for "not
+// given", and the metrics were the other class's).
+func TestPosLabelEmptyClass(t *testing.T) {
+	t.Chdir(t.TempDir())
+	mustRun(t, "sql", "-c", `CREATE TABLE d AS SELECT ['', 'yes'][i % 2 + 1] AS y, (i % 2) + (hash(i) % 1000) / 300.0 AS x FROM range(200) r(i)`)
+	mustRun(t, "train", "--model", "m", "--label", "y", "--from", "d")
+	ap := func(out string) string {
+		for _, line := range strings.Split(out, "\n") {
+			if strings.HasPrefix(line, "average_precision,") || strings.Contains(line, ",average_precision,") { // eval; cv
+				return line
+			}
+		}
+		return ""
+	}
+	empty := ap(mustRun(t, "eval", "--model", "m", "--from", "d", "--pos-label", "", "--format", "csv"))
+	yes := ap(mustRun(t, "eval", "--model", "m", "--from", "d", "--pos-label", "yes", "--format", "csv"))
+	def := ap(mustRun(t, "eval", "--model", "m", "--from", "d", "--format", "csv"))
+	if empty == "" || empty == yes || yes != def {
+		t.Errorf("average precision: pos '' %q, pos yes %q, default %q", empty, yes, def)
+	}
+	sqlEmpty := mustRun(t, "sql", "--format", "csv", "-c", `SELECT value FROM nb_eval('m', 'd', pos_label := '') WHERE metric = 'average_precision' AND class IS NULL`)
+	sqlYes := mustRun(t, "sql", "--format", "csv", "-c", `SELECT value FROM nb_eval('m', 'd', pos_label := 'yes') WHERE metric = 'average_precision' AND class IS NULL`)
+	if sqlEmpty == sqlYes {
+		t.Errorf("nb_eval pos_label '': %q, the same as 'yes'", sqlEmpty)
+	}
+	cvEmpty := ap(mustRun(t, "cv", "--from", "d", "--label", "y", "--folds", "3", "--auc", "--pos-label", "", "--format", "csv"))
+	cvYes := ap(mustRun(t, "cv", "--from", "d", "--label", "y", "--folds", "3", "--auc", "--pos-label", "yes", "--format", "csv"))
+	if cvEmpty == "" || cvEmpty == cvYes {
+		t.Errorf("cv average precision: pos '' %q, pos yes %q", cvEmpty, cvYes)
+	}
+}
