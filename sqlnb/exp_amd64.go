@@ -57,14 +57,9 @@ func scaleRowsAVX2(dst *float64, K int, sum *float64, n int)
 // groups of eight rows from row 0 of jll (class c's scores n apart) while every exponential of a group is in
 // EXP's range (no NaN difference), it writes the rows' posteriors to dst (row-major, K a row) and returns the rows it wrote, a
 // multiple of eight. scratch holds posteriorsWide·8 values (a group's scores, then exponentials, class-major).
+// With dst nil it is LogEvidences' kernel, for 1 ≤ K ≤ posteriorsWide: each row's B = max_c b_c goes to mx
+// and S = Σ_c e^(b_c − B) (in class order) to sum, the same values the posteriors are computed from (mx and
+// sum are not read otherwise).
 //
 //go:noescape
-func posteriorsAVX2(jll *float64, n, K, rows int, dst, scratch *float64) int
-
-// expSumsWideAVX2 is posteriorsAVX2's first half for LogEvidences, for 1 ≤ K ≤ posteriorsWide classes: for the
-// groups of eight rows from row 0 of jll while no b_c − max b of a group is NaN, it writes each row's B =
-// max_c b_c to mx and S = Σ_c e^(b_c − B) (in class order) to sum, and returns the rows it wrote, a multiple of
-// eight. scratch holds posteriorsWide·8 values.
-//
-//go:noescape
-func expSumsWideAVX2(jll *float64, n, K, rows int, mx, sum, scratch *float64) int
+func posteriorsAVX2(jll *float64, n, K, rows int, dst, scratch, mx, sum *float64) int

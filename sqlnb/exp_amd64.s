@@ -308,7 +308,7 @@ scaledone:
 	VMOVHPD      X2, (R13)(CX*1); \
 	LEAQ         (R13)(CX*2), R13
 
-// func posteriorsAVX2(jll *float64, n, K, rows int, dst, scratch *float64) int
+// func posteriorsAVX2(jll *float64, n, K, rows int, dst, scratch, mx, sum *float64) int
 //
 // Posteriors (expSumsGo, then scaleRows) eight rows at a time, two groups of four lanes, with the same IEEE
 // operations per row in the same order, so the same bits. Per group of eight rows at i (jll points at row 0
@@ -323,9 +323,11 @@ scaledone:
 // The differences b_c − B are ≤ 0 but where one is NaN (a NaN score, or B infinite): its e, and so S, is
 // NaN then (EXP passes NaN on), and such a group is left, with dst untouched, to the Go code (which gives
 // math.Exp's NaN): the kernel returns the rows it wrote, a multiple of eight. scratch holds 8K values.
+// With dst nil (LogEvidences) each group's B and S go to mx[i..i+7] and sum[i..i+7] instead, and there is no
+// division.
 // SI &jll[i], BX 8n, CX 8K, DI &dst[i·K], R8 scratch, AX i, DX classes left, R9 and R11 pointers within a
 // group, R13 a row address; Y8, Y9 B; Y10, Y11 S, then inv (rows i..i+3, i+4..i+7).
-TEXT ·posteriorsAVX2(SB), NOSPLIT, $0-56
+TEXT ·posteriorsAVX2(SB), NOSPLIT, $0-72
 	JLLARGS
 	MOVQ scratch+40(FP), R8
 	EXPCONSTS
@@ -382,6 +384,19 @@ pclass:
 	VMOVMSKPD Y0, R10
 	TESTQ     R10, R10
 	JNE       pdone
+	TESTQ     DI, DI
+	JNE       pscale
+	MOVQ      mx+48(FP), R10     // dst nil: B and S
+	VMOVUPD   Y8, (R10)(AX*8)
+	VMOVUPD   Y9, 32(R10)(AX*8)
+	MOVQ      sum+56(FP), R10
+	VMOVUPD   Y10, (R10)(AX*8)
+	VMOVUPD   Y11, 32(R10)(AX*8)
+	ADDQ      $64, SI            // DI stays nil
+	ADDQ      $8, AX
+	JMP       pgroup
+
+pscale:
 	VDIVPD  Y10, Y7, Y10         // inv = 1/S
 	VDIVPD  Y11, Y7, Y11
 	MOVQ    R8, R11
@@ -447,84 +462,6 @@ pnext:
 	JMP  pgroup
 
 pdone:
-	MOVQ AX, ret+48(FP)
-	VZEROUPPER
-	RET
-
-// func expSumsWideAVX2(jll *float64, n, K, rows int, mx, sum, scratch *float64) int
-//
-// The first half of posteriorsAVX2, for LogEvidences: per group of eight rows at i, B = max_c b_c to
-// mx[i..i+7] and S = Σ_c e^(b_c − B) (from 0, in class order, as rowSum) to sum[i..i+7], with the same
-// operations as posteriorsAVX2 (so the same bits as shiftedExpSum's: B as posteriorsAVX2's, whose sign of zero
-// may differ from Go's max where S is the same and B + log S too). A group with a NaN difference is left to the
-// Go code, as there: the kernel returns the rows it wrote, a multiple of eight. scratch holds 8K values.
-// SI &jll[i], BX 8n, DI mx, R8 scratch, AX i, DX classes left, R9 and R11 pointers within a group; Y8, Y9 B;
-// Y10, Y11 S.
-TEXT ·expSumsWideAVX2(SB), NOSPLIT, $0-64
-	JLLARGS
-	MOVQ scratch+48(FP), R8
-	EXPCONSTS
-	XORQ AX, AX
-
-wgroup:
-	LEAQ    8(AX), R13
-	CMPQ    R13, rows+24(FP)
-	JGT     wdone
-	VMOVUPD (SI), Y8
-	VMOVUPD 32(SI), Y9
-	VMOVUPD Y8, (R8)
-	VMOVUPD Y9, 32(R8)
-	LEAQ    (SI)(BX*1), R9
-	LEAQ    64(R8), R11
-	MOVQ    K+16(FP), DX
-	DECQ    DX
-
-wmax:
-	TESTQ   DX, DX
-	JEQ     wexps
-	VMOVUPD (R9), Y0
-	VMOVUPD 32(R9), Y1
-	VMOVUPD Y0, (R11)
-	VMOVUPD Y1, 32(R11)
-	VMAXPD  Y0, Y8, Y8           // max(B, b), b when they are equal or one is NaN
-	VMAXPD  Y1, Y9, Y9
-	ADDQ    BX, R9
-	ADDQ    $64, R11
-	DECQ    DX
-	JMP     wmax
-
-wexps:
-	VXORPD Y10, Y10, Y10
-	VXORPD Y11, Y11, Y11
-	MOVQ   R8, R11
-	MOVQ   K+16(FP), DX
-
-wclass:
-	VMOVUPD (R11), Y0
-	VSUBPD  Y8, Y0, Y0           // b_c − B, rows i..i+3: ≤ 0, or NaN
-	EXP
-	VADDPD  Y1, Y10, Y10         // S += e
-	VMOVUPD 32(R11), Y0
-	VSUBPD  Y9, Y0, Y0           // rows i+4..i+7
-	EXP
-	VADDPD  Y1, Y11, Y11
-	ADDQ    $64, R11
-	DECQ    DX
-	JNE     wclass
-	VCMPPD    $3, Y11, Y10, Y0   // a NaN sum (UNORD_Q): some b_c − B was NaN
-	VMOVMSKPD Y0, R10
-	TESTQ     R10, R10
-	JNE       wdone
-	VMOVUPD Y8, (DI)(AX*8)
-	VMOVUPD Y9, 32(DI)(AX*8)
-	MOVQ    sum+40(FP), R10
-	VMOVUPD Y10, (R10)(AX*8)
-	VMOVUPD Y11, 32(R10)(AX*8)
-	ADDQ    $64, SI
-	ADDQ    $8, AX
-	JMP     wgroup
-
-wdone:
-	MOVQ AX, ret+56(FP)
+	MOVQ AX, ret+64(FP)
 	VZEROUPPER
 	RET

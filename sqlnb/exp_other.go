@@ -18,10 +18,6 @@ func scaleRowsAVX2(*float64, int, *float64, int) {
 	panic("sqlnb: no AVX2 kernel on this platform")
 }
 
-func posteriorsAVX2(*float64, int, int, int, *float64, *float64) int {
-	panic("sqlnb: no AVX2 kernel on this platform")
-}
-
-func expSumsWideAVX2(*float64, int, int, int, *float64, *float64, *float64) int {
+func posteriorsAVX2(*float64, int, int, int, *float64, *float64, *float64, *float64) int {
 	panic("sqlnb: no AVX2 kernel on this platform")
 }

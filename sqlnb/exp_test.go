@@ -416,7 +416,7 @@ func BenchmarkPosteriors(b *testing.B) {
 
 // TestKernelsTakeFastRange: the AVX2 kernels do the groups they can rather than leave them to the Go code
 // (which would pass the tests above as well): on differences ≤ 0, subnormal and zero results included, each
-// returns every whole group of four (posteriorsAVX2 and expSumsWideAVX2: of eight).
+// returns every whole group of four (posteriorsAVX2: of eight).
 func TestKernelsTakeFastRange(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	for _, avx := range vectorKernels() {
@@ -446,11 +446,11 @@ func TestKernelsTakeFastRange(t *testing.T) {
 				t.Errorf("expSumsAVX2 did %d of %d rows", got, n)
 			}
 			var scratch [posteriorsWide * 8]float64
-			if got := posteriorsAVX2(&jll[0], n, K, n, &dst[0], &scratch[0]); got != n&^7 {
+			if got := posteriorsAVX2(&jll[0], n, K, n, &dst[0], &scratch[0], nil, nil); got != n&^7 {
 				t.Errorf("posteriorsAVX2 did %d of %d rows", got, n)
 			}
-			if got := expSumsWideAVX2(&jll[0], n, K, n, &sum[0], &dst[0], &scratch[0]); got != n&^7 {
-				t.Errorf("expSumsWideAVX2 did %d of %d rows", got, n)
+			if got := posteriorsAVX2(&jll[0], n, K, n, nil, &scratch[0], &sum[0], &dst[0]); got != n&^7 {
+				t.Errorf("posteriorsAVX2 without dst (LogEvidences) did %d of %d rows", got, n)
 			}
 		}
 	}

@@ -464,23 +464,12 @@ func (e *exporter) pgFeatureKeys() string {
 		}
 		fmt.Fprintf(&b, "  IF NOT f ? %s THEN\n", name)
 		fmt.Fprintf(&b, "    sqlnb_keys := ARRAY(SELECT key FROM jsonb_object_keys(f) key WHERE translate(key, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') = %s);\n",
-			queries.Literal(asciiLower(in.Name)))
+			queries.Literal(FoldIdent(in.Name)))
 		fmt.Fprintf(&b, "    IF cardinality(sqlnb_keys) <> 1 THEN RAISE EXCEPTION USING MESSAGE = %s || CASE WHEN cardinality(sqlnb_keys) = 0 THEN 'which the row lacks' ELSE 'which several keys match ignoring case' END || ' (its keys: ' || (SELECT coalesce(string_agg(key, ', '), 'none') FROM jsonb_object_keys(f) key) || ')' || %s; END IF;\n",
 			queries.Literal(fmt.Sprintf("model %q needs feature %q, ", e.name, in.Name)), queries.Literal(hint))
 		fmt.Fprintf(&b, "    f := f || jsonb_build_object(%s, f -> sqlnb_keys[1]);\n  END IF;\n", name)
 	}
 	return b.String()
-}
-
-// asciiLower lower-cases the ASCII letters of s (EqualFoldIdent's rule).
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }
 
 // functions writes the scoring functions. lo are the class scores; when every one is -inf (an overflow:

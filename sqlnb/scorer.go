@@ -633,7 +633,7 @@ func Posteriors(jll []float64, n, K int, dst, sums []float64) {
 		_, _ = jll[K*n-1], dst[n*K-1] // the kernel reads and writes up to here
 		var scratch [posteriorsWide * 8]float64
 		for n-i0 >= 8 {
-			i0 += posteriorsAVX2(&jll[i0], n, K, n-i0, &dst[i0*K], &scratch[0])
+			i0 += posteriorsAVX2(&jll[i0], n, K, n-i0, &dst[i0*K], &scratch[0], nil, nil)
 			if n-i0 >= 8 { // a group with a NaN difference
 				posteriorsRows(jll, n, K, i0, i0+8, dst, sums)
 				i0 += 8
@@ -786,9 +786,9 @@ func LogEvidence(jll []float64, n, K, i int) float64 {
 }
 
 // LogEvidences writes LogEvidence of every row to dst, bit for bit, with the vector kernels instead of a
-// scalar exponential per class and row: with AVX2 (useAVX2), expSumsWideAVX2 (exp_amd64.s) takes each row's
-// B = max b and Σ exp(b_c − B) eight rows at a time in one pass over the classes, as posteriorsAVX2 does (the
-// same bits), for up to posteriorsWide classes; logEvidencesRows (expShiftedBlock and the rows' sums in class
+// scalar exponential per class and row: with AVX2 (useAVX2), posteriorsAVX2 (exp_amd64.s) without a dst
+// takes each row's B = max b and Σ exp(b_c − B) eight rows at a time in one pass over the classes (the
+// same bits as the posteriors'), for up to posteriorsWide classes; logEvidencesRows (expShiftedBlock and the rows' sums in class
 // order) does what it leaves. work holds n·K values, rowMax n.
 func LogEvidences(jll []float64, n, K int, dst, work, rowMax []float64) {
 	i0 := 0
@@ -796,7 +796,7 @@ func LogEvidences(jll []float64, n, K int, dst, work, rowMax []float64) {
 		_, _, _ = jll[K*n-1], dst[n-1], rowMax[n-1] // the kernel reads and writes up to here
 		var scratch [posteriorsWide * 8]float64
 		for n-i0 >= 8 {
-			did := expSumsWideAVX2(&jll[i0], n, K, n-i0, &rowMax[i0], &dst[i0], &scratch[0])
+			did := posteriorsAVX2(&jll[i0], n, K, n-i0, nil, &scratch[0], &rowMax[i0], &dst[i0])
 			for i := i0; i < i0+did; i++ {
 				dst[i] = rowMax[i] + math.Log(dst[i]) // dst held the sum
 			}

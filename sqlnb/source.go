@@ -274,22 +274,18 @@ func RequireColumns(ctx context.Context, q Querier, src Source, what string, nam
 // lower-cased (DuckDB's identifiers, struct fields and columns alike, ignore ASCII case only: "É" and "é" are
 // two columns).
 func EqualFoldIdent(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := 0; i < len(a); i++ {
-		x, y := a[i], b[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
+	return len(a) == len(b) && FoldIdent(a) == FoldIdent(b)
+}
+
+// FoldIdent lower-cases the ASCII letters of name: the key under which DuckDB compares identifiers.
+func FoldIdent(name string) string {
+	b := []byte(name)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
 		}
 	}
-	return true
+	return string(b)
 }
 
 func findColumn(cols []Column, name string) (Column, bool) {

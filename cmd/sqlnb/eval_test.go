@@ -161,8 +161,8 @@ func TestCVSemiSupervisedAlpha(t *testing.T) {
 	}
 }
 
-// TestPosLabelEmptyClass: --pos-label '' and pos_label := '' name the class "" (they were taken for "not
-// given", and the metrics were the other class's).
+// TestPosLabelEmptyClass: an empty --pos-label, and pos_label := the empty string, name the class "" (they
+// were taken for "not given", and the metrics were the other class's).
 func TestPosLabelEmptyClass(t *testing.T) {
 	t.Chdir(t.TempDir())
 	mustRun(t, "sql", "-c", `CREATE TABLE d AS SELECT ['', 'yes'][i % 2 + 1] AS y, (i % 2) + (hash(i) % 1000) / 300.0 AS x FROM range(200) r(i)`)

@@ -179,14 +179,14 @@ func predictQuery(ctx context.Context, db *udf.DB, o *predictOptions, m *sqlnb.M
 	taken := map[string]string{} // name folded as DuckDB folds identifiers (ASCII letters) → what holds it
 	classOf := map[string]bool{} // the folded names that are class columns
 	for _, c := range kept {
-		if prev, ok := taken[asciiLower(c.Name)]; ok && len(o.columns) > 0 {
+		if prev, ok := taken[sqlnb.FoldIdent(c.Name)]; ok && len(o.columns) > 0 {
 			return "", usageError{fmt.Errorf("predict %q: --columns names %q and %s, which are one column to DuckDB (its names ignore case): name it once",
 				m.Name, c.Name, strings.TrimPrefix(prev, "the source column "))}
 		}
-		taken[asciiLower(c.Name)] = fmt.Sprintf("the source column %q", c.Name)
+		taken[sqlnb.FoldIdent(c.Name)] = fmt.Sprintf("the source column %q", c.Name)
 	}
 	claim := func(name, what string, class bool) error {
-		key := asciiLower(name)
+		key := sqlnb.FoldIdent(name)
 		if prev, ok := taken[key]; ok {
 			advice := "give sqlnb's columns a prefix with --prefix (e.g. --prefix nb_), or keep other columns with --columns"
 			switch {
@@ -367,16 +367,4 @@ func stringLiterals(text string) []string {
 		}
 	}
 	return out
-}
-
-// asciiLower folds the ASCII letters of s to lower case, as DuckDB compares identifiers ("A" and "a" are one
-// column, "É" and "é" two).
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
 }
