@@ -599,3 +599,15 @@ func TestMisuseIsAnError(t *testing.T) {
 		t.Errorf("CrossValidate without a registrar: %v", err)
 	}
 }
+
+// TestClosedDatabaseSource: a table source on a closed database says the database is closed (it said "no such
+// table or view", an ErrBadOption).
+func TestClosedDatabaseSource(t *testing.T) {
+	db := mustOpenDB(t)
+	mustExec(t, db, `CREATE TABLE d AS SELECT (i % 2)::VARCHAR AS y, i * 1.0 AS x FROM range(20) r(i)`)
+	db.Close()
+	err := trainErr(db, sqlnb.TrainSpec{Model: "m", Source: "d", Label: "y"})
+	if err == nil || !strings.Contains(err.Error(), "database is closed") || errors.Is(err, sqlnb.ErrBadOption) {
+		t.Errorf("%v", err)
+	}
+}

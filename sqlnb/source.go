@@ -125,22 +125,34 @@ func ResolveSource(ctx context.Context, q Querier, text string) (Source, error) 
 	}
 	var from string
 	var ok bool
+	var lookErr error // a lookup that failed (a closed database), not one that found nothing
+	look := func(database, schema any, name string) bool {
+		f, found, err := lookupTable(ctx, q, database, schema, name)
+		if err != nil && lookErr == nil {
+			lookErr = err
+		}
+		from = f
+		return found
+	}
 	switch parts := splitName(t); len(parts) {
 	case 2: // schema.name, else database.name
-		if from, ok = lookupTable(ctx, q, nil, parts[0], parts[1]); !ok {
-			from, ok = lookupTable(ctx, q, parts[0], nil, parts[1])
+		if ok = look(nil, parts[0], parts[1]); !ok {
+			ok = look(parts[0], nil, parts[1])
 		}
 	case 3: // database.schema.name
-		from, ok = lookupTable(ctx, q, parts[0], parts[1], parts[2])
+		ok = look(parts[0], parts[1], parts[2])
 	}
 	if !ok { // one name, quoted or not, or a table whose name has dots in it, written without quotes
-		from, ok = lookupTable(ctx, q, nil, nil, unquote(t))
+		ok = look(nil, nil, unquote(t))
 	}
 	if ok {
 		return Source{Text: text, From: from}, nil
 	}
 	if err := ctx.Err(); err != nil { // the lookup was cancelled (Ctrl-C), not empty
 		return Source{}, err
+	}
+	if lookErr != nil {
+		return Source{}, fmt.Errorf("source %q: looking it up: %w", text, lookErr)
 	}
 	return Source{}, fmt.Errorf("%w: source %q: no such table or view (a table of another attached database needs its "+
 		"name: db.table; temporary tables of another connection are not visible); a query starts with SELECT, WITH, FROM "+
@@ -202,13 +214,16 @@ func SplitOutsideQuotes(t string, sep byte) []string {
 
 // lookupTable finds the table or view name in schema of database (nil: as source_lookup_table.sql says) and
 // returns it quoted for a FROM clause.
-func lookupTable(ctx context.Context, q Querier, database, schema any, name string) (string, bool) {
+func lookupTable(ctx context.Context, q Querier, database, schema any, name string) (string, bool, error) {
 	var db, gotSchema, gotName string
 	err := q.QueryRowContext(ctx, queries.SQL("source_lookup_table.sql"), database, schema, name).Scan(&db, &gotSchema, &gotName)
-	if err != nil {
-		return "", false
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
 	}
-	return queries.Ident(db) + "." + queries.Ident(gotSchema) + "." + queries.Ident(gotName), true
+	if err != nil {
+		return "", false, err
+	}
+	return queries.Ident(db) + "." + queries.Ident(gotSchema) + "." + queries.Ident(gotName), true, nil
 }
 
 // Column is a source column and its DuckDB type.
