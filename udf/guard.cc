@@ -4,6 +4,7 @@
 // session with it. guard.go calls these and turns a failure into an error of the SQL function.
 #include <cstdint>
 #include <cstring>
+#include <cstdlib>
 #include <exception>
 
 extern "C" {
@@ -13,43 +14,43 @@ int duckdb_list_vector_reserve(void *vector, uint64_t required_capacity);
 void duckdb_vector_assign_string_element_len(void *vector, uint64_t index, const char *str, uint64_t str_len);
 void duckdb_vector_ensure_validity_writable(void *vector);
 
-static int nb_caught(char *msg, size_t cap, const char *what) {
-	std::strncpy(msg, what, cap - 1);
-	msg[cap - 1] = 0;
+// nb_caught sets *msg to a malloc'ed copy of what (the caller frees it) and returns -1.
+static int nb_caught(char **msg, const char *what) {
+	*msg = strdup(what);
 	return -1;
 }
 
-// Each returns 0 on success, -1 with the exception's message in msg (cap bytes) where DuckDB threw, and
-// nb_list_vector_reserve 1 where DuckDB returned an error state.
-int nb_list_vector_reserve(void *vector, uint64_t n, char *msg, size_t cap) {
+// Each returns 0 on success, -1 with the exception's message in *msg (malloc'ed: free it) where DuckDB threw,
+// and nb_list_vector_reserve 1 where DuckDB returned an error state. Nothing is allocated on success.
+int nb_list_vector_reserve(void *vector, uint64_t n, char **msg) {
 	try {
 		return duckdb_list_vector_reserve(vector, n) == 0 ? 0 : 1;
 	} catch (const std::exception &e) {
-		return nb_caught(msg, cap, e.what());
+		return nb_caught(msg, e.what());
 	} catch (...) {
-		return nb_caught(msg, cap, "an unknown C++ exception");
+		return nb_caught(msg, "an unknown C++ exception");
 	}
 }
 
-int nb_vector_assign_string(void *vector, uint64_t index, const char *str, uint64_t len, char *msg, size_t cap) {
+int nb_vector_assign_string(void *vector, uint64_t index, const char *str, uint64_t len, char **msg) {
 	try {
 		duckdb_vector_assign_string_element_len(vector, index, str, len);
 		return 0;
 	} catch (const std::exception &e) {
-		return nb_caught(msg, cap, e.what());
+		return nb_caught(msg, e.what());
 	} catch (...) {
-		return nb_caught(msg, cap, "an unknown C++ exception");
+		return nb_caught(msg, "an unknown C++ exception");
 	}
 }
 
-int nb_vector_ensure_validity_writable(void *vector, char *msg, size_t cap) {
+int nb_vector_ensure_validity_writable(void *vector, char **msg) {
 	try {
 		duckdb_vector_ensure_validity_writable(vector);
 		return 0;
 	} catch (const std::exception &e) {
-		return nb_caught(msg, cap, e.what());
+		return nb_caught(msg, e.what());
 	} catch (...) {
-		return nb_caught(msg, cap, "an unknown C++ exception");
+		return nb_caught(msg, "an unknown C++ exception");
 	}
 }
 }

@@ -3,9 +3,9 @@ package udf
 /*
 #include <stdint.h>
 #include <stdlib.h>
-int nb_list_vector_reserve(void *vector, uint64_t n, char *msg, size_t cap);
-int nb_vector_assign_string(void *vector, uint64_t index, const char *str, uint64_t len, char *msg, size_t cap);
-int nb_vector_ensure_validity_writable(void *vector, char *msg, size_t cap);
+int nb_list_vector_reserve(void *vector, uint64_t n, char **msg);
+int nb_vector_assign_string(void *vector, uint64_t index, const char *str, uint64_t len, char **msg);
+int nb_vector_ensure_validity_writable(void *vector, char **msg);
 */
 import "C"
 
@@ -28,18 +28,17 @@ type duckdbError struct{ msg string }
 
 func (e duckdbError) Error() string { return e.msg }
 
-// guardMessageSize is the room for an exception's message (DuckDB's out-of-memory message is ~400 bytes).
-const guardMessageSize = 2048
-
-// guarded panics with a duckdbError if rc reports a failure; what names the call.
-func guarded(rc C.int, msg *C.char, what string) {
+// guardErr is nil if rc reports success, else a duckdbError: DuckDB's message (msg, which it frees), or what
+// failed.
+func guardErr(rc C.int, msg *C.char, what string) error {
 	switch rc {
 	case 0:
-		return
+		return nil
 	case 1:
-		panic(duckdbError{what + " failed"})
+		return duckdbError{what + " failed"}
 	}
-	panic(duckdbError{exceptionMessage(C.GoString(msg))})
+	defer C.free(unsafe.Pointer(msg))
+	return duckdbError{exceptionMessage(C.GoString(msg))}
 }
 
 // exceptionMessage turns an exception's what() into a message: DuckDB's exceptions carry JSON
@@ -58,13 +57,16 @@ func exceptionMessage(what string) string {
 	return what
 }
 
-// listReserve is mapping.ListVectorReserve, guarded.
+// listReserve is mapping.ListVectorReserve, guarded (a failure panics with the duckdbError).
 func listReserve(vec mapping.Vector, n int) {
-	var msg [guardMessageSize]C.char
-	guarded(C.nb_list_vector_reserve(vec.Ptr, C.uint64_t(n), &msg[0], guardMessageSize), &msg[0], "reserving a list vector")
+	var msg *C.char
+	rc := C.nb_list_vector_reserve(vec.Ptr, C.uint64_t(n), &msg) // its own statement: msg is read after the call
+	if err := guardErr(rc, msg, "reserving a list vector"); err != nil {
+		panic(err)
+	}
 }
 
-// assignString is mapping.VectorAssignStringElement, guarded.
+// assignString is mapping.VectorAssignStringElement, guarded (a failure panics with the duckdbError).
 func assignString(vec mapping.Vector, i int, s string) {
 	if err := tryAssignString(vec, i, s); err != nil {
 		panic(err)
@@ -73,23 +75,21 @@ func assignString(vec mapping.Vector, i int, s string) {
 
 // tryAssignString is assignString returning the duckdbError, for code outside DuckDB's callbacks (the
 // appender), where no recovered handler is.
-func tryAssignString(vec mapping.Vector, i int, s string) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = r.(duckdbError)
-		}
-	}()
-	var msg [guardMessageSize]C.char
-	var p *C.char
+func tryAssignString(vec mapping.Vector, i int, s string) error {
+	var msg, p *C.char
 	if len(s) > 0 {
 		p = (*C.char)(unsafe.Pointer(unsafe.StringData(s)))
 	}
-	guarded(C.nb_vector_assign_string(vec.Ptr, C.uint64_t(i), p, C.uint64_t(len(s)), &msg[0], guardMessageSize), &msg[0], "writing a string")
-	return nil
+	rc := C.nb_vector_assign_string(vec.Ptr, C.uint64_t(i), p, C.uint64_t(len(s)), &msg)
+	return guardErr(rc, msg, "writing a string")
 }
 
-// ensureValidityWritable is mapping.VectorEnsureValidityWritable, guarded.
+// ensureValidityWritable is mapping.VectorEnsureValidityWritable, guarded (a failure panics with the
+// duckdbError).
 func ensureValidityWritable(vec mapping.Vector) {
-	var msg [guardMessageSize]C.char
-	guarded(C.nb_vector_ensure_validity_writable(vec.Ptr, &msg[0], guardMessageSize), &msg[0], "making a validity mask writable")
+	var msg *C.char
+	rc := C.nb_vector_ensure_validity_writable(vec.Ptr, &msg)
+	if err := guardErr(rc, msg, "making a validity mask writable"); err != nil {
+		panic(err)
+	}
 }
