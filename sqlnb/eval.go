@@ -287,7 +287,7 @@ func positiveClass(m *Model, pos string, given bool) (string, error) {
 	}
 	if _, ok := m.ClassIndex()[pos]; !ok {
 		return "", fmt.Errorf("%w: model %q has no class %q to count as positive (classes: %s)", ErrPosLabel, m.Name, pos,
-			strings.Join(classLabels(m), ", "))
+			strings.Join(quoteAll(classLabels(m)), ", "))
 	}
 	return pos, nil
 }
@@ -318,7 +318,7 @@ func EvaluateScores(ctx context.Context, conn *sql.Conn, source, label, proba, p
 		pos = classes[1]
 	}
 	if pos != "" && !slices.Contains(classes, pos) {
-		return nil, fmt.Errorf("%w: the scores have no class %q to count as positive (classes: %s)", ErrPosLabel, pos, strings.Join(classes, ", "))
+		return nil, fmt.Errorf("%w: the scores have no class %q to count as positive (classes: %s)", ErrPosLabel, pos, strings.Join(quoteAll(classes), ", "))
 	}
 	return evaluate(ctx, conn, scoring{src: src, label: label, proba: proba, classes: classes, pos: pos, ranking: true, curves: curves})
 }

@@ -506,7 +506,7 @@ func (e *exporter) functions(b *strings.Builder, lo, hi []string, limit bool) {
 	if e.version != "" {
 		guard = fmt.Sprintf(" WHEN %s IS DISTINCT FROM %s THEN error(%s)", VersionSQL(e.name), queries.Literal(e.version),
 			queries.Literal(fmt.Sprintf("model %q changed (retrained, its hyperparameters set, or dropped) since these macros were exported: "+
-				"run sqlnb export --model %s --persist again", e.name, e.name)))
+				"run sqlnb export --model %s --persist again", e.name, shellWord(e.name))))
 	}
 	fmt.Fprintf(b, "CREATE MACRO %s(f) AS (CASE WHEN f IS NULL%s THEN NULL%s ELSE %s END);\n", jll, e.orIncomplete(), guard, e.list(lo, true))
 	proba := "[exp(x - mx) / s FOR x IN l]"
@@ -528,4 +528,20 @@ CREATE MACRO %s(f) AS (
   SELECT CASE WHEN l IS NULL OR mx = 'inf'::DOUBLE OR isnan(mx) THEN NULL ELSE %s END FROM (SELECT l, list_max(l) AS mx FROM (SELECT %s(f) AS l)));
 `, e.ident("_predict_proba"), e.labels(), proba, jll,
 		e.ident("_predict"), e.typedLabel(fmt.Sprintf("(%s)[%s]", e.labels(), pick)), jll)
+}
+
+// shellWord quotes s for a POSIX shell where it holds anything but letters, digits and -_.,/:= (a model named
+// my "m" is 'my "m"' in the command a message suggests).
+func shellWord(s string) string {
+	plain := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.,/:=", r)) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

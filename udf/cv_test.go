@@ -129,7 +129,7 @@ func TestPosLabel(t *testing.T) {
 		}
 	}
 	if _, err := sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Model: "m", Source: "d", PosLabel: "Rare"}); !errors.Is(err, sqlnb.ErrPosLabel) ||
-		!strings.Contains(err.Error(), `model "m" has no class "Rare" to count as positive (classes: common, rare)`) {
+		!strings.Contains(err.Error(), `model "m" has no class "Rare" to count as positive (classes: "common", "rare")`) {
 		t.Errorf("unknown positive class: %v", err)
 	}
 	mustExec(t, db, `CALL nb_train('three', 'SELECT (i % 3)::VARCHAR AS y, sin(i) AS x FROM range(90) r(i)', 'y')`)
