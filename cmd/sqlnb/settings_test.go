@@ -37,8 +37,8 @@ func TestMemoryLimitApplied(t *testing.T) {
 		{"eval", []string{"--memory-limit", "300MB", "eval", "--model", "m", "--from", withLimit, "--label", "lim", "--what", "per-class", "--format", "csv"}, "", "286.1 MiB,"},
 		{"eval default", []string{"eval", "--model", "m", "--from", withLimit, "--label", "lim", "--what", "per-class", "--format", "csv"}, "", "244.1 MiB,"},
 		{"sql default", []string{"sql", "--format", "csv", "-c", "SELECT current_setting('memory_limit') <> '244.1 MiB' AS duckdb_default"}, "", "true"},
-		{"cv default", []string{"cv", "--from", cvLimit, "--label", "y", "--pos-label", "none"}, "", `(classes: 244.1 MiB p, 244.1 MiB q)`},
-		{"cv", []string{"--memory-limit", "300MB", "cv", "--from", cvLimit, "--label", "y", "--pos-label", "none"}, "", `(classes: 286.1 MiB p, 286.1 MiB q)`},
+		{"cv default", []string{"cv", "--from", cvLimit, "--label", "y", "--pos-label", "none"}, "", `(classes: "244.1 MiB p", "244.1 MiB q")`},
+		{"cv", []string{"--memory-limit", "300MB", "cv", "--from", cvLimit, "--label", "y", "--pos-label", "none"}, "", `(classes: "286.1 MiB p", "286.1 MiB q")`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var out bytes.Buffer
