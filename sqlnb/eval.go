@@ -121,11 +121,15 @@ func Evaluate(ctx context.Context, conn *sql.Conn, spec EvalSpec) (*Evaluation, 
 	if err != nil {
 		return nil, fmt.Errorf("evaluate %q: %w", m.Name, err)
 	}
-	if err := checkLabelType(ctx, conn, m, src, label); err != nil {
+	cols, err := Describe(ctx, conn, src)
+	if err != nil {
 		return nil, fmt.Errorf("evaluate %q: %w", m.Name, err)
 	}
-	// The model's columns, checked before scoring: a missing one is ErrUnknownColumn naming it (it was
-	// DuckDB's binder error from inside nb_predict_proba).
+	if err := checkLabelType(cols, m, label); err != nil {
+		return nil, fmt.Errorf("evaluate %q: %w", m.Name, err)
+	}
+	// The model's columns, checked before scoring (one DESCRIBE with the label's type): a missing one is
+	// ErrUnknownColumn naming it (it was DuckDB's binder error from inside nb_predict_proba).
 	var need []string
 	for _, g := range m.By {
 		need = append(need, g.Name)
@@ -133,8 +137,8 @@ func Evaluate(ctx context.Context, conn *sql.Conn, spec EvalSpec) (*Evaluation, 
 	for _, f := range m.Features {
 		need = append(need, f.Name)
 	}
-	if err := RequireColumns(ctx, conn, src, "feature", need...); err != nil {
-		return nil, fmt.Errorf("evaluate %q: model %q: %w", m.Name, m.Name, err)
+	if err := requireIn(cols, src, "feature", need...); err != nil {
+		return nil, fmt.Errorf("evaluate %q: %w", m.Name, err)
 	}
 	e, err := evaluate(ctx, conn, scoring{src: src, label: label, proba: "nb_predict_proba(" + queries.Literal(m.Name) + ", " + queries.Row + ")",
 		classes: classLabels(m), ordered: true, pos: pos, ranking: !spec.NoCurves, curves: spec.Curves && !spec.NoCurves})
@@ -220,13 +224,9 @@ func unknownLabels(e *Evaluation, m *Model) []string {
 // compared as text, so a DOUBLE 1.0 would never be the INTEGER-trained class "1" (or an INTEGER 1 the BOOLEAN
 // class "true"), and every row would silently count as an error. Types whose values read alike (INTEGER and
 // BIGINT, VARCHAR and ENUM), and so does text on either side. A missing column is left to the scan's own error.
-func checkLabelType(ctx context.Context, q Querier, m *Model, src Source, label string) error {
+func checkLabelType(cols []Column, m *Model, label string) error {
 	if m.LabelType == "" {
 		return nil
-	}
-	cols, err := Describe(ctx, q, src)
-	if err != nil {
-		return err
 	}
 	c, ok := findColumn(cols, label)
 	if !ok || sameLabelText(c.Type, m.LabelType) || labelTextClass(c.Type) == "text" || labelTextClass(m.LabelType) == "text" {

@@ -277,6 +277,11 @@ func RequireColumns(ctx context.Context, q Querier, src Source, what string, nam
 	if err != nil {
 		return err
 	}
+	return requireIn(cols, src, what, names...)
+}
+
+// requireIn is RequireColumns on the columns of src already described.
+func requireIn(cols []Column, src Source, what string, names ...string) error {
 	for _, n := range names {
 		if _, ok := findColumn(cols, n); !ok {
 			return fmt.Errorf("%w: %s column %q is not in the source %s (columns: %s)", ErrUnknownColumn, what, n, src.Text, columnNames(cols))
@@ -289,16 +294,30 @@ func RequireColumns(ctx context.Context, q Querier, src Source, what string, nam
 // lower-cased (DuckDB's identifiers, struct fields and columns alike, ignore ASCII case only: "É" and "é" are
 // two columns).
 func EqualFoldIdent(a, b string) bool {
-	return len(a) == len(b) && FoldIdent(a) == FoldIdent(b)
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		if foldByte(a[i]) != foldByte(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// foldByte lower-cases an ASCII letter.
+func foldByte(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // FoldIdent lower-cases the ASCII letters of name: the key under which DuckDB compares identifiers.
 func FoldIdent(name string) string {
 	b := []byte(name)
 	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
+		b[i] = foldByte(c)
 	}
 	return string(b)
 }
@@ -390,27 +409,7 @@ func skipComments(s string) string {
 // its rows again — and a pipe gives its data once (the second read saw nothing and found no columns, or
 // blocked for ever on a FIFO with no writer).
 func checkNotPipe(text string) error {
-	candidates := []string{strings.TrimSpace(text)}
-	for i := 0; i < len(text); i++ {
-		if text[i] != '\'' {
-			continue
-		}
-		j := i + 1
-		var b strings.Builder
-		for ; j < len(text); j++ {
-			if text[j] == '\'' {
-				if j+1 < len(text) && text[j+1] == '\'' {
-					b.WriteByte('\'')
-					j++
-					continue
-				}
-				break
-			}
-			b.WriteByte(text[j])
-		}
-		candidates = append(candidates, b.String())
-		i = j
-	}
+	candidates := append([]string{strings.TrimSpace(text)}, StringLiterals(text)...)
 	for _, c := range candidates {
 		if c == "" || strings.ContainsAny(c, "*?\n") {
 			continue
@@ -421,4 +420,33 @@ func checkNotPipe(text string) error {
 		}
 	}
 	return nil
+}
+
+// StringLiterals returns the single-quoted string literals and the double-quoted names of a SQL text (a
+// doubled quote inside one is a quote): DuckDB reads a file named either way (FROM 'data.csv', and a view's
+// SQL as DuckDB stores it: FROM "data.csv").
+func StringLiterals(text string) []string {
+	var out []string
+	for i := 0; i < len(text); i++ {
+		q := text[i]
+		if q != '\'' && q != '"' {
+			continue
+		}
+		var b strings.Builder
+		j := i + 1
+		for ; j < len(text); j++ {
+			if text[j] == q {
+				if j+1 < len(text) && text[j+1] == q {
+					b.WriteByte(q)
+					j++
+					continue
+				}
+				break
+			}
+			b.WriteByte(text[j])
+		}
+		out = append(out, b.String())
+		i = j
+	}
+	return out
 }

@@ -446,8 +446,8 @@ func structChild(names []string, name string) int {
 	return found
 }
 
-// bindStruct matches struct fields to features by name: exact first, then case-insensitively (DuckDB
-// identifiers are case-insensitive); extra fields are ignored; a missing feature is an error. A per-group
+// bindStruct matches struct fields to features by name (structChild: exact first, then ignoring ASCII case,
+// as DuckDB's identifiers); extra fields are ignored; a missing feature is an error. A per-group
 // model's group columns are bound the same way.
 func (b *bound) bindStruct(t mapping.LogicalType) error {
 	m := b.scorer.Model

@@ -247,7 +247,7 @@ func readsFile(ctx context.Context, conn *sql.Conn, from, path string) bool {
 	if err != nil {
 		return false
 	}
-	names := append(append([]string{from}, stringLiterals(from)...), pathWords(from)...)
+	names := append(append([]string{from}, sqlnb.StringLiterals(from)...), pathWords(from)...)
 	views := map[string]string{} // lower-case name → SQL
 	if rows, err := conn.QueryContext(ctx, "SELECT view_name, sql FROM duckdb_views() WHERE NOT internal"); err == nil {
 		for rows.Next() {
@@ -267,7 +267,7 @@ func readsFile(ctx context.Context, conn *sql.Conn, from, path string) bool {
 			for name, def := range views {
 				if !seen[name] && mentions(lower, name) {
 					seen[name] = true
-					names = append(names, stringLiterals(def)...)
+					names = append(names, sqlnb.StringLiterals(def)...)
 					names = append(names, pathWords(def)...)
 					next = append(next, def)
 				}
@@ -352,19 +352,4 @@ func mentions(text, name string) bool {
 
 func isWordByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
-}
-
-// stringLiterals returns the single-quoted string literals and the double-quoted names of a SQL text (a
-// doubled quote inside one is a quote): DuckDB reads a file named either way (FROM 'data.csv', and a view's
-// SQL as DuckDB stores it: FROM "data.csv").
-func stringLiterals(text string) []string {
-	var out []string
-	for i := 0; i < len(text); i++ {
-		if q := text[i]; q == '\'' || q == '"' {
-			end := closeQuote(text, i+1, q, false)
-			out = append(out, strings.ReplaceAll(text[i+1:end], string(q)+string(q), string(q)))
-			i = end
-		}
-	}
-	return out
 }
