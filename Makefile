@@ -1,11 +1,22 @@
 # sqlnb: naive Bayes inside DuckDB. `make demo` and `make test` are the two set-up commands.
+SHELL   := /bin/bash
 GO      ?= go
 BIN     := bin/sqlnb
 PKGS    := ./...
-# DuckDB is linked statically through cgo; the first build takes ~20 s.
+# DuckDB is linked statically through cgo.
 export CGO_ENABLED=1
 
-.PHONY: all toolchain build demo test test-integration test-race bench bench-extension bench-compare bench-scale bench-big fuzz lint fmt fixtures clean extension extension-slots
+# The DuckDB line: 2.0 (go.mod: duckdb-go v2.20000.0, DuckDB 2.0.0, the primary line) or 1.5 (go.duckdb15.mod:
+# duckdb-go v2.10506.0, DuckDB 1.5.6), from the same source: `make test DUCKDB=1.5`. GOFLAGS reaches every go
+# command the targets and tests run. The two module files differ only in DuckDB's modules (make lines-check).
+DUCKDB ?= 2.0
+ifeq ($(DUCKDB),1.5)
+export GOFLAGS := -modfile=go.duckdb15.mod $(GOFLAGS)
+else ifneq ($(DUCKDB),2.0)
+$(error DUCKDB=$(DUCKDB): use 2.0 or 1.5)
+endif
+
+.PHONY: lines-check all toolchain build demo test test-integration test-race bench bench-extension bench-compare bench-scale bench-big fuzz lint fmt fixtures clean extension extension-slots
 
 all: build
 
@@ -54,7 +65,7 @@ demo: build
 	$(BIN) predict --model votes --from testdata/housevotes84/test.parquet --proba --output out/votes_scored.parquet
 	$(BIN) sql -c "SELECT count(*) AS scored, round(avg((prediction = party)::INT), 4) AS accuracy FROM 'out/votes_scored.parquet'"
 
-test: toolchain
+test: toolchain lines-check
 	$(GO) vet $(PKGS)
 	$(GO) vet -tags duckdb_use_static_lib ./extension
 	$(GO) test -count=1 -timeout 20m $(PKGS)
@@ -66,6 +77,13 @@ test-integration:
 
 test-race: toolchain
 	$(GO) test -race -count=1 -timeout 30m $(PKGS)
+
+# go.mod and go.duckdb15.mod must require the same modules but DuckDB's (after `go get` or `go mod tidy` on
+# one, run the same on the other with -modfile=go.duckdb15.mod).
+lines-check:
+	@diff <(grep -v duckdb go.mod) <(grep -v duckdb go.duckdb15.mod) >/dev/null || { \
+		echo "go.mod and go.duckdb15.mod differ outside DuckDB's modules:"; \
+		diff <(grep -v duckdb go.mod) <(grep -v duckdb go.duckdb15.mod); exit 1; }
 
 # Ratios against floors measured in the same run (see README "Performance"). The 10-class logistic
 # regression alone takes ~1 hour at 10M rows; BENCH_ONLY picks one configuration (m,k, da4,2, da20,10, lr2,

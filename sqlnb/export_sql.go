@@ -513,7 +513,7 @@ func (e *exporter) functions(b *strings.Builder, lo, hi []string, limit bool) {
 	pick := "list_position(l, mx)"
 	if limit {
 		fmt.Fprintf(b, "CREATE MACRO %s(f) AS (%s);\n", lim, e.list(hi, true))
-		proba = fmt.Sprintf("CASE WHEN mx = '-inf'::DOUBLE THEN (SELECT [x / list_sum(u) FOR x IN u] FROM (SELECT list_transform(h, y -> (y = list_max(h))::DOUBLE) AS u FROM (SELECT %s(f) AS h))) ELSE [exp(x - mx) / s FOR x IN l] END", lim)
+		proba = fmt.Sprintf("CASE WHEN mx = '-inf'::DOUBLE THEN (SELECT [x / list_sum(u) FOR x IN u] FROM (SELECT list_transform(h, lambda y: (y = list_max(h))::DOUBLE) AS u FROM (SELECT %s(f) AS h))) ELSE [exp(x - mx) / s FOR x IN l] END", lim)
 		pick = fmt.Sprintf("CASE WHEN mx = '-inf'::DOUBLE THEN list_position(%s(f), list_max(%s(f))) ELSE list_position(l, mx) END", lim, lim)
 	}
 	// A score of +inf is an overflow of a sum of double terms (a linear model on values near 1e308), which

@@ -5,8 +5,10 @@ import (
 	"strings"
 )
 
-// Label types that scoring functions return as themselves (LabelValues); any other label type (DECIMAL,
-// DATE, ENUM, ...) is returned as text, DuckDB's CAST(label AS VARCHAR).
+// Label types whose classes sqlnb writes back as their own type (LabelValues: the exported macros, and
+// sqlnb predict's output through LabelCast); any other label type (DECIMAL, DATE, ENUM, ...) is written as
+// text, DuckDB's CAST(label AS VARCHAR). nb_predict returns that text for every label type: DuckDB's C API
+// fixes a scalar function's return type when it is registered.
 var labelTypes = map[string]func(string) (any, error){
 	"BOOLEAN":   func(s string) (any, error) { return strconv.ParseBool(s) },
 	"TINYINT":   signed(8),
@@ -30,8 +32,7 @@ func unsigned(bits int) func(string) (any, error) {
 	return func(s string) (any, error) { return strconv.ParseUint(s, 10, bits) }
 }
 
-// LabelValues returns the class labels (in model order) as values of the label column's type, which the
-// scoring functions that return a class (nb_predict) return: int64 for TINYINT, SMALLINT, INTEGER and
+// LabelValues returns the class labels (in model order) as values of the label column's type: int64 for TINYINT, SMALLINT, INTEGER and
 // BIGINT, uint64 for the unsigned integers, float64 for FLOAT and DOUBLE, bool for BOOLEAN, string for
 // VARCHAR; typ is the type's name. ok is false for any other type (DECIMAL, DATE, ENUM, ...) and for a label
 // that does not read back as its type (a hand-edited store): then the labels are text (typ "VARCHAR"),
@@ -67,4 +68,20 @@ func parseFloatLabel(s string, bits int) (any, error) {
 		s = "nan"
 	}
 	return strconv.ParseFloat(s, bits)
+}
+
+// LabelCast returns the DuckDB type that nb_predict's text reads back as, for a label type in labelTypes
+// other than VARCHAR whose every class reads as that type (LabelValues), else "": CAST(nb_predict(m, t) AS
+// LabelCast()) is the label in its own type. The name is one of labelTypes' keys, never the stored text.
+func (m *Model) LabelCast() string {
+	typ, _, ok := m.LabelValues()
+	if !ok || typ == "VARCHAR" {
+		return ""
+	}
+	for name := range labelTypes {
+		if name == typ {
+			return name
+		}
+	}
+	return ""
 }

@@ -15,7 +15,7 @@ import (
 // the same in Go; TestTokenizerAgreesWithSQL holds them equal on accents, CJK, emoji, punctuation runs, Greek
 // and more.
 func TokenizeSQL(x string) string {
-	return fmt.Sprintf(`list_filter(regexp_split_to_array(lower(CASE WHEN contains(%[1]s, 'Σ') THEN regexp_replace(%[1]s, '%[2]s', '\1ς\2\3', 'g') ELSE %[1]s END), '[^\p{L}\p{N}]+'), t -> t <> '')`,
+	return fmt.Sprintf(`list_filter(regexp_split_to_array(lower(CASE WHEN contains(%[1]s, 'Σ') THEN regexp_replace(%[1]s, '%[2]s', '\1ς\2\3', 'g') ELSE %[1]s END), '[^\p{L}\p{N}]+'), lambda t: t <> '')`,
 		x, finalSigmaPattern())
 }
 
@@ -170,7 +170,7 @@ func (o TextOptions) SQL(x string) string {
 		for i, w := range englishStopWords {
 			q[i] = "'" + w + "'"
 		}
-		tok = fmt.Sprintf("list_filter(%s, t -> NOT list_contains([%s], t))", tok, strings.Join(q, ", "))
+		tok = fmt.Sprintf("list_filter(%s, lambda t: NOT list_contains([%s], t))", tok, strings.Join(q, ", "))
 	}
 	if o.Ngrams <= 1 {
 		return tok

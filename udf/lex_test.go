@@ -51,7 +51,7 @@ var namedArgumentCases = []struct{ name, text, want string }{
 	{"qualified call", `SELECT main.nb_joint_log_likelihood('m', x := 1)`, "nb_joint_log_likelihood x :="},
 	{"comment before (", "SELECT nb_predict -- why\n('m', x := 1)", "nb_predict x :="},
 	{"nested in another call", `SELECT coalesce(nb_predict('m', x := 1), 'a')`, "nb_predict x :="},
-	{"in a lambda", `SELECT list_transform([1, 2], v -> nb_predict('m', x := v))`, "nb_predict x :="},
+	{"in a lambda", `SELECT list_transform([1, 2], lambda v: nb_predict('m', x := v))`, "nb_predict x :="},
 	{"in a subquery", `SELECT * FROM (SELECT nb_predict('m', x := 1) AS p) s`, "nb_predict x :="},
 	{"create table as", `CREATE TABLE o AS SELECT nb_predict('m', x := 1)`, "nb_predict x :="},
 	{"update", `UPDATE t SET p = nb_predict('m', x => x)`, "nb_predict x =>"},

@@ -44,7 +44,7 @@ var (
 func loadCase(t *testing.T, db *udf.DB, c daCase) {
 	t.Helper()
 	// The data files of iris and breast cancer also hold GaussianNB's posteriors (p_*, predicted): left out.
-	mustExec(t, db, fmt.Sprintf(`CREATE OR REPLACE TABLE %s AS SELECT id, label, COLUMNS(c -> c NOT IN ('id', 'label', 'predicted') AND NOT starts_with(c, 'p_'))
+	mustExec(t, db, fmt.Sprintf(`CREATE OR REPLACE TABLE %s AS SELECT id, label, COLUMNS(lambda c: c NOT IN ('id', 'label', 'predicted') AND NOT starts_with(c, 'p_'))
 		FROM read_csv(%s)`, queries.Ident(c.name+"_data"), queries.Literal(fixture(c.data))))
 	mustExec(t, db, fmt.Sprintf(`CREATE OR REPLACE TABLE %s AS SELECT d.*, e.* EXCLUDE (id, model) FROM %s d JOIN read_csv(%s) e USING (id)
 		WHERE e.model = %s`, queries.Ident(c.name+"_expected"), queries.Ident(c.name+"_data"), queries.Literal(fixture(c.expected)),

@@ -141,7 +141,6 @@ type bound struct {
 	structArg int
 	labels    []label
 	short     bool         // every label is inlined in its string_t (≤ 12 bytes): nb_predict copies 16 bytes a row
-	typed     *typedLabels // nb_predict of a model whose labels keep their type (else nil: VARCHAR)
 	// nb_proba, and nb_explain with versus: the class, a constant index or (classArg ≥ 0) a VARCHAR
 	// argument read per row and looked up in classes.
 	versus   bool
@@ -275,9 +274,6 @@ func bindScalar(info mapping.BindInfo, spec *scalarSpec) (*bound, error) {
 		}
 		b.versus = true
 		feats = feats[:len(feats)-1]
-	}
-	if spec.out == outLabel {
-		b.bindLabelType(info, cctx)
 	}
 	return b, b.bindFeatures(feats, 1, usage)
 }
@@ -722,10 +718,6 @@ func (b *bound) execute(input mapping.DataChunk, out mapping.Vector, n int, s *s
 	switch b.spec.out {
 	case outLabel:
 		sqlnb.Argmax(jll, n, K, s.best, s.top)
-		if b.typed != nil {
-			b.typed.writeLabels(out, s.best[:n])
-			break
-		}
 		if b.short && !anyNull { // the common case in a tight loop: one 16-byte copy a row
 			slots := unsafe.Slice((*[16]byte)(mapping.VectorGetData(out)), n)
 			for i, c := range s.best[:n] {

@@ -207,7 +207,12 @@ func predictQuery(ctx context.Context, db *udf.DB, o *predictOptions, m *sqlnb.M
 	if err := claim(pred, "prediction", false); err != nil {
 		return "", err
 	}
-	sel := fmt.Sprintf("SELECT %s, nb_predict(%s, %s) AS %s", keep, model, queries.Row, queries.Ident(pred))
+	// nb_predict returns the class as text; the output keeps the label column's type.
+	label := fmt.Sprintf("nb_predict(%s, %s)", model, queries.Row)
+	if typ := m.LabelCast(); typ != "" {
+		label = fmt.Sprintf("CAST(%s AS %s)", label, typ)
+	}
+	sel := fmt.Sprintf("SELECT %s, %s AS %s", keep, label, queries.Ident(pred))
 	if o.probaMap {
 		name := o.prefix + "proba"
 		if err := claim(name, "posterior map", false); err != nil {

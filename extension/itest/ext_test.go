@@ -111,7 +111,7 @@ func scoringQueries(root string) []string {
 		// metrics are sums over rows that DuckDB's threads add in varying order (the last bit differs from run
 		// to run in either host), so they are compared to 12 decimals; the row scores are compared exactly above.
 		"SELECT string_agg(format('{} {} {} {} {} {} {}', alpha, var_smoothing, metric, round(mean, 12), round(sd, 12), "+
-			"list_transform(folds, x -> round(x, 12)), best), ' | ' ORDER BY metric, alpha, var_smoothing) FROM nb_cv('"+
+			"list_transform(folds, lambda x: round(x, 12)), best), ' | ' ORDER BY metric, alpha, var_smoothing) FROM nb_cv('"+
 			filepath.Join(root, votesTrain)+"', 'party', folds := 3)")
 }
 
