@@ -121,15 +121,26 @@ func FuzzNamedArgumentsAsParsed(f *testing.F) {
 }
 
 // parsedNamedArguments adds to found "function argument" for each call of a scoring function in a
-// json_serialize_sql tree whose argument has a name (an alias: DuckDB keeps it there, then ignores it).
+// json_serialize_sql tree whose argument has a name (1.5: an alias, which DuckDB keeps there, then ignores;
+// 2.0: the argument's name, which DuckDB matches to the function's parameter names).
 func parsedNamedArguments(n any, found map[string]bool) {
 	switch v := n.(type) {
 	case map[string]any:
 		if f, ok := v["function_name"].(string); ok && scoringFunctions[strings.ToLower(f)] {
+			// DuckDB 1.5 lists the arguments as children, a named one with an alias; 2.0 as arguments
+			// with a name.
 			children, _ := v["children"].([]any)
 			for _, ch := range children {
 				if m, ok := ch.(map[string]any); ok {
 					if a, ok := m["alias"].(string); ok && a != "" {
+						found[strings.ToLower(f)+" "+a] = true
+					}
+				}
+			}
+			arguments, _ := v["arguments"].([]any)
+			for _, arg := range arguments {
+				if m, ok := arg.(map[string]any); ok {
+					if a, ok := m["name"].(string); ok && a != "" {
 						found[strings.ToLower(f)+" "+a] = true
 					}
 				}

@@ -15,6 +15,7 @@ import (
 	"github.com/duckdb/duckdb-go/v2"
 	"github.com/duckdb/duckdb-go/v2/mapping"
 
+	"github.com/sqlnb/sqlnb/internal/duckdbline"
 	"github.com/sqlnb/sqlnb/sqlnb"
 )
 
@@ -102,8 +103,13 @@ func keepOutgoing(ctx context.Context, q sqlnb.Querier, name, generation string)
 
 // Open opens the DuckDB database dsn ("" or ":memory:" for a new in-memory database, else a file path
 // with optional ?key=value settings) and registers sqlnb's functions on it.
+//
+// A database file that does not exist yet is created in DuckDB's storage format
+// duckdbline.DefaultStorageVersion (v1.5.0), which DuckDB 1.5 and 2.0 both read, unless the DSN names a
+// storage_compatibility_version itself (v2.0.0, or latest: the newest format of the DuckDB in the process).
+// An existing file keeps its format either way.
 func Open(dsn string) (*DB, error) {
-	key := ""
+	given, key := dsn, ""
 	if dsn != "" && !strings.HasPrefix(dsn, ":memory:") {
 		path, query, _ := strings.Cut(dsn, "?")
 		abs, err := filepath.Abs(path)
@@ -114,7 +120,7 @@ func Open(dsn string) (*DB, error) {
 		if query != "" {
 			key += "?" + query
 		}
-		dsn = key
+		dsn = withStorageVersion(key)
 	}
 	registriesMu.Lock()
 	defer registriesMu.Unlock()
@@ -126,12 +132,12 @@ func Open(dsn string) (*DB, error) {
 	}
 	c, err := duckdb.NewConnector(dsn, nil)
 	if err != nil {
-		return nil, fmt.Errorf("open %q: %w", dsn, err)
+		return nil, fmt.Errorf("open %q: %w", given, storageAdvice(err))
 	}
 	reg, err := newRegistry(key, c, 0)
 	if err != nil {
 		c.Close()
-		return nil, fmt.Errorf("open %q: %w", dsn, err)
+		return nil, fmt.Errorf("open %q: %w", given, storageAdvice(err))
 	}
 	if key != "" {
 		registries[key] = reg
@@ -417,4 +423,30 @@ func (r *registry) visibleVersion(name string, cctx mapping.ClientContext) *sqln
 		}
 	}
 	return nil
+}
+
+// withStorageVersion adds storage_compatibility_version=duckdbline.DefaultStorageVersion to a file DSN that
+// names none: DuckDB applies it to a file it creates (an existing file keeps its format).
+func withStorageVersion(dsn string) string {
+	path, query, _ := strings.Cut(dsn, "?")
+	for _, kv := range strings.Split(query, "&") {
+		if k, _, _ := strings.Cut(kv, "="); strings.EqualFold(strings.TrimSpace(k), "storage_compatibility_version") {
+			return dsn
+		}
+	}
+	if query == "" {
+		return path + "?storage_compatibility_version=" + duckdbline.DefaultStorageVersion
+	}
+	return dsn + "&storage_compatibility_version=" + duckdbline.DefaultStorageVersion
+}
+
+// storageAdvice adds what to do to DuckDB's error for a file in a storage format newer than the DuckDB in
+// the process reads (a file written by DuckDB 2.0 in its own format, opened by sqlnb built on 1.5).
+func storageAdvice(err error) error {
+	if !strings.Contains(err.Error(), "Trying to read a database file with version number") {
+		return err
+	}
+	return fmt.Errorf("%w\nThis sqlnb runs DuckDB %s, which cannot read the file's storage format: open it with sqlnb built on "+
+		"DuckDB 2.0 (the default build), or copy it to a format both read with DuckDB 2.0: ATTACH 'new.duckdb' AS dst "+
+		"(STORAGE_VERSION 'v1.5.0'); COPY FROM DATABASE src TO dst", err, hostLine())
 }

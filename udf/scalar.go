@@ -140,7 +140,7 @@ type bound struct {
 	struc     bool // features come as one STRUCT argument (input column structArg)
 	structArg int
 	labels    []label
-	short     bool         // every label is inlined in its string_t (≤ 12 bytes): nb_predict copies 16 bytes a row
+	short     bool // every label is inlined in its string_t (≤ 12 bytes): nb_predict copies 16 bytes a row
 	// nb_proba, and nb_explain with versus: the class, a constant index or (classArg ≥ 0) a VARCHAR
 	// argument read per row and looked up in classes.
 	versus   bool
@@ -1021,7 +1021,8 @@ func (r *reader) category(data unsafe.Pointer, i int) int32 {
 }
 
 // floatArg reads element i of a number argument as the float DuckDB compares it as (a FLOAT when r.f32, else
-// a DOUBLE, widened to float64), with DuckDB's own casts: a DECIMAL by TryCastDecimalToFloatingPoint, a
+// a DOUBLE, widened to float64), with the host DuckDB's own casts: a DECIMAL as its line casts one (1.5:
+// TryCastDecimalToFloatingPoint; 2.0: the nearest value), a
 // HUGEINT by its halves, an integer rounded once to the target type.
 func (r *reader) floatArg(data unsafe.Pointer, i int) (float64, bool) {
 	switch {
@@ -1034,11 +1035,21 @@ func (r *reader) floatArg(data unsafe.Pointer, i int) (float64, bool) {
 		}
 		return x, true
 	case r.decimal && (r.typ == mapping.TypeHugeInt):
-		return hugeDecimalToDouble(*(*hugeint)(unsafe.Add(data, 16*i)), r.decScale, r.f32), true
+		h := *(*hugeint)(unsafe.Add(data, 16*i))
+		if hostLine().DecimalCastNearest() {
+			return hugeDecimalNearest(h, r.decScale, r.f32), true
+		}
+		return hugeDecimalToDouble(h, r.decScale, r.f32), true
 	case r.decimal:
 		v, ok := integerAt(r.typ, data, i)
-		if r.f32 {
+		nearest := hostLine().DecimalCastNearest()
+		switch {
+		case r.f32 && nearest:
+			return float64(decimalNearest[float32](v, r.decScale)), ok
+		case r.f32:
 			return float64(decimalToFloat[float32](v, r.decScale)), ok
+		case nearest:
+			return decimalNearest[float64](v, r.decScale), ok
 		}
 		return decimalToFloat[float64](v, r.decScale), ok
 	case r.typ == mapping.TypeHugeInt || r.typ == mapping.TypeUHugeInt:

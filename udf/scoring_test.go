@@ -172,7 +172,10 @@ func TestPreparedParameters(t *testing.T) {
 	}
 	var got string
 	err := db.QueryRowContext(context.Background(), `SELECT nb_predict(?, 0.5::DOUBLE, 2.0::DOUBLE)`, "g").Scan(&got)
-	if err == nil || !strings.Contains(err.Error(), "the model name must be a constant string, not a prepared-statement parameter") {
+	// DuckDB 1.5 binds the call before it knows the parameter's type (the message of an unknown type); 2.0
+	// with its type, as a value that is not constant.
+	if err == nil || !strings.Contains(err.Error(), "the model name must be a constant string, not a prepared-statement parameter") &&
+		!strings.Contains(err.Error(), "must be a constant model name, as in nb_predict('model', t) ... FROM tbl t (not a column or a prepared statement's parameter") {
 		t.Errorf("a parameter as the model name: %v", err)
 	}
 }

@@ -163,6 +163,38 @@ func decimalToFloat[F float32 | float64](v int64, scale int) F {
 	return F(v/p) + F(v%p)/F(pow10f64[scale])
 }
 
+// decimalNearest is DuckDB 2.0's cast of the DECIMAL with scaled value v (int64 storage) and scale to DOUBLE
+// or FLOAT: the nearest value of F to v / 10^scale. When v and 10^scale are both exact in F (|v| ≤ 2⁵³ and
+// scale ≤ 22 for DOUBLE, 2²⁴ and 10 for FLOAT) IEEE division rounds once to the nearest; otherwise the
+// decimal text is parsed, which rounds correctly (strconv.ParseFloat).
+func decimalNearest[F float32 | float64](v int64, scale int) F {
+	f32 := unsafe.Sizeof(F(0)) == 4
+	exact, maxScale := int64(1)<<53, 22
+	if f32 {
+		exact, maxScale = 1<<24, 10
+	}
+	if scale <= maxScale && v <= exact && v >= -exact {
+		return F(v) / F(pow10f64[scale])
+	}
+	return F(parseScaled(strconv.FormatInt(v, 10), scale, f32))
+}
+
+// parseScaled returns the integer text digits divided by 10^scale, rounded correctly to a DOUBLE (or to a
+// FLOAT when f32).
+func parseScaled(digits string, scale int, f32 bool) float64 {
+	bits := 64
+	if f32 {
+		bits = 32
+	}
+	x, _ := strconv.ParseFloat(digits+"e-"+strconv.Itoa(scale), bits) // a valid number: no error but range
+	return x
+}
+
+// hugeDecimalNearest is decimalNearest for a DECIMAL of HUGEINT storage (width 19 to 38).
+func hugeDecimalNearest(h hugeint, scale int, f32 bool) float64 {
+	return parseScaled(hugeBig(h, false).String(), scale, f32)
+}
+
 // hugeBig is h as a big integer (unsigned: UHUGEINT's halves).
 func hugeBig(h hugeint, unsigned bool) *big.Int {
 	x := big.NewInt(h.upper)

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/duckdb/duckdb-go/v2"
+
+	"github.com/sqlnb/sqlnb/udf"
 )
 
 // nestedType is the shape of a DuckDB type, as far as showing a value needs it: the fields of a STRUCT (or
@@ -224,9 +226,14 @@ func (t *nestedType) quoted(s string, nested bool) string {
 }
 
 // nestedNeedsQuotes reports whether DuckDB quotes s, a scalar's text inside a LIST, STRUCT or MAP
-// (NestedToVarcharCast): empty, a space at either end, "null" in any case, or one of "'(),:=[]{}.
+// (NestedToVarcharCast): empty, a space at either end, "null" in any case, or one of "'(),:=[]{} — and on
+// DuckDB 2.0 a backslash (duckdbline).
 func nestedNeedsQuotes(s string) bool {
-	if s == "" || strings.EqualFold(s, "null") || strings.ContainsAny(s, `"'(),:=[]{}`) {
+	special := `"'(),:=[]{}`
+	if udf.DuckDBLine().NestedQuotesBackslash() {
+		special += `\`
+	}
+	if s == "" || strings.EqualFold(s, "null") || strings.ContainsAny(s, special) {
 		return true
 	}
 	return isCSpace(s[0]) || len(s) >= 2 && isCSpace(s[len(s)-1])

@@ -50,6 +50,8 @@ type env struct {
 	memoryLimit, tempDir, memoryDefault, spill string
 	// quiet is the global --quiet: no progress bar, no summary line.
 	quiet bool
+	// storageVersion is the global --storage-version: the storage format of a database file sqlnb creates.
+	storageVersion string
 }
 
 // open opens the --db database with the nb_* functions registered, creating it if it does not exist (train,
@@ -88,6 +90,22 @@ func readOnly(dsn string) string {
 		return dsn + "&access_mode=read_only"
 	}
 	return dsn + "?access_mode=read_only"
+}
+
+// storageVersions is what --storage-version takes: a DuckDB version (v1.5.0, v2.0.0) or latest.
+var storageVersions = regexp.MustCompile(`^(v[0-9]+\.[0-9]+\.[0-9]+|latest)$`)
+
+// withStorage adds storage_compatibility_version=v to a file database's DSN that names none ("" leaves it to
+// udf.Open: v1.5.0). DuckDB applies it to a file it creates; an existing file keeps its format.
+func withStorage(dsn, v string) string {
+	path, q, _ := strings.Cut(dsn, "?")
+	if v == "" || path == "" || strings.HasPrefix(path, ":memory:") || strings.Contains(q, "storage_compatibility_version") {
+		return dsn
+	}
+	if q != "" {
+		return dsn + "&storage_compatibility_version=" + v
+	}
+	return dsn + "?storage_compatibility_version=" + v
 }
 
 // lockHeld finds DuckDB's "Conflicting lock is held in PROGRAM (PID N)".
@@ -129,7 +147,7 @@ func (e *env) openDB(dsn string) (*udf.DB, error) {
 	if err := checkWritable(dsn); err != nil {
 		return nil, err
 	}
-	db, err := udf.Open(dsn)
+	db, err := udf.Open(withStorage(dsn, e.storageVersion))
 	if err == nil {
 		if err = e.configure(db); err != nil {
 			db.Close()
@@ -211,6 +229,9 @@ Exit codes: 0 success, 1 the command failed, 2 bad flags or arguments.`,
 			if maxRows < 0 {
 				return usageError{fmt.Errorf("--max-rows %d: give a number of rows (0: all)", maxRows)}
 			}
+			if e.storageVersion != "" && !storageVersions.MatchString(e.storageVersion) {
+				return usageError{fmt.Errorf("--storage-version %q: give a DuckDB version such as v1.5.0 (readable by DuckDB 1.5 and 2.0) or v2.0.0, or latest", e.storageVersion)}
+			}
 			return nil
 		},
 	}
@@ -222,6 +243,8 @@ Exit codes: 0 success, 1 the command failed, 2 bad flags or arguments.`,
 		"(default: DuckDB's, 80% of RAM; eval and cv "+boundedMemory+")")
 	root.PersistentFlags().StringVar(&e.tempDir, "temp-dir", "", "DuckDB's temp_directory, where data beyond --memory-limit spills (default: a new directory in $TMPDIR, removed at exit)")
 	root.PersistentFlags().BoolVarP(&e.quiet, "quiet", "q", false, "no progress bar and no summary line on stderr")
+	root.PersistentFlags().StringVar(&e.storageVersion, "storage-version", "", "storage format of a database file sqlnb creates: v1.5.0 (default: DuckDB 1.5 and 2.0 read it), "+
+		"v2.0.0 or latest (DuckDB 2.0 only); an existing file keeps its format")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(newTrainCmd(e), newMergeCmd(e), newPredictCmd(e), newEvalCmd(e), newCVCmd(e), newCompareCmd(e), newModelsCmd(e), newExportCmd(e), newShellCmd(e), newSQLCmd(e))
 	for _, c := range root.Commands() {

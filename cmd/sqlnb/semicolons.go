@@ -8,7 +8,19 @@ import "strings"
 // only makes it offer a ';' too many (DuckDB's parser says no) or too few (split then leaves the rest as one
 // text, which DuckDB runs as it is).
 func semicolons(text string) []int {
-	var out []int
+	out, _ := scanStatements(text)
+	return out
+}
+
+// endsOpen reports whether text ends inside a string, quoted name, dollar-quoted string or /* comment, as
+// far as semicolons' scan can tell: more lines can complete it.
+func endsOpen(text string) bool {
+	_, open := scanStatements(text)
+	return open
+}
+
+// scanStatements is semicolons' scan; open reports whether text ends inside a construct that needs closing.
+func scanStatements(text string) (out []int, open bool) {
 	for i := 0; i < len(text); i++ {
 		switch c := text[i]; {
 		case c == ';':
@@ -16,8 +28,10 @@ func semicolons(text string) []int {
 		case c == '\'':
 			escapes := i > 0 && (text[i-1] == 'E' || text[i-1] == 'e')
 			i = closeQuote(text, i+1, '\'', escapes)
+			open = i >= len(text)
 		case c == '"':
 			i = closeQuote(text, i+1, '"', false)
+			open = i >= len(text)
 		case c == '-' && strings.HasPrefix(text[i:], "--"):
 			if j := strings.IndexByte(text[i:], '\n'); j >= 0 {
 				i += j
@@ -38,17 +52,18 @@ func semicolons(text string) []int {
 					}
 				}
 			}
+			open = depth > 0
 		case c == '$':
 			if tag, ok := dollarTag(text[i:]); ok {
 				if j := strings.Index(text[i+len(tag):], tag); j >= 0 {
 					i += len(tag) + j + len(tag) - 1
 				} else {
-					i = len(text)
+					i, open = len(text), true
 				}
 			}
 		}
 	}
-	return out
+	return out, open
 }
 
 // closeQuote returns the position of the quote q that closes a string or name opened before position i (a

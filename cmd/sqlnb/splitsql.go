@@ -39,7 +39,8 @@ func (p sqlParser) endsWith(text, sentinel string) (n int, end bool, err error) 
 
 // split decides what the shell does with the text typed so far. complete is false while the text needs
 // more lines: it does not yet end with a ';' that ends a statement, or it ends inside a string, quoted
-// identifier or comment (the one error text read here: DuckDB's lexer says "unterminated ..."). A complete
+// identifier or comment (endsOpen; DuckDB 1.5's lexer also says "unterminated ...", 2.0's says so except for
+// a dollar-quoted string, "syntax error at or near"). A complete
 // text is either cut into its statements (a comment goes with the statement after it; a text of only
 // comments has none), or, when DuckDB cannot parse it, returned with the parse error, and then none of its
 // statements runs (as with DuckDB itself and `sqlnb sql -c`).
@@ -47,7 +48,7 @@ func (p sqlParser) split(text string) (stmts []string, complete bool, err error)
 	n, end, err := p.ends(text)
 	switch {
 	case err != nil:
-		if strings.Contains(err.Error(), "unterminated") || !strings.HasSuffix(strings.TrimSpace(text), ";") {
+		if endsOpen(text) || strings.Contains(err.Error(), "unterminated") || !strings.HasSuffix(strings.TrimSpace(text), ";") {
 			return nil, false, nil
 		}
 		return nil, true, err

@@ -11,6 +11,9 @@
 //   - Storage: 2.0 writes new database files in its format (storage version 69), which 1.5 cannot read.
 //     sqlnb creates files readable by both unless told otherwise (DefaultStorageVersion).
 //   - The C API function table: 546 slots in 1.5.6, 548 in 2.0 (ExtensionSlots).
+//   - Text of nested values (CAST(list AS VARCHAR)): 2.0 also quotes a string or BLOB inside a LIST,
+//     STRUCT or MAP when it holds a backslash (NestedQuotesBackslash); sqlnb's CLI writes values as DuckDB
+//     does.
 //   - Lambdas: 2.0 refuses the arrow (x -> ...) in new SQL; sqlnb writes lambda x: ..., which both read
 //     (no switch needed).
 package duckdbline
@@ -62,6 +65,10 @@ func (l Line) AtLeast(major, minor, patch int) bool {
 // DecimalCastNearest reports whether the line's CAST of a DECIMAL to DOUBLE or FLOAT gives the nearest value
 // (2.0); 1.5 converts the integer and fractional parts on their own and adds them.
 func (l Line) DecimalCastNearest() bool { return l.AtLeast(2, 0, 0) }
+
+// NestedQuotesBackslash reports whether the line's VARCHAR cast of a LIST, STRUCT or MAP quotes an element's
+// text that holds a backslash (2.0: ['a\\b']; 1.5: [a\b]).
+func (l Line) NestedQuotesBackslash() bool { return l.AtLeast(2, 0, 0) }
 
 // DefaultStorageVersion is the storage_compatibility_version sqlnb gives the database files it creates:
 // v1.5.0, which 1.5 and 2.0 both read and write (2.0 keeps such a file in that format). A file already in
