@@ -175,7 +175,7 @@ func save(ctx context.Context, db DB, m *Model) error {
 		return err
 	}
 	err := retryConflicts(ctx, m.Name, func() error {
-		return inTransaction(ctx, db, func(q Querier, conn *sql.Conn) error { return saveTx(ctx, q, conn, m) })
+		return inTransaction(ctx, db, func(t *storeTx) error { return saveTx(ctx, t, m) })
 	})
 	if err != nil {
 		return fmt.Errorf("store model %q: %w", m.Name, err)
@@ -183,9 +183,47 @@ func save(ctx context.Context, db DB, m *Model) error {
 	return nil
 }
 
+// storeTx is one transaction on the model store. Its Querier runs the statements; conn is its connection
+// when it has one (the row appender and reader work through it); keeper, when the connection's driver
+// offers one (VersionKeeper), hears of every model version the transaction replaces or drops.
+type storeTx struct {
+	Querier
+	conn   *sql.Conn
+	keeper VersionKeeper
+	gone   [][2]string // model, generation: the versions the transaction replaces
+}
+
+// VersionKeeper is an optional interface of the driver connection (database/sql/driver.Conn) that sqlnb's
+// writers run their transaction on. Package udf's connections implement it, so that the scoring functions
+// keep serving a replaced version to the transactions whose snapshot still sees it.
+type VersionKeeper interface {
+	// KeepVersion is called inside the transaction that replaces or drops version generation of model
+	// name, before its rows are gone; q reads them.
+	KeepVersion(ctx context.Context, q Querier, name, generation string)
+	// VersionGone is called after that transaction ended; committed reports whether the replacement took
+	// effect.
+	VersionGone(name, generation string, committed bool)
+}
+
+// replacing tells the keeper that the transaction replaces or drops version generation of model name.
+func (t *storeTx) replacing(ctx context.Context, name, generation string) {
+	if t.keeper == nil || generation == "" {
+		return
+	}
+	t.keeper.KeepVersion(ctx, t.Querier, name, generation)
+	t.gone = append(t.gone, [2]string{name, generation})
+}
+
+// ended tells the keeper how the transaction ended.
+func (t *storeTx) ended(committed bool) {
+	for _, g := range t.gone {
+		t.keeper.VersionGone(g[0], g[1], committed)
+	}
+}
+
 // inTransaction runs fn in one transaction. When db can hand out a connection (*sql.DB, *sql.Conn), the
 // transaction is opened on it with BEGIN, so that the row appender can write into it; else db.BeginTx.
-func inTransaction(ctx context.Context, db DB, fn func(q Querier, conn *sql.Conn) error) error {
+func inTransaction(ctx context.Context, db DB, fn func(t *storeTx) error) error {
 	var conn *sql.Conn
 	switch d := db.(type) {
 	case *sql.Conn:
@@ -205,23 +243,31 @@ func inTransaction(ctx context.Context, db DB, fn func(q Querier, conn *sql.Conn
 		if err != nil {
 			return err
 		}
-		if err := fn(tx, nil); err != nil {
+		if err := fn(&storeTx{Querier: tx}); err != nil {
 			_ = tx.Rollback()
 			return err
 		}
 		return tx.Commit()
 	}
+	t := &storeTx{Querier: conn, conn: conn}
+	_ = conn.Raw(func(dc any) error {
+		t.keeper, _ = dc.(VersionKeeper)
+		return nil
+	})
 	if _, err := conn.ExecContext(ctx, queries.SQL("store_begin.sql")); err != nil {
 		return err
 	}
-	if err := fn(conn, conn); err != nil {
+	if err := fn(t); err != nil {
 		_, _ = conn.ExecContext(context.WithoutCancel(ctx), queries.SQL("store_rollback.sql"))
+		t.ended(false)
 		return err
 	}
 	if _, err := conn.ExecContext(ctx, queries.SQL("store_commit.sql")); err != nil {
 		_, _ = conn.ExecContext(context.WithoutCancel(ctx), queries.SQL("store_rollback.sql"))
+		t.ended(false)
 		return err
 	}
+	t.ended(true)
 	return nil
 }
 
@@ -258,12 +304,13 @@ func isConflict(err error) bool {
 	return strings.Contains(msg, "Conflict on") || strings.Contains(msg, "write-write conflict")
 }
 
-func saveTx(ctx context.Context, q Querier, conn *sql.Conn, m *Model) error {
+func saveTx(ctx context.Context, t *storeTx, m *Model) error {
+	q, conn := t.Querier, t.conn
 	var old sql.NullString
 	if err := q.QueryRowContext(ctx, queries.SQL("store_model_generation.sql"), m.Name).Scan(&old); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return err
 	}
-	beforeReplace(ctx, q, m.Name, old.String)
+	t.replacing(ctx, m.Name, old.String)
 	if err := deleteTx(ctx, q, m.Name, old.String); err != nil {
 		return err
 	}
@@ -316,22 +363,6 @@ func saveTx(ctx context.Context, q Querier, conn *sql.Conn, m *Model) error {
 		return err
 	}
 	return createMarker(ctx, q, m.Generation)
-}
-
-// ReplaceHook, when set (package udf sets one), is called inside the transaction that replaces or drops version
-// generation of model name, before it is gone: a process that is scoring the model keeps that version
-// compiled for statements whose snapshot still sees it.
-type ReplaceHook func(ctx context.Context, q Querier, name, generation string)
-
-var replaceHook ReplaceHook
-
-// SetReplaceHook installs the hook called before a model version is replaced or dropped.
-func SetReplaceHook(f ReplaceHook) { replaceHook = f }
-
-func beforeReplace(ctx context.Context, q Querier, name, generation string) {
-	if replaceHook != nil && generation != "" {
-		replaceHook(ctx, q, name, generation)
-	}
 }
 
 // VersionMarker is the name of the catalog object (a sequence in schema nb) that marks a model version: it
@@ -481,12 +512,9 @@ func Load(ctx context.Context, q Querier, name string) (*Model, error) {
 		return LoadTx(ctx, q, name)
 	}
 	var m *Model
-	err := inTransaction(ctx, db, func(q Querier, conn *sql.Conn) error {
+	err := inTransaction(ctx, db, func(t *storeTx) error {
 		var err error
-		if conn != nil {
-			q = conn // the row reader reads through the connection, inside its transaction
-		}
-		m, err = LoadTx(ctx, q, name)
+		m, err = LoadTx(ctx, t.Querier, name) // through the connection, when there is one: the row reader uses it
 		return err
 	})
 	return m, err
@@ -587,7 +615,8 @@ func CurrentParams(ctx context.Context, q Querier, name string) (generation stri
 // Drop deletes the model name; ErrUnknownModel if there is none.
 func Drop(ctx context.Context, db DB, name string) error {
 	err := retryConflicts(ctx, name, func() error {
-		return inTransaction(ctx, db, func(q Querier, _ *sql.Conn) error {
+		return inTransaction(ctx, db, func(t *storeTx) error {
+			q := t.Querier
 			var gen string
 			err := q.QueryRowContext(ctx, queries.SQL("store_model_generation.sql"), name).Scan(&gen)
 			if errors.Is(err, sql.ErrNoRows) {
@@ -599,7 +628,7 @@ func Drop(ctx context.Context, db DB, name string) error {
 				}
 				return err
 			}
-			beforeReplace(ctx, q, name, gen)
+			t.replacing(ctx, name, gen)
 			return deleteTx(ctx, q, name, gen)
 		})
 	})
@@ -663,8 +692,9 @@ func SetParams(ctx context.Context, db DB, name string, p Params, given map[stri
 		if err := checkVocabulary(m, nil); err != nil {
 			return err
 		}
-		err = inTransaction(ctx, db, func(q Querier, _ *sql.Conn) error {
-			beforeReplace(ctx, q, name, old)
+		err = inTransaction(ctx, db, func(t *storeTx) error {
+			q := t.Querier
+			t.replacing(ctx, name, old)
 			res, err := q.ExecContext(ctx, queries.SQL("store_update_params.sql"), p.Alpha, p.VarSmoothing, p.Variance, p.Priors,
 				p.Norm, p.MinDF, p.MaxFeatures, p.Threshold, p.Eps, p.RegParam, p.Solver, p.Shrinkage, p.C, p.Penalty, p.Tol, p.MaxIter,
 				m.Generation, name, old)

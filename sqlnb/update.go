@@ -292,14 +292,15 @@ func saveIfUnchanged(ctx context.Context, db DB, m *Model, want string) error {
 	if err := EnsureStore(ctx, db); err != nil {
 		return err
 	}
-	return inTransaction(ctx, db, func(q Querier, conn *sql.Conn) error {
+	return inTransaction(ctx, db, func(t *storeTx) error {
+		q := t.Querier
 		var gen sql.NullString
 		if err := q.QueryRowContext(ctx, queries.SQL("store_model_generation.sql"), m.Name).Scan(&gen); err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
 		switch {
 		case gen.String == want:
-			return saveTx(ctx, q, conn, m)
+			return saveTx(ctx, t, m)
 		case want == "":
 			return fmt.Errorf("%w: model %q was stored by another command meanwhile: merge into another name, or replace it (--replace, replace := true)", ErrModelExists, m.Name)
 		}

@@ -192,13 +192,13 @@ func TestBindRaceSeesOneVersion(t *testing.T) {
 	queryStrings(t, db, probe) // the model is cached (hot): an outgoing version is kept from now on
 	setAlpha(1)                // a version this process has not loaded
 	fired := false
-	udf.SetTestBeforeLoad(func() {
+	udf.SetBeforeLoad(db, func() {
 		if !fired {
 			fired = true
 			setAlpha(3) // committed between the first call's choice and its load
 		}
 	})
-	defer udf.SetTestBeforeLoad(nil)
+	defer udf.SetBeforeLoad(db, nil)
 	got := queryStrings(t, db, probe)[0]
 	if !fired {
 		t.Fatal("the first call did not load a version: the test no longer reaches the race")

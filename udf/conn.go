@@ -24,6 +24,7 @@ import (
 type conn struct {
 	*duckdb.Conn
 	state  *connState
+	reg    *registry
 	closed func() // forgets the connection in its registry
 }
 
@@ -38,15 +39,39 @@ type connState struct {
 	mu  sync.Mutex
 	tx  bool            // an explicit transaction is open
 	ctx context.Context // the context of the statement running (or last run) on the connection
+	// txStart is the tick (versions.go) at which the explicit transaction began, stmtStart the one at which
+	// the statement running began (0: none): versions replaced after them are kept for them.
+	txStart, stmtStart uint64
+}
+
+// openSince returns the tick at which the transaction the connection has open began: its explicit
+// transaction's, else its running statement's (0: none).
+func (st *connState) openSince() uint64 {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.tx {
+		return st.txStart
+	}
+	return st.stmtStart
 }
 
 // running records ctx as the context of the statement that starts on the connection: the nb_* table
 // functions it calls do their work on sqlnb's own connection under it, so that cancelling the statement
-// (Ctrl-C, a deadline) stops that work and rolls it back instead of letting it commit.
-func (c *conn) running(ctx context.Context) {
+// (Ctrl-C, a deadline) stops that work and rolls it back instead of letting it commit. It returns the
+// function to call when the statement has been bound and runs (DuckDB binds every function call of a
+// statement before it returns a result): the versions kept for it may go.
+func (c *conn) running(ctx context.Context) (bound func()) {
+	t := ticks.Add(1)
 	c.state.mu.Lock()
 	c.state.ctx = ctx
+	c.state.stmtStart = t
 	c.state.mu.Unlock()
+	return func() {
+		c.state.mu.Lock()
+		c.state.stmtStart = 0
+		c.state.mu.Unlock()
+		c.reg.prune()
+	}
 }
 
 // Unwrap returns the duckdb-go connection.
@@ -58,10 +83,22 @@ func (c *conn) inTx() bool {
 	return c.state.tx
 }
 
+// setTx records whether an explicit transaction is open, and when it began; when one ends, the versions
+// kept for it may go.
 func (c *conn) setTx(v bool) {
 	c.state.mu.Lock()
+	was := c.state.tx
 	c.state.tx = v
+	if v && !was {
+		c.state.txStart = ticks.Add(1)
+	}
+	if !v {
+		c.state.txStart = 0
+	}
 	c.state.mu.Unlock()
+	if was && !v {
+		c.reg.prune()
+	}
 }
 
 // BeginTx starts an explicit transaction (database/sql's Tx).
@@ -91,9 +128,10 @@ func (c *conn) ExecContext(ctx context.Context, query string, args []driver.Name
 	if err != nil {
 		return nil, err
 	}
-	c.running(ctx)
+	bound := c.running(ctx)
 	res, err := c.Conn.ExecContext(ctx, query, args)
 	done(err)
+	bound()
 	return res, err
 }
 
@@ -103,9 +141,10 @@ func (c *conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 	if err != nil {
 		return nil, err
 	}
-	c.running(ctx)
+	bound := c.running(ctx)
 	rows, err := c.Conn.QueryContext(ctx, query, args)
 	done(err)
+	bound()
 	return rows, err
 }
 
@@ -130,22 +169,22 @@ type stmt struct {
 }
 
 func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
-	s.c.running(ctx)
+	defer s.c.running(ctx)()
 	return s.Stmt.ExecContext(ctx, args)
 }
 
 func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
-	s.c.running(ctx)
+	defer s.c.running(ctx)()
 	return s.Stmt.QueryContext(ctx, args)
 }
 
 func (s *stmt) Exec(args []driver.Value) (driver.Result, error) {
-	s.c.running(context.Background())
+	defer s.c.running(context.Background())()
 	return s.Stmt.Exec(args)
 }
 
 func (s *stmt) Query(args []driver.Value) (driver.Rows, error) {
-	s.c.running(context.Background())
+	defer s.c.running(context.Background())()
 	return s.Stmt.Query(args)
 }
 

@@ -3,5 +3,9 @@ package udf
 // SetTestPanic makes the callback named "function:stage" panic (see fault); "" turns it off.
 func SetTestPanic(s string) { testPanic = s }
 
-// SetTestBeforeLoad sets the function scorerFor runs before loading a version it has not cached (nil: none).
-func SetTestBeforeLoad(f func()) { testBeforeLoad = f }
+// SetBeforeLoad sets the function db's binds run before loading a version they have not cached (nil: none).
+func SetBeforeLoad(db *DB, f func()) {
+	db.reg.mu.Lock()
+	db.reg.beforeLoad = f
+	db.reg.mu.Unlock()
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/duckdb/duckdb-go/v2"
 	"github.com/duckdb/duckdb-go/v2/mapping"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/sqlnb/sqlnb/internal/duckdbline"
 	"github.com/sqlnb/sqlnb/sqlnb"
@@ -47,59 +48,24 @@ type registry struct {
 	mu         sync.Mutex
 	refs       int
 	registered bool
-	cache      map[string][]*sqlnb.Scorer // per model its recently bound versions, newest last
+	versions   map[string][]*modelVersion // per model its compiled versions (versions.go)
 	conns      map[uint64]*connState      // the connections Open handed out, by DuckDB connection id
 	folds      map[string][]*sqlnb.Scorer // fold sets of running cross-validations
+	pins       map[string]*sqlnb.Scorer   // versions pinned for the statements of a table function (pin)
+	loads      singleflight.Group         // concurrent loads of one version share one
+	// beforeLoad, when set (by tests only, SetBeforeLoad), runs before a version is loaded from the store.
+	beforeLoad func()
 }
-
-// versionsKept is how many versions of one model the cache keeps, for statements whose snapshot predates
-// the newest.
-const versionsKept = 4
 
 var (
 	registriesMu sync.Mutex
 	registries   = map[string]*registry{}
-	// live lists every open registry (in-memory ones too), for the replace hook.
-	live = map[*registry]bool{}
+	// live lists every open registry (in-memory ones too): a writer's connection tells every registry of its
+	// database of the versions it replaces (VersionKeeper). liveMu guards it (not registriesMu, which Open
+	// holds while the first connection runs statements).
+	liveMu sync.Mutex
+	live   = map[*registry]bool{}
 )
-
-func init() { sqlnb.SetReplaceHook(keepOutgoing) }
-
-// keepOutgoing is sqlnb's replace hook: before version generation of model name is replaced or dropped, each
-// open database that is scoring the model (it has versions of it cached) but lacks this one compiles it from
-// the replacing transaction, so statements whose snapshot still sees it bind it (scorerFor). A database
-// that does not hold the version simply never finds its marker.
-func keepOutgoing(ctx context.Context, q sqlnb.Querier, name, generation string) {
-	registriesMu.Lock()
-	var regs []*registry
-	for r := range live {
-		regs = append(regs, r)
-	}
-	registriesMu.Unlock()
-	var compiled *sqlnb.Scorer
-	for _, r := range regs {
-		r.mu.Lock()
-		versions := r.cache[name]
-		hot, have := len(versions) > 0, false
-		for _, s := range versions {
-			have = have || s.Model.Generation == generation
-		}
-		r.mu.Unlock()
-		if !hot || have {
-			continue
-		}
-		if compiled == nil {
-			m, err := sqlnb.LoadTx(ctx, q, name)
-			if err != nil || m.Generation != generation {
-				return
-			}
-			if compiled, err = sqlnb.Compile(m); err != nil {
-				return
-			}
-		}
-		r.remember(name, compiled)
-	}
-}
 
 // Open opens the DuckDB database dsn ("" or ":memory:" for a new in-memory database, else a file path
 // with optional ?key=value settings) and registers sqlnb's functions on it.
@@ -159,7 +125,8 @@ func Attach(c *duckdb.Connector, maxConns int) error {
 // catalog name, upgrades an older model store and lists the registry as live. The caller holds
 // registriesMu. maxConns bounds the internal pool (0: no bound).
 func newRegistry(key string, c *duckdb.Connector, maxConns int) (*registry, error) {
-	reg := &registry{key: key, connector: c, refs: 1, cache: map[string][]*sqlnb.Scorer{}, conns: map[uint64]*connState{}}
+	reg := &registry{key: key, connector: c, refs: 1, versions: map[string][]*modelVersion{}, conns: map[uint64]*connState{},
+		pins: map[string]*sqlnb.Scorer{}}
 	reg.internal = sql.OpenDB(connector{reg})
 	reg.internal.SetMaxIdleConns(2)
 	reg.lookup = sql.OpenDB(connector{reg})
@@ -193,7 +160,9 @@ func newRegistry(key string, c *duckdb.Connector, maxConns int) (*registry, erro
 		closeAll()
 		return nil, err
 	}
+	liveMu.Lock()
 	live[reg] = true
+	liveMu.Unlock()
 	if key != "" || maxConns > 0 {
 		// A model store of an earlier format is upgraded on open; if the database is read-only this fails and
 		// loading a model says what to do.
@@ -221,7 +190,9 @@ func (db *DB) Close() error {
 		last := r.refs == 0
 		r.mu.Unlock()
 		if last {
+			liveMu.Lock()
 			delete(live, r)
+			liveMu.Unlock()
 			if r.key != "" {
 				delete(registries, r.key)
 			}
@@ -237,7 +208,7 @@ func (db *DB) Close() error {
 // Forget drops the cached compiled models, so the next query reloads them from the store.
 func (db *DB) Forget() {
 	db.reg.mu.Lock()
-	clear(db.reg.cache)
+	clear(db.reg.versions)
 	db.reg.mu.Unlock()
 }
 
@@ -257,7 +228,7 @@ func (c connector) Connect(ctx context.Context) (driver.Conn, error) {
 		dc.Close()
 		return nil, err
 	}
-	w := &conn{Conn: dc.(*duckdb.Conn), state: &connState{}}
+	w := &conn{Conn: dc.(*duckdb.Conn), state: &connState{}, reg: c.reg}
 	id := connID(raw)
 	c.reg.mu.Lock()
 	defer c.reg.mu.Unlock()
@@ -337,92 +308,6 @@ func rawConnection(c driver.Conn) (mapping.Connection, error) {
 		return mapping.Connection{}, errors.New("duckdb-go's Conn has no conn field of type mapping.Connection: update udf.rawConnection")
 	}
 	return *(*mapping.Connection)(unsafe.Pointer(f.UnsafeAddr())), nil
-}
-
-// scorer returns the newest committed version of model name, compiled (from the cache while its generation
-// and hyperparameters are unchanged in the store).
-func (r *registry) scorer(ctx context.Context, name string) (*sqlnb.Scorer, error) {
-	return r.scorerFor(ctx, name, mapping.ClientContext{})
-}
-
-// scorerFor returns the version of model name that the transaction of the client context cctx sees: each
-// stored version is marked by a catalog object (sqlnb.VersionMarker) created and dropped with it, and
-// DuckDB's catalog is versioned per transaction, so a statement whose snapshot predates a retrain (or a
-// second call of the same statement bound after it) gets the version it sees — one whole committed version,
-// the same for every call of the statement — if it is still cached; otherwise the newest. Without a client
-// context (cctx.Ptr nil), the newest.
-//
-// The load is checked against the generation read first: a version committed between the two reads is
-// cached and the choice made again, as the caller's snapshot may not see it while another call of the same
-// statement, bound before, took the version before it (TestConcurrentScoringSeesWholeModels).
-func (r *registry) scorerFor(ctx context.Context, name string, cctx mapping.ClientContext) (*sqlnb.Scorer, error) {
-	for attempt := 0; ; attempt++ {
-		gen, params, err := sqlnb.CurrentParams(ctx, r.lookup, name)
-		if err != nil {
-			if s := r.visibleVersion(name, cctx); s != nil && errors.Is(err, sqlnb.ErrUnknownModel) {
-				return s, nil // dropped after the caller's snapshot
-			}
-			return nil, err
-		}
-		if found, ok := seesEntry(cctx, r.catalog, entrySequence, "nb", sqlnb.VersionMarker(gen)); ok && !found {
-			if s := r.visibleVersion(name, cctx); s != nil {
-				return s, nil
-			}
-		}
-		r.mu.Lock()
-		for _, s := range r.cache[name] {
-			if s.Model.Generation == gen && s.Model.Params == params {
-				r.mu.Unlock()
-				return s, nil
-			}
-		}
-		r.mu.Unlock()
-		if testBeforeLoad != nil {
-			testBeforeLoad()
-		}
-		m, err := sqlnb.Load(ctx, r.lookup, name)
-		if err != nil {
-			return nil, err
-		}
-		s, err := sqlnb.Compile(m)
-		if err != nil {
-			return nil, err
-		}
-		r.remember(name, s)
-		if m.Generation == gen || attempt == loadAttempts-1 {
-			return s, nil
-		}
-	}
-}
-
-// loadAttempts bounds scorerFor's choices made again (each after a version committed while it loaded).
-const loadAttempts = 5
-
-// testBeforeLoad, when set (by tests only), runs in scorerFor before it loads a version it has not cached.
-var testBeforeLoad func()
-
-// remember adds version s of model name to the cache (the newest versionsKept are kept).
-func (r *registry) remember(name string, s *sqlnb.Scorer) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	versions := append(r.cache[name], s)
-	if len(versions) > versionsKept {
-		versions = versions[len(versions)-versionsKept:]
-	}
-	r.cache[name] = versions
-}
-
-// visibleVersion returns the newest cached version of name whose marker the transaction of cctx sees.
-func (r *registry) visibleVersion(name string, cctx mapping.ClientContext) *sqlnb.Scorer {
-	r.mu.Lock()
-	versions := append([]*sqlnb.Scorer(nil), r.cache[name]...)
-	r.mu.Unlock()
-	for i := len(versions) - 1; i >= 0; i-- {
-		if found, ok := seesEntry(cctx, r.catalog, entrySequence, "nb", sqlnb.VersionMarker(versions[i].Model.Generation)); ok && found {
-			return versions[i]
-		}
-	}
-	return nil
 }
 
 // withStorageVersion adds storage_compatibility_version=duckdbline.DefaultStorageVersion to a file DSN that
