@@ -7,8 +7,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-
-	"golang.org/x/sys/unix"
 )
 
 // TestPredictOutputType: predict --output writes the prediction in the label column's type (an INTEGER
@@ -52,7 +50,9 @@ func TestOutputKeepsWhatIsThere(t *testing.T) {
 	must(os.Symlink("real.csv", "link.csv"))
 	must(os.Symlink("new.csv", "dangling.csv"))
 	must(os.WriteFile("private.csv", []byte("secret\n"), 0o600))
-	must(unix.Mkfifo("fifo.sql", 0o644))
+	if err := mkfifo("fifo.sql"); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
 	mustRun(t, "sql", "-c", "CREATE VIEW v_in AS FROM 'in.csv'; CREATE VIEW v_outer AS SELECT * FROM v_in")
 	must(os.WriteFile("bare.csv", input, 0o644))
 	mustRun(t, "sql", "-c", "CREATE VIEW v_bare AS FROM bare.csv")

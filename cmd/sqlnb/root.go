@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/sys/unix"
 
 	"github.com/duckdb/duckdb-go/v2/mapping"
 
@@ -183,9 +182,9 @@ func checkWritable(dsn string) error {
 		return nil
 	}
 	what := ""
-	if _, err := os.Stat(path); err == nil && unix.Access(path, unix.W_OK) != nil {
+	if _, err := os.Stat(path); err == nil && !writable(path) {
 		what = "the file"
-	} else if dir := filepath.Dir(path); unix.Access(dir, unix.W_OK) != nil {
+	} else if dir := filepath.Dir(path); !writable(dir) {
 		if _, err := os.Stat(dir); err == nil {
 			what = "its directory " + dir + " (where DuckDB writes " + filepath.Base(path) + ".wal)"
 		}

@@ -4,11 +4,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/sqlnb/sqlnb/queries"
@@ -56,7 +54,7 @@ func (e *env) spillDir() string {
 
 // sweepSpills removes the temporary directories that sqlnb processes killed outright (SIGKILL, a crash)
 // left in $TMPDIR: sqlnb-spill-<pid>-<random> whose process is gone and in which nothing changed for an
-// hour (a process in another PID namespace sharing /tmp, a container, is not seen by kill(pid, 0), but its
+// hour (a process in another PID namespace sharing /tmp, a container, looks gone to processGone, but its
 // spilling writes files). A directory of a live process, or of another user's, stays.
 func sweepSpills() {
 	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "sqlnb-spill-*"))
@@ -65,7 +63,7 @@ func sweepSpills() {
 		if _, err := fmt.Sscanf(filepath.Base(d), "sqlnb-spill-%d-", &pid); err != nil || pid <= 0 || pid == os.Getpid() {
 			continue
 		}
-		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) && idleFor(d, time.Hour) {
+		if processGone(pid) && idleFor(d, time.Hour) {
 			_ = os.RemoveAll(d)
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -122,7 +121,11 @@ func TestProgressStops(t *testing.T) {
 	}
 	quiet("finished query")
 
-	// Ctrl-C once the bar shows: the query stops with an error, the bar with it.
+	// Ctrl-C once the bar shows: the query stops with an error, the bar with it (where a process can send
+	// itself Ctrl-C).
+	if interruptSelf == nil {
+		return
+	}
 	done := make(chan error)
 	go func() { done <- sh.exec("SELECT count(*) FROM range(100000000000000) WHERE range % 7 = 3") }()
 	deadline := time.Now().Add(20 * time.Second)
@@ -131,7 +134,7 @@ func TestProgressStops(t *testing.T) {
 			t.Fatal("no progress bar for the second query")
 		}
 	}
-	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+	if err := interruptSelf(); err != nil {
 		t.Fatal(err)
 	}
 	select {

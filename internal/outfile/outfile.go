@@ -12,9 +12,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"syscall"
-
-	"golang.org/x/sys/unix"
 )
 
 // File is a file written in full or not at all: DuckDB's COPY (or Go) writes to Path, and Commit
@@ -34,20 +31,27 @@ type File struct {
 // something other than a regular file (a directory, a device such as /dev/null, a FIFO) is refused: a rename
 // would replace it.
 func Create(target string) (*File, error) {
+	return create(target, openFile)
+}
+
+// create is Create with the function that opens the file being written: openFile, or openNamed alone (the
+// fallback where the system has no unnamed files, which the tests run on Linux too).
+func create(target string, open func(target, dir string) (*File, error)) (*File, error) {
 	target, mode, err := outputTarget(target)
 	if err != nil {
 		return nil, err
 	}
-	o, err := openFile(target)
+	dir := filepath.Dir(target)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	o, err := open(target, dir)
 	if err != nil {
 		return nil, err
 	}
 	if mode != nil {
-		// os.Lstat's Sys() is a *syscall.Stat_t (asserting unix.Stat_t never held: the owner was never kept).
 		// The owner first: a chown may clear set-id bits that the chmod then restores.
-		if st, ok := mode.Sys().(*syscall.Stat_t); ok {
-			_ = o.f.Chown(int(st.Uid), int(st.Gid))
-		}
+		keepOwner(o.f, mode)
 		_ = o.f.Chmod(mode.Mode().Perm())
 	}
 	return o, nil
@@ -111,23 +115,23 @@ func IsDuckDB(path string) bool {
 	return n == len(head) && string(head[8:]) == "DUCK"
 }
 
-func openFile(target string) (*File, error) {
-	dir := filepath.Dir(target)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
+// openFile opens the file to write target's content to in dir: an unnamed one where the system has them
+// (openUnnamed: Linux's O_TMPFILE), else a hidden named one (openNamed).
+func openFile(target, dir string) (*File, error) {
+	if f, path, ok := openUnnamed(target, dir); ok {
+		return &File{target: target, dir: dir, f: f, path: path, unnamed: true}, nil
 	}
-	o := &File{target: target, dir: dir}
-	if fd, err := unix.Open(dir, unix.O_TMPFILE|unix.O_RDWR|unix.O_CLOEXEC, 0o644); err == nil {
-		o.f, o.unnamed = os.NewFile(uintptr(fd), target), true
-		o.path = fmt.Sprintf("/proc/self/fd/%d", fd)
-		return o, nil
-	}
+	return openNamed(target, dir)
+}
+
+// openNamed creates the file to write target's content to as a hidden file in dir, renamed to target by
+// Commit and removed by Abort.
+func openNamed(target, dir string) (*File, error) {
 	f, err := os.CreateTemp(dir, "."+filepath.Base(target)+".sqlnb-*")
 	if err != nil {
 		return nil, fmt.Errorf("write %s: %w", target, err)
 	}
-	o.f, o.path = f, f.Name()
-	return o, nil
+	return &File{target: target, dir: dir, f: f, path: f.Name()}, nil
 }
 
 // Writer is the file to write the content to (for Go writers; DuckDB's COPY writes to Path).
@@ -144,6 +148,8 @@ func (o *File) Commit() error {
 		return fmt.Errorf("write %s: %w", o.target, err)
 	}
 	if !o.unnamed {
+		// Closed before the rename: Windows does not rename a file that is open.
+		o.f.Close()
 		if err := os.Rename(o.path, o.target); err != nil {
 			o.Abort()
 			return fmt.Errorf("write %s: %w", o.target, err)
@@ -153,7 +159,7 @@ func (o *File) Commit() error {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	tmp := filepath.Join(o.dir, "."+filepath.Base(o.target)+".sqlnb-"+hex.EncodeToString(b[:]))
-	if err := unix.Linkat(unix.AT_FDCWD, o.path, unix.AT_FDCWD, tmp, unix.AT_SYMLINK_FOLLOW); err != nil {
+	if err := linkUnnamed(o.path, tmp); err != nil {
 		return fmt.Errorf("write %s: %w", o.target, err)
 	}
 	if err := os.Rename(tmp, o.target); err != nil {
