@@ -16,7 +16,7 @@ else ifneq ($(DUCKDB),2.0)
 $(error DUCKDB=$(DUCKDB): use 2.0 or 1.5)
 endif
 
-.PHONY: lines-check all toolchain build demo test test-integration test-race bench bench-extension bench-compare bench-scale bench-big fuzz lint fmt fixtures clean extension extension-slots
+.PHONY: lines-check vet-platforms stress all toolchain build demo test test-integration test-race bench bench-extension bench-compare bench-scale bench-big fuzz lint fmt fixtures clean extension extension-slots
 
 all: build
 
@@ -84,6 +84,15 @@ lines-check:
 	@diff <(grep -v duckdb go.mod) <(grep -v duckdb go.duckdb15.mod) >/dev/null || { \
 		echo "go.mod and go.duckdb15.mod differ outside DuckDB's modules:"; \
 		diff <(grep -v duckdb go.mod) <(grep -v duckdb go.duckdb15.mod); exit 1; }
+
+# The model-version concurrency tests STRESS_RUNS times (default 200) beside two busy loops (.ci/stress.sh).
+stress: toolchain
+	bash .ci/stress.sh
+
+# Compile-time checks for macOS and Windows: vet and build without cgo; Windows with cgo through Debian's
+# mingw-w64, installed when missing (see .ci/vet-platforms.sh). DUCKDB=1.5 checks the 1.5 line.
+vet-platforms:
+	bash .ci/vet-platforms.sh
 
 # Ratios against floors measured in the same run (see README "Performance"). The 10-class logistic
 # regression alone takes ~1 hour at 10M rows; BENCH_ONLY picks one configuration (m,k, da4,2, da20,10, lr2,
