@@ -56,14 +56,16 @@ pgdir=$(mktemp -d /tmp/sqlnb-pg.XXXXXX)
 chmod 777 "$pgdir"
 chown postgres "$pgdir" 2>/dev/null || true
 runpg() { if [ "$(id -u)" = 0 ]; then su postgres -s /bin/sh -c "$*"; else sh -c "$*"; fi; }
-runpg "$pgbin/initdb -D $pgdir/data -U postgres --auth=trust -E UTF8 >/dev/null"
-runpg "$pgbin/pg_ctl -D $pgdir/data -l $pgdir/log -o \"-k $pgdir -c listen_addresses=''\" -w start >/dev/null"
-trap 'runpg "$pgbin/pg_ctl -D $pgdir/data -m fast -w stop >/dev/null" || true; rm -rf "$pgdir"' EXIT
+runpg "timeout 300 $pgbin/initdb -D $pgdir/data -U postgres --auth=trust -E UTF8 >/dev/null"
+runpg "$pgbin/pg_ctl -D $pgdir/data -l $pgdir/log -o \"-k $pgdir -c listen_addresses=''\" -t 120 -w start >/dev/null"
+trap 'runpg "$pgbin/pg_ctl -D $pgdir/data -m fast -t 60 -w stop >/dev/null" || true; rm -rf "$pgdir"' EXIT
 
 SQLNB_BIN=$root/bin/sqlnb SQLNB_NODE_DIR=$node_dir PGHOST=$pgdir PGUSER=postgres PGDATABASE=postgres \
   go test -tags integration -count=1 -timeout 10m -run "${SQLNB_TEST_RUN:-Export|Shell|PredictOutput|ReadersShare|Progress|Terminated|Unwritable|SignalEnds}" -v ./cmd/sqlnb/ 2>&1 | grep -v "^=== RUN"
-# The conformance suite's PostgreSQL part: every exportable family's functions on the server.
-PGHOST=$pgdir PGUSER=postgres PGDATABASE=postgres SQLNB_EXT=$root/build/sqlnb.duckdb_extension SQLNB_NODE_DIR=$node_dir \
+# The conformance suite's PostgreSQL part: every exportable family's functions on the server; its extension
+# part: the extension in extension/host built on the same DuckDB line as the library it is compared with.
+timeout 900 go build -o build/duckdb-host ./extension/host
+PGHOST=$pgdir PGUSER=postgres PGDATABASE=postgres SQLNB_EXT=$root/build/sqlnb.duckdb_extension SQLNB_EXT_HOST=$root/build/duckdb-host \
   go test -count=1 -timeout 10m -run TestConformance ./sqlnb/componenttest/
 # The loadable extension in stock clients (extension/itest).
 env "${ext_env[@]}" go test -tags integration -count=1 -timeout 15m -run "${SQLNB_EXT_TEST_RUN:-.}" -v ./extension/itest/ 2>&1 \
