@@ -154,7 +154,7 @@ func benchOne(b *testing.B, n, m, k int, ext, nodeDir, goHost20 string) {
 		b.Fatalf("Go host output: %.2000s", out)
 	}
 	var rss int64
-	fmt.Sscanf(stderr.String(), "maxrss_kib %d", &rss)
+	fmt.Sscanf(stderr.String(), "peak_rss_kib %d", &rss)
 	row("Go on duckdb-go 2.0", goMS[3], goMS[4], goMS[5], goMS[6], rss)
 	b.ReportMetric(ms(tPredict)/goMS[4], "ext-go20/binary")
 	b.ReportMetric(goMS[6]/goMS[5], "ext-go20-train/groupby")

@@ -415,3 +415,51 @@ func runProgram(t *testing.T, env []string, bin, db string, stmts ...string) []s
 
 // programHeader is the line before each statement's output: "== N", with -repeat the best time.
 var programHeader = regexp.MustCompile(`(?m)^== \d+(?: ([0-9.]+))?\n`)
+
+// TestGoConcurrentConnections: as TestNodeConcurrentConnections, in this test process (duckdb-go, DuckDB
+// 2.0 on the primary line): eight connections of the host score, train and cross-validate at once.
+func TestGoConcurrentConnections(t *testing.T) {
+	root := repo(t)
+	db := trainWithCLI(t)
+	q := perRow("nb_predict('votes', t)", "'"+filepath.Join(root, votesTest)+"'")
+	want, msg := cliValue(t, db, q)
+	if msg != "" {
+		t.Fatal(msg)
+	}
+	conn, err := gosql.Open("duckdb", db+"?allow_unsigned_extensions=true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.Exec("LOAD '" + mustEnv(t, "SQLNB_EXT") + "'"); err != nil {
+		t.Fatal(err)
+	}
+	train := "SELECT model FROM nb_train('votes', '" + filepath.Join(root, votesTrain) + "', 'party')"
+	cv := "SELECT count(*)::VARCHAR FROM nb_cv('" + filepath.Join(root, votesTrain) + "', 'party', folds := 4)"
+	par := []string{q, q, train, q, cv, q, train, q}
+	errs := make(chan error, len(par))
+	for _, s := range par {
+		go func() {
+			var got string
+			err := conn.QueryRow(s).Scan(&got)
+			if err == nil && s == q && got != want {
+				err = fmt.Errorf("scores %.200q, want %.200q", got, want)
+			}
+			if err != nil {
+				err = fmt.Errorf("%s: %w", s, err)
+			}
+			errs <- err
+		}()
+	}
+	deadline := time.After(2 * time.Minute) // a deadlock is a failure, not a hung test run
+	for range par {
+		select {
+		case err := <-errs:
+			if err != nil {
+				t.Error(err)
+			}
+		case <-deadline:
+			t.Fatal("the statements did not finish in 2 minutes: deadlock")
+		}
+	}
+}
