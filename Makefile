@@ -51,10 +51,11 @@ extension: toolchain
 		-api-version $(EXT_API_VERSION) -extension-version $(EXT_VERSION)
 	rm -f build/libsqlnb.so build/libsqlnb.h
 
-# Regenerates extension/slots.h (the order of DuckDB's C API function table) from the DuckDB that
-# @duckdb/node-api in .ci/node ships (make test-integration installs it). Run after a DuckDB upgrade.
-extension-slots:
-	bash extension/gen/gen.sh .ci/node
+# Regenerates extension/slots.h (the order of DuckDB's C API function table) from a running DuckDB of the
+# primary line: extension/host built from go.mod (duckdb-go, DuckDB 2.0) loads a probe extension. Run after a
+# DuckDB upgrade (extension/gen/gen.sh node DIR reads a node-api host instead).
+extension-slots: toolchain
+	bash extension/gen/gen.sh go
 
 # Train on a bundled real dataset (UCI Congressional Voting Records, with missing votes) into the default
 # database file ./sqlnb.duckdb, batch-score a parquet file, print the accuracy.
@@ -69,6 +70,7 @@ test: toolchain lines-check
 	$(GO) vet $(PKGS)
 	$(GO) vet -tags duckdb_use_static_lib ./extension
 	$(GO) test -count=1 -timeout 20m $(PKGS)
+	$(GO) test -count=1 -tags duckdb_use_static_lib ./extension
 
 # Independent peers: @duckdb/node-api opens files sqlnb wrote, a throw-away PostgreSQL runs the exported
 # functions, tmux drives the shell. .ci/integration.sh installs what is missing (apt, npm) and cleans up.

@@ -15,6 +15,7 @@ package main
 /*
 #include <stdlib.h>
 #include "entry.h"
+#include "slots.h"
 
 void nbVersion(void *info, void *input, void *output);
 void nbABICheck(void *info, void *input, void *output);
@@ -23,21 +24,64 @@ import "C"
 
 import (
 	"fmt"
+	"os"
 	"sync"
 	"unsafe"
 
 	"github.com/duckdb/duckdb-go/v2"
 	"github.com/duckdb/duckdb-go/v2/mapping"
 
+	"github.com/sqlnb/sqlnb/internal/duckdbline"
 	"github.com/sqlnb/sqlnb/udf"
 )
 
 // version is the extension version (make extension sets it from git describe).
 var version = "dev"
 
+// slotCount is how many functions of DuckDB's C API the extension knows (slots.h).
+const slotCount = C.NB_SLOT_COUNT
+
 func main() {}
 
 var initMu sync.Mutex
+
+// nbHostSlots returns how many slots of its function table the host hands over, from the version it
+// reports (duckdb_library_version); for a host the extension cannot run in it returns 0 and sets *msg to the
+// reason (malloc'd). SQLNB_TEST_HOST_VERSION replaces the reported version (the integration tests check the
+// refusal in a real host with it).
+//
+//export nbHostSlots
+func nbHostSlots(version *C.char, msg **C.char) (n C.int) {
+	defer func() {
+		if r := recover(); r != nil {
+			*msg, n = C.CString(fmt.Sprintf("sqlnb: internal error at LOAD: %v", r)), 0
+		}
+	}()
+	v := C.GoString(version)
+	if s := os.Getenv("SQLNB_TEST_HOST_VERSION"); s != "" {
+		v = s
+	}
+	slots, err := hostSlots(v)
+	if err != nil {
+		*msg = C.CString("sqlnb: " + err.Error())
+		return 0
+	}
+	return C.int(slots)
+}
+
+// hostSlots is the length of the function table a DuckDB of the given version hands over for C API v1.5.6
+// (internal/duckdbline decides), or why the extension does not run in it.
+func hostSlots(version string) (int, error) {
+	l, err := duckdbline.Parse(version)
+	if err != nil {
+		return 0, fmt.Errorf("cannot tell which DuckDB loads the extension: %w; sqlnb runs in DuckDB v1.5.6 and later", err)
+	}
+	n := l.ExtensionSlots()
+	if n == 0 {
+		return 0, fmt.Errorf("DuckDB %s is older than v1.5.6, the first DuckDB sqlnb runs in", l)
+	}
+	return n, nil
+}
 
 // nbInit attaches sqlnb to the database of the pool k; it returns an error message (malloc'd) or nil.
 //

@@ -17,4 +17,15 @@
 
 NB_SLOTS(NB_SLOT)
 
+// nb_missing_slot: the table entry of a function the host does not have (entry.c). It returns zero in every
+// register a C function returns in (rax, rdx, xmm0, xmm1) and touches nothing else.
+	.globl nb_missing_slot; .hidden nb_missing_slot; .type nb_missing_slot, @function
+nb_missing_slot:
+	xorl %eax, %eax
+	xorl %edx, %edx
+	xorps %xmm0, %xmm0
+	xorps %xmm1, %xmm1
+	ret
+	.size nb_missing_slot, .-nb_missing_slot
+
 	.section .note.GNU-stack,"",@progbits

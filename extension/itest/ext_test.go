@@ -3,20 +3,16 @@
 package itest
 
 import (
-	gosql "database/sql"
 	"encoding/csv"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	_ "github.com/duckdb/duckdb-go/v2"
 )
 
 // repo is the repository root (the tests run in extension/itest).
-func repo(t *testing.T) string {
+func repo(t testing.TB) string {
 	t.Helper()
 	abs, err := filepath.Abs("../..")
 	if err != nil {
@@ -67,7 +63,7 @@ const (
 // trainWithCLI makes a database file with three models of different families, trained by the binary.
 func trainWithCLI(t *testing.T) string {
 	t.Helper()
-	db := filepath.Join(t.TempDir(), "models.duckdb")
+	db := newDB(t, "models.duckdb")
 	for _, args := range [][]string{
 		{"train", "--db", db, "--model", "votes", "--label", "party", "--from", votesTrain},
 		{"train", "--db", db, "--model", "iris", "--label", "label", "--exclude", "id", "--from", irisTrain},
@@ -137,55 +133,6 @@ func badInputs(root string) []string {
 // badSetup makes the tables badInputs trains on.
 const badSetup = "CREATE TABLE one_class AS SELECT 'a' AS y, 1.0 AS x FROM range(3); " +
 	"CREATE TABLE with_dates AS SELECT CASE WHEN i < 2 THEN 'a' ELSE 'b' END AS y, DATE '2020-01-01' + i::INT AS d FROM range(4) t(i)"
-
-// TestNodeScoresLikeTheBinary: @duckdb/node-api 1.5.6-r.1, a stock client, loads the extension into a
-// database the binary trained; every scoring function, nb_show, nb_models and nb_cv give the binary's values
-// bit for bit, and bad input the binary's error messages.
-func TestNodeScoresLikeTheBinary(t *testing.T) {
-	root := repo(t)
-	db := trainWithCLI(t)
-	if _, msg := cli(t, "sql", "--db", db, "-c", badSetup); msg != "" {
-		t.Fatal(msg)
-	}
-	queries, bad := scoringQueries(root), badInputs(root)
-	want := make([]string, len(queries))
-	for i, q := range queries {
-		var msg string
-		if want[i], msg = cliValue(t, db, q); msg != "" {
-			t.Fatalf("binary: %s: %s", q, msg)
-		}
-	}
-	wantErr := make([]string, len(bad))
-	for i, q := range bad {
-		if _, wantErr[i] = cliValue(t, db, q); wantErr[i] == "" {
-			t.Fatalf("binary: %s: no error", q)
-		}
-	}
-	ext := mustEnv(t, "SQLNB_EXT")
-	steps := []step{open(db), load(ext), sql("SELECT nb_extension_version(), nb_ext_abi_check()")}
-	for _, q := range append(queries, bad...) {
-		steps = append(steps, sql(q))
-	}
-	res := runNode(t, mustEnv(t, "SQLNB_NODE_DIR"), nil, steps...)
-	if res[1].Error != "" {
-		t.Fatalf("LOAD: %s", res[1].Error)
-	}
-	if got, want := res[2].text(), extensionVersion(t, ext)+"\tok: 546 slots, 546 named by the host\n"; got != want {
-		t.Errorf("version and ABI check: %q (error %q), want %q", got, res[2].Error, want)
-	}
-	for i, q := range queries {
-		r := res[3+i]
-		if r.Error != "" || r.text() != want[i]+"\n" {
-			at := firstDifference(r.text(), want[i])
-			t.Errorf("%s\ndiffers at byte %d:\nextension: %.300q (error %q)\nbinary:    %.300q", q, at, r.text()[at:], r.Error, want[i][at:])
-		}
-	}
-	for i, q := range bad {
-		if r := res[3+len(queries)+i]; r.Error != wantErr[i] {
-			t.Errorf("%s\nextension error: %q\nbinary error:    %q", q, r.Error, wantErr[i])
-		}
-	}
-}
 
 // TestNodeTrainsCloseReopen: training from SQL in the extension gives the model the binary trains from the
 // same rows (same scores, bit for bit); the database closes and opens again in the same process, LOAD runs
@@ -299,7 +246,7 @@ func TestNodePanics(t *testing.T) {
 // reserving a chunk's MAPs of 2000 classes) is a SQL error in the client, which goes on working: the C++
 // exception used to cross the extension's Go frames and abort node.
 func TestNodeOutOfMemory(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "many.duckdb")
+	db := newDB(t, "many.duckdb")
 	if _, msg := cli(t, "sql", "--db", db, "-c", "CREATE TABLE big AS SELECT 'c' || (i % 2000) AS y, (i % 2000) * 1.0 AS x FROM range(4000) r(i); "+
 		"FROM nb_train('many', 'big', 'y', force := true)"); msg != "" {
 		t.Fatal(msg)
@@ -333,59 +280,6 @@ func TestNodeAPI155Refuses(t *testing.T) {
 	}
 }
 
-// TestRefusedFooters: a footer for another platform, or for a C API newer than the host's, is refused by
-// DuckDB with a clear error at LOAD, and the client goes on working.
-func TestRefusedFooters(t *testing.T) {
-	ext := mustEnv(t, "SQLNB_EXT")
-	platform := withFooter(t, ext, "-platform", "osx_arm64")
-	tooNew := withFooter(t, ext, "-api-version", "v1.7.0")
-	const (
-		wantPlatform = "The file was built for the platform 'osx_arm64', but we can only load extensions built for platform 'linux_amd64'"
-		wantTooNew   = "The file was built for DuckDB C API version 'v1.7.0', but we can only load extensions built for DuckDB C API 'v1.5.6' and lower"
-	)
-	res := runNode(t, mustEnv(t, "SQLNB_NODE_DIR"), nil, open(":memory:"), load(platform), load(tooNew), sql("SELECT 42"))
-	if !strings.Contains(res[1].Error, wantPlatform) || !strings.Contains(res[2].Error, wantTooNew) || res[3].text() != "42\n" {
-		t.Errorf("node-api: %q / %q / %q", res[1].Error, res[2].Error, res[3].text())
-	}
-	out := runC(t, cBuild(t, "chost.c"), ":memory:", "LOAD '"+platform+"'", "LOAD '"+tooNew+"'", "SELECT 42")
-	if !strings.Contains(out[0], wantPlatform) || !strings.Contains(out[1], wantTooNew) || out[2] != "42\n" {
-		t.Errorf("C host: %q", out)
-	}
-}
-
-// TestCHost: a plain C program linked against DuckDB's own libduckdb.so (from npm, no sqlnb code) loads the
-// extension, trains from SQL and scores like the binary.
-func TestCHost(t *testing.T) {
-	root := repo(t)
-	db := trainWithCLI(t)
-	queries := scoringQueries(root)[:9] // the votes model's functions
-	want := make([]string, len(queries))
-	for i, q := range queries {
-		var msg string
-		if want[i], msg = cliValue(t, db, q); msg != "" {
-			t.Fatal(msg)
-		}
-	}
-	stmts := append([]string{"LOAD '" + mustEnv(t, "SQLNB_EXT") + "'",
-		"SELECT model, n_rows FROM nb_train('votes_c', '" + filepath.Join(root, votesTrain) + "', 'party')"}, queries...)
-	stmts = append(stmts, strings.ReplaceAll(queries[1], "'votes'", "'votes_c'"))
-	out := runC(t, cBuild(t, "chost.c"), db, stmts...)
-	if out[0] != "" || out[1] != "votes_c\t348\n" {
-		t.Fatalf("LOAD and train: %q %q", out[0], out[1])
-	}
-	for i, q := range queries {
-		if out[2+i] != want[i]+"\n" {
-			t.Errorf("%s\nC host: %.300q\nbinary: %.300q", q, out[2+i], want[i])
-		}
-	}
-	if got := out[len(out)-1]; got != want[1]+"\n" {
-		t.Errorf("the C host's model scores differently: %.300q", got)
-	}
-	if _, err := os.Stat(db); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // firstDifference is the index of the first byte where a and b differ (or the shorter length).
 func firstDifference(a, b string) int {
 	i := 0
@@ -393,43 +287,4 @@ func firstDifference(a, b string) int {
 		i++
 	}
 	return i
-}
-
-// TestGoHost: a Go program using duckdb-go (database/sql, DuckDB 1.5.6 linked statically, no sqlnb
-// registration) loads the extension and scores like the binary. The process then holds two Go runtimes
-// (its own and the extension's).
-func TestGoHost(t *testing.T) {
-	root := repo(t)
-	db := trainWithCLI(t)
-	queries := scoringQueries(root)[:9]
-	want := make([]string, len(queries))
-	for i, q := range queries {
-		var msg string
-		if want[i], msg = cliValue(t, db, q); msg != "" {
-			t.Fatal(msg)
-		}
-	}
-	conn, err := gosql.Open("duckdb", db+"?allow_unsigned_extensions=true")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	conn.SetMaxOpenConns(2)
-	if _, err := conn.Exec("LOAD '" + mustEnv(t, "SQLNB_EXT") + "'"); err != nil {
-		t.Fatal(err)
-	}
-	for i, q := range queries {
-		var got string
-		if err := conn.QueryRow(q).Scan(&got); err != nil || got != want[i] {
-			t.Errorf("%s\nGo host: %.300q (%v)\nbinary:  %.300q", q, got, err, want[i])
-		}
-	}
-	var model string
-	if err := conn.QueryRow("SELECT model FROM nb_train('votes_go', '" + filepath.Join(root, votesTrain) + "', 'party')").Scan(&model); err != nil {
-		t.Fatal(err)
-	}
-	var got string
-	if err := conn.QueryRow(strings.ReplaceAll(queries[1], "'votes'", "'votes_go'")).Scan(&got); err != nil || got != want[1] {
-		t.Errorf("the Go host's model scores differently: %.300q (%v)", got, err)
-	}
 }

@@ -4,18 +4,24 @@ package itest
 
 import (
 	"context"
+	gosql "database/sql"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	_ "github.com/duckdb/duckdb-go/v2"
 )
 
 // Run by .ci/integration.sh (make test-integration), which builds the extension and installs the peers
 // named by these variables.
-func mustEnv(t *testing.T, name string) string {
+func mustEnv(t testing.TB, name string) string {
 	t.Helper()
 	v := os.Getenv(name)
 	if v == "" {
@@ -88,35 +94,122 @@ func runNode(t *testing.T, nodeDir string, env []string, steps ...step) []nodeRe
 	return res
 }
 
-// cBuild compiles a C program from testdata against DuckDB's own libduckdb.so (npm
-// @duckdb/node-bindings-linux-x64) and duckdb.h (the duckdb-go-bindings module of the same DuckDB version).
-func cBuild(t *testing.T, src string) string {
-	t.Helper()
-	lib := mustEnv(t, "SQLNB_LIBDUCKDB_DIR")
-	bin := filepath.Join(t.TempDir(), strings.TrimSuffix(src, ".c"))
-	cmd := exec.Command("gcc", "-Wall", "-Werror", "-O1", "-I"+mustEnv(t, "SQLNB_DUCKDB_INCLUDE"), "-o", bin,
-		filepath.Join("testdata", src), "-L"+lib, "-lduckdb", "-Wl,-rpath,"+lib)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("gcc %s: %v\n%s", src, err, out)
+// buildDir holds the hosts built for this test run (TestMain removes it).
+var buildDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "sqlnb-itest-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
 	}
-	return bin
+	buildDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
 
-// runC runs a chost-style program and returns each statement's output ("error: ..." or rows).
-func runC(t *testing.T, bin, db string, stmts ...string) []string {
+// built is the outcome of one build, made once per test run.
+type built struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+var builds sync.Map // name → *built
+
+// buildOnce returns buildDir/name, made by the command cmd(path) the first time it is asked for; a failed
+// build fails every test that needs it.
+func buildOnce(t testing.TB, name string, cmd func(path string) *exec.Cmd) string {
 	t.Helper()
-	out, err := exec.Command(bin, append([]string{db}, stmts...)...).Output()
+	v, _ := builds.LoadOrStore(name, &built{})
+	b := v.(*built)
+	b.once.Do(func() {
+		b.path = filepath.Join(buildDir, name)
+		c := cmd(b.path)
+		var out strings.Builder
+		c.Stdout, c.Stderr = &out, &out
+		err := c.Start()
+		if err == nil {
+			// With a fresh module cache, go build compiles DuckDB's bindings first: minutes, not more.
+			kill := time.AfterFunc(10*time.Minute, func() { c.Process.Kill() })
+			err = c.Wait()
+			kill.Stop()
+		}
+		if err != nil {
+			b.err = fmt.Errorf("build %s: %v\n%s", name, err, out.String())
+		}
+	})
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	return b.path
+}
+
+// cBuild compiles testdata/chost.c against DuckDB's own libduckdb.so 1.5.6 (npm
+// @duckdb/node-bindings-linux-x64) and duckdb.h of the same version (duckdb-go-bindings v0.10506.0).
+func cBuild(t *testing.T) string {
+	t.Helper()
+	lib := mustEnv(t, "SQLNB_LIBDUCKDB_DIR")
+	include := mustEnv(t, "SQLNB_DUCKDB_INCLUDE")
+	return buildOnce(t, "chost", func(out string) *exec.Cmd {
+		return exec.Command("gcc", "-Wall", "-Werror", "-O1", "-I"+include, "-o", out,
+			filepath.Join("testdata", "chost.c"), "-L"+lib, "-lduckdb", "-Wl,-rpath,"+lib)
+	})
+}
+
+// cStaticBuild compiles testdata/chost.c into one program with DuckDB 2.0's static library: the archives
+// and static_extension_loader.c of the Go module go.duckdb.org/libduckdb/linux-amd64 (SQLNB_DUCKDB2_STATIC_DIR),
+// linked with the flags of that module's prebuilt.go (which exports DuckDB's symbols: -rdynamic), and
+// duckdb.h of duckdb-go-bindings v0.20000.0 (SQLNB_DUCKDB2_INCLUDE; the library module ships none).
+func cStaticBuild(t *testing.T) string {
+	t.Helper()
+	dir := mustEnv(t, "SQLNB_DUCKDB2_STATIC_DIR")
+	include := mustEnv(t, "SQLNB_DUCKDB2_INCLUDE")
+	prebuilt, err := os.ReadFile(filepath.Join(dir, "prebuilt.go"))
 	if err != nil {
-		t.Fatalf("%s (a crash is a failure): %v\n%s", filepath.Base(bin), err, out)
+		t.Fatal(err)
 	}
-	parts := strings.Split(string(out), "== ")[1:]
-	if len(parts) != len(stmts) {
-		t.Fatalf("%d outputs for %d statements:\n%s", len(parts), len(stmts), out)
+	m := regexp.MustCompile(`#cgo LDFLAGS: (.*)`).FindSubmatch(prebuilt)
+	if m == nil {
+		t.Fatalf("%s/prebuilt.go: no #cgo LDFLAGS", dir)
 	}
-	for i, p := range parts {
-		_, parts[i], _ = strings.Cut(p, "\n")
+	ldflags := strings.Fields(strings.ReplaceAll(string(m[1]), "${SRCDIR}", dir))
+	return buildOnce(t, "chost-static", func(out string) *exec.Cmd {
+		args := append([]string{"-Wall", "-Werror", "-O1", "-DCHOST_STATIC_EXTENSIONS", "-I" + include, "-I" + dir, "-o", out,
+			filepath.Join("testdata", "chost.c"), filepath.Join(dir, "static_extension_loader.c")}, ldflags...)
+		return exec.Command("gcc", append(args, "-lpthread")...)
+	})
+}
+
+// goHost builds extension/host (duckdb-go, DuckDB linked statically) with the given module file: go.mod
+// (DuckDB 2.0) or go.duckdb15.mod (1.5.6), whatever GOFLAGS says.
+func goHost(t testing.TB, modfile string) string {
+	t.Helper()
+	root := repo(t)
+	return buildOnce(t, "host-"+modfile, func(out string) *exec.Cmd {
+		cmd := exec.Command("go", "build", "-modfile="+modfile, "-o", out, "./extension/host")
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "GOFLAGS=")
+		return cmd
+	})
+}
+
+// newDB makes an empty database file in DuckDB 1.5's storage format (storage_compatibility_version v1.5.0),
+// so that hosts of both lines open it whichever DuckDB the binary that then writes into it runs (2.0 keeps
+// a file in the format it finds).
+func newDB(t testing.TB, name string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	db, err := gosql.Open("duckdb", path+"?storage_compatibility_version=v1.5.0")
+	if err == nil {
+		_, err = db.Exec("CHECKPOINT")
+		db.Close()
 	}
-	return parts
+	if err != nil {
+		t.Fatalf("new database %s: %v", path, err)
+	}
+	return path
 }
 
 // extensionVersion reads the extension version from the file's footer (field 4 of 8 after the 22-byte header).

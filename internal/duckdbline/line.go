@@ -10,7 +10,8 @@
 //     category compares as SQL compares.
 //   - Storage: 2.0 writes new database files in its format (storage version 69), which 1.5 cannot read.
 //     sqlnb creates files readable by both unless told otherwise (DefaultStorageVersion).
-//   - The C API function table: 546 slots in 1.5.6, 548 in 2.0 (ExtensionSlots).
+//   - The C API function table: 546 slots in 1.5.6, 548 in 2.0 (ExtensionSlots): the loadable extension
+//     copies as many as the host that loads it has.
 //   - Text of nested values (CAST(list AS VARCHAR)): 2.0 also quotes a string or BLOB inside a LIST,
 //     STRUCT or MAP when it holds a backslash (NestedQuotesBackslash); sqlnb's CLI writes values as DuckDB
 //     does.
@@ -76,10 +77,14 @@ func (l Line) NestedQuotesBackslash() bool { return l.AtLeast(2, 0, 0) }
 const DefaultStorageVersion = "v1.5.0"
 
 // ExtensionSlots is how many functions the host's C API function table (duckdb_ext_api_v1, asked for as
-// v1.5.6) holds: what the loadable extension may copy from it. The table only grows between releases.
+// v1.5.6) holds: what the loadable extension may copy from it. The table only grows between releases. It is
+// 0 before v1.5.6, which has no such table: the extension refuses to load there.
 func (l Line) ExtensionSlots() int {
-	if l.AtLeast(2, 0, 0) {
+	switch {
+	case l.AtLeast(2, 0, 0):
 		return 548
+	case l.AtLeast(1, 5, 6):
+		return 546
 	}
-	return 546
+	return 0
 }

@@ -19,7 +19,10 @@ const { DuckDBInstance } = createRequire(process.argv[2] + '/node_modules/')('@d
     ms.push(best);
   }
   connection.closeSync();
-  process.stdout.write(JSON.stringify({ ms, maxRSSKiB: process.resourceUsage().maxRSS }) + '\n');
+  // VmHWM, not resourceUsage().maxRSS: getrusage keeps the peak of the process that started node (Linux
+  // carries it across fork and exec).
+  const hwm = /VmHWM:\s*(\d+)/.exec(require('node:fs').readFileSync('/proc/self/status', 'utf8'));
+  process.stdout.write(JSON.stringify({ ms, maxRSSKiB: hwm ? Number(hwm[1]) : 0 }) + '\n');
 })().catch((e) => {
   console.error(e.message);
   process.exit(1);

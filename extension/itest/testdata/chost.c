@@ -1,10 +1,17 @@
-// chost: a plain DuckDB C API host (no sqlnb code), linked against DuckDB's own libduckdb.so. It opens a
-// database with allow_unsigned_extensions and runs each argument as one statement. For each it prints
-// "== N", then "error: <message>" or one line per row, values tab-separated, NULL as \N.
+// chost: a plain DuckDB C API host (no sqlnb code), linked against DuckDB's own libduckdb.so or, built with
+// -DCHOST_STATIC_EXTENSIONS, DuckDB's static library. It opens a database with allow_unsigned_extensions and
+// runs each argument as one statement. For each it prints "== N", then "error: <message>" or one line per
+// row, values tab-separated, NULL as \N, a nested value as ?.
 // Usage: chost DBPATH SQL...
 #include <stdio.h>
 #include <string.h>
 #include <duckdb.h>
+
+#ifdef CHOST_STATIC_EXTENSIONS
+// DuckDB 2.0's static library registers the extensions linked into it (core_functions, parquet, json, ...)
+// only when asked: static_extension_loader.c, shipped with the library, defines this.
+int32_t duckdb_register_static_extensions(void);
+#endif
 
 static void oneline(const char *s) {
 	for (; *s; s++) {
@@ -22,6 +29,12 @@ int main(int argc, char **argv) {
 	duckdb_database db;
 	duckdb_connection con;
 	char *err = NULL;
+#ifdef CHOST_STATIC_EXTENSIONS
+	if (duckdb_register_static_extensions() != 0) {
+		fprintf(stderr, "chost: registering the static extensions failed\n");
+		return 1;
+	}
+#endif
 	if (duckdb_create_config(&config) != DuckDBSuccess ||
 	    duckdb_set_config(config, "allow_unsigned_extensions", "true") != DuckDBSuccess) {
 		fprintf(stderr, "chost: config failed\n");
@@ -55,8 +68,10 @@ int main(int argc, char **argv) {
 					if (duckdb_value_is_null(&res, c, r)) {
 						fputs("\\N", stdout);
 					} else {
+						// The result API renders scalars only: a LIST or STRUCT value (nb_train's warnings)
+						// comes back NULL and prints as ?. Queries that compare give VARCHAR.
 						char *v = duckdb_value_varchar(&res, c, r);
-						fputs(v, stdout);
+						fputs(v ? v : "?", stdout);
 						duckdb_free(v);
 					}
 				}
