@@ -66,7 +66,7 @@ var CoMomentTable = &Table[CoMoment]{
 	Check: func(r *CoMoment) error {
 		for _, v := range []float64{r.Weight, r.Mean, r.OtherMean, r.CoMoment} {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("a statistic is not finite")
+				return errNotFinite
 			}
 		}
 		if r.Count < 0 || r.Weight < 0 || (r.Feature == r.Other && r.CoMoment < 0) {

@@ -52,7 +52,7 @@ var GaussianTable = &Table[GaussianStat]{
 	Check: func(g *GaussianStat) error {
 		for _, v := range []float64{g.Mean, g.M2, g.Weight, g.WMean, g.WM2} {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("a statistic is not finite")
+				return errNotFinite
 			}
 		}
 		if g.Count < 0 || g.M2 < 0 || g.Weight < 0 || g.WM2 < 0 {

@@ -10,6 +10,9 @@ import (
 // replaced only when replace is set: otherwise the result is ErrModelExists and the stored model stays as
 // it was.
 func SaveImported(ctx context.Context, db DB, m *Model, replace bool) error {
+	if err := checkTypes(ctx, db, m); err != nil {
+		return err
+	}
 	if !replace {
 		names, err := ModelNames(ctx, db)
 		if err != nil {

@@ -24,6 +24,7 @@ func Merge(base *Model, order []string, parts ...*Model) (*Model, error) {
 	}
 	for _, p := range parts {
 		if p != base {
+			alignNames(base, p)
 			if err := sameFeatures(base, p, fmt.Sprintf("model %q", p.Name)); err != nil {
 				return nil, err
 			}

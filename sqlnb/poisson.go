@@ -41,7 +41,10 @@ var PoissonTable = &Table[PoissonStat]{
 	},
 	Subtract: subtractPoisson,
 	Check: func(p *PoissonStat) error {
-		if p.Count < 0 || !(p.Mean >= 0) || !(p.Weight >= 0) || !(p.WMean >= 0) || math.IsInf(p.Mean+p.Weight+p.WMean, 0) {
+		if math.IsInf(p.Mean, 0) || math.IsInf(p.Weight, 0) || math.IsInf(p.WMean, 0) {
+			return errNotFinite
+		}
+		if p.Count < 0 || !(p.Mean >= 0) || !(p.Weight >= 0) || !(p.WMean >= 0) {
 			return fmt.Errorf("count %d, mean %v, weight %v, weighted mean %v: must be ≥ 0 and finite", p.Count, p.Mean, p.Weight, p.WMean)
 		}
 		return nil

@@ -67,6 +67,7 @@ type table interface {
 	loadGroups(rows Rows, model string) (map[int64]any, error)
 	size(rows any) int
 	countRows(rows any, into map[string]int64) bool
+	renameFeatures(rows any, to map[string]string)
 }
 
 type tableColumn struct {
@@ -144,6 +145,25 @@ func (t *Table[T]) columns() []tableColumn {
 		out = append(out, c)
 	}
 	return out
+}
+
+// renameFeatures renames, in rows, every feature name that to maps (the columns "feature" and "other").
+func (t *Table[T]) renameFeatures(rows any, to map[string]string) {
+	rs, _ := rows.([]T)
+	var fields []int
+	for _, c := range t.columns() {
+		if c.Name == "feature" || c.Name == "other" {
+			fields = append(fields, c.field)
+		}
+	}
+	for i := range rs {
+		v := reflect.ValueOf(&rs[i]).Elem()
+		for _, f := range fields {
+			if n, ok := to[v.Field(f).String()]; ok {
+				v.Field(f).SetString(n)
+			}
+		}
+	}
 }
 
 func (t *Table[T]) decode(raw json.RawMessage) (any, error) {
@@ -225,7 +245,7 @@ func (t *Table[T]) validate(m *Model, rows any, known map[string]bool) error {
 		}
 		if t.Check != nil {
 			if err := t.Check(&rs[i]); err != nil {
-				return invalidRow(m, t.Name, i, "feature %q, class %q%s: %v", k.Feature, k.Class, valueSuffix(k.Value), err)
+				return &rowError{model: m.Name, table: t.Name, row: i, detail: fmt.Sprintf("feature %q, class %q%s", k.Feature, k.Class, valueSuffix(k.Value)), err: err}
 			}
 		}
 		if t.Rows != nil {
@@ -234,8 +254,8 @@ func (t *Table[T]) validate(m *Model, rows any, known map[string]bool) error {
 			switch {
 			// Semi-supervised models count each unlabelled row in every class (Model.UnlabelledRows).
 			case (n > c.Count && m.UnlabelledRows == 0) || w > c.Weight*(1+1e-9):
-				return invalidRow(m, t.Name, i, "feature %q, class %q%s counts %d rows of weight %v, more than the class's %d and %v",
-					k.Feature, k.Class, valueSuffix(k.Value), n, w, c.Count, c.Weight)
+				return &rowError{model: m.Name, table: t.Name, row: i, detail: fmt.Sprintf("feature %q, class %q%s", k.Feature, k.Class, valueSuffix(k.Value)),
+					err: fmt.Errorf("%w: it counts %d rows of weight %v, more than the class's %d and %v", errBeyondClass, n, w, c.Count, c.Weight)}
 			case m.Weight == "" && m.UnlabelledRows == 0 && w != float64(n):
 				return invalidRow(m, t.Name, i, "feature %q, class %q%s: weight %v but %d rows, in a model without a weight column",
 					k.Feature, k.Class, valueSuffix(k.Value), w, n)
@@ -282,6 +302,26 @@ func valueSuffix(v string) string {
 	}
 	return fmt.Sprintf(", value %q", v)
 }
+
+// rowError is a statistics row that Check refused: ErrInvalidModel, and err (errNotFinite for a sum that
+// overflowed).
+type rowError struct {
+	model, table, detail string
+	row                  int
+	err                  error
+}
+
+func (e *rowError) Error() string {
+	return fmt.Sprintf("%v: model %q, table nb.%s row %d: %s: %v", ErrInvalidModel, e.model, e.table, e.row+1, e.detail, e.err)
+}
+
+func (e *rowError) Unwrap() []error { return []error{ErrInvalidModel, e.err} }
+
+// errBeyondClass: a statistics row counts more rows than its class.
+var errBeyondClass = errors.New("more rows than the class")
+
+// errNotFinite: a statistic is infinite or NaN.
+var errNotFinite = errors.New("a statistic is not finite")
 
 func invalidRow(m *Model, table string, row int, format string, args ...any) error {
 	return fmt.Errorf("%w: model %q, table nb.%s row %d: %s", ErrInvalidModel, m.Name, table, row+1, fmt.Sprintf(format, args...))

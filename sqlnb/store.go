@@ -575,6 +575,9 @@ func LoadTx(ctx context.Context, q Querier, name string) (*Model, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
+	if err := checkTypes(ctx, q, m); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 

@@ -103,6 +103,15 @@ func Forget(ctx context.Context, db DB, spec UpdateSpec) (*UpdateResult, error) 
 		if err != nil {
 			return nil, err
 		}
+		// A feature whose rows to forget hold no value (NULL) where the trained rows had one leaves its
+		// statistics counting more rows than their class keeps (it said "invalid model ... more than the
+		// class's", as if the store were corrupt).
+		var re *rowError
+		if verr := out.Validate(); errors.As(verr, &re) && errors.Is(re.err, errBeyondClass) {
+			return nil, fmt.Errorf("%w: model %q: the rows to forget do not match the rows that were trained: after forgetting them, %s "+
+				"would count more rows than its class keeps — rows to forget must hold the values they were trained with (a NULL "+
+				"where the trained row had a value is a different row); forget exactly the rows that were trained", ErrCannotForget, m.Name, re.detail)
+		}
 		out.Source = updatedSource(m.Source, "−", spec.Source)
 		if m.Params.Priors == PriorsGiven && len(out.Classes) < len(m.Classes) {
 			left := out.ClassIndex()
@@ -240,6 +249,7 @@ func updateModel(ctx context.Context, db DB, spec UpdateSpec, combine func(ctx c
 	if err != nil {
 		return nil, fmt.Errorf("model %q: %w", m.Name, err)
 	}
+	alignNames(m, part)
 	if err := sameFeatures(m, part, "the rows"); err != nil {
 		return nil, err
 	}
@@ -249,6 +259,7 @@ func updateModel(ctx context.Context, db DB, spec UpdateSpec, combine func(ctx c
 			if m, err = Load(ctx, db, spec.Model); err != nil {
 				return err
 			}
+			alignNames(m, part)
 			if err := sameFeatures(m, part, "the rows"); err != nil {
 				return err
 			}
@@ -276,6 +287,13 @@ func finish(m *Model, force bool) error {
 		return err
 	}
 	if err := m.Validate(); err != nil {
+		// The parts were valid: their sums overflowed (it said "invalid model", as if the store were corrupt).
+		var re *rowError
+		if errors.As(err, &re) && errors.Is(re.err, errNotFinite) {
+			return fmt.Errorf("%w: model %q: the combined statistics of %s overflow a DOUBLE: the values are too large for the sums of "+
+				"their squares; rescale the feature (for example divide it by a power of ten) in every part and train them again",
+				ErrBadValue, m.Name, re.detail)
+		}
 		return err
 	}
 	_, err := Compile(m)
@@ -619,6 +637,44 @@ func unusedParams(m *Model, base Params) []string {
 // sameFeatures checks that part (another model, or rows scanned for m) has m's label, label type, weight
 // column and features — names, kinds, binarize thresholds, tokenizer settings, and, for categorical
 // features, the column type, which decides how values read as categories. what names part in errors.
+// alignNames gives part the spelling of base's label, weight and feature names where the two differ only in
+// ASCII case: DuckDB reads "X1" and "x1" as one column, so rows read from a source whose column is spelled
+// otherwise, or a model trained on it, add to or merge with base as the same column (they were refused as
+// different features).
+func alignNames(base, part *Model) {
+	if part.Label != base.Label && EqualFoldIdent(part.Label, base.Label) {
+		part.Label = base.Label
+	}
+	if part.Weight != base.Weight && EqualFoldIdent(part.Weight, base.Weight) {
+		part.Weight = base.Weight
+	}
+	to := map[string]string{}
+	for i := range min(len(base.Features), len(part.Features)) {
+		if a, b := base.Features[i].Name, part.Features[i].Name; a != b && EqualFoldIdent(a, b) {
+			to[b] = a
+		}
+	}
+	if len(to) == 0 {
+		return
+	}
+	for i, f := range part.Features {
+		if n, ok := to[f.Name]; ok {
+			part.Features[i].Name = n
+		}
+	}
+	rename := func(s Stats) {
+		for _, t := range allTables {
+			if rows, ok := s[t.tableName()]; ok {
+				t.renameFeatures(rows, to)
+			}
+		}
+	}
+	rename(part.Stats)
+	for _, g := range part.Groups {
+		rename(g.Stats)
+	}
+}
+
 func sameFeatures(m, part *Model, what string) error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: model %q and %s differ: %s", ErrBadOption, m.Name, what, fmt.Sprintf(format, args...))
@@ -787,6 +843,7 @@ func mergeModels(ctx context.Context, db DB, spec MergeSpec) (*Model, error) {
 				return err
 			}
 			if i > 0 {
+				alignNames(models[0], m)
 				if err := sameFeatures(models[0], m, fmt.Sprintf("model %q", n)); err != nil {
 					return err
 				}

@@ -54,6 +54,25 @@ type param struct {
 	typ  colType
 }
 
+// example says what a value of type t looks like, for messages.
+func (t colType) example() string {
+	switch t {
+	case tBigint:
+		return "a whole number"
+	case tDouble:
+		return "a number"
+	case tBoolean:
+		return "true or false"
+	case tVarcharList:
+		return "a list of names, as ['a', 'b']"
+	case tDoubleList:
+		return "a list of numbers, as [0.5, 1]"
+	case tTimestamp:
+		return "a timestamp"
+	}
+	return "a string"
+}
+
 type column struct {
 	name string
 	typ  colType
@@ -189,10 +208,17 @@ func nbTableBind(infoPtr unsafe.Pointer) {
 	}
 	for _, p := range spec.named {
 		v := mapping.BindGetNamedParameter(info, p.name)
+		given := v.Ptr != nil // DuckDB hands over no value for a named argument left out
 		x, err := goValue(v, p.typ)
 		mapping.DestroyValue(&v)
 		if err != nil {
 			mapping.BindSetError(info, fmt.Sprintf("%s: %s %v", spec.name, p.name, err))
+			return
+		}
+		if given && x == nil {
+			// NULL is never "not given": append := getvariable('unset') replaced a model where it meant to add.
+			mapping.BindSetError(info, fmt.Sprintf("%s: %s := NULL: give %s, or leave the argument out for its default "+
+				"(NULL does not mean \"not given\")", spec.name, p.name, p.typ.example()))
 			return
 		}
 		if x != nil {

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -89,6 +90,23 @@ func readOnly(dsn string) string {
 		return dsn + "&access_mode=read_only"
 	}
 	return dsn + "?access_mode=read_only"
+}
+
+// memorySize is a size as DuckDB's memory_limit takes one: a number and a unit (KB, MB, GB, TB, their KiB…
+// forms, or bytes).
+var memorySize = regexp.MustCompile(`(?i)^\s*([0-9]*\.?[0-9]+)\s*(b|bytes|[kmgt]i?b)\s*$`)
+
+// checkMemorySize refuses a memory limit that is not a positive size with a unit: DuckDB reads -5GB (and
+// -1) as no limit at all, and 0 as nothing.
+func checkMemorySize(s string) error {
+	m := memorySize.FindStringSubmatch(s)
+	if m == nil {
+		return errors.New("give a positive size with a unit, e.g. 2GB or 512MiB (DuckDB's default is 80% of the RAM)")
+	}
+	if v, err := strconv.ParseFloat(m[1], 64); err != nil || v <= 0 {
+		return errors.New("give a positive size, e.g. 2GB (0 leaves DuckDB no memory at all)")
+	}
+	return nil
 }
 
 // storageVersions is what --storage-version takes: a DuckDB version (v1.5.0, v2.0.0) or latest.
@@ -227,6 +245,11 @@ Exit codes: 0 success, 1 the command failed, 2 bad flags or arguments.`,
 		PersistentPreRunE: func(*cobra.Command, []string) error {
 			if maxRows < 0 {
 				return usageError{fmt.Errorf("--max-rows %d: give a number of rows (0: all)", maxRows)}
+			}
+			if e.memoryLimit != "" {
+				if err := checkMemorySize(e.memoryLimit); err != nil {
+					return usageError{fmt.Errorf("--memory-limit %q: %v", e.memoryLimit, err)}
+				}
 			}
 			if e.storageVersion != "" && !storageVersions.MatchString(e.storageVersion) {
 				return usageError{fmt.Errorf("--storage-version %q: give a DuckDB version such as v1.5.0 (readable by DuckDB 1.5 and 2.0) or v2.0.0, or latest", e.storageVersion)}
