@@ -15,8 +15,13 @@ import (
 
 // EvalSpec says what to evaluate: a stored model on a labelled source.
 type EvalSpec struct {
-	Model  string
-	Source string
+	Model string
+	// Version, when set, is the model to evaluate as loaded (Model is not read from the store), and ScoreAs
+	// the name the connection's scoring functions bind it by (package udf pins the version its caller's
+	// snapshot sees under such a name); empty: its name.
+	Version *Model
+	ScoreAs string
+	Source  string
 	// Label is the true-class column; empty means the model's label column.
 	Label string
 	// Curves also reads the ROC, precision-recall and calibration data (for plots).
@@ -105,9 +110,22 @@ func (e *Evaluation) Get(metric, class string) (float64, bool) {
 // memory_limit. With spec.NoCurves there is no table and no sort: the source is scored and aggregated in one
 // statement. It needs a single connection for the temporary tables.
 func Evaluate(ctx context.Context, conn *sql.Conn, spec EvalSpec) (*Evaluation, error) {
-	m, err := Load(ctx, conn, spec.Model)
-	if err != nil {
-		return nil, err
+	m := spec.Version
+	if m == nil {
+		// One snapshot for the model read here and the statements that score it (the scoring functions bind
+		// the version their transaction sees), unless the caller's transaction is open on conn: then it is
+		// that one's.
+		if _, err := conn.ExecContext(ctx, queries.SQL("store_begin.sql")); err == nil {
+			defer conn.ExecContext(context.WithoutCancel(ctx), queries.SQL("store_rollback.sql"))
+		}
+		var err error
+		if m, err = LoadTx(ctx, conn, spec.Model); err != nil {
+			return nil, err
+		}
+	}
+	as := spec.ScoreAs
+	if as == "" {
+		as = m.Name
 	}
 	label := spec.Label
 	if label == "" {
@@ -140,7 +158,7 @@ func Evaluate(ctx context.Context, conn *sql.Conn, spec EvalSpec) (*Evaluation, 
 	if err := requireIn(cols, src, "feature", need...); err != nil {
 		return nil, fmt.Errorf("evaluate %q: %w", m.Name, err)
 	}
-	e, err := evaluate(ctx, conn, scoring{src: src, label: label, proba: "nb_predict_proba(" + queries.Literal(m.Name) + ", " + queries.Row + ")",
+	e, err := evaluate(ctx, conn, scoring{src: src, label: label, proba: "nb_predict_proba(" + queries.Literal(as) + ", " + queries.Row + ")",
 		classes: classLabels(m), ordered: true, pos: pos, ranking: !spec.NoCurves, curves: spec.Curves && !spec.NoCurves})
 	if err != nil {
 		return nil, fmt.Errorf("evaluate %q: %w", m.Name, err)

@@ -58,11 +58,18 @@ func TestTransactionKeepsItsVersion(t *testing.T) {
 			defer reader.Close()
 			score := func() string {
 				t.Helper()
-				var s string
+				var s, eval, show string
 				if err := reader.QueryRowContext(ctx, probe).Scan(&s); err != nil {
 					t.Fatalf("scoring in the transaction: %v", err)
 				}
-				return s
+				// The table functions that read a model bind the version of their caller's snapshot too.
+				if err := reader.QueryRowContext(ctx, `SELECT value::VARCHAR FROM nb_eval('m', 'd1') WHERE metric = 'log_loss'`).Scan(&eval); err != nil {
+					t.Fatalf("nb_eval in the transaction: %v", err)
+				}
+				if err := reader.QueryRowContext(ctx, `SELECT count(*) || ' ' || sum(estimate) FROM nb_show('m')`).Scan(&show); err != nil {
+					t.Fatalf("nb_show in the transaction: %v", err)
+				}
+				return s + " | " + eval + " | " + show
 			}
 			if _, err := reader.ExecContext(ctx, `BEGIN`); err != nil {
 				t.Fatal(err)
@@ -86,7 +93,8 @@ func TestTransactionKeepsItsVersion(t *testing.T) {
 			if _, err := reader.ExecContext(ctx, `COMMIT`); err != nil {
 				t.Fatal(err)
 			}
-			newest := one(t, db, probe)
+			newest := one(t, db, probe) + " | " + one(t, db, `SELECT value::VARCHAR FROM nb_eval('m', 'd1') WHERE metric = 'log_loss'`) +
+				" | " + one(t, db, `SELECT count(*) || ' ' || sum(estimate) FROM nb_show('m')`)
 			if newest == first {
 				t.Fatalf("the five commits did not change the model's scores (%s): the test shows nothing", first)
 			}

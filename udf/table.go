@@ -90,6 +90,9 @@ type tableSpec struct {
 	// writes: the function changes the model store on sqlnb's own connection, so it refuses to run inside
 	// the caller's explicit transaction (ROLLBACK could not undo it).
 	writes bool
+	// reads: the function reads the model named by its "model" argument: the version the caller's snapshot
+	// sees is bound with the call (args["version"], a *sqlnb.Scorer), as the scoring functions bind it.
+	reads bool
 }
 
 type tableBind struct {
@@ -224,6 +227,17 @@ func nbTableBind(infoPtr unsafe.Pointer) {
 		if x != nil {
 			args[p.name] = x
 		}
+	}
+	if spec.reads {
+		var cctx mapping.ClientContext
+		mapping.TableFunctionGetClientContext(info, &cctx)
+		v, err := spec.reg.scorerFor(context.Background(), args["model"].(string), cctx)
+		mapping.DestroyClientContext(&cctx)
+		if err != nil {
+			mapping.BindSetError(info, spec.name+": "+err.Error())
+			return
+		}
+		args["version"] = v
 	}
 	if src, ok := args["source"].(string); ok {
 		var cctx mapping.ClientContext

@@ -89,6 +89,7 @@ func tableSpecs() []*tableSpec {
 		},
 		{
 			name:       "nb_show",
+			reads:      true,
 			positional: []param{{"model", tVarchar}},
 			columns: []column{{"feature", tVarchar}, {"kind", tVarchar}, {"class", tVarchar}, {"value", tVarchar},
 				{"parameter", tVarchar}, {"estimate", tDouble}, {"count", tDouble}},
@@ -96,6 +97,7 @@ func tableSpecs() []*tableSpec {
 		},
 		{
 			name:       "nb_eval",
+			reads:      true,
 			positional: []param{{"model", tVarchar}, {"source", tVarchar}},
 			named:      []param{{"label", tVarchar}, {"pos_label", tVarchar}},
 			columns:    []column{{"metric", tVarchar}, {"class", tVarchar}, {"value", tDouble}},
@@ -103,6 +105,7 @@ func tableSpecs() []*tableSpec {
 		},
 		{
 			name:       "nb_confusion",
+			reads:      true,
 			positional: []param{{"model", tVarchar}, {"source", tVarchar}},
 			named:      []param{{"label", tVarchar}},
 			columns:    []column{{"actual", tVarchar}, {"predicted", tVarchar}, {"n", tBigint}},
@@ -110,14 +113,12 @@ func tableSpecs() []*tableSpec {
 		},
 		{
 			name:       "nb_informative",
+			reads:      true,
 			positional: []param{{"model", tVarchar}},
 			named:      []param{{"top", tBigint}},
 			columns:    []column{{"class", tVarchar}, {"feature", tVarchar}, {"value", tVarchar}, {"llr", tDouble}},
 			run: func(ctx context.Context, reg *registry, args map[string]any) ([][]any, error) {
-				s, err := reg.scorer(ctx, str(args, "model"))
-				if err != nil {
-					return nil, err
-				}
+				s := args["version"].(*sqlnb.Scorer)
 				top := int64(10)
 				if v, ok := args["top"].(int64); ok {
 					top = v
@@ -134,6 +135,7 @@ func tableSpecs() []*tableSpec {
 		},
 		{
 			name:       "nb_linear_weights",
+			reads:      true,
 			positional: []param{{"model", tVarchar}},
 			columns:    []column{{"class", tVarchar}, {"feature", tVarchar}, {"value", tVarchar}, {"weight", tDouble}},
 			run:        runLinear,
@@ -162,6 +164,7 @@ func tableSpecs() []*tableSpec {
 		},
 		{
 			name:       "nb_export",
+			reads:      true,
 			positional: []param{{"model", tVarchar}, {"path", tVarchar}},
 			columns:    []column{{"model", tVarchar}, {"path", tVarchar}, {"bytes", tBigint}},
 			run:        runExport,
@@ -284,10 +287,7 @@ func runModels(ctx context.Context, reg *registry, _ map[string]any) ([][]any, e
 }
 
 func runShow(ctx context.Context, reg *registry, args map[string]any) ([][]any, error) {
-	s, err := reg.scorer(ctx, str(args, "model"))
-	if err != nil {
-		return nil, err
-	}
+	s := args["version"].(*sqlnb.Scorer)
 	var rows [][]any
 	for _, p := range sqlnb.Parameters(s) {
 		var value any
@@ -311,10 +311,7 @@ func runShow(ctx context.Context, reg *registry, args map[string]any) ([][]any, 
 // then one weight per number feature (value NULL), Bernoulli presence (value 'true') or category level.
 // class is the class whose log-odds against the other the weights give.
 func runLinear(ctx context.Context, reg *registry, args map[string]any) ([][]any, error) {
-	s, err := reg.scorer(ctx, str(args, "model"))
-	if err != nil {
-		return nil, err
-	}
+	s := args["version"].(*sqlnb.Scorer)
 	lin, err := sqlnb.LinearForm(s)
 	if err != nil {
 		return nil, err
@@ -354,10 +351,7 @@ func runSet(ctx context.Context, reg *registry, args map[string]any) ([][]any, e
 }
 
 func runExport(ctx context.Context, reg *registry, args map[string]any) ([][]any, error) {
-	m, err := sqlnb.Load(ctx, reg.internal, str(args, "model"))
-	if err != nil {
-		return nil, err
-	}
+	m := args["version"].(*sqlnb.Scorer).Model
 	var buf bytes.Buffer
 	if err := sqlnb.Export(&buf, m); err != nil {
 		return nil, err
@@ -392,7 +386,11 @@ func evaluate(ctx context.Context, reg *registry, args map[string]any) (*sqlnb.E
 		return nil, err
 	}
 	defer conn.Close()
-	return sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Model: str(args, "model"), Source: str(args, "source"), Label: str(args, "label"),
+	// The version the caller's snapshot sees, scored on sqlnb's own connection under a name of its own.
+	v := args["version"].(*sqlnb.Scorer)
+	as, unpin := reg.pin(v)
+	defer unpin()
+	return sqlnb.Evaluate(ctx, conn, sqlnb.EvalSpec{Version: v.Model, ScoreAs: as, Source: str(args, "source"), Label: str(args, "label"),
 		PosLabel: str(args, "pos_label"), PosLabelGiven: args["pos_label"] != nil})
 }
 

@@ -3,6 +3,8 @@ package udf
 import (
 	"cmp"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
@@ -386,5 +388,22 @@ func (c *conn) VersionGone(name, gen string, committed bool) {
 	}
 	for _, r := range c.reg.sameDatabase() {
 		r.replaced(name, gen)
+	}
+}
+
+// pin makes version v of a model bindable under a name of its own until unpin is called: the statements a
+// table function runs on sqlnb's connection (nb_eval's) score the version their caller's snapshot sees,
+// not the one their own transaction would.
+func (r *registry) pin(v *sqlnb.Scorer) (name string, unpin func()) {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	name = "__sqlnb_version_" + hex.EncodeToString(b[:]) + "_" + v.Model.Name
+	r.mu.Lock()
+	r.pins[name] = v
+	r.mu.Unlock()
+	return name, func() {
+		r.mu.Lock()
+		delete(r.pins, name)
+		r.mu.Unlock()
 	}
 }

@@ -288,3 +288,74 @@ func firstDifference(a, b string) int {
 	}
 	return i
 }
+
+// TestNodeTransactionKeepsItsVersion: through the loadable extension, with SQL only, a node-api transaction
+// that scored model m keeps scoring the version its snapshot sees while another connection commits five new
+// versions — by retraining, nb_set, appending, forgetting and merging — and sees the newest after COMMIT
+// (udf's TestTransactionKeepsItsVersion, in a host whose transactions sqlnb does not see begin and end).
+func TestNodeTransactionKeepsItsVersion(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "tx.duckdb")
+	setup := []string{
+		`CREATE TABLE d1 AS SELECT i, CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END AS y, CASE WHEN i % 2 = 0 THEN 1.0 ELSE 5.0 END + sin(i) AS x,
+			CASE WHEN (i % 2 = 0) = (i % 5 <> 0) THEN 'u' ELSE 'v' END AS c FROM range(300) r(i)`,
+		`CREATE TABLE d2 AS SELECT i, CASE WHEN i % 2 = 0 THEN 'b' ELSE 'a' END AS y, CASE WHEN i % 2 = 0 THEN 1.5 ELSE 4.0 END + cos(i) AS x,
+			CASE WHEN (i % 2 = 0) = (i % 3 <> 0) THEN 'v' ELSE 'u' END AS c FROM range(301) r(i)`,
+	}
+	for i := range 5 {
+		setup = append(setup,
+			fmt.Sprintf(`CREATE TABLE d1_%d AS SELECT y, x, c FROM d1 WHERE i %% 10 = %d`, i, i),
+			fmt.Sprintf(`CREATE TABLE d2_%d AS SELECT y, x, c FROM d2 WHERE i %% 5 = %d`, i, i),
+			fmt.Sprintf(`CALL nb_train('part%d', 'd2_%d', 'y')`, i, i))
+	}
+	setup = append(setup, `ALTER TABLE d1 DROP COLUMN i`, `ALTER TABLE d2 DROP COLUMN i`)
+	writers := []struct {
+		name  string
+		write func(i int) string
+	}{
+		{"retrain", func(i int) string { return fmt.Sprintf(`CALL nb_train('m', 'd%d', 'y')`, 1+(i+1)%2) }},
+		{"nb_set", func(i int) string { return fmt.Sprintf(`CALL nb_set('m', alpha := %d)`, 2+i) }},
+		{"append", func(int) string { return `CALL nb_train('m', 'd2', 'y', append := true)` }},
+		{"forget", func(i int) string { return fmt.Sprintf(`CALL nb_forget('m', 'd1_%d', 'y')`, i) }},
+		{"merge", func(i int) string { return fmt.Sprintf(`CALL nb_merge('m', ['m', 'part%d'], replace := true)`, i) }},
+	}
+	probe := `SELECT nb_predict_proba('m', {'x': 2.0, 'c': 'u'})::VARCHAR || ' ' || nb_joint_log_likelihood('m', {'x': 2.0, 'c': 'u'})::VARCHAR`
+	steps := []step{open(db), load(mustEnv(t, "SQLNB_EXT")), {"connect": "reader"}}
+	for _, q := range setup {
+		steps = append(steps, sql(q))
+	}
+	reader := func(q string) step { return step{"sql": q, "conn": "reader"} }
+	marks := map[string][2]int{} // per writer: the index of the reader's first score and of the newest's score
+	for _, w := range writers {
+		steps = append(steps, sql(`CALL nb_train('m', 'd1', 'y')`), reader(`BEGIN`))
+		first := len(steps)
+		steps = append(steps, reader(probe))
+		for i := range 5 {
+			steps = append(steps, sql(w.write(i)), reader(probe))
+		}
+		steps = append(steps, reader(`COMMIT`), sql(probe))
+		newest := len(steps) - 1
+		steps = append(steps, reader(probe))
+		marks[w.name] = [2]int{first, newest}
+	}
+	res := runNode(t, mustEnv(t, "SQLNB_NODE_DIR"), nil, steps...)
+	for i, r := range res {
+		if r.Error != "" {
+			t.Fatalf("step %d (%v): %s", i, steps[i], r.Error)
+		}
+	}
+	for _, w := range writers {
+		first, newest := marks[w.name][0], marks[w.name][1]
+		want := res[first].text()
+		for i := range 5 {
+			if got := res[first+2+2*i].text(); got != want {
+				t.Errorf("%s: after commit %d the transaction scored %s, before %s", w.name, i+1, got, want)
+			}
+		}
+		if res[newest].text() == want {
+			t.Errorf("%s: the five commits did not change the scores: the test shows nothing", w.name)
+		}
+		if got := res[newest+1].text(); got != res[newest].text() {
+			t.Errorf("%s: after COMMIT the reader scored %s, the newest version %s", w.name, got, res[newest].text())
+		}
+	}
+}

@@ -4,7 +4,8 @@
 // newest); {"sql": "..."} gives {"rows": [[text or null, ...]]} or {"error": message};
 // {"files": dir} lists the directory; {"exec": [cmd, ...args], "env": {...}} runs a child process;
 // {"parallel": ["...", ...]} runs each statement on its own new connection of the newest instance, all at
-// once, and gives {"results": [{"rows"} or {"error"}, ...]}.
+// once, and gives {"results": [{"rows"} or {"error"}, ...]}; {"connect": name} opens another connection of the
+// newest instance under that name, and {"sql": "...", "conn": name} runs on it.
 const { createRequire } = require('node:module');
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -19,8 +20,15 @@ const { DuckDBInstance } = createRequire(process.argv[2] + '/node_modules/')('@d
         const instance = await DuckDBInstance.create(step.open, step.options || {});
         open.push({ instance, connection: await instance.connect() });
         out.push({ ok: true });
+      } else if ('connect' in step) {
+        const top = open[open.length - 1];
+        top.named = top.named || {};
+        top.named[step.connect] = await top.instance.connect();
+        out.push({ ok: true });
       } else if ('sql' in step) {
-        const reader = await open[open.length - 1].connection.runAndReadAll(step.sql);
+        const top = open[open.length - 1];
+        const connection = step.conn ? top.named[step.conn] : top.connection;
+        const reader = await connection.runAndReadAll(step.sql);
         out.push({ rows: reader.getRowsJS().map((r) => r.map((v) => (v === null ? null : String(v)))) });
       } else if ('parallel' in step) {
         const { instance } = open[open.length - 1];
@@ -37,7 +45,10 @@ const { DuckDBInstance } = createRequire(process.argv[2] + '/node_modules/')('@d
         }));
         out.push({ results });
       } else if ('close' in step) {
-        const { instance, connection } = open.pop();
+        const { instance, connection, named } = open.pop();
+        for (const c of Object.values(named || {})) {
+          c.closeSync();
+        }
         connection.closeSync();
         instance.closeSync();
         out.push({ ok: true });
