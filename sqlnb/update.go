@@ -254,7 +254,7 @@ func updateModel(ctx context.Context, db DB, spec UpdateSpec, combine func(ctx c
 		return nil, err
 	}
 	var out *Model
-	err = retryConflicts(ctx, m.Name, func() error {
+	err = retryConflicts(ctx, m.Name, func(ctx context.Context) error {
 		if m == nil {
 			if m, err = Load(ctx, db, spec.Model); err != nil {
 				return err
@@ -831,7 +831,7 @@ func mergeModels(ctx context.Context, db DB, spec MergeSpec) (*Model, error) {
 		}
 	}
 	var out *Model
-	err := retryConflicts(ctx, spec.Into, func() error {
+	err := retryConflicts(ctx, spec.Into, func(ctx context.Context) error {
 		models := make([]*Model, len(spec.Inputs))
 		want := "" // the generation of Into, if it is an input
 		for i, n := range spec.Inputs {
