@@ -9,3 +9,14 @@ func SetBeforeLoad(db *DB, f func()) {
 	db.reg.beforeLoad = f
 	db.reg.mu.Unlock()
 }
+
+// CachedVersions returns the generations of model name that db's cache holds, one entry per version held.
+func CachedVersions(db *DB, name string) []string {
+	db.reg.mu.Lock()
+	defer db.reg.mu.Unlock()
+	var out []string
+	for _, v := range db.reg.versions[name] {
+		out = append(out, v.scorer.Model.Generation)
+	}
+	return out
+}

@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
-	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/udf"
 )
 
 // snapshotWriters are the ways another connection commits a new version of model m (rows d1, d2 of the
@@ -105,10 +108,9 @@ func TestTransactionKeepsItsVersion(t *testing.T) {
 	}
 }
 
-// TestStatementSeesOneVersion: a statement started before a commit binds the version its snapshot saw for
-// every call — here the commit happens while the statement's first call loads (the loader's hook) — and a
-// transaction whose version is no longer kept gets an error naming the model and saying to retry, never a
-// newer or mixed model.
+// TestSnapshotVersionGone: a transaction whose snapshot sees no version sqlnb holds — here one that began
+// before the model was stored — gets an error naming the model and saying to retry, never the newer model;
+// after it ends, the model scores.
 func TestSnapshotVersionGone(t *testing.T) {
 	db, err := openFile(t)
 	if err != nil {
@@ -141,5 +143,66 @@ func TestSnapshotVersionGone(t *testing.T) {
 	if got := one(t, db, `SELECT nb_predict('n', {'x': 1.0})`); got != "b" {
 		t.Errorf("after the transaction: %s", got)
 	}
-	_ = sqlnb.ErrUnknownModel
+}
+
+// TestConcurrentLoadsShareOne: eight statements that bind a version no one has loaded yet, at once, load it
+// once (the first load is held until the others are waiting), and the cache holds it once; after five
+// retrains scored on four connections, the cache holds each version at most once.
+func TestConcurrentLoadsShareOne(t *testing.T) {
+	db, err := openFile(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	mustExec(t, db, `CREATE TABLE d AS SELECT CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END AS y, (i % 2) + sin(i) AS x FROM range(100) r(i)`)
+	mustExec(t, db, `CALL nb_train('m', 'd', 'y')`)
+	var loads atomic.Int64
+	udf.SetBeforeLoad(db, func() {
+		loads.Add(1)
+		time.Sleep(300 * time.Millisecond) // the other binds arrive meanwhile
+	})
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var s string
+			errs <- db.QueryRowContext(ctx, `SELECT nb_predict('m', {'x': 1.0})`).Scan(&s)
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	udf.SetBeforeLoad(db, nil)
+	if n := loads.Load(); n != 1 {
+		t.Errorf("8 concurrent binds of one version loaded it %d times, want 1", n)
+	}
+	if v := udf.CachedVersions(db, "m"); len(v) != 1 {
+		t.Errorf("cache holds %v, want the one version", v)
+	}
+	for i := range 5 {
+		mustExec(t, db, fmt.Sprintf(`CALL nb_train('m', '(SELECT * FROM d WHERE x > %d)', 'y')`, -i-1))
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, _ = db.ExecContext(ctx, `SELECT nb_predict('m', {'x': 1.0})`)
+			}()
+		}
+		wg.Wait()
+	}
+	seen := map[string]bool{}
+	for _, g := range udf.CachedVersions(db, "m") {
+		if seen[g] {
+			t.Errorf("the cache holds version %s twice: %v", g, udf.CachedVersions(db, "m"))
+		}
+		seen[g] = true
+	}
 }
