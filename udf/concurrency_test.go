@@ -235,3 +235,121 @@ func openFile(t *testing.T) (*udf.DB, error) {
 	t.Helper()
 	return udf.Open(filepath.Join(t.TempDir(), "c.duckdb"))
 }
+
+// TestConcurrentWritersOfEveryKind: four connections score while another retrains, sets α, appends,
+// forgets and merges into the model in turn. The two calls of each query — nb_predict_proba and
+// nb_joint_log_likelihood — must come from one version: the posteriors are the softmax of the joint
+// log-likelihoods (seed 004's log-sum-exp), which two versions do not give; no query fails.
+func TestConcurrentWritersOfEveryKind(t *testing.T) {
+	db, err := openFile(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	mustExec(t, db, `CREATE TABLE d1 AS SELECT CASE WHEN i % 2 = 0 THEN 'a' ELSE 'b' END AS y,
+		CASE WHEN i % 2 = 0 THEN 1.0 ELSE 5.0 END + sin(i) AS x, CASE WHEN (i % 2 = 0) = (i % 5 <> 0) THEN 'u' ELSE 'v' END AS c FROM range(300) r(i)`)
+	mustExec(t, db, `CREATE TABLE d2 AS SELECT CASE WHEN i % 2 = 0 THEN 'b' ELSE 'a' END AS y,
+		CASE WHEN i % 2 = 0 THEN 1.5 ELSE 4.0 END + cos(i) AS x, CASE WHEN (i % 2 = 0) = (i % 3 <> 0) THEN 'v' ELSE 'u' END AS c FROM range(301) r(i)`)
+	mustExec(t, db, `CREATE TABLE few AS SELECT * FROM d2 LIMIT 40`)
+	mustExec(t, db, `CALL nb_train('part', 'few', 'y')`)
+	mustExec(t, db, `CALL nb_train('m', 'd1', 'y')`)
+	writes := []string{ // merge needs part's α (1)
+		`CALL nb_train('m', 'd2', 'y')`, `CALL nb_set('m', alpha := 2)`, `CALL nb_train('m', 'few', 'y', append := true)`,
+		`CALL nb_forget('m', 'few', 'y')`, `CALL nb_set('m', alpha := 1)`, `CALL nb_merge('m', ['m', 'part'], replace := true)`,
+		`CALL nb_train('m', 'd1', 'y')`,
+	}
+	probe := `SELECT nb_predict_proba('m', {'x': 2.0, 'c': 'u'})::VARCHAR, nb_joint_log_likelihood('m', {'x': 2.0, 'c': 'u'})::VARCHAR`
+	start := time.Now()
+	var nQueries, nWrites atomic.Int64
+	running := func() bool {
+		if time.Since(start) > 60*time.Second {
+			return false
+		}
+		return time.Since(start) < 3*time.Second || nQueries.Load() < 100 || nWrites.Load() < int64(2*len(writes))
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var failures []string
+	fail := func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(failures) < 10 {
+			failures = append(failures, fmt.Sprintf(format, args...))
+		}
+	}
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			conn, err := db.Conn(ctx)
+			if err != nil {
+				fail("conn: %v", err)
+				return
+			}
+			defer conn.Close()
+			for running() {
+				var proba, jll string
+				if err := conn.QueryRowContext(ctx, probe).Scan(&proba, &jll); err != nil {
+					fail("query: %v", err)
+					return
+				}
+				if !softmaxOf(proba, jll) {
+					fail("a mixture of versions: proba %s, jll %s", proba, jll)
+				}
+				nQueries.Add(1)
+			}
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 0; running(); i++ {
+			if _, err := db.ExecContext(ctx, writes[i%len(writes)]); err != nil {
+				fail("%s: %v", writes[i%len(writes)], err)
+				return
+			}
+			nWrites.Add(1)
+		}
+	}()
+	wg.Wait()
+	for _, f := range failures {
+		t.Error(f)
+	}
+	t.Logf("%d queries on 4 connections, %d writes", nQueries.Load(), nWrites.Load())
+	if nQueries.Load() < 100 || nWrites.Load() < int64(2*len(writes)) {
+		t.Errorf("too little concurrency: %d queries, %d writes", nQueries.Load(), nWrites.Load())
+	}
+}
+
+// softmaxOf reports whether the MAP text proba is the softmax of the MAP text jll (relative 1e-12).
+func softmaxOf(proba, jll string) bool {
+	parse := func(s string) (keys []string, vals []float64) {
+		for _, kv := range strings.Split(strings.Trim(s, "{}"), ", ") {
+			k, v, _ := strings.Cut(kv, "=")
+			x, _ := strconv.ParseFloat(v, 64)
+			keys, vals = append(keys, k), append(vals, x)
+		}
+		return keys, vals
+	}
+	pk, p := parse(proba)
+	jk, j := parse(jll)
+	if len(pk) != len(jk) {
+		return false
+	}
+	mx := math.Inf(-1)
+	for _, x := range j {
+		mx = math.Max(mx, x)
+	}
+	sum := 0.0
+	for _, x := range j {
+		sum += math.Exp(x - mx)
+	}
+	for i := range p {
+		want := math.Exp(j[i]-mx) / sum
+		if pk[i] != jk[i] || math.Abs(p[i]-want) > 1e-12*math.Max(1, want) {
+			return false
+		}
+	}
+	return true
+}

@@ -64,11 +64,6 @@ func errVersionGone(name string) error {
 		"replaced or dropped after your transaction began; commit or roll back, and run the statement again", sqlnb.ErrUnknownModel, name)
 }
 
-// scorer returns the newest committed version of model name, compiled.
-func (r *registry) scorer(ctx context.Context, name string) (*sqlnb.Scorer, error) {
-	return r.scorerFor(ctx, name, mapping.ClientContext{})
-}
-
 // scorerFor returns the version of model name that the transaction of the client context cctx sees (see
 // above); without a client context (cctx.Ptr nil), the newest committed.
 func (r *registry) scorerFor(ctx context.Context, name string, cctx mapping.ClientContext) (*sqlnb.Scorer, error) {
