@@ -33,8 +33,8 @@ type Options struct {
 	MaxIter      *int64   // logistic: iteration limit
 	// A long term table (TermsSpec): source, document id, term and count columns, feature name.
 	Terms, Doc, Term, Count, TermsFeature string
-	// Tokenizer settings of text features: n-gram length and stop words ("english").
-	Ngrams    int
+	// Tokenizer settings of text features: n-gram length (nil: unigrams; 1 to 5) and stop words ("english").
+	Ngrams    *int
 	StopWords string
 	// Binarize is the threshold of Bernoulli and text_bernoulli features.
 	Binarize float64
@@ -109,7 +109,13 @@ func (o Options) Params(base Params) (Params, map[string]float64, error) {
 // Spec builds the TrainSpec for model from source with label.
 func (o Options) Spec(model, source, label string) (TrainSpec, error) {
 	spec := TrainSpec{Model: model, Source: source, Label: label, Features: o.Features, Exclude: o.Exclude, By: o.By, Force: o.Force, Weight: o.Weight,
-		Text: TextOptions{Ngrams: o.Ngrams, StopWords: strings.ToLower(strings.TrimSpace(o.StopWords))}, Binarize: o.Binarize}
+		Text: TextOptions{StopWords: strings.ToLower(strings.TrimSpace(o.StopWords))}, Binarize: o.Binarize}
+	if o.Ngrams != nil {
+		if *o.Ngrams < 1 || *o.Ngrams > 5 {
+			return spec, fmt.Errorf("%w: ngrams %d: use 1 to 5", ErrBadOption, *o.Ngrams)
+		}
+		spec.Text.Ngrams = *o.Ngrams
+	}
 	if o.Terms == "" && (o.Doc != "" || o.Term != "" || o.Count != "" || o.TermsFeature != "" && o.TermsFeature != "terms") {
 		return spec, fmt.Errorf("%w: --doc, --term, --count and --terms-feature (doc :=, term :=, count :=, terms_feature :=) describe a "+
 			"term table: give the table with --terms (terms :=)", ErrBadOption)

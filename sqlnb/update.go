@@ -484,13 +484,19 @@ func updateTrainSpec(m *Model, spec UpdateSpec) (TrainSpec, error) {
 			}
 		}
 	}
-	asked := TextOptions{Ngrams: o.Ngrams, StopWords: strings.ToLower(strings.TrimSpace(o.StopWords))}
+	asked := TextOptions{StopWords: strings.ToLower(strings.TrimSpace(o.StopWords))}
+	if o.Ngrams != nil {
+		if *o.Ngrams < 1 || *o.Ngrams > 5 {
+			return TrainSpec{}, fmt.Errorf("%w: ngrams %d: use 1 to 5", ErrBadOption, *o.Ngrams)
+		}
+		asked.Ngrams = *o.Ngrams
+	}
 	for _, f := range m.Features {
 		if !kindInfo[f.Kind].Text {
 			continue
 		}
-		if o.Ngrams != 0 && max(1, f.Text.Ngrams) != max(1, o.Ngrams) {
-			return TrainSpec{}, bad("has the text feature %q with ngrams %d, not %d", f.Name, max(1, f.Text.Ngrams), o.Ngrams)
+		if o.Ngrams != nil && max(1, f.Text.Ngrams) != asked.Ngrams {
+			return TrainSpec{}, bad("has the text feature %q with ngrams %d, not %d", f.Name, max(1, f.Text.Ngrams), asked.Ngrams)
 		}
 		if asked.StopWords != "" && asked.StopWords != f.Text.StopWords {
 			return TrainSpec{}, bad("has the text feature %q with stop words %q, not %q", f.Name, f.Text.StopWords, asked.StopWords)

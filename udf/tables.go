@@ -210,7 +210,8 @@ func options(args map[string]any) sqlnb.Options {
 	}
 	o.Terms, o.Doc, o.Term, o.Count, o.TermsFeature = str(args, "terms"), str(args, "doc"), str(args, "term"), str(args, "count"), str(args, "terms_feature")
 	if v, ok := args["ngrams"].(int64); ok {
-		o.Ngrams = int(v)
+		n := int(v)
+		o.Ngrams = &n
 	}
 	o.StopWords = str(args, "stop_words")
 	if v, ok := args["binarize"].(float64); ok {

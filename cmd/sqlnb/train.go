@@ -108,7 +108,10 @@ func (f *modelFlags) addTraining(cmd *cobra.Command) {
 func (f *modelFlags) options(cmd *cobra.Command) sqlnb.Options {
 	o := sqlnb.Options{Features: f.features, Exclude: f.exclude, Force: f.force, Kind: f.kind, FeatureKinds: f.featureKinds,
 		Weight: f.weight, Variance: f.variance, Priors: f.priors, Terms: f.terms, Doc: f.doc, Term: f.term, Count: f.count,
-		TermsFeature: f.termsFeature, Ngrams: f.ngrams, StopWords: f.stopWords, Binarize: f.binarize, SemiSupervised: f.semiSupervised}
+		TermsFeature: f.termsFeature, StopWords: f.stopWords, Binarize: f.binarize, SemiSupervised: f.semiSupervised}
+	if cmd.Flags().Changed("ngrams") {
+		o.Ngrams = &f.ngrams
+	}
 	if cmd.Flags().Changed("alpha") {
 		o.Alpha = &f.alpha
 	}

@@ -17,9 +17,6 @@ func runUpdate(cmd *cobra.Command, e *env, o *trainOptions) error {
 		return usageError{errors.New("--append and --forget exclude each other: add rows or remove them, in two commands")}
 	}
 	opts := o.flags.options(cmd)
-	if !cmd.Flags().Changed("ngrams") {
-		opts.Ngrams = 0 // the model's
-	}
 	spec := sqlnb.UpdateSpec{Model: o.model, Source: o.from, Label: o.label, Options: opts, BinarizeSet: cmd.Flags().Changed("binarize")}
 	db, err := e.openExisting()
 	if err != nil {
