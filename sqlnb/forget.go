@@ -305,7 +305,8 @@ func Subtract(m, part *Model) (*Model, error) {
 		return nil, err
 	}
 	if len(out.Classes) < 2 {
-		return nil, fmt.Errorf("%w: model %q would keep %d class(es): a classifier needs at least two", ErrCannotForget, m.Name, len(out.Classes))
+		return nil, fmt.Errorf("%w: model %q would keep %d class(es): a classifier needs at least two; forget fewer rows, or drop "+
+			"the model (sqlnb models drop, nb_drop)", ErrCannotForget, m.Name, len(out.Classes))
 	}
 	return &out, nil
 }

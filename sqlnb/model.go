@@ -452,13 +452,13 @@ func (m *Model) UnmarshalJSON(data []byte) error {
 func ValidateName(name string) error {
 	switch {
 	case name == "":
-		return fmt.Errorf("%w: empty model name", ErrBadOption)
+		return fmt.Errorf("%w: empty model name: give the model a name", ErrBadOption)
 	case len(name) > 256:
-		return fmt.Errorf("%w: model name longer than 256 bytes", ErrBadOption)
+		return fmt.Errorf("%w: model name longer than 256 bytes: give a shorter name", ErrBadOption)
 	case strings.IndexByte(name, 0) >= 0:
-		return fmt.Errorf("%w: model name %q contains a NUL byte", ErrBadOption, name)
+		return fmt.Errorf("%w: model name %q contains a NUL byte: give a name without one", ErrBadOption, name)
 	case strings.TrimSpace(name) != name:
-		return fmt.Errorf("%w: model name %q has leading or trailing spaces", ErrBadOption, name)
+		return fmt.Errorf("%w: model name %q has leading or trailing spaces: remove them", ErrBadOption, name)
 	}
 	return nil
 }

@@ -795,7 +795,7 @@ func Import(r io.Reader, rename string) (*Model, error) {
 	}
 	m := &Model{}
 	if err := json.Unmarshal(data, m); err != nil {
-		return nil, fmt.Errorf("%w: read model JSON: %v", ErrInvalidModel, err)
+		return nil, fmt.Errorf("%w: read model JSON: %v: give a model as sqlnb models export (nb_export) writes it", ErrInvalidModel, err)
 	}
 	// A null group key would read as "" (a group of empty-text values): refused, as null statistics are.
 	var keys struct {
@@ -824,6 +824,12 @@ func Import(r io.Reader, rename string) (*Model, error) {
 	}
 	if rename != "" {
 		m.Name = rename
+	}
+	if err := ValidateName(m.Name); err != nil {
+		if rename != "" {
+			return nil, err
+		}
+		return nil, fmt.Errorf("model JSON: %w: store it under another name (--name, name :=)", err)
 	}
 	if m.Created.IsZero() {
 		m.Created = time.Now().UTC()

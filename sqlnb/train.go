@@ -107,6 +107,9 @@ func ParseFeatureKinds(specs []string) (map[string]Kind, error) {
 			if eq <= 0 || eq < p.quoted {
 				return nil, fmt.Errorf("%w: feature kind %q: use column=kind (a column with ',', '=', '\"' or spaces at its ends in double quotes: \" n \"=poisson)", ErrBadOption, s)
 			}
+			if strings.TrimSpace(p.text[eq+1:]) == "" { // "x=" names no kind (it trained x as auto, silently)
+				return nil, fmt.Errorf("%w: feature kind %q: name a kind after '=' (use auto, %s)", ErrBadOption, s, strings.Join(KindNames(), ", "))
+			}
 			k, err := ParseKind(p.text[eq+1:])
 			if err != nil {
 				return nil, err

@@ -366,18 +366,19 @@ func updateTrainSpec(m *Model, spec UpdateSpec) (TrainSpec, error) {
 		return TrainSpec{}, bad("cannot take --by (by :=) when rows are added or forgotten: per-group models are trained whole; " +
 			"train it again with --by on all the rows")
 	}
-	if spec.Label != "" && spec.Label != m.Label {
+	// Names are matched as DuckDB matches identifiers (ASCII case aside): the rows' "Y" is the model's "y".
+	if spec.Label != "" && !EqualFoldIdent(spec.Label, m.Label) {
 		return TrainSpec{}, bad("has the label column %q, not %q: the rows must have the same label", m.Label, spec.Label)
 	}
-	if o.Weight != "" && o.Weight != m.Weight {
+	if o.Weight != "" && !EqualFoldIdent(o.Weight, m.Weight) {
 		if m.Weight == "" {
 			return TrainSpec{}, bad("has no weight column, so its rows cannot take weight column %q: leave --weight out, or train a new model", o.Weight)
 		}
-		return TrainSpec{}, bad("has the weight column %q, not %q", m.Weight, o.Weight)
+		return TrainSpec{}, bad("has the weight column %q, not %q: %s", m.Weight, o.Weight, asTrained)
 	}
 	byName := map[string]Feature{}
 	for _, f := range m.Features {
-		byName[f.Name] = f
+		byName[FoldIdent(f.Name)] = f
 	}
 	ts := TrainSpec{Model: m.Name, Source: spec.Source, Label: m.Label, Weight: m.Weight, Force: true, FeatureKinds: map[string]Kind{}}
 	termsFeature := ""
@@ -390,7 +391,7 @@ func updateTrainSpec(m *Model, spec UpdateSpec) (TrainSpec, error) {
 		if termsFeature == "" {
 			termsFeature = "terms"
 		}
-		if f, ok := byName[termsFeature]; !ok || f.Kind != Text {
+		if f, ok := byName[FoldIdent(termsFeature)]; !ok || f.Kind != Text || f.Name != termsFeature {
 			return TrainSpec{}, bad("has no text feature %q for the term table: name the model's term-table feature with --terms-feature (terms_feature :=)", termsFeature)
 		}
 		if o.Doc == "" || o.Term == "" || o.Count == "" {
@@ -435,18 +436,18 @@ func updateTrainSpec(m *Model, spec UpdateSpec) (TrainSpec, error) {
 	// Options the user set must be the model's.
 	if len(o.Features) > 0 {
 		for _, n := range o.Features {
-			if _, ok := byName[n]; !ok || n == termsFeature {
+			if f, ok := byName[FoldIdent(n)]; !ok || f.Name == termsFeature {
 				return TrainSpec{}, bad("has no feature %q (features: %s): the rows must have the model's features", n, strings.Join(names, ", "))
 			}
 		}
 		for _, n := range names {
-			if !slices.Contains(o.Features, n) {
+			if !slices.ContainsFunc(o.Features, func(x string) bool { return EqualFoldIdent(x, n) }) {
 				return TrainSpec{}, bad("has the feature %q, which --features (features :=) leaves out: the rows must have every feature of the model", n)
 			}
 		}
 	}
 	for _, n := range o.Exclude {
-		if _, ok := byName[n]; ok {
+		if _, ok := byName[FoldIdent(n)]; ok {
 			return TrainSpec{}, bad("has the feature %q, which --exclude (exclude :=) leaves out: the rows must have every feature of the model", n)
 		}
 	}
@@ -458,20 +459,22 @@ func updateTrainSpec(m *Model, spec UpdateSpec) (TrainSpec, error) {
 	if err != nil {
 		return TrainSpec{}, err
 	}
+	folded := map[string]Kind{}
+	for n, k := range kinds {
+		if _, ok := byName[FoldIdent(n)]; !ok {
+			return TrainSpec{}, bad("has no feature %q (--feature-kind, feature_kinds :=): %s", n, asTrained)
+		}
+		folded[FoldIdent(n)] = k
+	}
 	for _, f := range m.Features {
-		k, set := kinds[f.Name], false
+		k, set := folded[FoldIdent(f.Name)], false
 		if k != "" {
 			set = true
 		} else if kind != "" {
 			k, set = kind, true
 		}
 		if set && k != f.Kind {
-			return TrainSpec{}, bad("has the feature %q of kind %s, not %s", f.Name, f.Kind, k)
-		}
-	}
-	for n := range kinds {
-		if _, ok := byName[n]; !ok {
-			return TrainSpec{}, bad("has no feature %q (--feature-kind, feature_kinds :=)", n)
+			return TrainSpec{}, bad("has the feature %q of kind %s, not %s: %s", f.Name, f.Kind, k, asTrained)
 		}
 	}
 	if spec.BinarizeSet || o.Binarize != 0 {
@@ -480,7 +483,7 @@ func updateTrainSpec(m *Model, spec UpdateSpec) (TrainSpec, error) {
 		}
 		for _, f := range m.Features {
 			if kindInfo[f.Kind].Binarize && f.Binarize != o.Binarize {
-				return TrainSpec{}, bad("has the feature %q with binarize threshold %g, not %g", f.Name, f.Binarize, o.Binarize)
+				return TrainSpec{}, bad("has the feature %q with binarize threshold %g, not %g: %s", f.Name, f.Binarize, o.Binarize, asTrained)
 			}
 		}
 	}
@@ -496,10 +499,10 @@ func updateTrainSpec(m *Model, spec UpdateSpec) (TrainSpec, error) {
 			continue
 		}
 		if o.Ngrams != nil && max(1, f.Text.Ngrams) != asked.Ngrams {
-			return TrainSpec{}, bad("has the text feature %q with ngrams %d, not %d", f.Name, max(1, f.Text.Ngrams), asked.Ngrams)
+			return TrainSpec{}, bad("has the text feature %q with ngrams %d, not %d: %s", f.Name, max(1, f.Text.Ngrams), asked.Ngrams, asTrained)
 		}
 		if asked.StopWords != "" && asked.StopWords != f.Text.StopWords {
-			return TrainSpec{}, bad("has the text feature %q with stop words %q, not %q", f.Name, f.Text.StopWords, asked.StopWords)
+			return TrainSpec{}, bad("has the text feature %q with stop words %q, not %q: %s", f.Name, f.Text.StopWords, asked.StopWords, asTrained)
 		}
 	}
 	p, given, err := o.Params(m.Params)
@@ -515,6 +518,9 @@ func updateTrainSpec(m *Model, spec UpdateSpec) (TrainSpec, error) {
 	ts.Params = &p
 	return ts, nil
 }
+
+// asTrained is what to do about an option of Append or Forget that differs from the model's.
+const asTrained = "leave the option out: rows are added and forgotten as the model was trained"
 
 func sameText(a, b TextOptions) bool {
 	return max(1, a.Ngrams) == max(1, b.Ngrams) && a.StopWords == b.StopWords
@@ -682,8 +688,18 @@ func alignNames(base, part *Model) {
 }
 
 func sameFeatures(m, part *Model, what string) error {
+	// What to do, unless the difference says it (cast it): models merge when trained alike, and rows are read
+	// as the model was trained.
+	todo := "train them alike (the same label, weight column and features, of the same kinds and settings)"
+	if what == "the rows" {
+		todo = "give rows with the model's label, weight column and features"
+	}
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: model %q and %s differ: %s", ErrBadOption, m.Name, what, fmt.Sprintf(format, args...))
+		detail := fmt.Sprintf(format, args...)
+		if !strings.Contains(detail, "cast it") {
+			detail += ": " + todo
+		}
+		return fmt.Errorf("%w: model %q and %s differ: %s", ErrBadOption, m.Name, what, detail)
 	}
 	if m.Label != part.Label {
 		return bad("label column %q, not %q", m.Label, part.Label)

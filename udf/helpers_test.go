@@ -2,6 +2,7 @@ package udf_test
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strconv"
 	"strings"
@@ -56,9 +57,23 @@ func mustExec(tb testing.TB, db *udf.DB, stmt string, args ...any) {
 // queryStrings runs stmt and returns every row's columns as text (NULL as "NULL").
 func queryStrings(tb testing.TB, db *udf.DB, stmt string, args ...any) [][]string {
 	tb.Helper()
-	rows, err := db.QueryContext(context.Background(), stmt, args...)
+	out, err := queryRows(db, stmt, args...)
 	if err != nil {
 		tb.Fatalf("%s: %v", stmt, err)
+	}
+	return out
+}
+
+// querier is a *udf.DB or one of its connections (*sql.Conn).
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// queryRows runs stmt on q and returns every row's columns as text (NULL as "NULL"), or the error.
+func queryRows(q querier, stmt string, args ...any) ([][]string, error) {
+	rows, err := q.QueryContext(context.Background(), stmt, args...)
+	if err != nil {
+		return nil, err
 	}
 	defer rows.Close()
 	cols, _ := rows.Columns()
@@ -70,7 +85,7 @@ func queryStrings(tb testing.TB, db *udf.DB, stmt string, args ...any) [][]strin
 			ptrs[i] = &vals[i]
 		}
 		if err := rows.Scan(ptrs...); err != nil {
-			tb.Fatal(err)
+			return nil, err
 		}
 		row := make([]string, len(cols))
 		for i, v := range vals {
@@ -87,8 +102,5 @@ func queryStrings(tb testing.TB, db *udf.DB, stmt string, args ...any) [][]strin
 		}
 		out = append(out, row)
 	}
-	if err := rows.Err(); err != nil {
-		tb.Fatalf("%s: %v", stmt, err)
-	}
-	return out
+	return out, rows.Err()
 }

@@ -249,7 +249,14 @@ func bindScalar(info mapping.BindInfo, spec *scalarSpec) (*bound, error) {
 	if errors.Is(err, errNUL) {
 		return nil, fmt.Errorf("the model name: %w", err)
 	}
-	if err != nil || name == "" {
+	// NULL and '' are constants too: "must be a constant" sent the user looking for a column.
+	if args[0].id == mapping.TypeSQLNull || errors.Is(err, errNULLArg) {
+		return nil, fmt.Errorf("the model name is NULL: name a stored model, as in %s", usage)
+	}
+	if err == nil && name == "" {
+		return nil, fmt.Errorf("the model name is empty: name a stored model, as in %s", usage)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("the first argument must be a constant model name, as in %s (not a column or a prepared "+
 			"statement's parameter: the model is resolved once, when the query is bound)", usage)
 	}
@@ -355,6 +362,9 @@ func featureList(m *sqlnb.Model) string {
 	return strings.Join(names, ", ")
 }
 
+// errNULLArg is foldString's error for a constant NULL.
+var errNULLArg = errors.New("is NULL")
+
 func foldString(cctx mapping.ClientContext, info mapping.BindInfo, i int, a argument) (string, error) {
 	if !a.foldable || (a.id != mapping.TypeVarchar && a.id != mapping.TypeStringLiteral) {
 		return "", fmt.Errorf("argument %d is not a constant string", i+1)
@@ -369,7 +379,7 @@ func foldString(cctx mapping.ClientContext, info mapping.BindInfo, i int, a argu
 		return "", fmt.Errorf("%s", mapping.ErrorDataMessage(ed))
 	}
 	if mapping.IsNullValue(v) {
-		return "", fmt.Errorf("argument %d is NULL", i+1)
+		return "", fmt.Errorf("argument %d %w", i+1, errNULLArg)
 	}
 	s, err := varchar(v)
 	if err != nil {
@@ -380,13 +390,19 @@ func foldString(cctx mapping.ClientContext, info mapping.BindInfo, i int, a argu
 
 func (b *bound) bindClass(cctx mapping.ClientContext, info mapping.BindInfo, i int, a argument) error {
 	m := b.scorer.Model
-	if a.id == mapping.TypeSQLNull {
+	isNULL := func() error {
 		return fmt.Errorf("model %q: argument %d, the class, is NULL: name a class (classes: %s)", m.Name, i+1, strings.Join(b.scorer.Labels, ", "))
+	}
+	if a.id == mapping.TypeSQLNull {
+		return isNULL()
 	}
 	if a.foldable {
 		c, err := foldString(cctx, info, i, a)
 		if errors.Is(err, errNUL) {
 			return fmt.Errorf("model %q: the class: %w", m.Name, err)
+		}
+		if errors.Is(err, errNULLArg) { // NULL::VARCHAR: it said "must be text (argument 3 is NULL)"
+			return isNULL()
 		}
 		if err != nil {
 			// A constant that is not text: a class written as a number ('1' is meant), or the class left out

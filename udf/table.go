@@ -54,6 +54,11 @@ type param struct {
 	typ  colType
 }
 
+// emptyOK are the named parameters for which the empty string or list is a value, not an error: a class may
+// be named with the empty string, and no columns to exclude or to group by is what an empty list says. Any
+// other named parameter given either is an error (nbTableBind).
+var emptyOK = map[string]bool{"pos_label": true, "exclude": true, "by": true}
+
 // example says what a value of type t looks like, for messages.
 func (t colType) example() string {
 	switch t {
@@ -132,7 +137,8 @@ func registerTable(conn mapping.Connection, spec *tableSpec) error {
 }
 
 // goValue converts a parameter value; nil for NULL or absent. A string holding a NUL character is an error
-// (varchar).
+// (varchar), and so is a NULL element of a list: it is no name or number, and dropping it would run with a
+// shorter list than the one written (nb_merge('c', ['a', NULL, 'b']) merged a and b).
 func goValue(v mapping.Value, t colType) (any, error) {
 	if v.Ptr == nil || mapping.IsNullValue(v) {
 		return nil, nil
@@ -149,15 +155,16 @@ func goValue(v mapping.Value, t colType) (any, error) {
 		out := make([]string, 0, n)
 		for i := range n {
 			c := mapping.GetListChild(v, mapping.IdxT(i))
-			if !mapping.IsNullValue(c) {
-				x, err := varchar(c)
-				if err != nil {
-					mapping.DestroyValue(&c)
-					return nil, err
-				}
-				out = append(out, x)
+			if mapping.IsNullValue(c) {
+				mapping.DestroyValue(&c)
+				return nil, nullElement(i)
 			}
+			x, err := varchar(c)
 			mapping.DestroyValue(&c)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, x)
 		}
 		return out, nil
 	case tDoubleList:
@@ -165,14 +172,36 @@ func goValue(v mapping.Value, t colType) (any, error) {
 		out := make([]float64, 0, n)
 		for i := range n {
 			c := mapping.GetListChild(v, mapping.IdxT(i))
-			if !mapping.IsNullValue(c) {
+			null := mapping.IsNullValue(c)
+			if !null {
 				out = append(out, mapping.GetDouble(c))
 			}
 			mapping.DestroyValue(&c)
+			if null {
+				return nil, nullElement(i)
+			}
 		}
 		return out, nil
 	}
 	return varchar(v)
+}
+
+// nullElement is goValue's error for a NULL at 0-based position i of a list.
+func nullElement(i int) error {
+	return fmt.Errorf("holds NULL (element %d): remove it, or give a value in its place", i+1)
+}
+
+// empty reports whether x, a named parameter's value, is the empty string or an empty list.
+func empty(x any) bool {
+	switch v := x.(type) {
+	case string:
+		return v == ""
+	case []string:
+		return len(v) == 0
+	case []float64:
+		return len(v) == 0
+	}
+	return false
 }
 
 //export nbTableBind
@@ -222,6 +251,16 @@ func nbTableBind(infoPtr unsafe.Pointer) {
 			// NULL is never "not given": append := getvariable('unset') replaced a model where it meant to add.
 			mapping.BindSetError(info, fmt.Sprintf("%s: %s := NULL: give %s, or leave the argument out for its default "+
 				"(NULL does not mean \"not given\")", spec.name, p.name, p.typ.example()))
+			return
+		}
+		if !emptyOK[p.name] && empty(x) {
+			// Nor is '' or []: features := [] trained on every column, kind := '' chose the kinds.
+			lit := "''"
+			if p.typ != tVarchar {
+				lit = "[]"
+			}
+			mapping.BindSetError(info, fmt.Sprintf("%s: %s := %s: give %s, or leave the argument out for its default "+
+				"(%s does not mean \"not given\")", spec.name, p.name, lit, p.typ.example(), lit))
 			return
 		}
 		if x != nil {

@@ -124,7 +124,7 @@ func tableSpecs() []*tableSpec {
 					top = v
 				}
 				if top < 0 {
-					return nil, fmt.Errorf("%w: nb_informative: top := %d: give the number of values to list per class (0 or more; default 10)", sqlnb.ErrBadOption, top)
+					return nil, fmt.Errorf("%w: top := %d: give the number of values to list per class (0 or more; default 10)", sqlnb.ErrBadOption, top)
 				}
 				var rows [][]any
 				for _, x := range sqlnb.MostInformative(s, int(top)) {
@@ -159,7 +159,7 @@ func tableSpecs() []*tableSpec {
 			positional: []param{{"model", tVarchar}},
 			named:      optionParams,
 			columns: []column{{"model", tVarchar}, {"alpha", tDouble}, {"var_smoothing", tDouble},
-				{"variance", tVarchar}, {"priors", tVarchar}},
+				{"variance", tVarchar}, {"priors", tVarchar}, {"warnings", tVarcharList}},
 			run: runSet,
 		},
 		{
@@ -202,7 +202,10 @@ func optFloat(args map[string]any, k string) *float64 {
 	return nil
 }
 
-func options(args map[string]any) sqlnb.Options {
+// options reads the options of nb_train, nb_forget, nb_set and nb_cv from their named arguments. A value that
+// sqlnb.Options cannot tell from "not given" is an error here: ngrams := 0 (0 is its "not given"; the words
+// of a text are ngrams 1).
+func options(args map[string]any) (sqlnb.Options, error) {
 	o := sqlnb.Options{Kind: str(args, "kind"), Weight: str(args, "weight"), Alpha: optFloat(args, "alpha"),
 		VarSmoothing: optFloat(args, "var_smoothing"), Variance: str(args, "variance"), Priors: str(args, "priors")}
 	if v, ok := args["norm"].(bool); ok {
@@ -239,16 +242,21 @@ func options(args map[string]any) sqlnb.Options {
 	if fk := str(args, "feature_kinds"); fk != "" {
 		o.FeatureKinds = []string{fk} // "col=kind,col=kind": sqlnb.ParseFeatureKinds splits it
 	}
-	return o
+	return o, nil
 }
 
 func runTrain(ctx context.Context, reg *registry, args map[string]any) ([][]any, error) {
 	if add, _ := args["append"].(bool); add {
 		return runUpdate(ctx, reg, args, sqlnb.Append)
 	}
-	spec, err := options(args).Spec(str(args, "model"), str(args, "source"), str(args, "label"))
+	name := str(args, "model")
+	var spec sqlnb.TrainSpec
+	o, err := options(args)
+	if err == nil {
+		spec, err = o.Spec(name, str(args, "source"), str(args, "label"))
+	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("train %q: %w", name, err) // as sqlnb.Train's errors name it
 	}
 	spec.Registrar = reg
 	res, err := sqlnb.Train(ctx, reg.internal, spec)
@@ -341,14 +349,21 @@ func runSet(ctx context.Context, reg *registry, args map[string]any) ([][]any, e
 	if err != nil {
 		return nil, err
 	}
-	p, given, err := options(args).Params(m.Params)
+	o, err := options(args)
 	if err != nil {
 		return nil, fmt.Errorf("model %q: %w", name, err)
 	}
+	p, given, err := o.Params(m.Params)
+	if err != nil {
+		return nil, fmt.Errorf("model %q: %w", name, err)
+	}
+	unused := sqlnb.UnusedChanges(m, p)
 	if m, err = sqlnb.SetParams(ctx, reg.internal, name, p, given); err != nil {
 		return nil, err
 	}
-	return [][]any{{m.Name, m.Params.Alpha, m.Params.VarSmoothing, m.Params.Variance, m.Params.Priors}}, nil
+	// The warnings sqlnb models set prints (they were lost in SQL: alpha := 0, a parameter of another family).
+	warnings := append(append([]string{}, m.Params.Warnings()...), unused...)
+	return [][]any{{m.Name, m.Params.Alpha, m.Params.VarSmoothing, m.Params.Variance, m.Params.Priors, warnings}}, nil
 }
 
 func runExport(ctx context.Context, reg *registry, args map[string]any) ([][]any, error) {
@@ -372,7 +387,7 @@ func runImport(ctx context.Context, reg *registry, args map[string]any) ([][]any
 	defer f.Close()
 	m, err := sqlnb.Import(f, str(args, "name"))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", str(args, "path"), err) // which file is not a model
 	}
 	replace, _ := args["replace"].(bool)
 	if err := sqlnb.SaveImported(ctx, reg.internal, m, replace); err != nil {
@@ -426,7 +441,11 @@ func runConfusion(ctx context.Context, reg *registry, args map[string]any) ([][]
 // runCV cross-validates as `sqlnb cv` does (sqlnb.CrossValidate) on a connection of the internal pool: one
 // row per setting and metric, with the per-fold values as a list and the best setting by metric marked.
 func runCV(ctx context.Context, reg *registry, args map[string]any) ([][]any, error) {
-	spec, err := options(args).Spec("nb_cv", str(args, "source"), str(args, "label"))
+	o, err := options(args)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := o.Spec("nb_cv", str(args, "source"), str(args, "label"))
 	if err != nil {
 		return nil, err
 	}
@@ -468,8 +487,12 @@ var updateColumns = []column{{"model", tVarchar}, {"n_rows", tBigint}, {"skipped
 func runUpdate(ctx context.Context, reg *registry, args map[string]any,
 	update func(context.Context, sqlnb.DB, sqlnb.UpdateSpec) (*sqlnb.UpdateResult, error)) ([][]any, error) {
 	_, binarize := args["binarize"].(float64)
+	o, err := options(args)
+	if err != nil {
+		return nil, fmt.Errorf("model %q: %w", str(args, "model"), err)
+	}
 	res, err := update(ctx, reg.internal, sqlnb.UpdateSpec{Model: str(args, "model"), Source: str(args, "source"), Label: str(args, "label"),
-		Options: options(args), BinarizeSet: binarize})
+		Options: o, BinarizeSet: binarize})
 	if err != nil {
 		return nil, err
 	}
