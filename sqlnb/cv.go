@@ -146,7 +146,7 @@ func FoldModels(ctx context.Context, db Querier, spec CVSpec) ([]*Model, string,
 // labelled and not (reg makes its E-steps' scorers callable from SQL).
 func foldModels(ctx context.Context, db Querier, reg FoldRegistrar, spec CVSpec) ([]*Model, string, []string, error) {
 	if spec.Folds < 2 {
-		return nil, "", nil, fmt.Errorf("%w: --folds %d: use at least 2", ErrBadOption, spec.Folds)
+		return nil, "", nil, fmt.Errorf("%w: folds %d: use at least 2 (--folds, folds :=)", ErrBadOption, spec.Folds)
 	}
 	t := spec.Train
 	if len(t.By) > 0 {
@@ -328,7 +328,7 @@ func checkLabels(src Source, label string, rows int64, classes []string) error {
 
 // emptyFold is the error of fold f (from 0) without labelled rows, of rows in all.
 func emptyFold(spec CVSpec, f int, rows int64) error {
-	return fmt.Errorf("%w: --folds %d: fold %d has no labelled rows (%d labelled rows in all): use fewer folds, --stratified (stratified := true) "+
+	return fmt.Errorf("%w: folds %d: fold %d has no labelled rows (%d labelled rows in all): use fewer folds, --stratified (stratified := true) "+
 		"or another --seed", ErrBadOption, spec.Folds, f+1, rows)
 }
 

@@ -292,8 +292,8 @@ var advCases = []advCase{
 	{"range", "a model name of 300 bytes", "", `CALL nb_train(repeat('m', 300), 't', 'y')`, fails("model name longer than 256 bytes: give a shorter name"), "nb"}, // issue 30: said no what to do
 	{"range", "alpha -1", "", `CALL nb_train('nb', 't', 'y', alpha := -1)`, fails(`train "nb"`, "alpha -1: must be a finite number ≥ 0"), "nb"},                   // issue 30: named no model
 	{"range", "an unknown kind", "", `CALL nb_train('nb', 't', 'y', kind := 'foo')`, fails(`train "nb"`, `kind "foo": use auto, gaussian`), "nb"},                 // issue 30: named no model
-	{"range", "folds 0", "", `FROM nb_cv('t', 'y', features := ['x'], folds := 0)`, fails("--folds 0: use at least 2"), ""},
-	{"range", "folds 1", "", `FROM nb_cv('t', 'y', features := ['x'], folds := 1)`, fails("--folds 1: use at least 2"), ""},
+	{"range", "folds 0", "", `FROM nb_cv('t', 'y', features := ['x'], folds := 0)`, fails("folds 0: use at least 2 (--folds, folds :=)"), ""},
+	{"range", "folds 1", "", `FROM nb_cv('t', 'y', features := ['x'], folds := 1)`, fails("folds 1: use at least 2 (--folds, folds :=)"), ""},
 	{"range", "top -1", "", `FROM nb_informative('nb', top := -1)`, fails("nb_informative: bad option: top := -1: give the number of values to list per class (0 or more"), ""}, // issue 30: said "nb_informative: bad option: nb_informative: …"
 	{"range", "top 0", "", `SELECT count(*) FROM nb_informative('nb', top := 0)`, gives("0"), ""},
 }
