@@ -383,3 +383,22 @@ func (cat *categoricalComponent) SQL(x *exporter, c int) (string, error) {
 	}
 	return strings.Join(terms, " + "), nil
 }
+
+func subtractCategory(x, n *CategoryCount) error {
+	c, err := subCount("the count", x.Count, n.Count)
+	if err != nil {
+		return err
+	}
+	w, err := subSum("the weight", x.Weight, n.Weight)
+	if err != nil {
+		return err
+	}
+	if c == 0 {
+		if err := emptySum("weight", w, x.Weight); err != nil {
+			return err
+		}
+		w = 0
+	}
+	x.Count, x.Weight = c, w
+	return nil
+}

@@ -187,8 +187,8 @@ func foldModels(ctx context.Context, db Querier, reg FoldRegistrar, spec CVSpec)
 		out, more, err := semiSupervisedFolds(ctx, db, reg, spec, p, fold)
 		return out, fold, append(warnings, more...), err
 	}
-	for _, g := range byFamily(p.features) {
-		if _, ok := g.fam.(refitter); ok {
+	for _, g := range families.ByFamily(p.features) {
+		if _, ok := g.Family.(refitter); ok {
 			out, err := refitFolds(ctx, db, spec, p, base, fold)
 			return out, fold, warnings, err
 		}

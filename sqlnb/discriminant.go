@@ -3,7 +3,6 @@ package sqlnb
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -97,19 +96,6 @@ func (discriminantFamily) Kinds() []KindInfo {
 
 func (discriminantFamily) Tables() []table                    { return []table{CoMomentTable} }
 func (discriminantFamily) Check(_, _ []Feature, _ bool) error { return nil }
-
-type featurePair struct{ J, K int }
-
-// pairs lists the feature pairs j ≤ k of m features, row by row.
-func pairs(m int) []featurePair {
-	var out []featurePair
-	for j := range m {
-		for k := j; k < m; k++ {
-			out = append(out, featurePair{j, k})
-		}
-	}
-	return out
-}
 
 // Train runs train_comoments: per (fold,) class the count and weight of the complete rows, every feature's
 // mean and every pair's co-moment; rows with a missing feature value (NULL or NaN) are left out and
@@ -348,29 +334,6 @@ func comomentScan(ctx context.Context, sc *scan, names []string, missing bool) (
 		addRows(sc.part(fold).stats, CoMomentTable, s...)
 	}
 	return true, nil
-}
-
-// discriminantDiagnose names the columns with infinite values, or values so large that their products
-// overflow, after the co-moment scan failed or gave a non-finite statistic.
-func discriminantDiagnose(ctx context.Context, sc *scan, names []string, cause error) error {
-	mf := make([]momentFeature, len(names))
-	for i, n := range names {
-		mf[i] = momentFeature{Name: n}
-	}
-	counts, err := nonfiniteCounts(ctx, sc, mf)
-	if err != nil {
-		return fmt.Errorf("%w (and checking for infinity failed: %v)", cause, err)
-	}
-	infs, huge := counts.infinite(mf), counts.huge(mf)
-	switch {
-	case len(infs) > 0:
-		return fmt.Errorf("%w: feature %s holds infinite values: filter them out or replace them with NULL (rows with a missing value are left out)",
-			ErrBadValue, strings.Join(infs, ", "))
-	case len(huge) > 0:
-		return fmt.Errorf("%w: feature %s: values this large make the co-moments overflow a DOUBLE: "+
-			"rescale the column (for example divide it by 1e150) and train again", ErrBadValue, strings.Join(huge, ", "))
-	}
-	return fmt.Errorf("compute co-moments: %w", cause)
 }
 
 // Validate: every class has a row for every pair of features j ≤ k.
@@ -633,18 +596,6 @@ func (g *discriminantComponent) ConditionWarning() string {
 	return fmt.Sprintf("feature %q is nearly a linear combination of the features before it in %s (it keeps %.1e of its "+
 		"variance): its inverse loses about %d of 16 digits, so the scores may be accurate to about 1e-%d only; %s, or leave the "+
 		"feature out", w.feature, where, w.rel, int(math.Round(-math.Log10(w.rel))), max(1, int(math.Round(16+math.Log10(w.rel)))), fix)
-}
-
-// conditionOnly drops gonum's mat.Condition from err: gonum returns it, with the result computed, where the
-// matrix's condition number exceeds 1e16, which features in different units reach (variances of 1e8 and
-// 1e-8) with nothing singular about them. factor's pivots, relative to each feature's variance, are the
-// test of singularity, and conditionWarnings says what such a scale costs.
-func conditionOnly(err error) error {
-	var c mat.Condition
-	if errors.As(err, &c) {
-		return nil
-	}
-	return err
 }
 
 // factor returns the Cholesky factorisation of sigma and its conditioning (the smallest pivot relative to
@@ -1020,4 +971,45 @@ func (g qdaComponent) limitSQL(x *exporter, c int) string {
 		squares = append(squares, fmt.Sprintf("power(%s, 2)", z))
 	}
 	return "-0.5 * (" + strings.Join(squares, " + ") + ")"
+}
+
+// subtractCoMoment inverts the co-moment merge: C_a = C - C_b - dx·dy·w_a·w_b/w with dx, dy the differences
+// of b's and a's means; a diagonal below zero beyond rounding is an error.
+func subtractCoMoment(x, r *CoMoment) error {
+	n, err := subCount("the count of complete rows", x.Count, r.Count)
+	if err != nil {
+		return err
+	}
+	if r.Weight == 0 {
+		x.Count = n
+		return nil
+	}
+	w, mx, err := meanUnmerge("the co-moment's", x.Weight, x.Mean, r.Weight, r.Mean)
+	if err != nil {
+		return err
+	}
+	_, my, _ := meanUnmerge("the co-moment's", x.Weight, x.OtherMean, r.Weight, r.OtherMean)
+	if n == 0 || w == 0 {
+		if n == 0 {
+			if err := emptySum("weight", w, x.Weight); err != nil {
+				return err
+			}
+		}
+		*x = CoMoment{Feature: x.Feature, Class: x.Class, Other: x.Other, Count: n}
+		return nil
+	}
+	dx, dy := r.Mean-mx, r.OtherMean-my
+	corr := dx * dy * w * r.Weight / x.Weight
+	c := x.CoMoment - r.CoMoment - corr
+	if n == 1 {
+		c = 0 // one row has no spread
+	}
+	if x.Feature == x.Other && c < 0 {
+		if -c > forgetTolerance*(x.CoMoment+r.CoMoment+math.Abs(corr)) {
+			return fmt.Errorf("the second moment would be %g (below zero beyond rounding): the rows to forget differ from the rows trained", c)
+		}
+		c = 0
+	}
+	x.Count, x.Weight, x.Mean, x.OtherMean, x.CoMoment = n, w, mx, my, c
+	return nil
 }

@@ -2,13 +2,10 @@ package sqlnb
 
 import (
 	"context"
-	"fmt"
 	"math/big"
 	"sort"
 	"strconv"
 	"strings"
-
-	"github.com/sqlnb/sqlnb/queries"
 )
 
 // A Family is one way of modelling features given the class: its kinds (the names users give with --kind),
@@ -75,125 +72,6 @@ type KindInfo struct {
 	// Alone, when set, says what couples the features of the kind ("covariance", "fit"): the kind models the
 	// feature vector as a whole, and a model with one has only features of this kind.
 	Alone string
-}
-
-// families is the registry, in the order training scans run and components are compiled.
-var families = []Family{gaussianFamily{}, poissonFamily{}, categoricalFamily{}, countsFamily{}, textFamily{}, discriminantFamily{}, logisticFamily{}}
-
-var kindInfo = func() map[Kind]*KindInfo {
-	out := map[Kind]*KindInfo{}
-	for _, f := range families {
-		for _, k := range f.Kinds() {
-			k := k
-			out[k.Kind] = &k
-		}
-	}
-	return out
-}()
-
-var familyOf = func() map[Kind]Family {
-	out := map[Kind]Family{}
-	for _, f := range families {
-		for _, k := range f.Kinds() {
-			out[k.Kind] = f
-		}
-	}
-	return out
-}()
-
-// Kinds lists every kind in registry order, with its one-line description.
-func Kinds() []KindInfo {
-	var out []KindInfo
-	for _, f := range families {
-		out = append(out, f.Kinds()...)
-	}
-	return out
-}
-
-// KindsHelp is one line per kind for help texts: "  name  description".
-func KindsHelp() string {
-	var b strings.Builder
-	for _, k := range Kinds() {
-		fmt.Fprintf(&b, "  %-16s %s\n", k.Kind, k.Doc)
-	}
-	return b.String()
-}
-
-// KindNames lists the kind names in registry order.
-func KindNames() []string {
-	var out []string
-	for _, k := range Kinds() {
-		out = append(out, string(k.Kind))
-	}
-	return out
-}
-
-// ParseKind reads a kind name; "auto" and "" give the empty Kind (chosen from the column type).
-func ParseKind(s string) (Kind, error) {
-	k := Kind(strings.ToLower(strings.TrimSpace(s)))
-	if k == "auto" || k == "" {
-		return "", nil
-	}
-	if _, ok := kindInfo[k]; !ok {
-		return "", fmt.Errorf("%w: kind %q: use auto, %s", ErrBadOption, s, strings.Join(KindNames(), ", "))
-	}
-	return k, nil
-}
-
-// chooseKind picks the kind of column c: asked (non-empty) if c's type allows it, else the first kind whose
-// Default rule takes c's type.
-func chooseKind(c Column, asked Kind) (Kind, error) {
-	if asked != "" {
-		info := kindInfo[asked]
-		if info == nil {
-			return "", fmt.Errorf("%w: unknown kind %q", ErrBadOption, asked)
-		}
-		if info.Accepts != nil {
-			if err := info.Accepts(c); err != nil {
-				return "", err
-			}
-		}
-		return asked, nil
-	}
-	t := classifyType(c.Type)
-	for _, k := range Kinds() {
-		if k.Default != nil && k.Default(t) {
-			return k.Kind, nil
-		}
-	}
-	id := queries.Ident(c.Name)
-	if u := strings.ToUpper(c.Type); strings.HasSuffix(u, "[]") || strings.HasPrefix(u, "STRUCT") || strings.HasPrefix(u, "MAP") ||
-		strings.HasPrefix(u, "UNION") || strings.Contains(u, "[") {
-		// A nested value: one feature per field or element, or a text of it.
-		return "", fmt.Errorf("%w: feature %q has type %s, a nested type no kind models: leave it out (--features, --exclude), or "+
-			"take its parts apart in a --from query (SELECT %s.field AS ..., %s[1] AS ..., ...), or make it text (CAST(%s AS VARCHAR) "+
-			"with --feature-kind %s=categorical)", ErrBadType, c.Name, c.Type, id, id, id, c.Name)
-	}
-	return "", fmt.Errorf("%w: feature %q has type %s, which no kind models: leave it out (--features, --exclude), or cast it in a "+
-		"--from query — to VARCHAR for categories (SELECT CAST(%s AS VARCHAR) AS %s, ...), or to a number (epoch(%s) for a date or time) "+
-		"for a Gaussian feature", ErrBadType, c.Name, c.Type, id, id, id)
-}
-
-// byFamily groups features by family, in registry order; each group keeps the model's feature order.
-func byFamily(feats []Feature) []familyGroup {
-	var out []familyGroup
-	for _, fam := range families {
-		var g []Feature
-		for _, f := range feats {
-			if familyOf[f.Kind] == fam {
-				g = append(g, f)
-			}
-		}
-		if len(g) > 0 {
-			out = append(out, familyGroup{fam, g})
-		}
-	}
-	return out
-}
-
-type familyGroup struct {
-	fam   Family
-	feats []Feature
 }
 
 // A Component is a compiled block of a model's features: it adds its term to every class score. A naive

@@ -9,8 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/sqlnb/sqlnb/queries"
 )
 
 // Gaussian: x | c ~ N(mean_c, var_c) for a numeric column (seed 000; scikit-learn's GaussianNB).
@@ -69,20 +67,6 @@ var GaussianTable = &Table[GaussianStat]{
 	},
 }
 
-// chanMerge merges (n, mean, M2) of two disjoint sets: n = na + nb, mean = ma + d nb/n, M2 = M2a + M2b +
-// d² na nb / n with d = mb - ma (Chan, Golub and LeVeque).
-func chanMerge(na, ma, m2a, nb, mb, m2b float64) (float64, float64, float64) {
-	switch {
-	case nb == 0:
-		return na, ma, m2a
-	case na == 0:
-		return nb, mb, m2b
-	}
-	n := na + nb
-	d := mb - ma
-	return n, ma + d*nb/n, m2a + m2b + d*d*na*nb/n
-}
-
 type gaussianFamily struct{}
 
 func (gaussianFamily) Kinds() []KindInfo {
@@ -98,12 +82,6 @@ func (gaussianFamily) Kinds() []KindInfo {
 
 func (gaussianFamily) Tables() []table                    { return []table{GaussianTable} }
 func (gaussianFamily) Check(_, _ []Feature, _ bool) error { return nil }
-
-type momentFeature struct {
-	Name      string
-	Cast      bool
-	NaNToNull bool
-}
 
 // Train runs train_moments: per (fold,) class the counts and weights, the rows with a NULL label and the
 // statistics of every Gaussian feature. var_pop rejects NaN and ±Inf and overflows: only then a diagnosis
@@ -170,13 +148,6 @@ func (gaussianFamily) Train(ctx context.Context, sc *scan, feats []Feature) erro
 		return err
 	}
 	return gaussianDiagnose(ctx, sc, mf, err, run)
-}
-
-// welfordLoses reports whether the var_pop (covar_pop) of n values of mean mean and sum of squared
-// deviations m2 lost digits: Welford's update is about |mean|/σ ulps off, so past 100 σ from 0 the moments
-// are computed again about the class mean (a relative error of ~1e-14 at most stays). A spread of 0 is exact.
-func welfordLoses(n int64, mean, m2 float64) bool {
-	return n > 1 && m2 > 0 && math.Abs(mean) > 100*math.Sqrt(m2/float64(n))
 }
 
 // reshift computes again, by train_moments' two-scan form (Shift), the moments of the features of mf that
@@ -268,68 +239,8 @@ func gaussianDiagnose(ctx context.Context, sc *scan, mf []momentFeature, cause e
 	return cause
 }
 
-// nonfinite holds, per feature of a train_nonfinite scan, its count of infinite values, its count of NaNs
-// and its largest finite |x|.
-type nonfinite []sql.NullFloat64
-
-// nonfiniteCounts runs the train_nonfinite scan over mf's columns of the training source.
-func nonfiniteCounts(ctx context.Context, sc *scan, mf []momentFeature) (nonfinite, error) {
-	stmt, err := queries.Render("train_nonfinite.tmpl.sql", map[string]any{"From": sc.p.src.From, "Label": sc.p.label.Name, "Features": mf})
-	if err != nil {
-		return nil, err
-	}
-	counts := make(nonfinite, 3*len(mf))
-	ptrs := make([]any, len(counts))
-	for i := range counts {
-		ptrs[i] = &counts[i]
-	}
-	if err := sc.db.QueryRowContext(ctx, stmt, sc.p.src.Args...).Scan(ptrs...); err != nil {
-		return nil, err
-	}
-	return counts, nil
-}
-
-// infinite names the features of mf holding infinite values, with their counts.
-func (c nonfinite) infinite(mf []momentFeature) []string {
-	var out []string
-	for i, f := range mf {
-		if n := int64(c[3*i].Float64); n > 0 {
-			out = append(out, fmt.Sprintf("%q (%d %s)", f.Name, n, map[bool]string{true: "row", false: "rows"}[n == 1]))
-		}
-	}
-	return out
-}
-
-// huge names the features of mf whose values are too large for their squares (moments) to stay finite.
-func (c nonfinite) huge(mf []momentFeature) []string {
-	var out []string
-	for i, f := range mf {
-		if c[3*i+2].Float64 >= 1e150 {
-			out = append(out, fmt.Sprintf("%q (|x| up to %.3g)", f.Name, c[3*i+2].Float64))
-		}
-	}
-	return out
-}
-
 func (gaussianFamily) Validate(m *Model, feats []Feature) error {
 	return requirePerClass(m, feats, rowsOf(m, GaussianTable), func(g *GaussianStat) rowKey { return GaussianTable.Key(g) })
-}
-
-// requirePerClass checks that every feature of feats has a row for every class of m.
-func requirePerClass[T any](m *Model, feats []Feature, rows []T, key func(*T) rowKey) error {
-	have := map[rowKey]bool{}
-	for i := range rows {
-		k := key(&rows[i])
-		have[rowKey{k.Feature, k.Class, ""}] = true
-	}
-	for _, f := range feats {
-		for _, c := range m.Classes {
-			if !have[rowKey{f.Name, c.Label, ""}] {
-				return fmt.Errorf("%w: model %q: no %s statistics for feature %q, class %q", ErrInvalidModel, m.Name, f.Kind, f.Name, c.Label)
-			}
-		}
-	}
-	return nil
 }
 
 // gaussianComponent scores every Gaussian feature of a model:
@@ -637,16 +548,6 @@ func (g *gaussianComponent) limitSQL(x *exporter, c int) string {
 	return strings.Join(append(terms, "0"), " + ")
 }
 
-func bestOther(K, c int, at func(int) float64) float64 {
-	best := math.Inf(-1)
-	for d := range K {
-		if d != c {
-			best = math.Max(best, at(d))
-		}
-	}
-	return best
-}
-
 // tinyVarianceWarnings warns of the Gaussian features of model m whose variance in some class is positive
 // but, with ε, still below minVariance (values near 1e-155, variances subnormal): scoring floors it at
 // 2.2e-308, where the feature no longer tells the classes apart.
@@ -676,4 +577,33 @@ func tinyVarianceWarnings(m *Model) []string {
 		}
 	}
 	return out
+}
+
+func subtractGaussian(x, g *GaussianStat) error {
+	n, err := subCount("the count of non-NULL values", x.Count, g.Count)
+	if err != nil {
+		return err
+	}
+	_, mean, m2, err := chanUnmerge("Gaussian", float64(x.Count), x.Mean, x.M2, float64(g.Count), g.Mean, g.M2)
+	if err != nil {
+		return err
+	}
+	w, wmean, wm2, err := chanUnmerge("weighted Gaussian", x.Weight, x.WMean, x.WM2, g.Weight, g.WMean, g.WM2)
+	if err != nil {
+		return err
+	}
+	switch n {
+	case 0: // no value left: as training gives a class without a value of the feature
+		if err := emptySum("weight", w, x.Weight); err != nil {
+			return err
+		}
+		mean, m2, w, wmean, wm2 = 0, 0, 0, 0, 0
+	case 1: // one value has no spread
+		m2, wm2 = 0, 0
+	}
+	if w == 0 {
+		wmean, wm2 = 0, 0
+	}
+	*x = GaussianStat{Feature: x.Feature, Class: x.Class, Count: n, Mean: mean, M2: m2, Weight: w, WMean: wmean, WM2: wm2}
+	return nil
 }

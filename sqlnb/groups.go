@@ -1,10 +1,8 @@
 package sqlnb
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -30,116 +28,6 @@ import (
 //     (log-likelihood -Inf) in that group's rows — what a prior of n_c/n = 0 gives.
 //   - Families whose parameters are fitted (logistic regression) are refused: their models do not merge, so
 //     there is no exact pooled model; text features are refused too (their vocabulary is pruned per model).
-
-// GroupColumn is one group column: its name and the DuckDB type it had in training.
-type GroupColumn struct {
-	Name string `json:"name"`
-	Type string `json:"type"`
-}
-
-// Group is one group's model: its key (the group columns' values as text, in By's order), its rows and
-// classes and its statistics. Model.Member turns it into a model of its own.
-type Group struct {
-	Key            []string `json:"key"`
-	Rows           int64    `json:"n_rows"`
-	SkippedRows    int64    `json:"skipped_rows"`
-	IncompleteRows int64    `json:"incomplete_rows,omitempty"`
-	Classes        []Class  `json:"classes"`
-	Stats          Stats    `json:"-"`
-}
-
-// groupFields is Group without its methods (for the JSON codec).
-type groupFields Group
-
-// MarshalJSON writes the group's fields, then each statistics table as a key of its own (as Model does).
-func (g *Group) MarshalJSON() ([]byte, error) {
-	head, err := json.Marshal((*groupFields)(g))
-	if err != nil {
-		return nil, err
-	}
-	return appendStatsJSON(head, g.Stats)
-}
-
-// UnmarshalJSON reads what MarshalJSON writes; unknown keys are an error.
-func (g *Group) UnmarshalJSON(data []byte) error {
-	stats, rest, err := splitStatsJSON(data)
-	if err != nil {
-		return err
-	}
-	dec := json.NewDecoder(bytes.NewReader(rest))
-	dec.DisallowUnknownFields()
-	var f groupFields
-	if err := dec.Decode(&f); err != nil {
-		return err
-	}
-	*g = Group(f)
-	g.Stats = stats
-	return nil
-}
-
-// Member returns group k's model: m's name, features, hyperparameters and metadata with the group's rows,
-// classes and statistics.
-func (m *Model) Member(k int) *Model {
-	g := &m.Groups[k]
-	out := *m
-	out.By, out.Groups = nil, nil
-	out.Rows, out.SkippedRows, out.IncompleteRows, out.Classes, out.Stats = g.Rows, g.SkippedRows, g.IncompleteRows, g.Classes, g.Stats
-	return &out
-}
-
-// Pooled returns m without its groups: the model of all training rows.
-func (m *Model) Pooled() *Model {
-	out := *m
-	out.By, out.Groups = nil, nil
-	return &out
-}
-
-// GroupKey formats a group key for messages: [v1, v2].
-func GroupKey(key []string) string { return "[" + strings.Join(key, ", ") + "]" }
-
-// validateGroups checks a grouped model: group columns named, distinct, not the label, weight or a
-// feature; every group's key has one value per column, keys are distinct, and (members) every group is a
-// valid model.
-func validateGroups(m *Model, members bool) error {
-	if len(m.By) == 0 {
-		if len(m.Groups) > 0 {
-			return fmt.Errorf("%w: model %q has %d groups but no group columns", ErrInvalidModel, m.Name, len(m.Groups))
-		}
-		return nil
-	}
-	names := map[string]bool{m.Label: true, m.Weight: true}
-	for _, f := range m.Features {
-		names[f.Name] = true
-	}
-	for _, b := range m.By {
-		if err := queries.ValidIdent(b.Name); err != nil {
-			return fmt.Errorf("%w: model %q: group column: %v", ErrInvalidModel, m.Name, err)
-		}
-		if names[b.Name] {
-			return fmt.Errorf("%w: model %q: group column %q is also the label, the weight, a feature or another group column", ErrInvalidModel, m.Name, b.Name)
-		}
-		names[b.Name] = true
-	}
-	seen := map[string]bool{}
-	for k := range m.Groups {
-		g := &m.Groups[k]
-		if len(g.Key) != len(m.By) {
-			return fmt.Errorf("%w: model %q: group %d has %d key values for %d group columns", ErrInvalidModel, m.Name, k+1, len(g.Key), len(m.By))
-		}
-		id := strings.Join(g.Key, "\x00")
-		if seen[id] {
-			return fmt.Errorf("%w: model %q: group %s appears twice", ErrInvalidModel, m.Name, GroupKey(g.Key))
-		}
-		seen[id] = true
-		if !members {
-			continue
-		}
-		if err := m.Member(k).Validate(); err != nil {
-			return fmt.Errorf("group %s: %w", GroupKey(g.Key), err)
-		}
-	}
-	return nil
-}
 
 // planBy resolves the group columns of spec.By against the source's columns.
 func planBy(cols []Column, label Column, weight string, by []string) ([]Column, error) {
@@ -174,14 +62,14 @@ func checkGroupable(p *plan, params Params) error {
 				return fmt.Errorf("%w: column %q is both a feature and a group column (--by): leave it out of --features", ErrBadOption, f.Name)
 			}
 		}
-		if info := kindInfo[f.Kind]; info != nil && info.Text {
+		if info := families.KindInfo(f.Kind); info != nil && info.Text {
 			return fmt.Errorf("%w: --by with the text feature %q is not supported: per-group vocabularies are pruned per model; train one model per group with a WHERE clause instead", ErrBadOption, f.Name)
 		}
 	}
-	for _, g := range byFamily(p.features) {
-		if _, ok := g.fam.(refitter); ok {
+	for _, g := range families.ByFamily(p.features) {
+		if _, ok := g.Family.(refitter); ok {
 			return fmt.Errorf("%w: --by with %s features is not supported: %s parameters are fitted to the rows, not summed from them, so the groups' models do not merge into an exact pooled model; "+
-				"train one model per group with a WHERE clause instead", ErrBadOption, g.feats[0].Kind, g.feats[0].Kind)
+				"train one model per group with a WHERE clause instead", ErrBadOption, g.Features[0].Kind, g.Features[0].Kind)
 		}
 	}
 	if params.Priors == PriorsGiven {
@@ -304,7 +192,7 @@ func trainGrouped(ctx context.Context, db Querier, spec TrainSpec, p *plan, base
 				GroupKey(k.key), zeroWeightClass(c, p.weight)))
 			continue
 		}
-		if err := member.Validate(); err != nil {
+		if err := families.Validate(&member); err != nil {
 			return nil, nil, fmt.Errorf("group %s: %w", GroupKey(k.key), err)
 		}
 		if _, err := compileValid(&member); err != nil {
@@ -322,88 +210,6 @@ func trainGrouped(ctx context.Context, db Querier, spec TrainSpec, p *plan, base
 	}
 	m.Groups = groups
 	return m, warnings, nil
-}
-
-// saveGroups stores the groups of a per-group model in nb.groups and nb.group_classes under group id k+1 (its
-// position in m.Groups, 1-based; saveStats stores their statistics under the same ids).
-func saveGroups(ctx context.Context, q Querier, conn *sql.Conn, m *Model) error {
-	if len(m.Groups) == 0 {
-		return nil
-	}
-	n := len(m.Groups)
-	ids, keys, rows, skipped, incomplete := make([]int64, n), make([]string, n), make([]int64, n), make([]int64, n), make([]int64, n)
-	var cIDs, cCounts []int64
-	var cPos []int32
-	var cLabels []string
-	var cWeights []float64
-	for k := range m.Groups {
-		g := &m.Groups[k]
-		key, err := json.Marshal(g.Key)
-		if err != nil {
-			return err
-		}
-		ids[k], keys[k], rows[k], skipped[k], incomplete[k] = int64(k+1), string(key), g.Rows, g.SkippedRows, g.IncompleteRows
-		for i, c := range g.Classes {
-			cIDs, cPos, cLabels, cCounts, cWeights = append(cIDs, int64(k+1)), append(cPos, int32(i)), append(cLabels, c.Label),
-				append(cCounts, c.Count), append(cWeights, c.Weight)
-		}
-	}
-	if _, err := q.ExecContext(ctx, queries.SQL("store_insert_groups.sql"), m.Name, ids, keys, rows, skipped, incomplete); err != nil {
-		return fmt.Errorf("store groups: %w", err)
-	}
-	if _, err := q.ExecContext(ctx, queries.SQL("store_insert_group_classes.sql"), m.Name, cIDs, cPos, cLabels, cCounts, cWeights); err != nil {
-		return fmt.Errorf("store group classes: %w", err)
-	}
-	return nil
-}
-
-// loadGroups reads the statistics of model m (group 0) and, for a per-group model, its groups.
-func loadGroups(ctx context.Context, q Querier, m *Model) error {
-	stats, err := loadStats(ctx, q, m.Name, m.Features)
-	if err != nil {
-		return err
-	}
-	m.Stats = stats[0]
-	if m.Stats == nil {
-		m.Stats = Stats{}
-	}
-	if len(m.By) == 0 {
-		return nil
-	}
-	index := map[int64]int{}
-	if err := loadRows(ctx, q, "store_load_groups.sql", m.Name, func(r *sql.Rows) error {
-		var id int64
-		var key string
-		var g Group
-		if err := r.Scan(&id, &key, &g.Rows, &g.SkippedRows, &g.IncompleteRows); err != nil {
-			return err
-		}
-		if err := json.Unmarshal([]byte(key), &g.Key); err != nil {
-			return fmt.Errorf("%w: nb.groups key %q: %v", ErrInvalidModel, key, err)
-		}
-		g.Stats = stats[id]
-		if g.Stats == nil {
-			g.Stats = Stats{}
-		}
-		index[id] = len(m.Groups)
-		m.Groups = append(m.Groups, g)
-		return nil
-	}); err != nil {
-		return err
-	}
-	return loadRows(ctx, q, "store_load_group_classes.sql", m.Name, func(r *sql.Rows) error {
-		var id int64
-		var c Class
-		if err := r.Scan(&id, &c.Label, &c.Count, &c.Weight); err != nil {
-			return err
-		}
-		k, ok := index[id]
-		if !ok {
-			return fmt.Errorf("%w: nb.group_classes: group %d is not in nb.groups", ErrInvalidModel, id)
-		}
-		m.Groups[k].Classes = append(m.Groups[k].Classes, c)
-		return nil
-	})
 }
 
 // groupDispatch is the part of a per-group model's Scorer that picks each row's group model: the group

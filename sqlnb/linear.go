@@ -6,18 +6,6 @@ import (
 	"strings"
 )
 
-// LinearTerm is one weight of a linear form: it multiplies the feature's value (Value empty: a number
-// feature), the indicator of a Bernoulli feature's presence (Value "true": x > binarize, or true), or the
-// indicator of one category level (Value the level).
-type LinearTerm struct {
-	Feature string
-	// Value, when HasValue, is the level whose indicator the weight multiplies (a category may be "",
-	// Bernoulli presence is "true"); a number feature has none and its weight multiplies the value.
-	Value    string
-	HasValue bool
-	Weight   float64
-}
-
 // Linear is the linear form of a two-class model (seed 000: Gaussian NB with a shared variance; seed 002:
 // Bernoulli NB): for every row without a missing value,
 //

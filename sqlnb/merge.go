@@ -83,6 +83,6 @@ func Merge(base *Model, order []string, parts ...*Model) (*Model, error) {
 			m.Classes = append(m.Classes, *c)
 		}
 	}
-	m.Stats = mergeStats(stats)
+	m.Stats = families.MergeStats(stats)
 	return &m, nil
 }

@@ -5,13 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/sqlnb/sqlnb/queries"
 )
 
 // FormatVersion is the version of the stored model layout (nb.* tables) and export JSON. Version 2 added the
@@ -380,13 +379,14 @@ func (m *Model) MarshalJSON() ([]byte, error) {
 	return appendStatsJSON(head, m.Stats)
 }
 
-// appendStatsJSON adds each statistics table of stats as a key of its own to the JSON object head.
+// appendStatsJSON adds each statistics table of stats, sorted by name, as a key of its own to the JSON
+// object head (empty tables are left out).
 func appendStatsJSON(head []byte, stats Stats) ([]byte, error) {
 	var b bytes.Buffer
 	b.Write(head[:len(head)-1])
-	for _, t := range allTables {
-		rows, ok := stats[t.tableName()]
-		if !ok || t.size(rows) == 0 {
+	for _, name := range sortedKeys(stats) {
+		rows := stats[name]
+		if v := reflect.ValueOf(rows); v.Kind() == reflect.Slice && v.Len() == 0 {
 			continue
 		}
 		body, err := json.Marshal(rows)
@@ -396,56 +396,11 @@ func appendStatsJSON(head []byte, stats Stats) ([]byte, error) {
 		if b.Len() > 1 {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(&b, "%q:", t.tableName())
+		fmt.Fprintf(&b, "%q:", name)
 		b.Write(body)
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
-}
-
-// splitStatsJSON reads the statistics tables out of a JSON object and returns them with the rest of it.
-func splitStatsJSON(data []byte) (Stats, []byte, error) {
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, nil, err
-	}
-	stats := Stats{}
-	for _, t := range allTables {
-		body, ok := raw[t.tableName()]
-		if !ok {
-			continue
-		}
-		delete(raw, t.tableName())
-		if string(body) == "null" {
-			continue
-		}
-		rows, err := t.decode(body)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", t.tableName(), err)
-		}
-		stats[t.tableName()] = rows
-	}
-	rest, err := json.Marshal(raw)
-	return stats, rest, err
-}
-
-// UnmarshalJSON reads what MarshalJSON writes (and format 1, which has the same layout); unknown keys are
-// an error.
-func (m *Model) UnmarshalJSON(data []byte) error {
-	stats, rest, err := splitStatsJSON(data)
-	if err != nil {
-		return err
-	}
-	dec := json.NewDecoder(bytes.NewReader(rest))
-	dec.DisallowUnknownFields()
-	// Hyperparameters an earlier format did not have take their defaults.
-	f := modelFields{Params: DefaultParams()}
-	if err := dec.Decode(&f); err != nil {
-		return err
-	}
-	*m = Model(f)
-	m.Stats = stats
-	return nil
 }
 
 // ValidateName checks a model name: non-empty, at most 256 bytes, no NUL and no leading or trailing space.
@@ -461,183 +416,6 @@ func ValidateName(name string) error {
 		return fmt.Errorf("%w: model name %q has leading or trailing spaces: remove them", ErrBadOption, name)
 	}
 	return nil
-}
-
-// Validate checks that m is complete and consistent: names, at least two classes, known kinds, the
-// families' rules on mixing features, and every statistics row (known feature and class, unique, finite,
-// non-negative: Table.Check), complete for every feature (Family.Validate).
-func (m *Model) Validate() error { return m.validate(true) }
-
-// validate is Validate; with members false a per-group model's groups are checked without validating each
-// group's model (the trainer validated them one by one).
-func (m *Model) validate(members bool) error {
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: model %q: %s", ErrInvalidModel, m.Name, fmt.Sprintf(format, args...))
-	}
-	if err := ValidateName(m.Name); err != nil {
-		return err
-	}
-	if err := m.Params.Validate(); err != nil {
-		return fmt.Errorf("model %q: %w", m.Name, err)
-	}
-	if m.Version < 1 || m.Version > FormatVersion {
-		return bad("format version %d: this sqlnb reads versions 1 to %d", m.Version, FormatVersion)
-	}
-	if m.Label == "" {
-		return bad("no label column")
-	}
-	if len(m.Classes) < 2 {
-		return bad("%d classes: a classifier needs at least two", len(m.Classes))
-	}
-	if len(m.Features) == 0 {
-		return bad("no features")
-	}
-	classes := map[string]bool{}
-	sumPrior := 0.0
-	var rows int64
-	for _, c := range m.Classes {
-		if classes[c.Label] {
-			return bad("class %q appears twice", c.Label)
-		}
-		classes[c.Label] = true
-		if c.Count <= 0 || !(c.Weight > 0) || math.IsInf(c.Weight, 1) {
-			return bad("table nb.classes, class %q: count %d, weight %v: must be > 0 and finite (a class of weight 0 could never be predicted)", c.Label, c.Count, c.Weight)
-		}
-		if m.Weight == "" && m.UnlabelledRows == 0 && c.Weight != float64(c.Count) {
-			return bad("table nb.classes, class %q: weight %v but %d rows, in a model without a weight column", c.Label, c.Weight, c.Count)
-		}
-		if m.Params.Priors == PriorsGiven && !(c.Prior > 0 && c.Prior <= 1) {
-			return bad("class %q: given prior %v: must be in (0, 1]", c.Label, c.Prior)
-		}
-		sumPrior += c.Prior
-		rows += c.Count
-	}
-	if m.Params.Priors == PriorsGiven && math.Abs(sumPrior-1) > 1e-6 {
-		return bad("given priors sum to %g, not 1", sumPrior)
-	}
-	if rows != m.Rows {
-		return bad("n_rows is %d but the classes hold %d rows", m.Rows, rows)
-	}
-	names := map[string]bool{}
-	for _, f := range m.Features {
-		if err := queries.ValidIdent(f.Name); err != nil {
-			return bad("feature: %v", err)
-		}
-		if names[f.Name] {
-			return bad("feature %q appears twice", f.Name)
-		}
-		names[f.Name] = true
-		if f.Name == m.Label {
-			return bad("feature %q is the label", f.Name)
-		}
-		if kindInfo[f.Kind] == nil {
-			return bad("feature %q: unknown kind %q (kinds: %s)", f.Name, f.Kind, strings.Join(KindNames(), ", "))
-		}
-		if err := f.Text.Validate(); err != nil {
-			return bad("feature %q: %v", f.Name, err)
-		}
-	}
-	if err := checkFeatures(m.Features, m.Weight != ""); err != nil {
-		return bad("%v", err)
-	}
-	if err := validateStats(m); err != nil {
-		return err
-	}
-	for _, g := range byFamily(m.Features) {
-		if err := g.fam.Validate(m, g.feats); err != nil {
-			return err
-		}
-	}
-	return validateGroups(m, members)
-}
-
-// checkFeatures applies the rules on mixing features: each family's Check, and a model with a priorless
-// kind (complement weights are not log-likelihoods) has only priorless features.
-func checkFeatures(feats []Feature, weighted bool) error {
-	for _, g := range byFamily(feats) {
-		if err := g.fam.Check(g.feats, feats, weighted); err != nil {
-			return err
-		}
-	}
-	for _, f := range feats {
-		info := kindInfo[f.Kind]
-		if info == nil || info.Alone == "" {
-			continue
-		}
-		for _, g := range feats {
-			if g.Kind != f.Kind {
-				return fmt.Errorf("%w: an %s model takes %s features only (feature %q is %s): its %s couples every feature; "+
-					"leave the others out with --features or give every feature the kind %s", ErrBadOption, f.Kind, f.Kind, g.Name, g.Kind,
-					info.Alone, f.Kind)
-			}
-		}
-	}
-	priorless, other := 0, 0
-	for _, f := range feats {
-		if kindInfo[f.Kind] != nil && kindInfo[f.Kind].Priorless {
-			priorless++
-		} else {
-			other++
-		}
-	}
-	if priorless > 0 && other > 0 {
-		return fmt.Errorf("%w: a complement model scores with weights, not log-likelihoods: it takes complement and text_complement features only", ErrBadOption)
-	}
-	return nil
-}
-
-// ParamsSummary describes, in one line, the hyperparameters that apply to m's kinds (each family that
-// keeps its own says which: summarizer), and the rows left out for a missing value.
-func (m *Model) ParamsSummary() string {
-	var parts []string
-	for _, g := range byFamily(m.Features) {
-		if s, ok := g.fam.(summarizer); ok {
-			parts = append(parts, s.summary(m))
-		}
-	}
-	p := m.Params
-	if len(parts) == 0 {
-		parts = append(parts, fmt.Sprintf("alpha %g, var_smoothing %g, variance %s, priors %s", p.Alpha, p.VarSmoothing, p.Variance, p.Priors))
-	}
-	// Text features: the vocabulary limits (model parameters) and each feature's tokenizer settings.
-	var text []string
-	for _, f := range m.Features {
-		if !kindInfo[f.Kind].Text {
-			continue
-		}
-		if text == nil && (p.MinDF > 0 || p.MaxFeatures > 0) {
-			text = append(text, fmt.Sprintf("min_df %d, max_features %d", p.MinDF, p.MaxFeatures))
-		}
-		if f.Text.Ngrams > 1 || f.Text.StopWords != "" {
-			opts := []string{fmt.Sprintf("ngrams %d", max(1, f.Text.Ngrams))}
-			if f.Text.StopWords != "" {
-				opts = append(opts, "stop words "+f.Text.StopWords)
-			}
-			text = append(text, fmt.Sprintf("feature %q: %s", f.Name, strings.Join(opts, ", ")))
-		}
-	}
-	parts = append(parts, text...)
-	if m.IncompleteRows > 0 {
-		parts = append(parts, fmt.Sprintf("%d rows left out for a missing feature value", m.IncompleteRows))
-	}
-	if m.UnlabelledRows > 0 {
-		parts = append(parts, fmt.Sprintf("semi-supervised (EM, tol %g, max_iter %d): %d unlabelled rows, %d EM steps, log-likelihood %.10g",
-			p.Tol, p.MaxIter, m.UnlabelledRows, m.Iterations, m.LogLikelihood))
-	}
-	if len(m.By) > 0 {
-		names := make([]string, len(m.By))
-		for i, b := range m.By {
-			names[i] = b.Name
-		}
-		parts = append(parts, fmt.Sprintf("%d group models by %s (nb.groups; the parameters shown are the pooled model's, which scores unseen groups)",
-			len(m.Groups), strings.Join(names, ", ")))
-	}
-	return strings.Join(parts, ", ")
-}
-
-// hasKind reports whether a feature of m is of kind k.
-func (m *Model) hasKind(k Kind) bool {
-	return slices.ContainsFunc(m.Features, func(f Feature) bool { return f.Kind == k })
 }
 
 // ClassIndex returns the position of each class label.
@@ -670,4 +448,9 @@ func (m *Model) Kinds() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// hasKind reports whether a feature of m is of kind k.
+func (m *Model) hasKind(k Kind) bool {
+	return slices.ContainsFunc(m.Features, func(f Feature) bool { return f.Kind == k })
 }

@@ -279,3 +279,38 @@ func (p *poissonComponent) SQL(x *exporter, c int) (string, error) {
 	}
 	return strings.Join(terms, " + "), nil
 }
+
+func subtractPoisson(x, p *PoissonStat) error {
+	n, err := subCount("the count of non-NULL values", x.Count, p.Count)
+	if err != nil {
+		return err
+	}
+	_, mean, err := meanUnmerge("Poisson", float64(x.Count), x.Mean, float64(p.Count), p.Mean)
+	if err != nil {
+		return err
+	}
+	w, wmean, err := meanUnmerge("weighted Poisson", x.Weight, x.WMean, p.Weight, p.WMean)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		if err := emptySum("weight", w, x.Weight); err != nil {
+			return err
+		}
+		mean, w = 0, 0
+	}
+	if w == 0 {
+		wmean = 0
+	}
+	// A mean of non-negative counts below zero is rounding only when tiny against the mean before.
+	for _, v := range []*float64{&mean, &wmean} {
+		if *v < 0 {
+			if -*v > forgetTolerance*math.Max(x.Mean, x.WMean) {
+				return fmt.Errorf("the mean count would be %g, below zero: the rows to forget differ from the rows trained", *v)
+			}
+			*v = 0
+		}
+	}
+	*x = PoissonStat{Feature: x.Feature, Class: x.Class, Count: n, Mean: mean, Weight: w, WMean: wmean}
+	return nil
+}

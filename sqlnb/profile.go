@@ -63,7 +63,7 @@ func profile(ctx context.Context, db Querier, p *plan, implicit, force bool) ([]
 		// Integer-valued types: HUGEINT, UHUGEINT and DECIMAL(p,0) too (labelTextClass's "integer"), which
 		// account numbers are as often as BIGINT.
 		if classifyType(f.Type) == typeText || labelTextClass(f.Type) == "integer" {
-			if info := kindInfo[f.Kind]; info != nil && !info.Text {
+			if info := families.KindInfo(f.Kind); info != nil && !info.Text {
 				cols = append(cols, f.Name)
 			}
 		}

@@ -125,8 +125,8 @@ func trainSemiSupervised(ctx context.Context, conn Querier, reg FoldRegistrar, s
 // table, no scorer registry, or a column named like the ones it adds.
 func checkSemiSupervised(p *plan, reg FoldRegistrar) error {
 	for _, f := range p.features {
-		info := kindInfo[f.Kind]
-		if _, refits := familyOf[f.Kind].(refitter); refits || info.Alone != "" || info.Priorless {
+		info := families.KindInfo(f.Kind)
+		if _, refits := families.FamilyOf(f.Kind).(refitter); refits || info.Alone != "" || info.Priorless {
 			return fmt.Errorf("%w: semi-supervised training needs naive Bayes features, whose statistics are weighted sums of likelihood terms: feature %q is %s; "+
 				"use a naive Bayes kind (gaussian, poisson, categorical, bernoulli, multinomial, text) or drop --semi-supervised", ErrBadOption, f.Name, f.Kind)
 		}
@@ -141,7 +141,7 @@ func checkSemiSupervised(p *plan, reg FoldRegistrar) error {
 	if p.terms != nil {
 		return fmt.Errorf("%w: semi-supervised training with a term table (--terms) is not supported: its unlabelled rows carry no term MAP to score; use a text column", ErrBadOption)
 	}
-	if err := checkFeatures(p.features, true); err != nil {
+	if err := families.CheckFeatures(p.features, true); err != nil {
 		return fmt.Errorf("semi-supervised training weighs the unlabelled rows by their posteriors: %w", err)
 	}
 	if reg == nil {
@@ -243,5 +243,5 @@ func emFinish(m, m0 *Model, p *plan, unlabelled, steps int64) error {
 	if len(m.Classes) != len(m0.Classes) {
 		return fmt.Errorf("%w: semi-supervised step %d has %d classes, the labelled rows %d", ErrInvalidModel, steps, len(m.Classes), len(m0.Classes))
 	}
-	return m.Validate()
+	return families.Validate(m)
 }

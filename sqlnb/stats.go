@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"sort"
 	"strings"
 
 	"github.com/sqlnb/sqlnb/queries"
@@ -509,59 +508,6 @@ func (t *Table[T]) loadGroups(rows Rows, model string) (map[int64]any, error) {
 	return byGroup, rows.Err()
 }
 
-// allTables lists every registered statistics table once, by name.
-var allTables = func() []table {
-	seen := map[string]bool{}
-	var out []table
-	for _, f := range families {
-		for _, t := range f.Tables() {
-			if !seen[t.tableName()] {
-				seen[t.tableName()] = true
-				out = append(out, t)
-			}
-		}
-	}
-	sort.Slice(out, func(a, b int) bool { return out[a].tableName() < out[b].tableName() })
-	return out
-}()
-
-func tableByName(name string) table {
-	for _, t := range allTables {
-		if t.tableName() == name {
-			return t
-		}
-	}
-	return nil
-}
-
-// validateStats checks every statistics row of m (Table.validate) and that m holds no table none of its
-// features keeps.
-func validateStats(m *Model) error {
-	known := map[string]map[string]bool{}
-	for _, f := range m.Features {
-		fam := familyOf[f.Kind]
-		if fam == nil {
-			continue
-		}
-		for _, t := range fam.Tables() {
-			if known[t.tableName()] == nil {
-				known[t.tableName()] = map[string]bool{}
-			}
-			known[t.tableName()][f.Name] = true
-		}
-	}
-	for _, name := range sortedKeys(m.Stats) {
-		t := tableByName(name)
-		if t == nil {
-			return fmt.Errorf("%w: model %q: unknown statistics %q", ErrInvalidModel, m.Name, name)
-		}
-		if err := t.validate(m, m.Stats[name], known[name]); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // Rows is a query result read row by row: *sql.Rows, or the materialised result of a RowReader.
 type Rows interface {
 	Next() bool
@@ -611,7 +557,7 @@ func SetRowAppender(f RowAppender) { rowAppender = f }
 // itself), table by table: through the row appender when conn is set and one is installed (millions of rows
 // per second), else one INSERT from bound lists per table.
 func saveStats(ctx context.Context, q Querier, conn *sql.Conn, name string, stats []Stats) error {
-	for _, t := range allTables {
+	for _, t := range families.Tables() {
 		var groups []int64
 		var parts []any
 		total := 0
@@ -669,14 +615,14 @@ func saveStats(ctx context.Context, q Querier, conn *sql.Conn, name string, stat
 func loadStats(ctx context.Context, q Querier, name string, feats []Feature) (map[int64]Stats, error) {
 	used := map[string]bool{}
 	for _, f := range feats {
-		if fam, ok := familyOf[f.Kind]; ok {
+		if fam := families.FamilyOf(f.Kind); fam != nil {
 			for _, t := range fam.Tables() {
 				used[t.tableName()] = true
 			}
 		}
 	}
 	out := map[int64]Stats{}
-	for _, t := range allTables {
+	for _, t := range families.Tables() {
 		if !used[t.tableName()] {
 			continue
 		}
@@ -705,47 +651,6 @@ func loadStats(ctx context.Context, q Querier, name string, feats []Feature) (ma
 
 func tableData(t table) map[string]any {
 	return map[string]any{"Name": t.tableName(), "Columns": t.columns()}
-}
-
-// subtractStats removes the statistics minus from m's, table by table (Table.subtract); rows of the classes
-// in gone are dropped.
-func subtractStats(m *Model, minus Stats, gone map[string]bool) (Stats, error) {
-	out := Stats{}
-	for _, t := range allTables {
-		have, ok := m.Stats[t.tableName()]
-		sub, subOK := minus[t.tableName()]
-		switch {
-		case !subOK && !ok:
-			continue
-		case !ok:
-			have = t.merge(nil)
-		}
-		rows, err := t.subtract(m, have, sub, gone)
-		if err != nil {
-			return nil, err
-		}
-		if t.size(rows) > 0 {
-			out[t.tableName()] = rows
-		}
-	}
-	return out, nil
-}
-
-// mergeStats combines the statistics of disjoint parts table by table.
-func mergeStats(parts []Stats) Stats {
-	out := Stats{}
-	for _, t := range allTables {
-		var rows []any
-		for _, p := range parts {
-			if r, ok := p[t.tableName()]; ok {
-				rows = append(rows, r)
-			}
-		}
-		if len(rows) > 0 {
-			out[t.tableName()] = t.merge(rows)
-		}
-	}
-	return out
 }
 
 // NumberStream runs query on conn and calls each with every chunk of its result, in order, as one []float64

@@ -52,7 +52,7 @@ func EnsureStore(ctx context.Context, q Querier) error {
 			return fmt.Errorf("create model store: %w", err)
 		}
 	}
-	for _, t := range allTables {
+	for _, t := range families.Tables() {
 		stmt, err := queries.Render("store_create_stats.tmpl.sql", tableData(t))
 		if err != nil {
 			return err
@@ -71,7 +71,7 @@ func EnsureStore(ctx context.Context, q Querier) error {
 		}
 	}
 	// Format 4: every statistics row gets a group id (0: the model itself).
-	for _, t := range allTables {
+	for _, t := range families.Tables() {
 		stmt, err := queries.Render("store_upgrade_group_id.tmpl.sql", tableData(t))
 		if err != nil {
 			return err
@@ -162,7 +162,7 @@ func storeExists(ctx context.Context, q Querier) (bool, error) {
 // scoring the model it had cached), and names the model's version marker (a Loaded model saved under
 // another name would have collided with the original's).
 func Save(ctx context.Context, db DB, m *Model) error {
-	if err := m.Validate(); err != nil {
+	if err := families.Validate(m); err != nil {
 		return err
 	}
 	m.Generation = newGeneration()
@@ -444,7 +444,7 @@ func deleteTx(ctx context.Context, q Querier, name, generation string) error {
 			return err
 		}
 	}
-	for _, t := range allTables {
+	for _, t := range families.Tables() {
 		stmt, err := queries.Render("store_delete_stats.tmpl.sql", tableData(t))
 		if err != nil {
 			return err
@@ -617,7 +617,7 @@ func LoadTx(ctx context.Context, q Querier, name string) (*Model, error) {
 	if err := loadGroups(ctx, q, m); err != nil {
 		return nil, err
 	}
-	if err := m.Validate(); err != nil {
+	if err := families.Validate(m); err != nil {
 		return nil, err
 	}
 	if err := checkTypes(ctx, q, m); err != nil {
@@ -701,8 +701,8 @@ func SetParams(ctx context.Context, db DB, name string, p Params, given map[stri
 			out = m
 			return nil
 		}
-		for _, g := range byFamily(m.Features) {
-			if fp, ok := g.fam.(fitParamsFamily); ok {
+		for _, g := range families.ByFamily(m.Features) {
+			if fp, ok := g.Family.(fitParamsFamily); ok {
 				if err := fp.checkParams(m, p); err != nil {
 					return err
 				}
@@ -731,7 +731,7 @@ func SetParams(ctx context.Context, db DB, name string, p Params, given map[stri
 				m.Classes[i].Prior = 0
 			}
 		}
-		if err := m.Validate(); err != nil {
+		if err := families.Validate(m); err != nil {
 			return err
 		}
 		if _, err := Compile(m); err != nil {
@@ -793,8 +793,8 @@ func Import(r io.Reader, rename string) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: read model JSON: %v", ErrInvalidModel, err)
 	}
-	m := &Model{}
-	if err := json.Unmarshal(data, m); err != nil {
+	m, err := families.DecodeModel(data)
+	if err != nil {
 		return nil, fmt.Errorf("%w: read model JSON: %v: give a model as sqlnb models export (nb_export) writes it", ErrInvalidModel, err)
 	}
 	// A null group key would read as "" (a group of empty-text values): refused, as null statistics are.
@@ -835,7 +835,7 @@ func Import(r io.Reader, rename string) (*Model, error) {
 		m.Created = time.Now().UTC()
 	}
 	m.Generation = newGeneration()
-	if err := m.Validate(); err != nil {
+	if err := families.Validate(m); err != nil {
 		return nil, err
 	}
 	m.Version = FormatVersion

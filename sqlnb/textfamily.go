@@ -425,7 +425,7 @@ func checkVocabulary(m *Model, ts *TermsSpec) error {
 	terms := rowsByFeature(m, TermsTable)
 	weighted := m.Weight != ""
 	for _, f := range m.Features {
-		if !kindInfo[f.Kind].Text {
+		if !families.KindInfo(f.Kind).Text {
 			continue
 		}
 		vocab, _, most := vocabulary(terms[f.Name], m.Params, weighted)
@@ -445,5 +445,31 @@ func checkVocabulary(m *Model, ts *TermsSpec) error {
 		return fmt.Errorf("%w: model %q: text feature %q: empty vocabulary: no training document has a term (%s): %s",
 			ErrBadValue, m.Name, f.Name, what, todo)
 	}
+	return nil
+}
+
+func subtractTerm(x, t *TermCount) error {
+	var err error
+	c, d, p := x.Count, x.Docs, x.Present
+	if c, err = subCount("the occurrences", c, t.Count); err != nil {
+		return err
+	}
+	if d, err = subCount("the documents", d, t.Docs); err != nil {
+		return err
+	}
+	if p, err = subCount("the documents where the term is present", p, t.Present); err != nil {
+		return err
+	}
+	w, err := subSum("the weight", x.Weight, t.Weight)
+	if err != nil {
+		return err
+	}
+	if c == 0 && d == 0 {
+		if err := emptySum("weight", w, x.Weight); err != nil {
+			return err
+		}
+		w = 0
+	}
+	x.Count, x.Docs, x.Present, x.Weight = c, d, p, w
 	return nil
 }

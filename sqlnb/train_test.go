@@ -297,7 +297,7 @@ func TestTextBernoulliDocumentRows(t *testing.T) {
 			rows[i].Count = 1
 		}
 	}
-	if err := res.Model.Validate(); !errors.Is(err, sqlnb.ErrInvalidModel) || !strings.Contains(err.Error(), `the documents of text_bernoulli feature "body"`) {
+	if err := sqlnb.Validate(res.Model); !errors.Is(err, sqlnb.ErrInvalidModel) || !strings.Contains(err.Error(), `the documents of text_bernoulli feature "body"`) {
 		t.Errorf("a document row with occurrences: %v", err)
 	}
 	// A model stored before the document rows were kept (none in nb.terms) scores as it did, but adding or

@@ -107,7 +107,7 @@ func Forget(ctx context.Context, db DB, spec UpdateSpec) (*UpdateResult, error) 
 		// statistics counting more rows than their class keeps (it said "invalid model ... more than the
 		// class's", as if the store were corrupt).
 		var re *rowError
-		if verr := out.Validate(); errors.As(verr, &re) && errors.Is(re.err, errBeyondClass) {
+		if verr := families.Validate(out); errors.As(verr, &re) && errors.Is(re.err, errBeyondClass) {
 			return nil, fmt.Errorf("%w: model %q: the rows to forget do not match the rows that were trained: after forgetting them, %s "+
 				"would count more rows than its class keeps — rows to forget must hold the values they were trained with (a NULL "+
 				"where the trained row had a value is a different row); forget exactly the rows that were trained", ErrCannotForget, m.Name, re.detail)
@@ -286,7 +286,7 @@ func finish(m *Model, force bool) error {
 	if _, err := checkClasses(m.Label, len(m.Classes), m.Rows, force); err != nil {
 		return err
 	}
-	if err := m.Validate(); err != nil {
+	if err := families.Validate(m); err != nil {
 		// The parts were valid: their sums overflowed (it said "invalid model", as if the store were corrupt).
 		var re *rowError
 		if errors.As(err, &re) && errors.Is(re.err, errNotFinite) {
@@ -407,13 +407,13 @@ func updateTrainSpec(m *Model, spec UpdateSpec) (TrainSpec, error) {
 		}
 		names = append(names, f.Name)
 		ts.FeatureKinds[f.Name] = f.Kind
-		if kindInfo[f.Kind].Binarize {
+		if families.KindInfo(f.Kind).Binarize {
 			if !math.IsNaN(binarize) && binarize != f.Binarize {
 				return TrainSpec{}, bad("has features with different binarize thresholds (%g, %g): rows cannot be scanned as it was trained", binarize, f.Binarize)
 			}
 			binarize = f.Binarize
 		}
-		if kindInfo[f.Kind].Text {
+		if families.KindInfo(f.Kind).Text {
 			if text != nil && !sameText(*text, f.Text) {
 				return TrainSpec{}, bad("has text features with different tokenizer settings: rows cannot be scanned as it was trained")
 			}
@@ -478,11 +478,11 @@ func updateTrainSpec(m *Model, spec UpdateSpec) (TrainSpec, error) {
 		}
 	}
 	if spec.BinarizeSet || o.Binarize != 0 {
-		if !slices.ContainsFunc(m.Features, func(f Feature) bool { return kindInfo[f.Kind].Binarize }) {
+		if !slices.ContainsFunc(m.Features, func(f Feature) bool { return families.KindInfo(f.Kind).Binarize }) {
 			return TrainSpec{}, bad("has no bernoulli or text_bernoulli feature: --binarize (binarize :=) does not apply to it")
 		}
 		for _, f := range m.Features {
-			if kindInfo[f.Kind].Binarize && f.Binarize != o.Binarize {
+			if families.KindInfo(f.Kind).Binarize && f.Binarize != o.Binarize {
 				return TrainSpec{}, bad("has the feature %q with binarize threshold %g, not %g: %s", f.Name, f.Binarize, o.Binarize, asTrained)
 			}
 		}
@@ -495,7 +495,7 @@ func updateTrainSpec(m *Model, spec UpdateSpec) (TrainSpec, error) {
 		asked.Ngrams = *o.Ngrams
 	}
 	for _, f := range m.Features {
-		if !kindInfo[f.Kind].Text {
+		if !families.KindInfo(f.Kind).Text {
 			continue
 		}
 		if o.Ngrams != nil && max(1, f.Text.Ngrams) != asked.Ngrams {
@@ -557,52 +557,6 @@ func changedParams(a, b Params) []paramChange {
 	}
 	return out
 }
-
-// paramKinds names, for each hyperparameter (by its stored name) that only some kinds use, those kinds; a
-// hyperparameter not listed applies to every model, but priors, which priorIgnorers cancel.
-var paramKinds = map[string][]Kind{
-	"alpha":         {Categorical, Bernoulli, Multinomial, Complement, Text, TextBernoulli, TextComplement},
-	"var_smoothing": {Gaussian},
-	"variance":      {Gaussian},
-	"norm":          {Complement, TextComplement},
-	"min_df":        {Text, TextBernoulli, TextComplement},
-	"max_features":  {Text, TextBernoulli, TextComplement},
-	"threshold":     {Categorical, Bernoulli, Gaussian, Poisson},
-	"eps":           {Categorical, Bernoulli, Gaussian, Poisson},
-	"reg_param":     {QDA},
-	"solver":        {LDA},
-	"shrinkage":     {LDA},
-	"c":             {Logistic},
-	"penalty":       {Logistic},
-	"tol":           {Logistic}, // and EM (semi-supervised training)
-	"max_iter":      {Logistic},
-}
-
-// ParamUsed reports whether the hyperparameter name (as stored: "alpha", "c", ...) has an effect on model m:
-// one of its features is of a kind that uses it (tol and max_iter also bound a semi-supervised model's EM;
-// alpha also smooths the priors of --priors smoothed).
-func (m *Model) ParamUsed(name string) bool {
-	if name == "priors" {
-		return !slices.ContainsFunc(m.Features, func(f Feature) bool { return slices.Contains(priorIgnorers, f.Kind) })
-	}
-	kinds, ok := paramKinds[name]
-	switch {
-	case !ok, (m.UnlabelledRows > 0 || m.Iterations > 0) && (name == "tol" || name == "max_iter"):
-		return true
-	case name == "alpha" && m.Params.Priors == PriorsSmoothed: // the smoothed priors (n_c + α)/(n + αK)
-		return true
-	}
-	for _, f := range m.Features {
-		if slices.Contains(kinds, f.Kind) {
-			return true
-		}
-	}
-	return false
-}
-
-// priorIgnorers are the kinds whose models leave the class priors out (Scorer: one such feature clears
-// them all).
-var priorIgnorers = []Kind{Complement, TextComplement, Logistic}
 
 func kindNames(kinds []Kind) []string {
 	out := make([]string, len(kinds))
@@ -675,7 +629,7 @@ func alignNames(base, part *Model) {
 		}
 	}
 	rename := func(s Stats) {
-		for _, t := range allTables {
+		for _, t := range families.Tables() {
 			if rows, ok := s[t.tableName()]; ok {
 				t.renameFeatures(rows, to)
 			}

@@ -1,0 +1,194 @@
+package sqlnb
+
+import "math"
+
+// compiler is what a Family compiles against: the model, its class index and the effective smoothing and
+// e1071 rule, and the inputs the components create.
+type compiler struct {
+	m      *Model
+	K      int
+	class  map[string]int
+	alpha  float64
+	rule   e1071Rule
+	inputs []*Input
+	pos    map[string]int
+}
+
+// input creates the Input of feature f.
+func (cc *compiler) input(f Feature, kind InputKind) *Input {
+	j := cc.pos[f.Name]
+	in := &Input{Feature: j, Name: f.Name, Type: f.Type, Kind: kind}
+	cc.inputs[j] = in
+	return in
+}
+
+// e1071Rule is e1071's prediction rule: a per-feature probability or density ≤ eps counts as threshold.
+type e1071Rule struct {
+	on                           bool
+	threshold, eps, logThreshold float64
+}
+
+// apply takes a per-feature log-probability t and returns log(threshold) if exp(t) ≤ eps, else t.
+func (r e1071Rule) apply(t float64) float64 {
+	if math.Exp(t) <= r.eps {
+		return r.logThreshold
+	}
+	return t
+}
+
+// applyProb takes a per-feature probability or density p and returns log(threshold) if p ≤ eps, else log p.
+func (r e1071Rule) applyProb(p float64) float64 {
+	if p <= r.eps {
+		return r.logThreshold
+	}
+	return math.Log(p)
+}
+
+// classPriors returns p(c) per class by the model's prior rule: fit n_c/n (weighted: w_c/w), smoothed
+// (n_c + α)/(n + αK), uniform 1/K, or given.
+func classPriors(m *Model) []float64 {
+	K := float64(len(m.Classes))
+	total := 0.0
+	for _, c := range m.Classes {
+		total += c.Weight
+	}
+	out := make([]float64, len(m.Classes))
+	for c, cl := range m.Classes {
+		switch m.Params.Priors {
+		case PriorsSmoothed:
+			out[c] = (cl.Weight + m.Params.Alpha) / (total + m.Params.Alpha*K)
+		case PriorsUniform:
+			out[c] = 1 / K
+		case PriorsGiven:
+			out[c] = cl.Prior
+		default:
+			out[c] = cl.Weight / total
+		}
+	}
+	return out
+}
+
+// Batch is a vector of rows to score, one column per model feature (model order), decoded as the feature's
+// Input says.
+type Batch struct {
+	// N is the number of rows.
+	N int
+	// Num holds the values of number inputs (nil for the others), length ≥ N.
+	Num [][]float64
+	// Valid holds, per number input, a DuckDB validity mask: bit i%64 of word i/64 is set when row i is not
+	// NULL. nil means no NULLs.
+	Valid [][]uint64
+	// Cat holds the codes of category inputs (nil for the others): 0..J-1 a training value, Unseen() an
+	// unseen one, Missing() NULL.
+	Cat [][]int32
+	// Sparse holds the terms of terms inputs (nil for the others).
+	Sparse []*Sparse
+
+	masks [][]uint64 // validity buffers owned by the batch (Gather)
+}
+
+// isValid reports whether row i is valid in a DuckDB validity mask (nil: all valid).
+func isValid(mask []uint64, i int) bool {
+	return mask == nil || mask[i>>6]&(1<<(uint(i)&63)) != 0
+}
+
+// Workspace is scratch space for JointLogLikelihood, reused across batches by one goroutine.
+type Workspace struct {
+	bad, null []bool
+	// Null is nil unless some row misses a value the model requires (Input.Required): then Null[i] says that
+	// row i's results are NULL (its scores are NaN).
+	Null []bool
+	// Shift is nil unless some row's class scores lie beyond float64's range (values near 1e200 squared): then
+	// Shift[i] is what was subtracted from every class score of row i (the largest one), so that the written
+	// scores still give its posteriors; its true scores are out + Shift[i] (-Inf in float64).
+	Shift []float64
+
+	groups *groupScratch // per-group models: the rows of each group
+}
+
+// ShiftOf returns the shift of row i (0 for most rows).
+func (ws *Workspace) ShiftOf(i int) float64 {
+	if ws == nil || ws.Shift == nil {
+		return 0
+	}
+	return ws.Shift[i]
+}
+
+func (ws *Workspace) nullBuf(n int) []bool {
+	if cap(ws.null) < n {
+		ws.null = make([]bool, n)
+	}
+	b := ws.null[:n]
+	clear(b)
+	return b
+}
+
+// NullOf reports whether row i's results are NULL (a required value is missing).
+func (ws *Workspace) NullOf(i int) bool { return ws != nil && ws.Null != nil && ws.Null[i] }
+
+// rowVector is how many classes shiftedExpSum hands to expShifted at once (its buffers live on the stack).
+const rowVector = 16
+
+// gatherNumbers copies rows idx of number input j of b, with its validity, into dst.
+func (b *Batch) gatherNumbers(dst *Batch, j int, idx []int) {
+	n := len(idx)
+	src, d := b.Num[j], dst.Num[j][:n]
+	for r, i := range idx {
+		d[r] = src[i]
+	}
+	dst.Valid[j] = nil
+	if mask := b.Valid[j]; mask != nil {
+		out := dst.validBuf(j, n)
+		for r, i := range idx {
+			if isValid(mask, i) {
+				out[r>>6] |= 1 << (uint(r) & 63)
+			}
+		}
+		dst.Valid[j] = out
+	}
+}
+
+// Gather copies rows idx of b into dst (a batch of the same scorer from NewBatch) and sets dst.N.
+func (b *Batch) Gather(dst *Batch, idx []int) {
+	n := len(idx)
+	dst.N = n
+	for j := range b.Num {
+		if b.Num[j] != nil {
+			b.gatherNumbers(dst, j, idx)
+		}
+		if b.Cat[j] != nil {
+			src, d := b.Cat[j], dst.Cat[j][:n]
+			for r, i := range idx {
+				d[r] = src[i]
+			}
+		}
+		if src := b.Sparse[j]; src != nil {
+			d := dst.Sparse[j]
+			d.Reset()
+			for _, i := range idx {
+				for e := src.Off[i]; e < src.Off[i+1]; e++ {
+					d.Add(src.Idx[e], src.Val[e])
+				}
+				if src.Null[i] {
+					d.EndNullRow()
+				} else {
+					d.EndRow()
+				}
+			}
+		}
+	}
+}
+
+// validBuf returns a cleared validity buffer of feature j for n rows, owned by b.
+func (b *Batch) validBuf(j, n int) []uint64 {
+	if b.masks == nil {
+		b.masks = make([][]uint64, len(b.Num))
+	}
+	w := (n + 63) / 64
+	if cap(b.masks[j]) < w {
+		b.masks[j] = make([]uint64, w)
+	}
+	m := b.masks[j][:w]
+	clear(m)
+	return m
+}

@@ -1,0 +1,32 @@
+package sqlnb
+
+import (
+	"fmt"
+	"strings"
+)
+
+// families is the registry, in the order training scans run and components are compiled.
+var families = Families{gaussianFamily{}, poissonFamily{}, categoricalFamily{}, countsFamily{}, textFamily{}, discriminantFamily{}, logisticFamily{}}
+
+// Kinds lists every kind in registry order, with its one-line description.
+func Kinds() []KindInfo { return families.Kinds() }
+
+// KindsHelp is one line per kind for help texts: "  name  description".
+func KindsHelp() string {
+	var b strings.Builder
+	for _, k := range Kinds() {
+		fmt.Fprintf(&b, "  %-16s %s\n", k.Kind, k.Doc)
+	}
+	return b.String()
+}
+
+// KindNames lists the kind names in registry order.
+func KindNames() []string { return families.KindNames() }
+
+// ParseKind reads a kind name; "auto" and "" give the empty Kind (chosen from the column type).
+func ParseKind(s string) (Kind, error) { return families.ParseKind(s) }
+
+// Validate checks that m is complete and consistent: names, at least two classes, known kinds, the
+// families' rules on mixing features, and every statistics row (known feature and class, unique, finite,
+// non-negative), complete for every feature. Models that Train, Load and Import return are valid.
+func Validate(m *Model) error { return families.Validate(m) }
