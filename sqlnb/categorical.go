@@ -51,7 +51,8 @@ type categoricalFamily struct{}
 func (categoricalFamily) Kinds() []KindInfo {
 	return []KindInfo{
 		{Kind: Categorical, Doc: "a column of categories, one probability per value and class (CategoricalNB; the default for VARCHAR, ENUM, BOOLEAN)",
-			Default: func(t typeClass) bool { return t == typeText || t == typeBool },
+			Default:     func(t typeClass) bool { return t == typeText || t == typeBool },
+			TypedValues: true,
 			Accepts: func(c Column) error {
 				up := strings.ToUpper(c.Type)
 				switch {
@@ -118,7 +119,7 @@ func (categoricalFamily) Train(ctx context.Context, sc *scan, feats []Feature) e
 		ptrs = append(ptrs, &g[i], &v[i])
 	}
 	ptrs = append(ptrs, &n)
-	if sc.p.weight != "" {
+	if sc.plan.weight != "" {
 		ptrs = append(ptrs, &w, &nWeight, &minW)
 	}
 	counts := map[int64][]CategoryCount{}
@@ -130,7 +131,7 @@ func (categoricalFamily) Train(ctx context.Context, sc *scan, feats []Feature) e
 			return err
 		}
 		weight := float64(n)
-		if sc.p.weight != "" {
+		if sc.plan.weight != "" {
 			weight = w.Float64
 		}
 		feature := -1
@@ -189,7 +190,7 @@ type categoricalComponent struct {
 // effective smoothing (compiler.alpha). With e1071's rule, probabilities ≤ Eps count as Threshold and an
 // unseen value is skipped (e1071 re-codes it as NA).
 func (categoricalFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
-	counts := rowsByFeature(cc.m, CategoricalTable)
+	counts := rowsByFeature(cc.model, CategoricalTable)
 	comp := &categoricalComponent{K: cc.K}
 	for _, f := range feats {
 		in := cc.input(f, CategoryInput)

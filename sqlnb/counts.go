@@ -134,12 +134,12 @@ func (countsFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) 
 	}
 	V := len(feats)
 	n := make([]float64, V*cc.K) // n[r*K + c], the bag layout shared with text features
-	for _, t := range rowsOf(cc.m, TotalsTable) {
+	for _, t := range rowsOf(cc.model, TotalsTable) {
 		n[pos[t.Feature]*cc.K+cc.class[t.Class]] += t.Total
 	}
 	var w []float64
 	if comp.complement {
-		w = complementTable(n, V, cc.K, cc.alpha, cc.m.Params.Norm)
+		w = complementTable(n, V, cc.K, cc.alpha, cc.model.Params.Norm)
 	} else {
 		w = multinomialTable(n, V, cc.K, cc.alpha)
 	}
@@ -158,6 +158,7 @@ func (countsFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) 
 }
 
 func (cs *countsComponent) Inputs() []*Input    { return cs.in }
+func (cs *countsComponent) OwnsBuffers() bool   { return true }
 func (cs *countsComponent) Base(int) float64    { return 0 }
 func (cs *countsComponent) ignoresPriors() bool { return cs.complement }
 

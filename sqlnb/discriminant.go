@@ -88,9 +88,9 @@ func (discriminantFamily) Kinds() []KindInfo {
 	}
 	return []KindInfo{
 		{Kind: LDA, Doc: "numeric columns, jointly normal per class with one shared covariance (LinearDiscriminantAnalysis)",
-			Accepts: accepts(LDA), Alone: "covariance"},
+			Accepts: accepts(LDA), Alone: "covariance", CompleteRows: true},
 		{Kind: QDA, Doc: "numeric columns, jointly normal per class with a covariance per class (QuadraticDiscriminantAnalysis)",
-			Accepts: accepts(QDA), Alone: "covariance"},
+			Accepts: accepts(QDA), Alone: "covariance", CompleteRows: true},
 	}
 }
 
@@ -230,7 +230,7 @@ func comomentScan(ctx context.Context, sc *scan, names []string, missing bool) (
 		return false, fmt.Errorf("compute co-moments: %w", err)
 	}
 	defer rows.Close()
-	weighted := sc.p.weight != ""
+	weighted := sc.plan.weight != ""
 	m := len(feats)
 	width := m + len(ps)
 	head := 1
@@ -253,7 +253,7 @@ func comomentScan(ctx context.Context, sc *scan, names []string, missing bool) (
 		n := int64(vals[0].Float64)
 		if inc {
 			if weighted {
-				if err := checkWeights(sc.p.weight, n, int64(vals[1].Float64), vals[2]); err != nil {
+				if err := checkWeights(sc.plan.weight, n, int64(vals[1].Float64), vals[2]); err != nil {
 					return false, err
 				}
 			}
@@ -418,7 +418,7 @@ func (discriminantFamily) Compile(cc *compiler, feats []Feature) ([]Component, e
 		g.mean[c] = make([]float64, m)
 		co[c] = mat.NewSymDense(m, nil)
 	}
-	for _, r := range rowsOf(cc.m, CoMomentTable) {
+	for _, r := range rowsOf(cc.model, CoMomentTable) {
 		c, j, k := cc.class[r.Class], pos[r.Feature], pos[r.Other]
 		co[c].SetSym(j, k, r.CoMoment)
 		g.mean[c][j], g.mean[c][k] = r.Mean, r.OtherMean
@@ -432,7 +432,7 @@ func (discriminantFamily) Compile(cc *compiler, feats []Feature) ([]Component, e
 	total := 0.0
 	for c, w := range g.weight {
 		if !(w > 0) {
-			return nil, fmt.Errorf("%w: class %q has no complete training row with a positive weight", ErrBadValue, cc.m.Classes[c].Label)
+			return nil, fmt.Errorf("%w: class %q has no complete training row with a positive weight", ErrBadValue, cc.model.Classes[c].Label)
 		}
 		total += w
 	}
@@ -442,7 +442,7 @@ func (discriminantFamily) Compile(cc *compiler, feats []Feature) ([]Component, e
 			g.xbar[j] += g.weight[c] / total * g.mean[c][j]
 		}
 	}
-	p := cc.m.Params
+	p := cc.model.Params
 	if qda {
 		return g.compileQDA(cc, feats, co, p.RegParam)
 	}
@@ -454,7 +454,7 @@ func (g *discriminantComponent) compileQDA(cc *compiler, feats []Feature, co []*
 	for c := range g.K {
 		if !(g.weight[c] > 1) {
 			return nil, fmt.Errorf("%w: class %q has %g complete training rows (weight): qda estimates a covariance per class from "+
-				"n - 1 and needs more than one; use lda, or more rows", ErrBadValue, cc.m.Classes[c].Label, g.weight[c])
+				"n - 1 and needs more than one; use lda, or more rows", ErrBadValue, cc.model.Classes[c].Label, g.weight[c])
 		}
 		sigma := mat.NewSymDense(m, nil)
 		for j := range m {
@@ -467,21 +467,21 @@ func (g *discriminantComponent) compileQDA(cc *compiler, feats []Feature, co []*
 			}
 		}
 		ch, cond, err := factor(sigma, feats)
-		g.noteConditioning(cond, cc.m.Classes[c].Label)
-		if err != nil && cc.m.Weight == "" && g.weight[c] <= float64(m) { // unweighted: the weight is the row count
+		g.noteConditioning(cond, cc.model.Classes[c].Label)
+		if err != nil && cc.model.Weight == "" && g.weight[c] <= float64(m) { // unweighted: the weight is the row count
 			// n rows span at most n - 1 directions around their mean: too few rows, whatever the features.
 			return nil, fmt.Errorf("%w: the covariance of class %q is singular: the class has %g complete training rows for %d features, "+
 				"and a covariance from n rows has rank n - 1 at most: set reg_param (reg_param := 0.1, --reg-param 0.1), give the class "+
-				"more rows, or use fewer features", ErrSingular, cc.m.Classes[c].Label, g.weight[c], m)
+				"more rows, or use fewer features", ErrSingular, cc.model.Classes[c].Label, g.weight[c], m)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%w: the covariance of class %q is singular: %v: set reg_param (reg_param := 0.1, --reg-param 0.1) "+
-				"to regularise it, or leave the feature out", ErrSingular, cc.m.Classes[c].Label, err)
+				"to regularise it, or leave the feature out", ErrSingular, cc.model.Classes[c].Label, err)
 		}
 		var l, w mat.TriDense
 		ch.LTo(&l)
 		if err := conditionOnly(w.InverseTri(&l)); err != nil {
-			return nil, fmt.Errorf("%w: the covariance of class %q: %v: set reg_param", ErrSingular, cc.m.Classes[c].Label, err)
+			return nil, fmt.Errorf("%w: the covariance of class %q: %v: set reg_param", ErrSingular, cc.model.Classes[c].Label, err)
 		}
 		inv := make([]float64, 0, m*(m+1)/2)
 		ld := make([]float64, m)
@@ -493,7 +493,7 @@ func (g *discriminantComponent) compileQDA(cc *compiler, feats []Feature, co []*
 		}
 		var prec mat.SymDense
 		if err := conditionOnly(ch.InverseTo(&prec)); err != nil {
-			return nil, fmt.Errorf("%w: the covariance of class %q: %v: set reg_param", ErrSingular, cc.m.Classes[c].Label, err)
+			return nil, fmt.Errorf("%w: the covariance of class %q: %v: set reg_param", ErrSingular, cc.model.Classes[c].Label, err)
 		}
 		g.inv = append(g.inv, inv)
 		g.prec = append(g.prec, &prec)
@@ -508,7 +508,7 @@ func (g *discriminantComponent) compileLDA(cc *compiler, feats []Feature, co []*
 	m, K := g.m, g.K
 	sigma := mat.NewSymDense(m, nil)
 	if p.Solver == SolverLSQR {
-		pri := classPriors(cc.m)
+		pri := classPriors(cc.model)
 		a := p.Shrinkage
 		for c := range K {
 			tr := 0.0
@@ -540,7 +540,7 @@ func (g *discriminantComponent) compileLDA(cc *compiler, feats []Feature, co []*
 	}
 	ch, cond, err := factor(sigma, feats)
 	g.noteConditioning(cond, "")
-	if err != nil && cc.m.Weight == "" && total-float64(K) < float64(m) { // unweighted: the weight is the row count
+	if err != nil && cc.model.Weight == "" && total-float64(K) < float64(m) { // unweighted: the weight is the row count
 		// n rows around K class means span at most n - K directions.
 		return nil, fmt.Errorf("%w: the pooled covariance is singular: %g complete training rows in %d classes for %d features, and "+
 			"the pooled covariance has rank n - K at most: set shrinkage (shrinkage := 0.1, --shrinkage 0.1; solver lsqr), use "+
@@ -581,9 +581,16 @@ func (g *discriminantComponent) noteConditioning(c conditioning, class string) {
 // more than 6 of the 16 digits of a float64, the scores' accuracy falls from ~1e-15 towards 1e-10 and worse.
 const conditionWarnAt = 1e-6
 
-// ConditionWarning says how many digits an lda or qda model's scores may lose to a nearly singular
-// covariance (a feature nearly a linear combination of the others), or "" when it is well conditioned.
-func (g *discriminantComponent) ConditionWarning() string {
+// Warnings says how many digits an lda or qda model's scores may lose to a nearly singular covariance (a
+// feature nearly a linear combination of the others); none when it is well conditioned.
+func (g *discriminantComponent) Warnings() []string {
+	if w := g.conditionWarning(); w != "" {
+		return []string{w}
+	}
+	return nil
+}
+
+func (g *discriminantComponent) conditionWarning() string {
 	w := g.worst
 	if w.feature == "" || !(w.rel < conditionWarnAt) {
 		return ""
@@ -1012,4 +1019,19 @@ func subtractCoMoment(x, r *CoMoment) error {
 	}
 	x.Count, x.Weight, x.Mean, x.OtherMean, x.CoMoment = n, w, mx, my, c
 	return nil
+}
+
+// ForgetRounding warns of variances that forgetting most of a class's rows leaves rounded (MomentRounding of
+// the co-moments' diagonal).
+func (discriminantFamily) ForgetRounding(before, after *Model) []RoundingWarning {
+	read := func(m *Model) map[[2]string][3]float64 {
+		out := map[[2]string][3]float64{}
+		for _, c := range rowsOf(m, CoMomentTable) {
+			if c.Feature == c.Other {
+				out[[2]string{c.Feature, c.Class}] = [3]float64{float64(c.Count), c.Mean, c.CoMoment}
+			}
+		}
+		return out
+	}
+	return MomentRounding(read(before), read(after))
 }

@@ -3,8 +3,6 @@ package sqlnb
 import (
 	"fmt"
 	"io"
-	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -83,13 +81,13 @@ func ExportSQLWith(w io.Writer, s *Scorer, opts ExportOptions) error {
 			return err
 		}
 	}
-	e := &exporter{s: s, pg: dialect == DialectPostgres, name: s.Model.Name, bound: map[string]string{}, version: opts.Version}
+	e := &script{exporter: &exporter{pg: dialect == DialectPostgres, name: s.Model.Name, bound: map[string]string{}, version: opts.Version}, s: s}
 	lo, hi := make([]string, len(s.Labels)), make([]string, len(s.Labels))
 	limit := false
 	var incomplete []string
 	for _, comp := range s.Components {
 		if ic, ok := comp.(incompleter); ok {
-			incomplete = append(incomplete, "("+ic.incompleteSQL(e)+")")
+			incomplete = append(incomplete, "("+ic.incompleteSQL(e.exporter)+")")
 		}
 	}
 	e.incomplete = strings.Join(incomplete, " OR ")
@@ -97,13 +95,13 @@ func ExportSQLWith(w io.Writer, s *Scorer, opts ExportOptions) error {
 		terms := []string{e.num(s.LogPrior[c])}
 		var his []string
 		for _, comp := range s.Components {
-			t, err := comp.SQL(e, c)
+			t, err := comp.SQL(e.exporter, c)
 			if err != nil {
 				return fmt.Errorf("model %q: %w", s.Model.Name, err)
 			}
 			terms = append(terms, "("+t+")")
 			if o, ok := comp.(overflowing); ok {
-				his = append(his, "("+o.limitSQL(e, c)+")")
+				his = append(his, "("+o.limitSQL(e.exporter, c)+")")
 				limit = true
 			}
 		}
@@ -145,36 +143,12 @@ func checkPGNames(name string) error {
 		ErrNotExportable, name, maxPGIdent, longest, len(longest), maxPGIdent-(len(longest)-len(name)))
 }
 
-// overflowing is implemented by components whose terms can overflow for finite input (quadratic forms):
-// limitSQL is class c's term scaled by 2^-1200 (see exporter.functions).
-type overflowing interface {
-	limitSQL(x *exporter, c int) string
+// script writes one model's scoring script: the tables, the functions, and each component's terms through
+// the exporter.
+type script struct {
+	*exporter
+	s *Scorer
 }
-
-// incompleter is implemented by components with required inputs (Input.Required): incompleteSQL is true
-// for a row that misses one of them, which then scores NULL.
-type incompleter interface {
-	incompleteSQL(x *exporter) string
-}
-
-// limitScale is 2^-600: values scaled by it square without overflow (the scaled quadratic is 2^-1200 times
-// the true one).
-const limitScale = 0x1p-600
-
-// exporter writes one model's scoring SQL; components call its helpers for field access and literals.
-type exporter struct {
-	s     *Scorer
-	pg    bool
-	name  string
-	bound map[string]string // per-row bindings (DuckDB): name → expression
-	order []string
-	// version: see ExportOptions.Version.
-	version string
-	// incomplete is an SQL condition for rows that miss a required value (they score NULL), or "".
-	incomplete string
-}
-
-func (e *exporter) ident(suffix string) string { return queries.Ident(e.name + suffix) }
 
 // pgLabelTypes gives the PostgreSQL type of each label type nb_predict returns as itself (LabelValues's, but
 // VARCHAR); other labels are text.
@@ -184,7 +158,7 @@ var pgLabelTypes = map[string]string{"BOOLEAN": "boolean", "TINYINT": "smallint"
 
 // labelType returns the type _predict returns, as nb_predict does: the label column's own type where
 // nb_predict keeps it, else text ("" for VARCHAR in DuckDB, text in PostgreSQL).
-func (e *exporter) labelType() string {
+func (e *script) labelType() string {
 	name, _, ok := e.s.Model.LabelValues()
 	pgType, typed := pgLabelTypes[name]
 	switch {
@@ -200,7 +174,7 @@ func (e *exporter) labelType() string {
 }
 
 // typedLabel casts a label's text to labelType.
-func (e *exporter) typedLabel(expr string) string {
+func (e *script) typedLabel(expr string) string {
 	t := e.labelType()
 	if t == "" || t == "text" {
 		return expr
@@ -208,158 +182,7 @@ func (e *exporter) typedLabel(expr string) string {
 	return "CAST(" + expr + " AS " + t + ")"
 }
 
-func (e *exporter) literal(s string) string { return queries.Literal(s) }
-
-// num writes a float64 literal that parses back to the same value, bit for bit (±Inf and NaN spelled per
-// dialect).
-func (e *exporter) num(x float64) string {
-	switch {
-	case x != x:
-		if e.pg {
-			return "'NaN'::float8"
-		}
-		return "'nan'::DOUBLE"
-	case math.IsInf(x, -1):
-		if e.pg {
-			return "'-Infinity'::float8"
-		}
-		return "'-inf'::DOUBLE"
-	case math.IsInf(x, 1):
-		if e.pg {
-			return "'Infinity'::float8"
-		}
-		return "'inf'::DOUBLE"
-	}
-	if e.pg {
-		return strconv.FormatFloat(x, 'g', -1, 64) + "::float8" // numeric text, then PostgreSQL's strtod: exact
-	}
-	// With an exponent the literal is a DOUBLE, parsed to the nearest double. Without one DuckDB reads a
-	// DECIMAL and casts it (TryCastDecimalToFloatingPoint), which for more than 15 digits is not always the
-	// nearest: 1.9057364734159157::DOUBLE is not the double that prints so.
-	return strconv.FormatFloat(x, 'e', -1, 64) + "::DOUBLE"
-}
-
-// number is feature name of the row argument f as a number.
-func (e *exporter) number(name string) string {
-	if e.pg {
-		return "(f->>" + queries.Literal(name) + ")::float8"
-	}
-	// struct_extract, not f."name": inside the macros' subqueries f."name" would be read as table f.
-	return "CAST(struct_extract(f, " + queries.Literal(name) + ") AS DOUBLE)"
-}
-
-// text is feature name of the row argument f as text.
-func (e *exporter) text(name string) string {
-	if e.pg {
-		return "(f->>" + queries.Literal(name) + ")"
-	}
-	return "CAST(struct_extract(f, " + queries.Literal(name) + ") AS VARCHAR)"
-}
-
-// numeric is number category input in of the row argument f as a number, to compare with numberLiteral's
-// literals as the SQL functions match a number category (NumberKeys): a FLOAT- or DOUBLE-trained input cast
-// to that float type, an integer or DECIMAL one as it is (DuckDB: the argument's own type, compared by SQL's
-// rules; PostgreSQL: numeric).
-func (e *exporter) numeric(in *Input) string {
-	name := queries.Literal(in.Name)
-	switch {
-	case e.pg && in.Float32():
-		return "(f->>" + name + ")::float4"
-	case e.pg && classifyType(in.Type) == typeFloat:
-		return "(f->>" + name + ")::float8"
-	case e.pg:
-		return "(f->>" + name + ")::numeric"
-	case in.Float32():
-		return "CAST(struct_extract(f, " + name + ") AS FLOAT)"
-	case classifyType(in.Type) == typeFloat:
-		return "CAST(struct_extract(f, " + name + ") AS DOUBLE)"
-	}
-	return "struct_extract(f, " + name + ")"
-}
-
-// numberLiteral returns the writer of input in's training values (their text as DuckDB cast them) as SQL
-// numbers of numeric's type: a float literal, or for an integer or DECIMAL input the text itself ("3",
-// "-1.50").
-func (e *exporter) numberLiteral(in *Input) func(string) string {
-	return func(value string) string {
-		x, err := strconv.ParseFloat(value, 64)
-		switch {
-		case in.Float32() && err == nil:
-			if e.pg {
-				return queries.Literal(value) + "::float4"
-			}
-			return "CAST(" + queries.Literal(value) + " AS FLOAT)"
-		case classifyType(in.Type) == typeFloat && err == nil:
-			return e.num(x)
-		case numberText.MatchString(value):
-			return value
-		case err == nil:
-			return e.num(x)
-		}
-		return "NULL" // not a number: equal to none
-	}
-}
-
-// numberText is a number as DuckDB casts an integer or DECIMAL to text, which is also an SQL number literal.
-var numberText = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?$`)
-
-// binary is a Bernoulli feature as a number: booleans read as 1 and 0.
-func (e *exporter) binary(name string) string {
-	if e.pg {
-		// jsonb booleans read as text 'true'/'false'.
-		return fmt.Sprintf("(CASE f->>%s WHEN 'true' THEN 1 WHEN 'false' THEN 0 ELSE (f->>%s)::float8 END)", queries.Literal(name), queries.Literal(name))
-	}
-	return e.number(name)
-}
-
-func (e *exporter) isNaN(x string) string {
-	if e.pg {
-		return x + " = 'NaN'::float8"
-	}
-	return "isnan(" + x + ")"
-}
-
-// isMissingNumber is true for NULL, NaN and ±Inf.
-func (e *exporter) isMissingNumber(x string) string {
-	if e.pg {
-		return fmt.Sprintf("%s IS NULL OR %s IN ('NaN'::float8, 'Infinity'::float8, '-Infinity'::float8)", x, x)
-	}
-	return fmt.Sprintf("%s IS NULL OR NOT isfinite(%s)", x, x)
-}
-
-// ruled applies e1071's rule to the log-probability expression t when it is on.
-func (e *exporter) ruled(r e1071Rule, t string) string {
-	if !r.on {
-		return t
-	}
-	return fmt.Sprintf("(CASE WHEN exp(%s) <= %s THEN %s ELSE %s END)", t, e.num(r.eps), e.num(r.logThreshold), t)
-}
-
-// logFactorial is log x! for a whole number x ≥ 0: DuckDB's lgamma; in PostgreSQL (no lgamma before 18) the
-// exact sum below 21 and Stirling's series above (error < 1e-15; its first term alone beyond 1e5, where the
-// rest is below 3e-18 and would overflow PostgreSQL's float8 for x near 1e300).
-func (e *exporter) logFactorial(x string) string {
-	if !e.pg {
-		return "lgamma(" + x + " + 1)"
-	}
-	z := "(" + x + " + 1)"
-	return fmt.Sprintf("(CASE WHEN %s < 21 THEN (SELECT coalesce(sum(ln(k)), 0) FROM generate_series(1, (%s)::int) k) "+
-		"WHEN %s < 1e5 THEN (%s - 0.5) * ln(%s) - %s + 0.918938533204672741780329736406 + 1 / (12 * %s) - 1 / (360 * %s ^ 3) + 1 / (1260 * %s ^ 5) - 1 / (1680 * %s ^ 7) "+
-		"ELSE (%s - 0.5) * ln(%s) - %s + 0.918938533204672741780329736406 + 1 / (12 * %s) END)",
-		x, x, x, z, z, z, z, z, z, z, z, z, z, z)
-}
-
-// bind registers a per-row binding (DuckDB): expr is evaluated once per row and named by the result.
-func (e *exporter) bind(name, expr string) string {
-	id := "b_" + name
-	if _, ok := e.bound[id]; !ok {
-		e.bound[id] = expr
-		e.order = append(e.order, id)
-	}
-	return id
-}
-
-func (e *exporter) tables(b *strings.Builder) {
+func (e *script) tables(b *strings.Builder) {
 	s := e.s
 	dbl, txt := "DOUBLE", "VARCHAR"
 	if e.pg {
@@ -391,7 +214,7 @@ func (e *exporter) tables(b *strings.Builder) {
 }
 
 // list writes per-class expressions as the dialect's array, with the per-row bindings bound once (DuckDB).
-func (e *exporter) list(items []string, bindings bool) string {
+func (e *script) list(items []string, bindings bool) string {
 	if e.pg {
 		return "ARRAY[\n    " + strings.Join(items, ",\n    ") + "]"
 	}
@@ -407,14 +230,14 @@ func (e *exporter) list(items []string, bindings bool) string {
 }
 
 // orIncomplete is " OR <condition>" for rows that miss a required value, or "".
-func (e *exporter) orIncomplete() string {
+func (e *script) orIncomplete() string {
 	if e.incomplete == "" {
 		return ""
 	}
 	return " OR " + e.incomplete
 }
 
-func (e *exporter) labels() string {
+func (e *script) labels() string {
 	q := make([]string, len(e.s.Labels))
 	for i, l := range e.s.Labels {
 		q[i] = queries.Literal(l)
@@ -446,7 +269,7 @@ func pgFunctionIn(b *strings.Builder, lang, name, returns, body string) {
 // PostgreSQL table whose unquoted column names were folded to lower case), copied under the feature's name;
 // no such key, or several, is an error naming the model and feature (read as NULL, a missing key would have
 // been skipped silently: the prior's answer). A row that is NULL returns NULL.
-func (e *exporter) pgFeatureKeys() string {
+func (e *script) pgFeatureKeys() string {
 	var b strings.Builder
 	b.WriteString("DECLARE sqlnb_keys text[];\nBEGIN\n  IF f IS NULL OR jsonb_typeof(f) = 'null' THEN RETURN NULL; END IF;\n")
 	fmt.Fprintf(&b, "  IF jsonb_typeof(f) <> 'object' THEN RAISE EXCEPTION USING MESSAGE = %s || jsonb_typeof(f) || ', not an object of features: pass a row as to_jsonb(t)'; END IF;\n",
@@ -475,7 +298,7 @@ func (e *exporter) pgFeatureKeys() string {
 // functions writes the scoring functions. lo are the class scores; when every one is -inf (an overflow:
 // values near 1e200 squared), hi — the quadratic terms scaled by 2^-1200, which do not overflow — decide:
 // the classes with the largest hi share the mass equally (one of them in _predict).
-func (e *exporter) functions(b *strings.Builder, lo, hi []string, limit bool) {
+func (e *script) functions(b *strings.Builder, lo, hi []string, limit bool) {
 	jll, lim := e.ident("_joint_log_likelihood"), e.ident("__limit")
 	if e.pg {
 		pgFunctionIn(b, "plpgsql", jll, "double precision[]", e.pgFeatureKeys()+fmt.Sprintf("  RETURN (SELECT CASE WHEN false%s THEN NULL ELSE %s END);\nEND",

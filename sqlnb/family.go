@@ -72,6 +72,13 @@ type KindInfo struct {
 	// Alone, when set, says what couples the features of the kind ("covariance", "fit"): the kind models the
 	// feature vector as a whole, and a model with one has only features of this kind.
 	Alone string
+	// CompleteRows: the kind trains and scores complete rows only (Input.Required): a row that misses a
+	// value of such a feature (NULL; NaN or ±Inf for a number) is left out of training and scores NULL.
+	CompleteRows bool
+	// TypedValues: the feature's statistics are kept by value, as the column's values read as text, so the
+	// parts of a merge or an update must read them alike: the same column type (integers of different
+	// widths aside).
+	TypedValues bool
 }
 
 // A Component is a compiled block of a model's features: it adds its term to every class score. A naive
@@ -99,6 +106,45 @@ type Component interface {
 	// SQL writes class c's term as an SQL expression of the exporter's dialect, or returns an error wrapping
 	// ErrNotExportable.
 	SQL(x *exporter, c int) (string, error)
+}
+
+// A ModelChecker is a Family with checks of its own on a whole model: after training, and when its
+// hyperparameters change (the text family refuses a feature left without a term). The parts of a model —
+// cross-validation folds, learning-curve sizes, --by groups, the rows an update adds or forgets — are not
+// held to them. terms is the term table the model was trained from, if any.
+type ModelChecker interface {
+	CheckModel(m *Model, terms *TermsSpec) error
+}
+
+// A ForgetWarner is a Family whose estimates lose digits when most of a class's rows are forgotten: for the
+// features of model after, which Forget made from model before, how far each estimate may be off.
+type ForgetWarner interface {
+	ForgetRounding(before, after *Model) []RoundingWarning
+}
+
+// RoundingWarning is one estimate that may be off after Forget: Off relative, the more so When.
+type RoundingWarning struct {
+	Feature, Estimate, When string
+	Off                     float64
+}
+
+// An Updater is a Family that can refuse to add rows to, merge into or forget rows from a stored model (its
+// statistics were stored in an older form that the update would not keep exact): Updatable says why.
+type Updater interface {
+	Updatable(m *Model) error
+}
+
+// A BufferOwner is a Component whose number inputs are better copied into the batch's own buffers
+// (Scorer.OwnBuffer): its kernel reads blocks of rows of every input many times, and the batch lays its
+// buffers out so that they do not evict each other from the cache.
+type BufferOwner interface {
+	OwnsBuffers() bool
+}
+
+// A Warner is a Component with something to say about the model it was compiled from (a nearly singular
+// covariance, a variance floored): training reports each warning.
+type Warner interface {
+	Warnings() []string
 }
 
 // priorless is implemented by components whose scores replace the class priors (complement weights).

@@ -105,13 +105,13 @@ func (gaussianFamily) Train(ctx context.Context, sc *scan, feats []Feature) erro
 		}
 		defer rows.Close()
 		per := 3
-		if sc.p.weight != "" {
+		if sc.plan.weight != "" {
 			per = 7
 		}
 		stats := map[int64][]GaussianStat{}
 		err = sc.classRows(rows, per*len(mf), func(fold int64, class string, v []sql.NullFloat64) error {
 			for j, f := range mf {
-				stats[fold] = append(stats[fold], momentsOf(f.Name, class, v[per*j:], sc.p.weight != ""))
+				stats[fold] = append(stats[fold], momentsOf(f.Name, class, v[per*j:], sc.plan.weight != ""))
 			}
 			return nil
 		})
@@ -133,7 +133,7 @@ func (gaussianFamily) Train(ctx context.Context, sc *scan, feats []Feature) erro
 		if err != nil {
 			return err
 		}
-		if sc.p.weight == "" {
+		if sc.plan.weight == "" {
 			if err := reshift(stats, mf, moments); err != nil {
 				return err
 			}
@@ -246,7 +246,8 @@ func (gaussianFamily) Validate(m *Model, feats []Feature) error {
 // gaussianComponent scores every Gaussian feature of a model:
 // log p(x | c) = -½ log(2π var_c) - (x - mean_c)² / (2 var_c); NULL, NaN and ±Inf are missing (add nothing).
 type gaussianComponent struct {
-	in []*Input
+	warnings []string // Warnings
+	in       []*Input
 	// Per feature, per class: mean, 1/(2 var), -½ log(2π var), var.
 	mean, halfInv, logNorm, variance [][]float64
 	count                            [][]float64 // the (weighted) rows behind each estimate
@@ -263,7 +264,7 @@ type gaussianComponent struct {
 //   - a class without a non-NULL value of the feature uses the feature's statistics over all classes;
 //   - with e1071's rule (Params.Threshold > 0) a standard deviation ≤ Eps becomes Threshold.
 func (gaussianFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
-	m, K := cc.m, cc.K
+	m, K := cc.model, cc.K
 	byFeature := rowsByFeature(m, GaussianTable)
 	maxVar := 0.0
 	for _, stats := range byFeature {
@@ -276,6 +277,17 @@ func (gaussianFamily) Compile(cc *compiler, feats []Feature) ([]Component, error
 	}
 	eps := m.Params.VarSmoothing * maxVar
 	g := &gaussianComponent{K: K, rule: cc.rule}
+	// A weighted model with --variance sample: a class whose weights sum to ≤ 1 over more than one row has
+	// variances 0 (ε remains) whatever the values, as the n − 1 variance divides by (weight − 1).
+	if m.Weight != "" && m.Params.Variance == VarianceSample {
+		for _, c := range m.Classes {
+			if c.Count > 1 && c.Weight <= 1 {
+				g.warnings = append(g.warnings, fmt.Sprintf("class %q: its %d rows weigh %g in all: --variance sample divides by (weight - 1), weights counting "+
+					"as row frequencies, so its Gaussian variances are 0 (ε remains); scale the weights (to sum to the row count, say) or use --variance class",
+					c.Label, c.Count, c.Weight))
+			}
+		}
+	}
 	for _, f := range feats {
 		g.in = append(g.in, cc.input(f, NumberInput))
 		stats := byFeature[f.Name]
@@ -312,6 +324,10 @@ func (gaussianFamily) Compile(cc *compiler, feats []Feature) ([]Component, error
 				v = cc.rule.threshold * cc.rule.threshold
 			}
 			v = math.Max(v, minVariance)
+			if v == minVariance && s.Weight > 0 && s.WM2 > 0 {
+				g.warnings = append(g.warnings, fmt.Sprintf("feature %q: its variance in class %q (%.3g) is below 2.2e-308 (the smallest normal double), "+
+					"where scoring floors it, so the feature tells the classes apart no more: rescale it (multiply it by 1e150, say)", f.Name, s.Class, s.WM2/s.Weight))
+			}
 			mean[c], vr[c], cnt[c] = mu, v, s.Weight
 			half[c] = 1 / (2 * v)
 			ln[c] = -0.5 * math.Log(2*math.Pi*v)
@@ -548,36 +564,9 @@ func (g *gaussianComponent) limitSQL(x *exporter, c int) string {
 	return strings.Join(append(terms, "0"), " + ")
 }
 
-// tinyVarianceWarnings warns of the Gaussian features of model m whose variance in some class is positive
-// but, with ε, still below minVariance (values near 1e-155, variances subnormal): scoring floors it at
-// 2.2e-308, where the feature no longer tells the classes apart.
-func tinyVarianceWarnings(m *Model) []string {
-	if !m.hasKind(Gaussian) {
-		return nil
-	}
-	s, err := Compile(m)
-	if err != nil {
-		return nil
-	}
-	stats, class := rowsByFeature(m, GaussianTable), m.ClassIndex() // the scorer's classes are the model's, in order
-	var out []string
-	for _, comp := range s.Components {
-		g, ok := comp.(*gaussianComponent)
-		if !ok {
-			continue
-		}
-		for k, in := range g.in {
-			for _, st := range stats[in.Name] {
-				c, ok := class[st.Class]
-				if ok && g.variance[k][c] == minVariance && st.Weight > 0 && st.WM2 > 0 {
-					out = append(out, fmt.Sprintf("feature %q: its variance in class %q (%.3g) is below 2.2e-308 (the smallest normal double), where scoring floors it, so the feature "+
-						"tells the classes apart no more: rescale it (multiply it by 1e150, say)", in.Name, st.Class, st.WM2/st.Weight))
-				}
-			}
-		}
-	}
-	return out
-}
+// Warnings are the features whose variance in some class is positive but below the smallest normal
+// double, where Compile floors it: the feature no longer tells the classes apart (found by a review).
+func (g *gaussianComponent) Warnings() []string { return g.warnings }
 
 func subtractGaussian(x, g *GaussianStat) error {
 	n, err := subCount("the count of non-NULL values", x.Count, g.Count)
@@ -606,4 +595,16 @@ func subtractGaussian(x, g *GaussianStat) error {
 	}
 	*x = GaussianStat{Feature: x.Feature, Class: x.Class, Count: n, Mean: mean, M2: m2, Weight: w, WMean: wmean, WM2: wm2}
 	return nil
+}
+
+// ForgetRounding warns of variances that forgetting most of a class's rows leaves rounded (MomentRounding).
+func (gaussianFamily) ForgetRounding(before, after *Model) []RoundingWarning {
+	read := func(m *Model) map[[2]string][3]float64 {
+		out := map[[2]string][3]float64{}
+		for _, g := range rowsOf(m, GaussianTable) {
+			out[[2]string{g.Feature, g.Class}] = [3]float64{float64(g.Count), g.Mean, g.M2}
+		}
+		return out
+	}
+	return MomentRounding(read(before), read(after))
 }

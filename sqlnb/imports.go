@@ -9,7 +9,7 @@ import (
 // SaveImported stores a model read by Import as Save does, except that a stored model of the same name is
 // replaced only when replace is set: otherwise the result is ErrModelExists and the stored model stays as
 // it was.
-func SaveImported(ctx context.Context, db DB, m *Model, replace bool) error {
+func (st Store) SaveImported(ctx context.Context, db DB, m *Model, replace bool) error {
 	if err := checkTypes(ctx, db, m); err != nil {
 		return err
 	}
@@ -23,5 +23,5 @@ func SaveImported(ctx context.Context, db DB, m *Model, replace bool) error {
 				"(--name, name :=) or replace it (--replace, replace := true)", ErrModelExists, m.Name)
 		}
 	}
-	return Save(ctx, db, m)
+	return st.Save(ctx, db, m)
 }

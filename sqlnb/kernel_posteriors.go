@@ -307,3 +307,6 @@ func shiftedExpSum(jll []float64, n, K, i int, e []float64) (float64, float64) {
 	}
 	return mx, sum
 }
+
+// rowVector is how many classes shiftedExpSum hands to expShifted at once (its buffers live on the stack).
+const rowVector = 16

@@ -56,7 +56,7 @@ type logisticFamily struct{}
 
 func (logisticFamily) Kinds() []KindInfo {
 	return []KindInfo{{Kind: Logistic, Doc: "numbers, and categories one-hot encoded: logistic regression fitted by Newton steps in SQL (LogisticRegression)",
-		Priorless: true, Alone: "fit",
+		Priorless: true, Alone: "fit", CompleteRows: true,
 		Accepts: func(c Column) error {
 			switch classifyType(c.Type) {
 			case typeText, typeBool:
@@ -139,8 +139,8 @@ func (f logisticFamily) Train(ctx context.Context, sc *scan, feats []Feature) er
 	if err != nil {
 		return err
 	}
-	if sc.p.trace != nil {
-		sc.p.trace.Describe = time.Since(start)
+	if sc.plan.trace != nil {
+		sc.plan.trace.Describe = time.Since(start)
 	}
 	if len(d.labels) < 2 {
 		return nil // the trainer reports no rows or a single class
@@ -169,7 +169,7 @@ func describeLogistic(ctx context.Context, sc *scan, feats []Feature) (*logistic
 	}
 	defer rows.Close()
 	head := 1
-	if sc.p.weight != "" {
+	if sc.plan.weight != "" {
 		head = 4
 	}
 	var class sql.NullString
@@ -203,8 +203,8 @@ func describeLogistic(ctx context.Context, sc *scan, feats []Feature) (*logistic
 		}
 		n := int64(vals[0].Float64)
 		if inc {
-			if sc.p.weight != "" {
-				if err := checkWeights(sc.p.weight, n, int64(vals[1].Float64), vals[2]); err != nil {
+			if sc.plan.weight != "" {
+				if err := checkWeights(sc.plan.weight, n, int64(vals[1].Float64), vals[2]); err != nil {
 					return nil, err
 				}
 			}
@@ -219,7 +219,7 @@ func describeLogistic(ctx context.Context, sc *scan, feats []Feature) (*logistic
 			continue
 		}
 		w := float64(n)
-		if sc.p.weight != "" {
+		if sc.plan.weight != "" {
 			w = vals[3].Float64
 		}
 		d.labels = append(d.labels, class.String)
@@ -246,11 +246,11 @@ func describeLogistic(ctx context.Context, sc *scan, feats []Feature) (*logistic
 		}
 		return nil, fmt.Errorf("describe logistic features: %w", err)
 	}
-	if sc.p.weight != "" {
+	if sc.plan.weight != "" {
 		// Before the fit, which starts at the intercepts log(w_c/w_0): checkTrained's error, not a log of 0.
 		for c, w := range d.weight {
 			if w == 0 {
-				return nil, zeroWeightClass(d.labels[c], sc.p.weight)
+				return nil, zeroWeightClass(d.labels[c], sc.plan.weight)
 			}
 		}
 	}
@@ -350,7 +350,7 @@ func newtonFit(ctx context.Context, sc *scan, feats []Feature, d *logisticDesign
 	dim := nc + 1 // with the intercept
 	free := K - 1
 	D := free * dim
-	p := sc.p
+	p := sc.plan
 	params := p.params
 	if D > maxLogisticParams {
 		return nil, fmt.Errorf("%w: %d classes and %d design columns (categories one-hot) make %d coefficients: Newton's method "+
@@ -747,11 +747,11 @@ func logisticPasser(ctx context.Context, sc *scan, data map[string]any, K, dim i
 		}
 	}
 	prepare := func(stmt string) (func(args ...any) *sql.Row, error) {
-		pr, ok := sc.db.(interface {
+		pr, ok := sc.conn.(interface {
 			PrepareContext(context.Context, string) (*sql.Stmt, error)
 		})
 		if !ok {
-			return func(args ...any) *sql.Row { return sc.db.QueryRowContext(ctx, stmt, args...) }, nil
+			return func(args ...any) *sql.Row { return sc.conn.QueryRowContext(ctx, stmt, args...) }, nil
 		}
 		prepared, err := pr.PrepareContext(ctx, stmt)
 		if err != nil {
@@ -860,13 +860,13 @@ func logisticPasser(ctx context.Context, sc *scan, data map[string]any, K, dim i
 // nb_logistic_pass: the fit then runs train_logistic_step's aggregates); release removes it.
 func logisticKernel(ctx context.Context, sc *scan, K, dim int) (*LogisticPass, string, func(), error) {
 	var has int64
-	if err := sc.db.QueryRowContext(ctx, queries.SQL("function_exists.sql"), "nb_logistic_pass").Scan(&has); err != nil {
+	if err := sc.conn.QueryRowContext(ctx, queries.SQL("function_exists.sql"), "nb_logistic_pass").Scan(&has); err != nil {
 		return nil, "", func() {}, fmt.Errorf("logistic regression: %w", err)
 	}
 	if has == 0 {
 		return nil, "", func() {}, nil
 	}
-	lp, token, release := newLogisticPass(K, dim, sc.p.weight != "")
+	lp, token, release := newLogisticPass(K, dim, sc.plan.weight != "")
 	return lp, token, release, nil
 }
 
@@ -951,17 +951,17 @@ func logisticSample(ctx context.Context, sc *scan, d *logisticDesign, data map[s
 	}
 	if lp != nil {
 		var n int64
-		if err := sc.db.QueryRowContext(ctx, stmt, args(own...)...).Scan(&n); err != nil {
+		if err := sc.conn.QueryRowContext(ctx, stmt, args(own...)...).Scan(&n); err != nil {
 			return nil, false, fmt.Errorf("logistic regression sample: %w", err)
 		}
 		return lp.takeSample(), sampled, nil
 	}
-	rows, err := queryRows(ctx, sc.db, stmt, args(own...)...)
+	rows, err := queryRows(ctx, sc.conn, stmt, args(own...)...)
 	if err != nil {
 		return nil, false, fmt.Errorf("logistic regression sample: %w", err)
 	}
 	defer rows.Close()
-	weighted := sc.p.weight != ""
+	weighted := sc.plan.weight != ""
 	s := &lrSample{x: make([][]float64, dim-1)}
 	var k int64
 	var w float64
@@ -1107,7 +1107,7 @@ func (logisticFamily) Compile(cc *compiler, feats []Feature) ([]Component, error
 	l := &logisticComponent{K: K, b: make([]float64, K), numeric: make([]bool, len(feats)), w: make([][]float64, len(feats)),
 		level: make([][][]float64, len(feats))}
 	values := make([][]string, len(feats))
-	rows := rowsOf(cc.m, LogisticTable)
+	rows := rowsOf(cc.model, LogisticTable)
 	for _, r := range rows {
 		// A level may be "": a row is a level's when its feature is categorical.
 		if j, ok := pos[r.Feature]; ok && r.Feature != "" && !isNumeric(feats[j]) {

@@ -53,7 +53,7 @@ func Merge(base *Model, order []string, parts ...*Model) (*Model, error) {
 			}
 		}
 		for i := range m.Features {
-			if i < len(p.Features) && p.Features[i].Type != m.Features[i].Type && m.Features[i].Kind == Categorical {
+			if i < len(p.Features) && p.Features[i].Type != m.Features[i].Type && typedValues(m.Features[i].Kind) {
 				if t := commonInteger(m.Features[i].Type, p.Features[i].Type); t != "" {
 					m.Features[i].Type = t
 				}
@@ -85,4 +85,11 @@ func Merge(base *Model, order []string, parts ...*Model) (*Model, error) {
 	}
 	m.Stats = families.MergeStats(stats)
 	return &m, nil
+}
+
+// typedValues reports whether features of kind k keep their statistics by value, read in the column's type
+// (KindInfo.TypedValues).
+func typedValues(k Kind) bool {
+	info := families.KindInfo(k)
+	return info != nil && info.TypedValues
 }

@@ -2,6 +2,8 @@ package sqlnb
 
 import (
 	"bytes"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -453,4 +455,10 @@ func (m *Model) Kinds() []string {
 // hasKind reports whether a feature of m is of kind k.
 func (m *Model) hasKind(k Kind) bool {
 	return slices.ContainsFunc(m.Features, func(f Feature) bool { return f.Kind == k })
+}
+
+func newGeneration() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }

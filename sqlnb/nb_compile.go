@@ -5,7 +5,7 @@ import "math"
 // compiler is what a Family compiles against: the model, its class index and the effective smoothing and
 // e1071 rule, and the inputs the components create.
 type compiler struct {
-	m      *Model
+	model      *Model
 	K      int
 	class  map[string]int
 	alpha  float64
@@ -91,43 +91,6 @@ type Batch struct {
 func isValid(mask []uint64, i int) bool {
 	return mask == nil || mask[i>>6]&(1<<(uint(i)&63)) != 0
 }
-
-// Workspace is scratch space for JointLogLikelihood, reused across batches by one goroutine.
-type Workspace struct {
-	bad, null []bool
-	// Null is nil unless some row misses a value the model requires (Input.Required): then Null[i] says that
-	// row i's results are NULL (its scores are NaN).
-	Null []bool
-	// Shift is nil unless some row's class scores lie beyond float64's range (values near 1e200 squared): then
-	// Shift[i] is what was subtracted from every class score of row i (the largest one), so that the written
-	// scores still give its posteriors; its true scores are out + Shift[i] (-Inf in float64).
-	Shift []float64
-
-	groups *groupScratch // per-group models: the rows of each group
-}
-
-// ShiftOf returns the shift of row i (0 for most rows).
-func (ws *Workspace) ShiftOf(i int) float64 {
-	if ws == nil || ws.Shift == nil {
-		return 0
-	}
-	return ws.Shift[i]
-}
-
-func (ws *Workspace) nullBuf(n int) []bool {
-	if cap(ws.null) < n {
-		ws.null = make([]bool, n)
-	}
-	b := ws.null[:n]
-	clear(b)
-	return b
-}
-
-// NullOf reports whether row i's results are NULL (a required value is missing).
-func (ws *Workspace) NullOf(i int) bool { return ws != nil && ws.Null != nil && ws.Null[i] }
-
-// rowVector is how many classes shiftedExpSum hands to expShifted at once (its buffers live on the stack).
-const rowVector = 16
 
 // gatherNumbers copies rows idx of number input j of b, with its validity, into dst.
 func (b *Batch) gatherNumbers(dst *Batch, j int, idx []int) {

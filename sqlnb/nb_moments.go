@@ -42,7 +42,7 @@ type nonfinite []sql.NullFloat64
 
 // nonfiniteCounts runs the train_nonfinite scan over mf's columns of the training source.
 func nonfiniteCounts(ctx context.Context, sc *scan, mf []momentFeature) (nonfinite, error) {
-	stmt, err := queries.Render("train_nonfinite.tmpl.sql", map[string]any{"From": sc.p.src.From, "Label": sc.p.label.Name, "Features": mf})
+	stmt, err := queries.Render("train_nonfinite.tmpl.sql", map[string]any{"From": sc.plan.src.From, "Label": sc.plan.label.Name, "Features": mf})
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +51,7 @@ func nonfiniteCounts(ctx context.Context, sc *scan, mf []momentFeature) (nonfini
 	for i := range counts {
 		ptrs[i] = &counts[i]
 	}
-	if err := sc.db.QueryRowContext(ctx, stmt, sc.p.src.Args...).Scan(ptrs...); err != nil {
+	if err := sc.conn.QueryRowContext(ctx, stmt, sc.plan.src.Args...).Scan(ptrs...); err != nil {
 		return nil, err
 	}
 	return counts, nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/sqlnb/sqlnb/queries"
 )
@@ -63,8 +64,8 @@ type termsPlan struct {
 // without cross-validation), its statistics rows and — the first family whose scan yields them — the
 // classes.
 type scan struct {
-	db    Querier
-	p     *plan
+	conn    Querier
+	plan     *plan
 	fold  string // SQL expression over the source row t giving the fold, or ""
 	parts map[int64]*partial
 	order []string // every class in the label's own order
@@ -117,12 +118,12 @@ func (sc *scan) part(f int64) *partial {
 }
 
 // param is the placeholder of the k-th (1-based) extra argument of a query, numbered after the source's.
-func (sc *scan) param(k int) string { return fmt.Sprintf("$%d", len(sc.p.src.Args)+k) }
+func (sc *scan) param(k int) string { return fmt.Sprintf("$%d", len(sc.plan.src.Args)+k) }
 
 // query renders the training template tmpl with the plan's source, label, weight and fold plus data, and
 // runs it with the source's arguments then args.
 func (sc *scan) query(ctx context.Context, tmpl string, data map[string]any, args ...any) (Rows, error) {
-	d := map[string]any{"From": sc.p.src.From, "Label": sc.p.label.Name, "Weight": sc.p.weight, "Fold": sc.fold}
+	d := map[string]any{"From": sc.plan.src.From, "Label": sc.plan.label.Name, "Weight": sc.plan.weight, "Fold": sc.fold}
 	for k, v := range data {
 		d[k] = v
 	}
@@ -130,7 +131,7 @@ func (sc *scan) query(ctx context.Context, tmpl string, data map[string]any, arg
 	if err != nil {
 		return nil, err
 	}
-	return queryRows(ctx, sc.db, stmt, append(append([]any{}, sc.p.src.Args...), args...)...)
+	return queryRows(ctx, sc.conn, stmt, append(append([]any{}, sc.plan.src.Args...), args...)...)
 }
 
 // classRows reads a per-class scan: each row is (fold,) class, then the class head — n and, with a weight
@@ -138,7 +139,7 @@ func (sc *scan) query(ctx context.Context, tmpl string, data map[string]any, arg
 // for the NULL-label group). The classes are recorded unless an earlier family did.
 func (sc *scan) classRows(rows Rows, width int, fn func(fold int64, class string, vals []sql.NullFloat64) error) error {
 	head := 1
-	if sc.p.weight != "" {
+	if sc.plan.weight != "" {
 		head = 4
 	}
 	vals := make([]sql.NullFloat64, head+width)
@@ -182,14 +183,14 @@ func (sc *scan) addClass(fold int64, class sql.NullString, head []sql.NullFloat6
 		return false, nil
 	}
 	cl := Class{Label: class.String, Count: n, Weight: float64(n)}
-	if sc.p.weight != "" {
-		if err := checkWeights(sc.p.weight, n, int64(head[1].Float64), head[2]); err != nil {
+	if sc.plan.weight != "" {
+		if err := checkWeights(sc.plan.weight, n, int64(head[1].Float64), head[2]); err != nil {
 			return true, err
 		}
 		if w := head[3].Float64; math.IsNaN(w) || math.IsInf(w, 0) {
 			// min() does not see them: NaN sorts last in DuckDB, and +Inf is no minimum
 			return true, fmt.Errorf("%w: weight column %q holds NaN or infinity in the rows of class %q (their sum is %v): weights must be finite and ≥ 0",
-				ErrBadValue, sc.p.weight, cl.Label, w)
+				ErrBadValue, sc.plan.weight, cl.Label, w)
 		}
 		cl.Weight = head[3].Float64
 	}
@@ -220,3 +221,18 @@ func appendNew(list []string, s string) []string {
 
 // queriesIdent quotes an identifier (queries.Ident) for expressions families build in Go.
 func queriesIdent(name string) string { return queries.Ident(name) }
+
+// FitTrace records where an iterative fit (logistic regression) spends its time: the first pass over the
+// source (classes, levels, standardisation) and every Newton pass (gradient, Hessian and log-loss at one
+// point; a step that is halved takes several).
+type FitTrace struct {
+	Describe time.Duration
+	Passes   []time.Duration
+	// Sample is the number of rows whose Hessian the steps use when they are fewer than the source's
+	// (a sub-sampled fit; 0: every row); Sampling is the time spent reading them and solving on them alone.
+	Sample   int
+	Sampling time.Duration
+	// HessianPasses counts the passes that also aggregated the exact Hessian over the source (a sampled
+	// fit whose steps stalled).
+	HessianPasses int
+}

@@ -83,3 +83,22 @@ func meanUnmerge(what string, n, mean, nb, mb float64) (na, ma float64, err erro
 	}
 	return na, mean + (mean-mb)*nb/na, nil
 }
+
+// MomentRounding is the ForgetWarner rule of moments (Gaussian variances, lda and qda co-moments): the mean of
+// the rows left is (n·mean − n_B·mean_B)/n_A, so the rounding of a mean far from 0 (ε·|mean|) grows by n/n_A,
+// and the variance by that over σ_A; the co-moment's own rounding grows by M2/M2_A. Forgetting most of the
+// rows of values near 1e6 that vary by 0.003 left a variance 2e-6 off. before and after give each (feature,
+// class)'s count, mean and M2.
+func MomentRounding(before, after map[[2]string][3]float64) []RoundingWarning {
+	var out []RoundingWarning
+	for k, a := range after {
+		b, ok := before[k]
+		if !ok || a[0] < 2 || a[2] <= 0 || b[0] <= a[0] {
+			continue
+		}
+		// The mean's rounding, and the training sums' own (~16 ε relative) grown by the co-moment's shrinking.
+		out = append(out, RoundingWarning{Feature: k[0], Estimate: "variance", When: "the more so for values far from 0 for their spread",
+			Off: 0x1p-53 * (math.Abs(b[1])*b[0]/a[0]/math.Sqrt(a[2]/a[0]) + 16*b[2]/a[2])})
+	}
+	return out
+}

@@ -1,9 +1,14 @@
 package sqlnb
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
+
+	"github.com/sqlnb/sqlnb/queries"
 )
 
 // paramKinds names, for each hyperparameter (by its stored name) that only some kinds use, those kinds; a
@@ -26,10 +31,10 @@ var paramKinds = map[string][]Kind{
 	"max_iter":      {Logistic},
 }
 
-// ParamUsed reports whether the hyperparameter name (as stored: "alpha", "c", ...) has an effect on model m:
+// paramUsed reports whether the hyperparameter name (as stored: "alpha", "c", ...) has an effect on model m:
 // one of its features is of a kind that uses it (tol and max_iter also bound a semi-supervised model's EM;
 // alpha also smooths the priors of --priors smoothed).
-func (m *Model) ParamUsed(name string) bool {
+func paramUsed(m *Model, name string) bool {
 	if name == "priors" {
 		return !slices.ContainsFunc(m.Features, func(f Feature) bool { return slices.Contains(priorIgnorers, f.Kind) })
 	}
@@ -50,11 +55,19 @@ func (m *Model) ParamUsed(name string) bool {
 
 // priorIgnorers are the kinds whose models leave the class priors out (Scorer: one such feature clears
 // them all).
-var priorIgnorers = []Kind{Complement, TextComplement, Logistic}
+var priorIgnorers = func() []Kind {
+	var out []Kind
+	for _, k := range families.Kinds() {
+		if k.Priorless {
+			out = append(out, k.Kind)
+		}
+	}
+	return out
+}()
 
 // ParamsSummary describes, in one line, the hyperparameters that apply to m's kinds (each family that
 // keeps its own says which: summarizer), and the rows left out for a missing value.
-func (m *Model) ParamsSummary() string {
+func ParamsSummary(m *Model) string {
 	var parts []string
 	for _, g := range families.ByFamily(m.Features) {
 		if s, ok := g.Family.(summarizer); ok {
@@ -100,3 +113,96 @@ func (m *Model) ParamsSummary() string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// SetParams changes the hyperparameters of a stored model without retraining (given priors by class). The
+// statistics are not rewritten: the model row's parameters and generation change in one transaction, on
+// the condition that the statistics are still the version the parameters were checked against (a
+// concurrent retrain makes it start again), so no update is lost.
+func SetParams(ctx context.Context, db DB, name string, p Params, given map[string]float64) (*Model, error) {
+	var out *Model
+	err := retryConflicts(ctx, name, func(ctx context.Context) error {
+		m, err := Load(ctx, db, name)
+		if err != nil {
+			return err
+		}
+		if p == m.Params && given == nil { // nothing changes: the model (and exports bound to it) stays as it is
+			out = m
+			return nil
+		}
+		for _, g := range families.ByFamily(m.Features) {
+			if fp, ok := g.Family.(fitParamsFamily); ok {
+				if err := fp.checkParams(m, p); err != nil {
+					return err
+				}
+			}
+		}
+		if m.UnlabelledRows > 0 && (p.Tol != m.Params.Tol || p.MaxIter != m.Params.MaxIter) {
+			return fmt.Errorf("%w: model %q was fitted by EM (semi-supervised): tol and max_iter describe that fit, which changing them "+
+				"would not redo; train it again with --semi-supervised --tol/--max-iter", ErrBadOption, name)
+		}
+		if len(m.Groups) > 0 && p.Priors == PriorsGiven {
+			return fmt.Errorf("%w: model %q has one model per group (--by): given priors are not supported, as a group may lack some classes; "+
+				"use fit, smoothed or uniform priors", ErrBadOption, name)
+		}
+		keepPriors := p.Priors == PriorsGiven && given == nil && m.Params.Priors == PriorsGiven // the stored given priors
+		m.Params = p
+		old := m.Generation
+		m.Generation = newGeneration()
+		switch {
+		case keepPriors:
+		case p.Priors == PriorsGiven:
+			if err := applyGivenPriors(m, given); err != nil {
+				return fmt.Errorf("model %q: %w", name, err)
+			}
+		default:
+			for i := range m.Classes {
+				m.Classes[i].Prior = 0
+			}
+		}
+		if err := families.Validate(m); err != nil {
+			return err
+		}
+		if _, err := Compile(m); err != nil {
+			return err
+		}
+		if err := checkModel(m, nil); err != nil {
+			return err
+		}
+		err = inTransaction(ctx, db, func(t *storeTx) error {
+			q := t.Querier
+			t.replacing(ctx, name, old)
+			res, err := q.ExecContext(ctx, queries.SQL("store_update_params.sql"), p.Alpha, p.VarSmoothing, p.Variance, p.Priors,
+				p.Norm, p.MinDF, p.MaxFeatures, p.Threshold, p.Eps, p.RegParam, p.Solver, p.Shrinkage, p.C, p.Penalty, p.Tol, p.MaxIter,
+				m.Generation, name, old)
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil || n != 1 {
+				return errChanged
+			}
+			labels, priors := make([]string, len(m.Classes)), make([]float64, len(m.Classes))
+			for i, c := range m.Classes {
+				labels[i], priors[i] = c.Label, math.NaN()
+				if p.Priors == PriorsGiven {
+					priors[i] = c.Prior
+				}
+			}
+			if _, err := q.ExecContext(ctx, queries.SQL("store_update_priors.sql"), name, labels, priors); err != nil {
+				return err
+			}
+			if err := dropMarker(ctx, q, old); err != nil {
+				return err
+			}
+			return createMarker(ctx, q, m.Generation)
+		})
+		if errors.Is(err, errChanged) {
+			return errors.New("Conflict on update: the model was retrained meanwhile")
+		}
+		out = m
+		return err
+	})
+	return out, err
+}
+
+// errChanged: the stored model is no longer the version read.
+var errChanged = errors.New("model changed")

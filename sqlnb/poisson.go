@@ -79,7 +79,7 @@ func (poissonFamily) Train(ctx context.Context, sc *scan, feats []Feature) error
 	}
 	defer rows.Close()
 	per := 4
-	if sc.p.weight != "" {
+	if sc.plan.weight != "" {
 		per = 6
 	}
 	stats := map[int64][]PoissonStat{}
@@ -95,7 +95,7 @@ func (poissonFamily) Train(ctx context.Context, sc *scan, feats []Feature) error
 			}
 			s := PoissonStat{Feature: f.Name, Class: class, Count: int64(x[0].Float64), Mean: x[1].Float64}
 			s.Weight, s.WMean = float64(s.Count), s.Mean
-			if sc.p.weight != "" {
+			if sc.plan.weight != "" {
 				s.Weight, s.WMean = x[4].Float64, 0
 				if s.Weight > 0 {
 					s.WMean = x[5].Float64 / s.Weight
@@ -131,7 +131,7 @@ type poissonComponent struct {
 // Compile: λ_jc = the class's weighted mean (a class without a non-NULL value takes the feature's mean over
 // all classes), at least 1e-10.
 func (poissonFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
-	byFeature := rowsByFeature(cc.m, PoissonTable)
+	byFeature := rowsByFeature(cc.model, PoissonTable)
 	p := &poissonComponent{K: cc.K, rule: cc.rule}
 	for _, f := range feats {
 		p.in = append(p.in, cc.input(f, NumberInput))
@@ -313,4 +313,32 @@ func subtractPoisson(x, p *PoissonStat) error {
 	}
 	*x = PoissonStat{Feature: x.Feature, Class: x.Class, Count: n, Mean: mean, Weight: w, WMean: wmean}
 	return nil
+}
+
+// ForgetRounding warns of Poisson means (rates), weighted and not, that forgetting most of a class's rows
+// leaves rounded: the sums n·mean and n_B·mean_B are each rounded (ε relative), so the rate left is off by
+// about ε·(S + S_B)/S_A, S = n·mean; forgetting counts near 1e7 from a class whose counts left are near 1
+// left its rate 5e-10 off.
+func (poissonFamily) ForgetRounding(before, after *Model) []RoundingWarning {
+	was := map[[2]string]PoissonStat{}
+	for _, p := range rowsOf(before, PoissonTable) {
+		was[[2]string{p.Feature, p.Class}] = p
+	}
+	var out []RoundingWarning
+	for _, a := range rowsOf(after, PoissonTable) {
+		b, ok := was[[2]string{a.Feature, a.Class}]
+		if !ok || b.Count <= a.Count {
+			continue
+		}
+		// Unweighted and weighted: the sum before and the sum forgotten, each rounded, against the sum left
+		// (0 left exactly is exact: the floor applies).
+		for _, s := range [][4]float64{{float64(b.Count), b.Mean, float64(a.Count), a.Mean}, {b.Weight, b.WMean, a.Weight, a.WMean}} {
+			sb, sa := s[0]*s[1], s[2]*s[3]
+			if sa > 0 {
+				out = append(out, RoundingWarning{Feature: a.Feature, Estimate: "mean", When: "the more so for forgotten counts far above those left",
+					Off: 0x1p-53 * (sb + math.Abs(sb-sa)) / sa})
+			}
+		}
+	}
+	return out
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -36,7 +35,13 @@ const upgradeLast = "store_upgrade_group_by.sql"
 
 // EnsureStore creates the nb schema and its tables if they do not exist, and upgrades a store of an
 // earlier format (Upgrade).
-func EnsureStore(ctx context.Context, q Querier) error {
+// Store reads and writes models in the nb schema of a database: a model's statistics go to and come from the
+// tables of the families of its kinds.
+type Store struct {
+	Families Families
+}
+
+func (st Store) EnsureStore(ctx context.Context, q Querier) error {
 	var foreign bool
 	if err := q.QueryRowContext(ctx, queries.SQL("store_foreign_models.sql")).Scan(&foreign); err != nil {
 		return fmt.Errorf("read model store: %w", err)
@@ -52,7 +57,7 @@ func EnsureStore(ctx context.Context, q Querier) error {
 			return fmt.Errorf("create model store: %w", err)
 		}
 	}
-	for _, t := range families.Tables() {
+	for _, t := range st.Families.Tables() {
 		stmt, err := queries.Render("store_create_stats.tmpl.sql", tableData(t))
 		if err != nil {
 			return err
@@ -71,7 +76,7 @@ func EnsureStore(ctx context.Context, q Querier) error {
 		}
 	}
 	// Format 4: every statistics row gets a group id (0: the model itself).
-	for _, t := range families.Tables() {
+	for _, t := range st.Families.Tables() {
 		stmt, err := queries.Render("store_upgrade_group_id.tmpl.sql", tableData(t))
 		if err != nil {
 			return err
@@ -93,7 +98,7 @@ func EnsureStore(ctx context.Context, q Querier) error {
 // regression (with their defaults) and nb.comoments and nb.logistic; 3 → 4 adds the summary of
 // semi-supervised training (unlabelled_rows, log_likelihood: 0), nb.models.group_by (NULL), nb.groups,
 // nb.group_classes and the statistics tables' group_id (0); the statistics of earlier models are unchanged.
-func Upgrade(ctx context.Context, db DB) (from int, err error) {
+func (st Store) Upgrade(ctx context.Context, db DB) (from int, err error) {
 	ok, err := storeExists(ctx, db)
 	if err != nil || !ok {
 		return FormatVersion, err
@@ -107,7 +112,7 @@ func Upgrade(ctx context.Context, db DB) (from int, err error) {
 		return from, err
 	}
 	defer tx.Rollback()
-	if err := EnsureStore(ctx, tx); err != nil {
+	if err := st.EnsureStore(ctx, tx); err != nil {
 		return from, err
 	}
 	if _, err := tx.ExecContext(ctx, queries.SQL("store_set_format_version.sql"), FormatVersion); err != nil {
@@ -161,22 +166,22 @@ func storeExists(ctx context.Context, q Querier) (bool, error) {
 // functions' caches that the stored model changed (with the loaded model's generation, nb_predict went on
 // scoring the model it had cached), and names the model's version marker (a Loaded model saved under
 // another name would have collided with the original's).
-func Save(ctx context.Context, db DB, m *Model) error {
-	if err := families.Validate(m); err != nil {
+func (st Store) Save(ctx context.Context, db DB, m *Model) error {
+	if err := st.Families.Validate(m); err != nil {
 		return err
 	}
 	m.Generation = newGeneration()
-	return save(ctx, db, m)
+	return st.put(ctx, db, m)
 }
 
-// save stores m, which the caller validated.
-func save(ctx context.Context, db DB, m *Model) error {
+// put stores m, which the caller validated.
+func (st Store) put(ctx context.Context, db DB, m *Model) error {
 	m.Version = FormatVersion
-	if err := EnsureStore(ctx, db); err != nil {
+	if err := st.EnsureStore(ctx, db); err != nil {
 		return err
 	}
 	err := retryConflicts(ctx, m.Name, func(ctx context.Context) error {
-		return inTransaction(ctx, db, func(t *storeTx) error { return saveTx(ctx, t, m) })
+		return inTransaction(ctx, db, func(t *storeTx) error { return st.saveTx(ctx, t, m) })
 	})
 	if err != nil {
 		return fmt.Errorf("store model %q: %w", m.Name, err)
@@ -349,14 +354,14 @@ func isConflict(err error) bool {
 	return strings.Contains(msg, "Conflict on") || strings.Contains(msg, "write-write conflict")
 }
 
-func saveTx(ctx context.Context, t *storeTx, m *Model) error {
+func (st Store) saveTx(ctx context.Context, t *storeTx, m *Model) error {
 	q, conn := t.Querier, t.conn
 	var old sql.NullString
 	if err := q.QueryRowContext(ctx, queries.SQL("store_model_generation.sql"), m.Name).Scan(&old); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return err
 	}
 	t.replacing(ctx, m.Name, old.String)
-	if err := deleteTx(ctx, q, m.Name, old.String); err != nil {
+	if err := st.deleteTx(ctx, q, m.Name, old.String); err != nil {
 		return err
 	}
 	var weight, groupBy any
@@ -401,10 +406,10 @@ func saveTx(ctx context.Context, t *storeTx, m *Model) error {
 	for _, g := range m.Groups {
 		stats = append(stats, g.Stats)
 	}
-	if err := saveStats(ctx, q, conn, m.Name, stats); err != nil {
+	if err := st.saveStats(ctx, q, conn, m.Name, stats); err != nil {
 		return err
 	}
-	if err := saveGroups(ctx, q, conn, m); err != nil {
+	if err := st.saveGroups(ctx, q, conn, m); err != nil {
 		return err
 	}
 	return createMarker(ctx, q, m.Generation)
@@ -438,13 +443,13 @@ func dropMarker(ctx context.Context, q Querier, generation string) error {
 }
 
 // deleteTx deletes model name, whose generation (version marker) is generation ("" if none), from every table.
-func deleteTx(ctx context.Context, q Querier, name, generation string) error {
+func (st Store) deleteTx(ctx context.Context, q Querier, name, generation string) error {
 	for _, t := range []string{"models", "features", "classes", "groups", "group_classes"} {
 		if _, err := q.ExecContext(ctx, queries.SQL("store_delete_"+t+".sql"), name); err != nil {
 			return err
 		}
 	}
-	for _, t := range families.Tables() {
+	for _, t := range st.Families.Tables() {
 		stmt, err := queries.Render("store_delete_stats.tmpl.sql", tableData(t))
 		if err != nil {
 			return err
@@ -551,22 +556,22 @@ func errOldStore(version int) error {
 
 // Load reads the model name from the store, in one transaction when q can start one (db.BeginTx), so that
 // every table is read from the same committed version of the model.
-func Load(ctx context.Context, q Querier, name string) (*Model, error) {
+func (st Store) Load(ctx context.Context, q Querier, name string) (*Model, error) {
 	db, ok := q.(DB)
 	if !ok {
-		return LoadTx(ctx, q, name)
+		return st.LoadTx(ctx, q, name)
 	}
 	var m *Model
 	err := inTransaction(ctx, db, func(t *storeTx) error {
 		var err error
-		m, err = LoadTx(ctx, t.Querier, name) // through the connection, when there is one: the row reader uses it
+		m, err = st.LoadTx(ctx, t.Querier, name) // through the connection, when there is one: the row reader uses it
 		return err
 	})
 	return m, err
 }
 
 // LoadTx reads the model name with q as it is (q's own transaction, if any).
-func LoadTx(ctx context.Context, q Querier, name string) (*Model, error) {
+func (st Store) LoadTx(ctx context.Context, q Querier, name string) (*Model, error) {
 	if ok, err := storeExists(ctx, q); err != nil {
 		return nil, err
 	} else if !ok {
@@ -614,10 +619,10 @@ func LoadTx(ctx context.Context, q Querier, name string) (*Model, error) {
 	}); err != nil {
 		return nil, err
 	}
-	if err := loadGroups(ctx, q, m); err != nil {
+	if err := st.loadGroups(ctx, q, m); err != nil {
 		return nil, err
 	}
-	if err := families.Validate(m); err != nil {
+	if err := st.Families.Validate(m); err != nil {
 		return nil, err
 	}
 	if err := checkTypes(ctx, q, m); err != nil {
@@ -661,7 +666,7 @@ func CurrentParams(ctx context.Context, q Querier, name string) (generation stri
 }
 
 // Drop deletes the model name; ErrUnknownModel if there is none.
-func Drop(ctx context.Context, db DB, name string) error {
+func (st Store) Drop(ctx context.Context, db DB, name string) error {
 	err := retryConflicts(ctx, name, func(ctx context.Context) error {
 		return inTransaction(ctx, db, func(t *storeTx) error {
 			q := t.Querier
@@ -677,7 +682,7 @@ func Drop(ctx context.Context, db DB, name string) error {
 				return err
 			}
 			t.replacing(ctx, name, gen)
-			return deleteTx(ctx, q, name, gen)
+			return st.deleteTx(ctx, q, name, gen)
 		})
 	})
 	if err != nil && !errors.Is(err, ErrUnknownModel) {
@@ -685,99 +690,6 @@ func Drop(ctx context.Context, db DB, name string) error {
 	}
 	return err
 }
-
-// SetParams changes the hyperparameters of a stored model without retraining (given priors by class). The
-// statistics are not rewritten: the model row's parameters and generation change in one transaction, on
-// the condition that the statistics are still the version the parameters were checked against (a
-// concurrent retrain makes it start again), so no update is lost.
-func SetParams(ctx context.Context, db DB, name string, p Params, given map[string]float64) (*Model, error) {
-	var out *Model
-	err := retryConflicts(ctx, name, func(ctx context.Context) error {
-		m, err := Load(ctx, db, name)
-		if err != nil {
-			return err
-		}
-		if p == m.Params && given == nil { // nothing changes: the model (and exports bound to it) stays as it is
-			out = m
-			return nil
-		}
-		for _, g := range families.ByFamily(m.Features) {
-			if fp, ok := g.Family.(fitParamsFamily); ok {
-				if err := fp.checkParams(m, p); err != nil {
-					return err
-				}
-			}
-		}
-		if m.UnlabelledRows > 0 && (p.Tol != m.Params.Tol || p.MaxIter != m.Params.MaxIter) {
-			return fmt.Errorf("%w: model %q was fitted by EM (semi-supervised): tol and max_iter describe that fit, which changing them "+
-				"would not redo; train it again with --semi-supervised --tol/--max-iter", ErrBadOption, name)
-		}
-		if len(m.Groups) > 0 && p.Priors == PriorsGiven {
-			return fmt.Errorf("%w: model %q has one model per group (--by): given priors are not supported, as a group may lack some classes; "+
-				"use fit, smoothed or uniform priors", ErrBadOption, name)
-		}
-		keepPriors := p.Priors == PriorsGiven && given == nil && m.Params.Priors == PriorsGiven // the stored given priors
-		m.Params = p
-		old := m.Generation
-		m.Generation = newGeneration()
-		switch {
-		case keepPriors:
-		case p.Priors == PriorsGiven:
-			if err := applyGivenPriors(m, given); err != nil {
-				return fmt.Errorf("model %q: %w", name, err)
-			}
-		default:
-			for i := range m.Classes {
-				m.Classes[i].Prior = 0
-			}
-		}
-		if err := families.Validate(m); err != nil {
-			return err
-		}
-		if _, err := Compile(m); err != nil {
-			return err
-		}
-		if err := checkVocabulary(m, nil); err != nil {
-			return err
-		}
-		err = inTransaction(ctx, db, func(t *storeTx) error {
-			q := t.Querier
-			t.replacing(ctx, name, old)
-			res, err := q.ExecContext(ctx, queries.SQL("store_update_params.sql"), p.Alpha, p.VarSmoothing, p.Variance, p.Priors,
-				p.Norm, p.MinDF, p.MaxFeatures, p.Threshold, p.Eps, p.RegParam, p.Solver, p.Shrinkage, p.C, p.Penalty, p.Tol, p.MaxIter,
-				m.Generation, name, old)
-			if err != nil {
-				return err
-			}
-			if n, err := res.RowsAffected(); err != nil || n != 1 {
-				return errChanged
-			}
-			labels, priors := make([]string, len(m.Classes)), make([]float64, len(m.Classes))
-			for i, c := range m.Classes {
-				labels[i], priors[i] = c.Label, math.NaN()
-				if p.Priors == PriorsGiven {
-					priors[i] = c.Prior
-				}
-			}
-			if _, err := q.ExecContext(ctx, queries.SQL("store_update_priors.sql"), name, labels, priors); err != nil {
-				return err
-			}
-			if err := dropMarker(ctx, q, old); err != nil {
-				return err
-			}
-			return createMarker(ctx, q, m.Generation)
-		})
-		if errors.Is(err, errChanged) {
-			return errors.New("Conflict on update: the model was retrained meanwhile")
-		}
-		out = m
-		return err
-	})
-	return out, err
-}
-
-// errChanged: the stored model is no longer the version read.
-var errChanged = errors.New("model changed")
 
 // Export writes m as indented JSON.
 func Export(w io.Writer, m *Model) error {
@@ -788,12 +700,12 @@ func Export(w io.Writer, m *Model) error {
 
 // Import reads a model exported by Export (format version 1 to 3) and validates it; rename, if not empty,
 // renames it.
-func Import(r io.Reader, rename string) (*Model, error) {
+func (st Store) Import(r io.Reader, rename string) (*Model, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%w: read model JSON: %v", ErrInvalidModel, err)
 	}
-	m, err := families.DecodeModel(data)
+	m, err := st.Families.DecodeModel(data)
 	if err != nil {
 		return nil, fmt.Errorf("%w: read model JSON: %v: give a model as sqlnb models export (nb_export) writes it", ErrInvalidModel, err)
 	}
@@ -835,7 +747,7 @@ func Import(r io.Reader, rename string) (*Model, error) {
 		m.Created = time.Now().UTC()
 	}
 	m.Generation = newGeneration()
-	if err := families.Validate(m); err != nil {
+	if err := st.Families.Validate(m); err != nil {
 		return nil, err
 	}
 	m.Version = FormatVersion

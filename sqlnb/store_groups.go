@@ -11,7 +11,7 @@ import (
 
 // saveGroups stores the groups of a per-group model in nb.groups and nb.group_classes under group id k+1 (its
 // position in m.Groups, 1-based; saveStats stores their statistics under the same ids).
-func saveGroups(ctx context.Context, q Querier, conn *sql.Conn, m *Model) error {
+func (st Store) saveGroups(ctx context.Context, q Querier, conn *sql.Conn, m *Model) error {
 	if len(m.Groups) == 0 {
 		return nil
 	}
@@ -43,8 +43,8 @@ func saveGroups(ctx context.Context, q Querier, conn *sql.Conn, m *Model) error 
 }
 
 // loadGroups reads the statistics of model m (group 0) and, for a per-group model, its groups.
-func loadGroups(ctx context.Context, q Querier, m *Model) error {
-	stats, err := loadStats(ctx, q, m.Name, m.Features)
+func (st Store) loadGroups(ctx context.Context, q Querier, m *Model) error {
+	stats, err := st.loadStats(ctx, q, m.Name, m.Features)
 	if err != nil {
 		return err
 	}

@@ -101,7 +101,7 @@ func (textFamily) Check(feats, _ []Feature, weighted bool) error {
 func (textFamily) Train(ctx context.Context, sc *scan, feats []Feature) error {
 	for _, f := range feats {
 		var err error
-		if sc.p.terms != nil && f.Name == sc.p.terms.feature {
+		if sc.plan.terms != nil && f.Name == sc.plan.terms.feature {
 			err = trainLongTerms(ctx, sc, f)
 		} else {
 			err = trainTerms(ctx, sc, f)
@@ -133,7 +133,7 @@ func trainTerms(ctx context.Context, sc *scan, f Feature) error {
 	if sc.fold != "" {
 		ptrs = append([]any{&fold}, ptrs...)
 	}
-	if sc.p.weight != "" {
+	if sc.plan.weight != "" {
 		ptrs = append(ptrs, &w)
 	}
 	for rows.Next() {
@@ -141,7 +141,7 @@ func trainTerms(ctx context.Context, sc *scan, f Feature) error {
 			return err
 		}
 		t.Feature, t.Weight = f.Name, float64(t.Count)
-		if sc.p.weight != "" {
+		if sc.plan.weight != "" {
 			t.Weight = w.Float64
 		}
 		addRows(sc.part(fold).stats, TermsTable, t)
@@ -154,15 +154,15 @@ func trainTerms(ctx context.Context, sc *scan, f Feature) error {
 
 // trainLongTerms runs train_long_terms: the term table joined to the labelled source on the document id.
 func trainLongTerms(ctx context.Context, sc *scan, f Feature) error {
-	tp := sc.p.terms
-	args := append(append([]any{}, sc.p.src.Args...), tp.src.Args...)
-	stmt, err := queries.Render("train_long_terms.tmpl.sql", map[string]any{"From": sc.p.src.FromAt(1),
-		"TermsFrom": tp.src.FromAt(len(sc.p.src.Args) + 1), "Label": sc.p.label.Name, "Weight": sc.p.weight, "Fold": sc.fold,
+	tp := sc.plan.terms
+	args := append(append([]any{}, sc.plan.src.Args...), tp.src.Args...)
+	stmt, err := queries.Render("train_long_terms.tmpl.sql", map[string]any{"From": sc.plan.src.FromAt(1),
+		"TermsFrom": tp.src.FromAt(len(sc.plan.src.Args) + 1), "Label": sc.plan.label.Name, "Weight": sc.plan.weight, "Fold": sc.fold,
 		"Doc": tp.doc, "Term": tp.term, "Count": tp.count, "Present": presentSQL("n", fmt.Sprintf("$%d", len(args)+1))})
 	if err != nil {
 		return err
 	}
-	rows, err := queryRows(ctx, sc.db, stmt, append(args, f.Binarize)...)
+	rows, err := queryRows(ctx, sc.conn, stmt, append(args, f.Binarize)...)
 	if err != nil {
 		return fmt.Errorf("count the term table: %w", err)
 	}
@@ -221,14 +221,14 @@ type textComponent struct {
 // Compile lays out a text feature: the vocabulary (terms with a positive count, in at least MinDF
 // documents, the MaxFeatures most frequent — scikit-learn's CountVectorizer rules), then the kind's table.
 func (textFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
-	terms := rowsByFeature(cc.m, TermsTable)
+	terms := rowsByFeature(cc.model, TermsTable)
 	var out []Component
-	p := cc.m.Params
+	p := cc.model.Params
 	for _, f := range feats {
 		in := cc.input(f, TermsInput)
 		in.Text = f.Text
 		in.Presence, in.Threshold = f.Kind == TextBernoulli, f.Binarize
-		vocab, total, _ := vocabulary(terms[f.Name], p, cc.m.Weight != "")
+		vocab, total, _ := vocabulary(terms[f.Name], p, cc.model.Weight != "")
 		if p.MaxFeatures > 0 && int64(len(vocab)) > p.MaxFeatures {
 			sort.Slice(vocab, func(a, b int) bool {
 				ta, tb := total[vocab[a]], total[vocab[b]]
@@ -254,7 +254,7 @@ func (textFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
 		case TextComplement:
 			tc.table = complementTable(n, V, K, cc.alpha, p.Norm)
 		case TextBernoulli:
-			tc.table, tc.absent = bernoulliTables(n, V, bernoulliDocs(terms[f.Name], cc.m.Classes, cc.class), cc.alpha)
+			tc.table, tc.absent = bernoulliTables(n, V, bernoulliDocs(terms[f.Name], cc.model.Classes, cc.class), cc.alpha)
 		default:
 			tc.table = multinomialTable(n, V, K, cc.alpha)
 		}
@@ -425,7 +425,7 @@ func checkVocabulary(m *Model, ts *TermsSpec) error {
 	terms := rowsByFeature(m, TermsTable)
 	weighted := m.Weight != ""
 	for _, f := range m.Features {
-		if !families.KindInfo(f.Kind).Text {
+		if !isText(f.Kind) {
 			continue
 		}
 		vocab, _, most := vocabulary(terms[f.Name], m.Params, weighted)
@@ -473,3 +473,32 @@ func subtractTerm(x, t *TermCount) error {
 	x.Count, x.Docs, x.Present, x.Weight = c, d, p, w
 	return nil
 }
+
+// isText reports whether k is one of the text family's kinds.
+func isText(k Kind) bool {
+	for _, info := range (textFamily{}).Kinds() {
+		if info.Kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckModel refuses a text feature left without a term (checkVocabulary).
+func (textFamily) CheckModel(m *Model, terms *TermsSpec) error { return checkVocabulary(m, terms) }
+
+// Updatable refuses a stored model with a text_bernoulli feature but none of its document-count rows
+// (DocsTerm): trained before they were kept, it scores with n_c = every row of the class, and rows added,
+// merged or forgotten would count only their own documents. (A stored model's vocabulary is never empty, so
+// it has non-NULL documents and so such rows.)
+func (textFamily) Updatable(m *Model) error {
+	terms := rowsByFeature(m, TermsTable)
+	for _, f := range m.Features {
+		if f.Kind == TextBernoulli && !docsKept(terms[f.Name]) {
+			return fmt.Errorf("%w: model %q: its text_bernoulli feature %q was trained before sqlnb kept each class's count of "+
+				"non-NULL documents, which adding, merging or forgetting rows needs: train the model again", ErrNotMergeable, m.Name, f.Name)
+		}
+	}
+	return nil
+}
+

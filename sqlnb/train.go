@@ -2,9 +2,7 @@ package sqlnb
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"reflect"
 
@@ -57,21 +55,6 @@ type TrainSpec struct {
 	Registrar      FoldRegistrar
 	// By, if set, are group columns: one model per group, in the same scan (see groups.go).
 	By []string
-}
-
-// FitTrace records where an iterative fit (logistic regression) spends its time: the first pass over the
-// source (classes, levels, standardisation) and every Newton pass (gradient, Hessian and log-loss at one
-// point; a step that is halved takes several).
-type FitTrace struct {
-	Describe time.Duration
-	Passes   []time.Duration
-	// Sample is the number of rows whose Hessian the steps use when they are fewer than the source's
-	// (a sub-sampled fit; 0: every row); Sampling is the time spent reading them and solving on them alone.
-	Sample   int
-	Sampling time.Duration
-	// HessianPasses counts the passes that also aggregated the exact Hessian over the source (a sampled
-	// fit whose steps stalled).
-	HessianPasses int
 }
 
 // ParseFeatureKinds reads "col=kind" specs, each of which may list several: "col=kind,col=kind". A column
@@ -142,20 +125,19 @@ func Train(ctx context.Context, db DB, spec TrainSpec) (*TrainResult, error) {
 	start := time.Now()
 	m, warnings, err := trainModel(ctx, db, spec)
 	if err == nil {
-		err = checkVocabulary(m, spec.Terms)
+		err = checkModel(m, spec.Terms)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("train %q: %w", spec.Model, err)
 	}
-	if err := save(ctx, db, m); err != nil { // trainModel validated m
+	if err := theStore.put(ctx, db, m); err != nil { // trainModel validated m
 		return nil, fmt.Errorf("train %q: %w", spec.Model, err)
 	}
 	base := DefaultParams()
 	if spec.SemiSupervised {
 		base.Tol = DefaultEMTol
 	}
-	warnings = append(append(append(warnings, m.Params.Warnings()...), unusedParams(m, base)...), frequencyWarnings(m)...)
-	warnings = append(warnings, tinyVarianceWarnings(m)...)
+	warnings = append(append(warnings, m.Params.Warnings()...), unusedParams(m, base)...)
 	return &TrainResult{Model: m, Duration: time.Since(start), Warnings: warnings}, nil
 }
 
@@ -221,7 +203,7 @@ func trainModel(ctx context.Context, db Querier, spec TrainSpec) (m *Model, warn
 	warnings = append(warnings, more...)
 	// Once for the model trained (not per EM step, whose warnings are dropped).
 	warnings = append(warnings, emptyFeatures(m)...)
-	warnings = append(warnings, conditionWarnings(m)...)
+	warnings = append(warnings, componentWarnings(m)...)
 	more, err = checkClasses(p.label.Name, len(m.Classes), m.Rows, spec.Force)
 	if err != nil {
 		return nil, nil, err
@@ -333,38 +315,29 @@ func emptyFeatures(m *Model) []string {
 	return out
 }
 
-// conditionWarnings are the lda and qda components' ConditionWarning (a nearly singular covariance), of the
-// model or of each group's model (the first few groups named).
-func conditionWarnings(m *Model) []string {
-	if !slices.ContainsFunc(m.Features, func(f Feature) bool { return f.Kind == LDA || f.Kind == QDA }) {
-		return nil
-	}
-	one := func(mm *Model) string {
+// componentWarnings are the warnings of m's compiled components (nb.Warner: a nearly singular covariance, a
+// variance floored), and of each group's model (three at most, then how many more).
+func componentWarnings(m *Model) []string {
+	one := func(mm *Model) []string {
 		s, err := Compile(mm)
 		if err != nil {
-			return ""
+			return nil
 		}
+		var out []string
 		for _, c := range s.Components {
-			d, ok := c.(*discriminantComponent)
-			if q, isQDA := c.(qdaComponent); isQDA {
-				d, ok = q.discriminantComponent, true
-			}
-			if ok {
-				return d.ConditionWarning()
+			if w, ok := c.(Warner); ok {
+				out = append(out, w.Warnings()...)
 			}
 		}
-		return ""
+		return out
 	}
 	if len(m.Groups) == 0 {
-		if w := one(m); w != "" {
-			return []string{w}
-		}
-		return nil
+		return one(m)
 	}
 	var out []string
 	more := 0
 	for k, g := range m.Groups {
-		if w := one(m.Member(k)); w != "" {
+		for _, w := range one(m.Member(k)) {
 			if len(out) == 3 {
 				more++
 				continue
@@ -373,7 +346,7 @@ func conditionWarnings(m *Model) []string {
 		}
 	}
 	if more > 0 {
-		out = append(out, fmt.Sprintf("%d more groups' models are nearly singular the same way", more))
+		out = append(out, fmt.Sprintf("%d more warnings of the groups' models, as these", more))
 	}
 	return out
 }
@@ -401,7 +374,10 @@ func lostClasses(part *partial, classes []Class) []string {
 
 // completeRowsOnly reports whether kind k scores and trains on complete rows only (Input.Required): a row
 // missing one of its values is left out of training and scores NULL.
-func completeRowsOnly(k Kind) bool { return k == LDA || k == QDA || k == Logistic }
+func completeRowsOnly(k Kind) bool {
+	info := families.KindInfo(k)
+	return info != nil && info.CompleteRows
+}
 
 // missingReport is what train_missing read: the labelled rows, the rows missing each feature, and the
 // classes none of whose rows is complete.
@@ -562,12 +538,6 @@ func classLabels(m *Model) []string {
 		out[i] = c.Label
 	}
 	return out
-}
-
-func newGeneration() string {
-	var b [12]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
 }
 
 func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*plan, error) {
@@ -759,7 +729,7 @@ func planTerms(ctx context.Context, db Querier, labelled []Column, ts *TermsSpec
 // expression over the source row t) is set. If no family's scan yields the classes (text only), a class
 // scan does.
 func trainStats(ctx context.Context, db Querier, p *plan, fold string) (*scan, error) {
-	sc := &scan{db: db, p: p, fold: fold, parts: map[int64]*partial{}}
+	sc := &scan{conn: db, plan: p, fold: fold, parts: map[int64]*partial{}}
 	for _, g := range families.ByFamily(p.features) {
 		if err := g.Family.Train(ctx, sc, g.Features); err != nil {
 			return nil, err
@@ -793,22 +763,16 @@ func pinConn(ctx context.Context, db Querier) (Querier, func(), error) {
 	return db, func() {}, nil
 }
 
-// frequencyWarnings warns of the classes of a weighted model with --variance sample whose weights sum to ≤ 1
-// over more than one row: the n − 1 variance divides by (weight − 1), weights counting as row frequencies, so
-// their variances are 0 (ε remains) whatever the values.
-func frequencyWarnings(m *Model) []string {
-	if m.Weight == "" || m.Params.Variance != VarianceSample || !m.hasKind(Gaussian) {
-		return nil
-	}
-	var out []string
-	for _, c := range m.Classes {
-		if c.Count > 1 && c.Weight <= 1 {
-			out = append(out, fmt.Sprintf("class %q: its %d rows weigh %g in all: --variance sample divides by (weight - 1), weights counting "+
-				"as row frequencies, so its Gaussian variances are 0 (ε remains); scale the weights (to sum to the row count, say) or use --variance class",
-				c.Label, c.Count, c.Weight))
+// checkModel asks the families of m's features that check whole models (ModelChecker).
+func checkModel(m *Model, terms *TermsSpec) error {
+	for _, g := range families.ByFamily(m.Features) {
+		if c, ok := g.Family.(ModelChecker); ok {
+			if err := c.CheckModel(m, terms); err != nil {
+				return err
+			}
 		}
 	}
-	return out
+	return nil
 }
 
 // isNil reports whether v is nil or holds a nil pointer (a *sql.DB or *udf.DB variable never assigned).

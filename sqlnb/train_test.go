@@ -266,7 +266,7 @@ func TestParamsSummaryText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := res.Model.ParamsSummary(); !strings.Contains(got, `min_df 2, max_features 5, feature "body": ngrams 2, stop words english`) {
+	if got := sqlnb.ParamsSummary(res.Model); !strings.Contains(got, `min_df 2, max_features 5, feature "body": ngrams 2, stop words english`) {
 		t.Errorf("summary %q", got)
 	}
 }

@@ -148,81 +148,26 @@ func updatedSource(source, op, rows string) string {
 }
 
 // forgetRounding warns of the features of model after, which Forget made from model before, whose
-// estimates may be off by more than 1e-11 relative. Gaussian (and lda, qda) variances: the mean of the rows
-// left is (n·mean − n_B·mean_B)/n_A, so the rounding of a mean far from 0 (ε·|mean|) grows by n/n_A, and
-// the variance by that over σ_A; the co-moment's own rounding grows by M2/M2_A. Forgetting most of the rows
-// of values near 1e6 that vary by 0.003 left a variance 2e-6 off. Poisson means (rates), weighted and not:
-// the sums n·mean and n_B·mean_B are each rounded (ε relative), so the rate left is off by about
-// ε·(S + S_B)/S_A, S = n·mean; forgetting counts near 1e7 from a class whose counts left are near 1 left its
-// rate 5e-10 off. Training on the remaining rows computes them afresh.
+// estimates may be off by more than 1e-11 relative (each family that can tell says: ForgetWarner), the
+// worst estimate of each feature. Training on the remaining rows computes them afresh.
 func forgetRounding(before, after *Model) []string {
-	type key struct{ feature, class string }
-	type moments struct {
-		n, mean, m2 float64
-	}
-	read := func(m *Model) map[key]moments {
-		out := map[key]moments{}
-		for _, g := range rowsOf(m, GaussianTable) {
-			out[key{g.Feature, g.Class}] = moments{float64(g.Count), g.Mean, g.M2}
-		}
-		for _, c := range rowsOf(m, CoMomentTable) {
-			if c.Feature == c.Other {
-				out[key{c.Feature, c.Class}] = moments{float64(c.Count), c.Mean, c.CoMoment}
-			}
-		}
-		return out
-	}
-	type warning struct {
-		off            float64
-		estimate, when string // what may be off, and when its rounding grows most
-	}
-	worst := map[string]warning{}
-	var order []string
-	note := func(feature string, w warning) {
-		if w.off <= 1e-11 {
-			return
-		}
-		if _, seen := worst[feature]; !seen {
-			order = append(order, feature)
-		}
-		if w.off > worst[feature].off {
-			worst[feature] = w
-		}
-	}
-	was := read(before)
-	for k, a := range read(after) {
-		b, ok := was[k]
-		if !ok || a.n < 2 || a.m2 <= 0 || b.n <= a.n {
+	worst := map[string]RoundingWarning{}
+	for _, g := range families.ByFamily(after.Features) {
+		fw, ok := g.Family.(ForgetWarner)
+		if !ok {
 			continue
 		}
-		// The mean's rounding, and the training sums' own (~16 ε relative) grown by the co-moment's shrinking.
-		note(k.feature, warning{0x1p-53 * (math.Abs(b.mean)*b.n/a.n/math.Sqrt(a.m2/a.n) + 16*b.m2/a.m2),
-			"variance", "the more so for values far from 0 for their spread"})
-	}
-	wasRate := map[key]PoissonStat{}
-	for _, p := range rowsOf(before, PoissonTable) {
-		wasRate[key{p.Feature, p.Class}] = p
-	}
-	for _, a := range rowsOf(after, PoissonTable) {
-		b, ok := wasRate[key{a.Feature, a.Class}]
-		if !ok || b.Count <= a.Count {
-			continue
-		}
-		// Unweighted and weighted: the sum before and the sum forgotten, each rounded, against the sum left
-		// (0 left exactly is exact: the floor applies).
-		for _, s := range [][4]float64{{float64(b.Count), b.Mean, float64(a.Count), a.Mean}, {b.Weight, b.WMean, a.Weight, a.WMean}} {
-			sb, sa := s[0]*s[1], s[2]*s[3]
-			if sa > 0 {
-				note(a.Feature, warning{0x1p-53 * (sb + math.Abs(sb-sa)) / sa, "mean", "the more so for forgotten counts far above those left"})
+		for _, w := range fw.ForgetRounding(before, after) {
+			if w.Off > 1e-11 && w.Off > worst[w.Feature].Off {
+				worst[w.Feature] = w
 			}
 		}
 	}
-	slices.Sort(order)
 	var out []string
-	for _, f := range order {
+	for _, f := range sortedKeys(worst) {
 		w := worst[f]
 		out = append(out, fmt.Sprintf("feature %q: its %s may be off by about %.1g relative, as the rounding of the sums grows "+
-			"when most of a class's rows are forgotten (%s): train the model again on the remaining rows for every digit", f, w.estimate, w.off, w.when))
+			"when most of a class's rows are forgotten (%s): train the model again on the remaining rows for every digit", f, w.Estimate, w.Off, w.When))
 	}
 	return out
 }
@@ -307,7 +252,7 @@ var errModelChanged = errors.New("Conflict on update: the model was changed mean
 // (want "": none is stored); else errModelChanged, or ErrModelExists when a model appeared where none was.
 func saveIfUnchanged(ctx context.Context, db DB, m *Model, want string) error {
 	m.Version = FormatVersion
-	if err := EnsureStore(ctx, db); err != nil {
+	if err := theStore.EnsureStore(ctx, db); err != nil {
 		return err
 	}
 	return inTransaction(ctx, db, func(t *storeTx) error {
@@ -318,7 +263,7 @@ func saveIfUnchanged(ctx context.Context, db DB, m *Model, want string) error {
 		}
 		switch {
 		case gen.String == want:
-			return saveTx(ctx, t, m)
+			return theStore.saveTx(ctx, t, m)
 		case want == "":
 			return fmt.Errorf("%w: model %q was stored by another command meanwhile: merge into another name, or replace it (--replace, replace := true)", ErrModelExists, m.Name)
 		}
@@ -531,7 +476,7 @@ func sameText(a, b TextOptions) bool {
 // Bayes model does not keep it from merging.
 func diffParams(a, b Params, m *Model) string {
 	for _, c := range changedParams(a, b) {
-		if m.ParamUsed(c.name) {
+		if paramUsed(m, c.name) {
 			return c.name
 		}
 	}
@@ -578,7 +523,7 @@ func UnusedChanges(m *Model, p Params) []string {
 func unusedParams(m *Model, base Params) []string {
 	var out []string
 	for _, c := range changedParams(m.Params, base) {
-		if c.name == "priors" && !m.ParamUsed(c.name) {
+		if c.name == "priors" && !paramUsed(m, c.name) {
 			var has []Kind // the model's own kinds that leave the priors out (not every such kind)
 			for _, f := range m.Features {
 				if slices.Contains(priorIgnorers, f.Kind) && !slices.Contains(has, f.Kind) {
@@ -589,7 +534,7 @@ func unusedParams(m *Model, base Params) []string {
 				"(as scikit-learn's ComplementNB and LogisticRegression)", c.value, strings.Join(kindNames(has), ", ")))
 			continue
 		}
-		if !m.ParamUsed(c.name) {
+		if !paramUsed(m, c.name) {
 			var kinds []string
 			for _, k := range paramKinds[c.name] {
 				kinds = append(kinds, string(k))
@@ -701,7 +646,7 @@ func sameFeatures(m, part *Model, what string) error {
 			return bad("feature %q has binarize threshold %g, not %g", f.Name, f.Binarize, g.Binarize)
 		case !sameText(f.Text, g.Text):
 			return bad("text feature %q has ngrams %d and stop words %q, not %d and %q", f.Name, max(1, f.Text.Ngrams), f.Text.StopWords, max(1, g.Text.Ngrams), g.Text.StopWords)
-		case f.Kind == Categorical && f.Type != g.Type && commonInteger(f.Type, g.Type) == "":
+		case typedValues(f.Kind) && f.Type != g.Type && commonInteger(f.Type, g.Type) == "":
 			return bad("categorical feature %q is %s in model %q but %s in %s: its values would read differently; cast it (CAST(%s AS %s))",
 				f.Name, f.Type, m.Name, g.Type, what, queries.Ident(f.Name), f.Type)
 		}
@@ -758,25 +703,14 @@ func storedMergeable(m *Model) error {
 	if len(m.By) > 0 {
 		return errPerGroup(m)
 	}
-	if err := bernoulliDocsKept(m); err != nil {
-		return err
-	}
-	return mergeable(m)
-}
-
-// bernoulliDocsKept refuses a stored model with a text_bernoulli feature but none of its document-count rows
-// (DocsTerm): trained before they were kept, it scores with n_c = every row of the class, and rows added,
-// merged or forgotten would count only their own documents. (A stored model's vocabulary is never empty, so
-// it has non-NULL documents and so such rows.)
-func bernoulliDocsKept(m *Model) error {
-	terms := rowsByFeature(m, TermsTable)
-	for _, f := range m.Features {
-		if f.Kind == TextBernoulli && !docsKept(terms[f.Name]) {
-			return fmt.Errorf("%w: model %q: its text_bernoulli feature %q was trained before sqlnb kept each class's count of "+
-				"non-NULL documents, which adding, merging or forgetting rows needs: train the model again", ErrNotMergeable, m.Name, f.Name)
+	for _, g := range families.ByFamily(m.Features) {
+		if u, ok := g.Family.(Updater); ok {
+			if err := u.Updatable(m); err != nil {
+				return err
+			}
 		}
 	}
-	return nil
+	return mergeable(m)
 }
 
 // MergeModels merges stored models trained on disjoint rows of one source into the model of their union
@@ -860,7 +794,7 @@ func mergeModels(ctx context.Context, db DB, spec MergeSpec) (*Model, error) {
 			return err
 		}
 		if replace {
-			err = save(ctx, db, m)
+			err = theStore.put(ctx, db, m)
 		} else {
 			err = saveIfUnchanged(ctx, db, m, want)
 		}

@@ -69,7 +69,7 @@ func newModelsCmd(e *env) *cobra.Command {
 			if format == "table" {
 				fmt.Fprintf(e.stdout, "model %q: label %q (%s), trained on %s: %d rows (%d skipped), %d classes, %d features\n",
 					m.Name, m.Label, m.LabelType, m.Source, m.Rows, m.SkippedRows+m.IncompleteRows, len(m.Classes), len(m.Features))
-				fmt.Fprintf(e.stdout, "%s, created %s\n\n", m.ParamsSummary(), m.Created.Format("2006-01-02 15:04:05"))
+				fmt.Fprintf(e.stdout, "%s, created %s\n\n", sqlnb.ParamsSummary(m), m.Created.Format("2006-01-02 15:04:05"))
 			}
 			var data [][]any
 			for _, p := range sqlnb.Parameters(s) {
@@ -207,7 +207,7 @@ func newModelsCmd(e *env) *cobra.Command {
 			for _, w := range append(m.Params.Warnings(), unused...) {
 				fmt.Fprintf(e.stderr, "warning: model %q: %s\n", m.Name, w)
 			}
-			fmt.Fprintf(e.stderr, "model %q: %s\n", m.Name, m.ParamsSummary())
+			fmt.Fprintf(e.stderr, "model %q: %s\n", m.Name, sqlnb.ParamsSummary(m))
 			return nil
 		},
 	}
