@@ -32,7 +32,7 @@ type CategoryCount struct {
 // CategoricalTable is the categorical and Bernoulli features' value counts: nb.categorical.
 var CategoricalTable = &Table[CategoryCount]{
 	Name:     "categorical",
-	Key:      func(n *CategoryCount) rowKey { return rowKey{n.Feature, n.Class, n.Value} },
+	Key:      func(n *CategoryCount) RowKey { return RowKey{n.Feature, n.Class, n.Value} },
 	Merge:    func(x, n *CategoryCount) { x.Count += n.Count; x.Weight += n.Weight },
 	Subtract: subtractCategory,
 	// Training counts the values rows have: a value no row of the class has any more is dropped.
@@ -46,17 +46,17 @@ var CategoricalTable = &Table[CategoryCount]{
 	Rows: func(n *CategoryCount) (int64, float64) { return n.Count, n.Weight },
 }
 
-type categoricalFamily struct{}
+type CategoricalFamily struct{}
 
-func (categoricalFamily) Kinds() []KindInfo {
+func (CategoricalFamily) Kinds() []KindInfo {
 	return []KindInfo{
 		{Kind: Categorical, Doc: "a column of categories, one probability per value and class (CategoricalNB; the default for VARCHAR, ENUM, BOOLEAN)",
-			Default:     func(t typeClass) bool { return t == typeText || t == typeBool },
+			Default:     func(t TypeClass) bool { return t == TypeText || t == TypeBool },
 			TypedValues: true,
 			Accepts: func(c Column) error {
 				up := strings.ToUpper(c.Type)
 				switch {
-				case classifyType(c.Type) != typeOther:
+				case ClassifyType(c.Type) != TypeOther:
 					return nil
 				case strings.HasSuffix(c.Type, "]") || strings.HasPrefix(up, "STRUCT") || strings.HasPrefix(up, "MAP"):
 					return fmt.Errorf("%w: feature %q has nested type %s, which cannot be a category", ErrBadType, c.Name, c.Type)
@@ -66,7 +66,7 @@ func (categoricalFamily) Kinds() []KindInfo {
 			}},
 		{Kind: Bernoulli, Doc: "present or absent: a BOOLEAN, or a number > --binarize (BernoulliNB)", Binarize: true,
 			Accepts: func(c Column) error {
-				if t := classifyType(c.Type); !t.numeric() && t != typeBool {
+				if t := ClassifyType(c.Type); !t.Numeric() && t != TypeBool {
 					return fmt.Errorf("%w: feature %q has type %s: a Bernoulli feature must be BOOLEAN or numeric (present = value > binarize)", ErrBadType, c.Name, c.Type)
 				}
 				return nil
@@ -74,8 +74,8 @@ func (categoricalFamily) Kinds() []KindInfo {
 	}
 }
 
-func (categoricalFamily) Tables() []table                    { return []table{CategoricalTable} }
-func (categoricalFamily) Check(_, _ []Feature, _ bool) error { return nil }
+func (CategoricalFamily) Tables() []StatsTable                    { return []StatsTable{CategoricalTable} }
+func (CategoricalFamily) Check(_, _ []Feature, _ bool) error { return nil }
 
 type countFeature struct {
 	Name string
@@ -84,22 +84,22 @@ type countFeature struct {
 
 // Train runs train_counts: value counts per (fold,) class from the (label, feature) grouping sets, and the
 // classes and skipped rows from the (label) set.
-func (categoricalFamily) Train(ctx context.Context, sc *scan, feats []Feature) error {
+func (CategoricalFamily) Train(ctx context.Context, sc *Scan, feats []Feature) error {
 	cf := make([]countFeature, len(feats))
 	var thresholds []any
 	for i, f := range feats {
-		cf[i] = countFeature{Name: f.Name, Expr: queriesIdent(f.Name)}
-		if f.Kind == Categorical && classifyType(f.Type) == typeFloat {
+		cf[i] = countFeature{Name: f.Name, Expr: QueriesIdent(f.Name)}
+		if f.Kind == Categorical && ClassifyType(f.Type) == TypeFloat {
 			// NaN is missing, as scoring reads it (the literal takes the column's own type, so that the
 			// values' text stays the column's)
-			cf[i].Expr = "nullif(" + queriesIdent(f.Name) + ", 'NaN')"
+			cf[i].Expr = "nullif(" + QueriesIdent(f.Name) + ", 'NaN')"
 		}
-		if f.Kind == Bernoulli && classifyType(f.Type) != typeBool {
+		if f.Kind == Bernoulli && ClassifyType(f.Type) != TypeBool {
 			thresholds = append(thresholds, f.Binarize)
-			cf[i].Expr = presentSQL(queriesIdent(f.Name), sc.param(len(thresholds)))
+			cf[i].Expr = PresentSQL(QueriesIdent(f.Name), sc.Param(len(thresholds)))
 		}
 	}
-	rows, err := sc.query(ctx, "train_counts.tmpl.sql", map[string]any{"Features": cf}, thresholds...)
+	rows, err := sc.Query(ctx, "train_counts.tmpl.sql", map[string]any{"Features": cf}, thresholds...)
 	if err != nil {
 		return fmt.Errorf("count categorical values: %w", err)
 	}
@@ -111,7 +111,7 @@ func (categoricalFamily) Train(ctx context.Context, sc *scan, feats []Feature) e
 	var n int64
 	var w, nWeight, minW sql.NullFloat64
 	var ptrs []any
-	if sc.fold != "" {
+	if sc.Fold != "" {
 		ptrs = append(ptrs, &fold)
 	}
 	ptrs = append(ptrs, &class)
@@ -119,11 +119,11 @@ func (categoricalFamily) Train(ctx context.Context, sc *scan, feats []Feature) e
 		ptrs = append(ptrs, &g[i], &v[i])
 	}
 	ptrs = append(ptrs, &n)
-	if sc.plan.weight != "" {
+	if sc.Plan.Weight != "" {
 		ptrs = append(ptrs, &w, &nWeight, &minW)
 	}
 	counts := map[int64][]CategoryCount{}
-	if l, ok := rows.(interface{ Len() int }); ok && sc.fold == "" {
+	if l, ok := rows.(interface{ Len() int }); ok && sc.Fold == "" {
 		counts[0] = make([]CategoryCount, 0, l.Len())
 	}
 	for rows.Next() {
@@ -131,7 +131,7 @@ func (categoricalFamily) Train(ctx context.Context, sc *scan, feats []Feature) e
 			return err
 		}
 		weight := float64(n)
-		if sc.plan.weight != "" {
+		if sc.Plan.Weight != "" {
 			weight = w.Float64
 		}
 		feature := -1
@@ -143,7 +143,7 @@ func (categoricalFamily) Train(ctx context.Context, sc *scan, feats []Feature) e
 		switch {
 		case feature < 0:
 			head := []sql.NullFloat64{{Float64: float64(n), Valid: true}, nWeight, minW, w}
-			if _, err := sc.addClass(fold, class, head); err != nil {
+			if _, err := sc.AddClass(fold, class, head); err != nil {
 				return err
 			}
 		case class.Valid && v[feature].Valid:
@@ -155,19 +155,19 @@ func (categoricalFamily) Train(ctx context.Context, sc *scan, feats []Feature) e
 		return fmt.Errorf("count categorical values: %w", err)
 	}
 	for fold, c := range counts {
-		addRows(sc.part(fold).stats, CategoricalTable, c...)
+		AddRows(sc.Part(fold).Stats, CategoricalTable, c...)
 	}
 	return nil
 }
 
-func (categoricalFamily) Validate(m *Model, feats []Feature) error {
+func (CategoricalFamily) Validate(m *Model, feats []Feature) error {
 	bern := map[string]bool{}
 	for _, f := range feats {
 		bern[f.Name] = f.Kind == Bernoulli
 	}
-	for i, n := range rowsOf(m, CategoricalTable) {
+	for i, n := range RowsOf(m, CategoricalTable) {
 		if bern[n.Feature] && n.Value != "true" && n.Value != "false" {
-			return invalidRow(m, CategoricalTable.Name, i, "Bernoulli feature %q has value %q (only true and false)", n.Feature, n.Value)
+			return InvalidRow(m, CategoricalTable.Name, i, "Bernoulli feature %q has value %q (only true and false)", n.Feature, n.Value)
 		}
 	}
 	return nil
@@ -189,16 +189,16 @@ type categoricalComponent struct {
 // without any training value (J = 0: NULL in every training row, or every value forgotten) adds nothing. α is the
 // effective smoothing (compiler.alpha). With e1071's rule, probabilities ≤ Eps count as Threshold and an
 // unseen value is skipped (e1071 re-codes it as NA).
-func (categoricalFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
-	counts := rowsByFeature(cc.model, CategoricalTable)
+func (CategoricalFamily) Compile(cc *Compiler, feats []Feature) ([]Component, error) {
+	counts := RowsByFeature(cc.Model, CategoricalTable)
 	comp := &categoricalComponent{K: cc.K}
 	for _, f := range feats {
-		in := cc.input(f, CategoryInput)
+		in := cc.Input(f, CategoryInput)
 		if f.Kind == Bernoulli {
-			in.setValues([]string{"false", "true"})
+			in.SetValues([]string{"false", "true"})
 			in.Binary, in.Threshold = true, f.Binarize
 		} else {
-			in.setValues(distinctValues(counts[f.Name]))
+			in.SetValues(distinctValues(counts[f.Name]))
 		}
 		J := len(in.Values)
 		w := make([][]float64, cc.K)
@@ -207,7 +207,7 @@ func (categoricalFamily) Compile(cc *compiler, feats []Feature) ([]Component, er
 		}
 		for _, n := range counts[f.Name] {
 			if v, ok := in.Index[n.Value]; ok {
-				w[cc.class[n.Class]][v] += n.Weight
+				w[cc.Class[n.Class]][v] += n.Weight
 			}
 		}
 		lp := make([][]float64, cc.K)
@@ -216,11 +216,11 @@ func (categoricalFamily) Compile(cc *compiler, feats []Feature) ([]Component, er
 			for _, x := range wc {
 				total += x
 			}
-			denom := total + cc.alpha*float64(J)
+			denom := total + cc.Alpha*float64(J)
 			lp[c] = make([]float64, J+2)
 			for v, x := range wc {
 				if denom > 0 {
-					lp[c][v] = math.Log((x + cc.alpha) / denom)
+					lp[c][v] = math.Log((x + cc.Alpha) / denom)
 				} else {
 					lp[c][v] = -math.Log(float64(J))
 				}
@@ -230,11 +230,11 @@ func (categoricalFamily) Compile(cc *compiler, feats []Feature) ([]Component, er
 			case J == 0:
 				lp[c][J] = 0 // no training value at all (a column of NULLs): every value is unseen and tells nothing
 			case denom > 0:
-				lp[c][J] = math.Log(cc.alpha / denom)
+				lp[c][J] = math.Log(cc.Alpha / denom)
 			}
-			if cc.rule.on {
+			if cc.Rule.On {
 				for v := range J {
-					lp[c][v] = cc.rule.apply(lp[c][v])
+					lp[c][v] = cc.Rule.Apply(lp[c][v])
 				}
 				lp[c][J] = 0 // e1071 re-codes an unseen level as NA: skipped
 			}
@@ -271,7 +271,7 @@ func distinctValues(rows []CategoryCount) []string {
 			set[n.Value] = true
 		}
 	}
-	return sortedKeys(set)
+	return SortedKeys(set)
 }
 
 func (cat *categoricalComponent) Inputs() []*Input { return cat.in }
@@ -302,7 +302,7 @@ func (cat *categoricalComponent) Row(b *Batch, i, c int) XFloat {
 func (cat *categoricalComponent) Explain(b *Batch, i, a, c int, out []Contribution) []Contribution {
 	for k, in := range cat.in {
 		code := b.Cat[in.Feature][i]
-		out = append(out, Contribution{Feature: in.Name, input: in, LLR: cat.logProb[k][a][code] - cat.logProb[k][c][code]})
+		out = append(out, Contribution{Feature: in.Name, Input: in, LLR: cat.logProb[k][a][code] - cat.logProb[k][c][code]})
 	}
 	return out
 }
@@ -329,7 +329,7 @@ func (cat *categoricalComponent) Informative(labels []string, c int) []Informati
 	for k, in := range cat.in {
 		for v, value := range in.Values {
 			at := func(d int) float64 { return cat.logProb[k][d][v] }
-			out = append(out, Informative{Class: labels[c], Feature: in.Name, Value: value, LLR: at(c) - bestOther(cat.K, c, at)})
+			out = append(out, Informative{Class: labels[c], Feature: in.Name, Value: value, LLR: at(c) - BestOther(cat.K, c, at)})
 		}
 	}
 	return out
@@ -358,44 +358,44 @@ func (cat *categoricalComponent) linear() (float64, []LinearTerm, error) {
 
 // SQL: a CASE over the training values (an unseen value gets its own probability, NULL adds 0); Bernoulli
 // features binarize numbers with presentSQL (booleans read as 1 and 0).
-func (cat *categoricalComponent) SQL(x *exporter, c int) (string, error) {
+func (cat *categoricalComponent) SQL(x *Exporter, c int) (string, error) {
 	var terms []string
 	for k, in := range cat.in {
 		lp := cat.logProb[k][c]
 		if in.Binary {
-			v := x.binary(in.Name)
-			terms = append(terms, fmt.Sprintf("CASE WHEN %s IS NULL OR %s THEN 0 WHEN %s THEN %s ELSE %s END", v, x.isNaN(v),
-				presentSQL(v, x.num(in.Threshold)), x.num(lp[1]), x.num(lp[0])))
+			v := x.Binary(in.Name)
+			terms = append(terms, fmt.Sprintf("CASE WHEN %s IS NULL OR %s THEN 0 WHEN %s THEN %s ELSE %s END", v, x.IsNaN(v),
+				PresentSQL(v, x.Num(in.Threshold)), x.Num(lp[1]), x.Num(lp[0])))
 			continue
 		}
-		v, literal := x.text(in.Name), x.literal
+		v, literal := x.Text(in.Name), x.Literal
 		if in.ValueClass() == ValuesNumber { // compared as numbers, as the SQL functions do (1 = 1.0)
-			v, literal = x.numeric(in), x.numberLiteral(in)
+			v, literal = x.Numeric(in), x.NumberLiteral(in)
 		}
 		var cases []string
 		for j, value := range in.Values {
-			cases = append(cases, fmt.Sprintf("WHEN %s THEN %s", literal(value), x.num(lp[j])))
+			cases = append(cases, fmt.Sprintf("WHEN %s THEN %s", literal(value), x.Num(lp[j])))
 		}
 		if len(cases) == 0 { // no training value: every value is unseen
-			terms = append(terms, fmt.Sprintf("CASE WHEN %s IS NULL THEN 0 ELSE %s END", v, x.num(lp[in.Unseen()])))
+			terms = append(terms, fmt.Sprintf("CASE WHEN %s IS NULL THEN 0 ELSE %s END", v, x.Num(lp[in.Unseen()])))
 			continue
 		}
-		terms = append(terms, fmt.Sprintf("CASE WHEN %s IS NULL THEN 0 ELSE CASE %s %s ELSE %s END END", v, v, strings.Join(cases, " "), x.num(lp[in.Unseen()])))
+		terms = append(terms, fmt.Sprintf("CASE WHEN %s IS NULL THEN 0 ELSE CASE %s %s ELSE %s END END", v, v, strings.Join(cases, " "), x.Num(lp[in.Unseen()])))
 	}
 	return strings.Join(terms, " + "), nil
 }
 
 func subtractCategory(x, n *CategoryCount) error {
-	c, err := subCount("the count", x.Count, n.Count)
+	c, err := SubCount("the count", x.Count, n.Count)
 	if err != nil {
 		return err
 	}
-	w, err := subSum("the weight", x.Weight, n.Weight)
+	w, err := SubSum("the weight", x.Weight, n.Weight)
 	if err != nil {
 		return err
 	}
 	if c == 0 {
-		if err := emptySum("weight", w, x.Weight); err != nil {
+		if err := EmptySum("weight", w, x.Weight); err != nil {
 			return err
 		}
 		w = 0

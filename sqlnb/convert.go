@@ -6,7 +6,7 @@ package sqlnb
 func Int32sToFloats(dst []float64, src []int32) {
 	dst = dst[:len(src)]
 	i := 0
-	if useAVX2 && len(src) >= 16 {
+	if UseAVX2 && len(src) >= 16 {
 		i = len(src) &^ 15
 		int32sToFloatsAVX2(&dst[0], &src[0], i)
 	}

@@ -29,7 +29,7 @@ type CountStat struct {
 // TotalsTable is the count columns' per-class sums: nb.totals.
 var TotalsTable = &Table[CountStat]{
 	Name:     "totals",
-	Key:      func(t *CountStat) rowKey { return rowKey{t.Feature, t.Class, ""} },
+	Key:      func(t *CountStat) RowKey { return RowKey{t.Feature, t.Class, ""} },
 	Merge:    func(x, t *CountStat) { x.Total += t.Total },
 	Subtract: subtractTotal,
 	Check: func(t *CountStat) error {
@@ -40,18 +40,18 @@ var TotalsTable = &Table[CountStat]{
 	},
 }
 
-type countsFamily struct{}
+type CountsFamily struct{}
 
 func countsAccept(kind Kind) func(Column) error {
 	return func(c Column) error {
-		if !classifyType(c.Type).numeric() {
+		if !ClassifyType(c.Type).Numeric() {
 			return fmt.Errorf("%w: feature %q has type %s: a %s (count) feature must be numeric", ErrBadType, c.Name, c.Type, kind)
 		}
 		return nil
 	}
 }
 
-func (countsFamily) Kinds() []KindInfo {
+func (CountsFamily) Kinds() []KindInfo {
 	return []KindInfo{
 		{Kind: Multinomial, Doc: "count columns, together one multinomial per class (MultinomialNB)", Accepts: countsAccept(Multinomial)},
 		{Kind: Complement, Doc: "count columns weighted by the other classes' counts (ComplementNB; count columns only)",
@@ -59,10 +59,10 @@ func (countsFamily) Kinds() []KindInfo {
 	}
 }
 
-func (countsFamily) Tables() []table { return []table{TotalsTable} }
+func (CountsFamily) Tables() []StatsTable { return []StatsTable{TotalsTable} }
 
 // Check: the count columns form one distribution, so they share one kind.
-func (countsFamily) Check(feats, _ []Feature, _ bool) error {
+func (CountsFamily) Check(feats, _ []Feature, _ bool) error {
 	for _, f := range feats {
 		if f.Kind != feats[0].Kind {
 			return fmt.Errorf("%w: multinomial and complement columns cannot be mixed: the count columns form one distribution", ErrBadOption)
@@ -73,14 +73,14 @@ func (countsFamily) Check(feats, _ []Feature, _ bool) error {
 
 // Train runs train_sums: per (fold,) class the (weighted) sum of every count column, rejecting negative,
 // NaN and infinite counts by column.
-func (countsFamily) Train(ctx context.Context, sc *scan, feats []Feature) error {
-	rows, err := sc.query(ctx, "train_sums.tmpl.sql", map[string]any{"Features": feats})
+func (CountsFamily) Train(ctx context.Context, sc *Scan, feats []Feature) error {
+	rows, err := sc.Query(ctx, "train_sums.tmpl.sql", map[string]any{"Features": feats})
 	if err != nil {
 		return fmt.Errorf("sum count columns: %w", err)
 	}
 	defer rows.Close()
 	totals := map[int64][]CountStat{}
-	err = sc.classRows(rows, 3*len(feats), func(fold int64, class string, vals []sql.NullFloat64) error {
+	err = sc.ClassRows(rows, 3*len(feats), func(fold int64, class string, vals []sql.NullFloat64) error {
 		for j, f := range feats {
 			v := vals[3*j:]
 			switch {
@@ -98,13 +98,13 @@ func (countsFamily) Train(ctx context.Context, sc *scan, feats []Feature) error 
 		return fmt.Errorf("sum count columns: %w", err)
 	}
 	for fold, t := range totals {
-		addRows(sc.part(fold).stats, TotalsTable, t...)
+		AddRows(sc.Part(fold).Stats, TotalsTable, t...)
 	}
 	return nil
 }
 
-func (countsFamily) Validate(m *Model, feats []Feature) error {
-	return requirePerClass(m, feats, rowsOf(m, TotalsTable), TotalsTable.Key)
+func (CountsFamily) Validate(m *Model, feats []Feature) error {
+	return RequirePerClass(m, feats, RowsOf(m, TotalsTable), TotalsTable.Key)
 }
 
 // countsComponent adds Σ_j x_j w_jc over the count columns; NULL, NaN and ±Inf counts add nothing.
@@ -125,23 +125,23 @@ type countsComponent struct {
 //   - multinomial: w_jc = log θ_jc = log(N_jc + α) - log(Σ_j N_jc + αV), V = number of count columns;
 //   - complement: with C_jc = Σ_c' N_jc' - N_jc + α (the other classes' counts), l_jc = log(C_jc / Σ_j C_jc),
 //     w_jc = -l_jc, or with Params.Norm w_jc = l_jc / Σ_j l_jc; complement scores ignore the priors.
-func (countsFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
+func (CountsFamily) Compile(cc *Compiler, feats []Feature) ([]Component, error) {
 	comp := &countsComponent{kind: feats[0].Kind, complement: feats[0].Kind == Complement, K: cc.K}
 	pos := map[string]int{}
 	for r, f := range feats {
-		comp.in = append(comp.in, cc.input(f, NumberInput))
+		comp.in = append(comp.in, cc.Input(f, NumberInput))
 		pos[f.Name] = r
 	}
 	V := len(feats)
 	n := make([]float64, V*cc.K) // n[r*K + c], the bag layout shared with text features
-	for _, t := range rowsOf(cc.model, TotalsTable) {
-		n[pos[t.Feature]*cc.K+cc.class[t.Class]] += t.Total
+	for _, t := range RowsOf(cc.Model, TotalsTable) {
+		n[pos[t.Feature]*cc.K+cc.Class[t.Class]] += t.Total
 	}
 	var w []float64
 	if comp.complement {
-		w = complementTable(n, V, cc.K, cc.alpha, cc.model.Params.Norm)
+		w = ComplementTable(n, V, cc.K, cc.Alpha, cc.Model.Params.Norm)
 	} else {
-		w = multinomialTable(n, V, cc.K, cc.alpha)
+		w = MultinomialTable(n, V, cc.K, cc.Alpha)
 	}
 	for r := range V {
 		comp.weight = append(comp.weight, w[r*cc.K:(r+1)*cc.K])
@@ -160,7 +160,7 @@ func (countsFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) 
 func (cs *countsComponent) Inputs() []*Input    { return cs.in }
 func (cs *countsComponent) OwnsBuffers() bool   { return true }
 func (cs *countsComponent) Base(int) float64    { return 0 }
-func (cs *countsComponent) ignoresPriors() bool { return cs.complement }
+func (cs *countsComponent) IgnoresPriors() bool { return cs.complement }
 
 // Add adds Σ_j x_j w_jc to every row's class scores: for each row and class, from the score in out, x_j·w_jc
 // for the count columns j in order, each by a fused multiply-add (math.FMA: one rounding a term), so that the
@@ -175,7 +175,7 @@ func (cs *countsComponent) ignoresPriors() bool { return cs.complement }
 // it halves the kernel's arithmetic, and rounds once instead of twice.
 func (cs *countsComponent) Add(b *Batch, out []float64) {
 	from := 0
-	if useAVX2 {
+	if UseAVX2 {
 		from = cs.addAVX2(b, out)
 	}
 	cs.addGo(b, out, from)
@@ -194,7 +194,7 @@ func (cs *countsComponent) addGo(b *Batch, out []float64, from int) {
 			x0, x1, x2, x3 := b.Num[cs.in[r].Feature][from:n], b.Num[cs.in[r+1].Feature][from:n], b.Num[cs.in[r+2].Feature][from:n], b.Num[cs.in[r+3].Feature][from:n]
 			x0, x1, x2, x3 = x0[:m], x1[:m], x2[:m], x3[:m]
 			w0, w1, w2, w3 := cs.weight[r][c], cs.weight[r+1][c], cs.weight[r+2][c], cs.weight[r+3][c]
-			if !hasFMA { // software math.FMA: the product and the sum, each rounded
+			if !HasFMA { // software math.FMA: the product and the sum, each rounded
 				for i := range o {
 					s := o[i]
 					s += float64(x0[i] * w0)
@@ -218,7 +218,7 @@ func (cs *countsComponent) addGo(b *Batch, out []float64, from int) {
 			x, w := b.Num[cs.in[r].Feature][from:n], cs.weight[r][c]
 			x = x[:m]
 			for i := range o {
-				if hasFMA {
+				if HasFMA {
 					o[i] = math.FMA(x[i], w, o[i])
 				} else {
 					o[i] += float64(x[i] * w)
@@ -249,7 +249,7 @@ func (cs *countsComponent) addAVX2(b *Batch, out []float64) int {
 			x := b.Num[cs.in[j0+r].Feature][:rows]
 			cols[r] = unsafe.Pointer(&x[0])
 		}
-		countsAVX2(&cols[0], nj, &cs.pairs[2*j0], uintptr(2*V)*8, &out[0], uintptr(n)*8, cs.K, rows)
+		CountsAVX2(&cols[0], nj, &cs.pairs[2*j0], uintptr(2*V)*8, &out[0], uintptr(n)*8, cs.K, rows)
 	}
 	return rows
 }
@@ -257,7 +257,7 @@ func (cs *countsComponent) addAVX2(b *Batch, out []float64) int {
 func (cs *countsComponent) term(b *Batch, i, r, c int) XFloat {
 	in := cs.in[r]
 	x := b.Num[in.Feature][i]
-	if !isValid(b.Valid[in.Feature], i) || math.IsNaN(x) || math.IsInf(x, 0) {
+	if !IsValid(b.Valid[in.Feature], i) || math.IsNaN(x) || math.IsInf(x, 0) {
 		return XFloat{}
 	}
 	return X(x).Mul(X(cs.weight[r][c]))
@@ -273,7 +273,7 @@ func (cs *countsComponent) Row(b *Batch, i, c int) XFloat {
 
 func (cs *countsComponent) Explain(b *Batch, i, a, c int, out []Contribution) []Contribution {
 	for r, in := range cs.in {
-		out = append(out, Contribution{Feature: in.Name, input: in, LLR: cs.term(b, i, r, a).Sub(cs.term(b, i, r, c)).Float()})
+		out = append(out, Contribution{Feature: in.Name, Input: in, LLR: cs.term(b, i, r, a).Sub(cs.term(b, i, r, c)).Float()})
 	}
 	return out
 }
@@ -296,37 +296,37 @@ func (cs *countsComponent) Informative(labels []string, c int) []Informative {
 	var out []Informative
 	for r, in := range cs.in {
 		at := func(d int) float64 { return cs.weight[r][d] }
-		out = append(out, Informative{Class: labels[c], Feature: in.Name, Value: "(one count)", LLR: at(c) - bestOther(cs.K, c, at)})
+		out = append(out, Informative{Class: labels[c], Feature: in.Name, Value: "(one count)", LLR: at(c) - BestOther(cs.K, c, at)})
 	}
 	return out
 }
 
 // SQL: in DuckDB the row's count vector (NULL, NaN and ±Inf read as 0) is bound once per row and each class
 // takes one inner product with its weights; in PostgreSQL one CASE per column.
-func (cs *countsComponent) SQL(x *exporter, c int) (string, error) {
-	if x.pg {
+func (cs *countsComponent) SQL(x *Exporter, c int) (string, error) {
+	if x.Pg {
 		var terms []string
 		for r, in := range cs.in {
-			v := x.number(in.Name)
-			terms = append(terms, fmt.Sprintf("CASE WHEN %s THEN 0 ELSE %s * %s END", x.isMissingNumber(v), v, x.num(cs.weight[r][c])))
+			v := x.Number(in.Name)
+			terms = append(terms, fmt.Sprintf("CASE WHEN %s THEN 0 ELSE %s * %s END", x.IsMissingNumber(v), v, x.Num(cs.weight[r][c])))
 		}
 		return strings.Join(terms, " + "), nil
 	}
 	elems := make([]string, len(cs.in))
 	for r, in := range cs.in {
-		v := x.number(in.Name)
+		v := x.Number(in.Name)
 		elems[r] = fmt.Sprintf("CASE WHEN isfinite(%s) THEN %s ELSE 0 END", v, v)
 	}
-	vec := x.bind("counts", "["+strings.Join(elems, ", ")+"]::DOUBLE[]")
+	vec := x.Bind("counts", "["+strings.Join(elems, ", ")+"]::DOUBLE[]")
 	w := make([]string, len(cs.in))
 	for r := range cs.in {
-		w[r] = x.num(cs.weight[r][c])
+		w[r] = x.Num(cs.weight[r][c])
 	}
 	return "list_inner_product(" + vec + ", [" + strings.Join(w, ", ") + "])", nil
 }
 
 func subtractTotal(x, t *CountStat) error {
-	v, err := subSum("the total", x.Total, t.Total)
+	v, err := SubSum("the total", x.Total, t.Total)
 	x.Total = v
 	return err
 }

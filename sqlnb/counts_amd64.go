@@ -12,4 +12,4 @@ import "unsafe"
 // fused multiply-add (VFMADD231PD, one rounding, as math.FMA), so the same bits.
 //
 //go:noescape
-func countsAVX2(cols *unsafe.Pointer, V int, w *float64, pairStride uintptr, out *float64, classStride uintptr, K, n int)
+func CountsAVX2(cols *unsafe.Pointer, V int, w *float64, pairStride uintptr, out *float64, classStride uintptr, K, n int)

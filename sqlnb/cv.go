@@ -172,23 +172,23 @@ func foldModels(ctx context.Context, db Querier, reg FoldRegistrar, spec CVSpec)
 	if err := params.Validate(); err != nil {
 		return nil, "", nil, err
 	}
-	p.params = params
+	p.Params = params
 	if spec.Key != "" {
-		c, ok := findColumn(append([]Column{}, p.allColumns...), spec.Key)
+		c, ok := FindColumn(append([]Column{}, p.AllColumns...), spec.Key)
 		if !ok {
 			return nil, "", nil, fmt.Errorf("%w: key column %q is not in the source", ErrUnknownColumn, spec.Key)
 		}
 		spec.Key = c.Name
 	}
-	fold := FoldExpr(spec.Folds, spec.Seed, spec.Key, p.label.Name, spec.Stratified)
-	base := &Model{Name: t.Model, Label: p.label.Name, LabelType: p.label.Type, Weight: p.weight, Source: t.Source,
-		Params: params, Created: time.Now().UTC(), Version: FormatVersion, Features: p.features}
+	fold := FoldExpr(spec.Folds, spec.Seed, spec.Key, p.Label.Name, spec.Stratified)
+	base := &Model{Name: t.Model, Label: p.Label.Name, LabelType: p.Label.Type, Weight: p.Weight, Source: t.Source,
+		Params: params, Created: time.Now().UTC(), Version: FormatVersion, Features: p.Features}
 	if t.SemiSupervised {
 		out, more, err := semiSupervisedFolds(ctx, db, reg, spec, p, fold)
 		return out, fold, append(warnings, more...), err
 	}
-	for _, g := range families.ByFamily(p.features) {
-		if _, ok := g.Family.(refitter); ok {
+	for _, g := range families.ByFamily(p.Features) {
+		if _, ok := g.Family.(Refitter); ok {
 			out, err := refitFolds(ctx, db, spec, p, base, fold)
 			return out, fold, warnings, err
 		}
@@ -197,31 +197,31 @@ func foldModels(ctx context.Context, db Querier, reg FoldRegistrar, spec CVSpec)
 	if err != nil {
 		return nil, "", nil, err
 	}
-	order := sc.order
+	order := sc.Order
 	var rows int64
-	for _, part := range sc.parts {
-		for _, c := range part.classes {
+	for _, part := range sc.Parts {
+		for _, c := range part.Classes {
 			rows += c.Count
 		}
 	}
-	more, err := checkClasses(p.label.Name, len(order), rows, t.Force)
+	more, err := checkClasses(p.Label.Name, len(order), rows, t.Force)
 	if err != nil {
 		return nil, "", nil, err
 	}
 	warnings = append(warnings, more...)
-	if err := checkLabels(p.src, p.label.Name, rows, order); err != nil {
+	if err := checkLabels(p.Src, p.Label.Name, rows, order); err != nil {
 		return nil, "", nil, err
 	}
 	for f := range spec.Folds {
-		if sc.parts[int64(f)] == nil {
+		if sc.Parts[int64(f)] == nil {
 			return nil, "", nil, emptyFold(spec, f, rows)
 		}
 	}
 	per := make([]*Model, spec.Folds)
 	for f := range per {
 		m := *base
-		if part := sc.parts[int64(f)]; part != nil {
-			m.Classes, m.SkippedRows, m.IncompleteRows, m.Stats = part.classList(order), part.skipped, part.incomplete, part.stats
+		if part := sc.Parts[int64(f)]; part != nil {
+			m.Classes, m.SkippedRows, m.IncompleteRows, m.Stats = part.ClassList(order), part.Skipped, part.Incomplete, part.Stats
 			for _, c := range m.Classes {
 				m.Rows += c.Count
 			}
@@ -240,7 +240,7 @@ func foldModels(ctx context.Context, db Querier, reg FoldRegistrar, spec CVSpec)
 			return nil, "", nil, err
 		}
 		out[f].Name = fmt.Sprintf("%s (fold %d)", t.Model, f+1)
-		out[f].Generation = newGeneration()
+		out[f].Generation = NewGeneration()
 		if t.Params != nil && params.Priors == PriorsGiven {
 			if err := applyGivenPriors(out[f], t.GivenPriors); err != nil {
 				return nil, "", nil, err
@@ -255,42 +255,42 @@ func foldModels(ctx context.Context, db Querier, reg FoldRegistrar, spec CVSpec)
 
 // refitFolds fits, for each fold f, the model on the rows of the other folds: the source restricted by the
 // fold expression (source_other_folds.tmpl.sql, f a bound parameter), trained as Train trains. k fits.
-func refitFolds(ctx context.Context, db Querier, spec CVSpec, p *plan, base *Model, fold string) ([]*Model, error) {
-	stmt, err := queries.Render("source_labels.tmpl.sql", map[string]any{"From": p.src.From, "Label": p.label.Name})
+func refitFolds(ctx context.Context, db Querier, spec CVSpec, p *Plan, base *Model, fold string) ([]*Model, error) {
+	stmt, err := queries.Render("source_labels.tmpl.sql", map[string]any{"From": p.Src.From, "Label": p.Label.Name})
 	if err != nil {
 		return nil, err
 	}
 	var rows, classes int64
 	var first sql.NullString
-	if err := db.QueryRowContext(ctx, stmt, p.src.Args...).Scan(&rows, &classes, &first); err != nil {
+	if err := db.QueryRowContext(ctx, stmt, p.Src.Args...).Scan(&rows, &classes, &first); err != nil {
 		return nil, err
 	}
 	if classes < 2 {
-		if err := checkLabels(p.src, p.label.Name, rows, []string{first.String}); err != nil {
+		if err := checkLabels(p.Src, p.Label.Name, rows, []string{first.String}); err != nil {
 			return nil, err
 		}
 	}
 	out := make([]*Model, spec.Folds)
 	for f := range out {
-		from, err := queries.Render("source_other_folds.tmpl.sql", map[string]any{"From": p.src.From, "Fold": fold, "Param": len(p.src.Args) + 1})
+		from, err := queries.Render("source_other_folds.tmpl.sql", map[string]any{"From": p.Src.From, "Fold": fold, "Param": len(p.Src.Args) + 1})
 		if err != nil {
 			return nil, err
 		}
 		fp := *p
-		fp.src = Source{Text: p.src.Text, From: from, Args: append(append([]any{}, p.src.Args...), int64(f))}
+		fp.Src = Source{Text: p.Src.Text, From: from, Args: append(append([]any{}, p.Src.Args...), int64(f))}
 		sc, err := trainStats(ctx, db, &fp, "")
 		if err != nil {
 			return nil, fmt.Errorf("fold %d: %w", f+1, err)
 		}
 		m := *base
-		part := sc.part(0)
-		m.Classes, m.SkippedRows, m.IncompleteRows, m.Stats = part.classList(sc.order), part.skipped, part.incomplete, part.stats
-		m.Iterations, m.GradNorm = part.iterations, part.gradNorm
+		part := sc.Part(0)
+		m.Classes, m.SkippedRows, m.IncompleteRows, m.Stats = part.ClassList(sc.Order), part.Skipped, part.Incomplete, part.Stats
+		m.Iterations, m.GradNorm = part.Iterations, part.GradNorm
 		for _, c := range m.Classes {
 			m.Rows += c.Count
 		}
 		m.Name = fmt.Sprintf("%s (fold %d)", spec.Train.Model, f+1)
-		m.Generation = newGeneration()
+		m.Generation = NewGeneration()
 		if spec.Train.Params != nil && m.Params.Priors == PriorsGiven {
 			if err := applyGivenPriors(&m, spec.Train.GivenPriors); err != nil {
 				return nil, err
@@ -319,7 +319,7 @@ func refitFolds(ctx context.Context, db Querier, spec CVSpec, p *plan, base *Mod
 func checkLabels(src Source, label string, rows int64, classes []string) error {
 	switch {
 	case rows == 0:
-		return fmt.Errorf("%w: source %s has no rows with a non-NULL label %q", ErrNoRows, src.quoted(), label)
+		return fmt.Errorf("%w: source %s has no rows with a non-NULL label %q", ErrNoRows, src.Quoted(), label)
 	case len(classes) == 1:
 		return fmt.Errorf("%w: label column %q has the single class %q: a classifier needs at least two", ErrOneClass, label, classes[0])
 	}
@@ -334,7 +334,7 @@ func emptyFold(spec CVSpec, f int, rows int64) error {
 
 // semiSupervisedFolds fits, for each fold f, the semi-supervised model of the other folds' rows (the
 // source restricted as refitFolds restricts it): k EM fits on one connection.
-func semiSupervisedFolds(ctx context.Context, db Querier, reg FoldRegistrar, spec CVSpec, p *plan, fold string) ([]*Model, []string, error) {
+func semiSupervisedFolds(ctx context.Context, db Querier, reg FoldRegistrar, spec CVSpec, p *Plan, fold string) ([]*Model, []string, error) {
 	if len(spec.Alphas) > 1 || len(spec.VarSmoothings) > 1 {
 		return nil, nil, fmt.Errorf("%w: a semi-supervised fit depends on alpha and var_smoothing: cross-validate one setting at a time", ErrBadOption)
 	}
@@ -346,22 +346,22 @@ func semiSupervisedFolds(ctx context.Context, db Querier, reg FoldRegistrar, spe
 	out := make([]*Model, spec.Folds)
 	var warnings []string
 	for f := range out {
-		from, err := queries.Render("source_other_folds.tmpl.sql", map[string]any{"From": p.src.From, "Fold": fold, "Param": len(p.src.Args) + 1})
+		from, err := queries.Render("source_other_folds.tmpl.sql", map[string]any{"From": p.Src.From, "Fold": fold, "Param": len(p.Src.Args) + 1})
 		if err != nil {
 			return nil, nil, err
 		}
 		fp := *p
-		fp.src = Source{Text: p.src.Text, From: from, Args: append(append([]any{}, p.src.Args...), int64(f))}
+		fp.Src = Source{Text: p.Src.Text, From: from, Args: append(append([]any{}, p.Src.Args...), int64(f))}
 		// EM fits with the setting cross-validated: the sweep's one alpha and var_smoothing where given
 		// (the CLI's --alpha is the sweep's, and left the training options' alpha at 0).
-		params := p.params
+		params := p.Params
 		if len(spec.Alphas) == 1 {
 			params.Alpha = spec.Alphas[0]
 		}
 		if len(spec.VarSmoothings) == 1 {
 			params.VarSmoothing = spec.VarSmoothings[0]
 		}
-		fp.params = params
+		fp.Params = params
 		m, more, err := trainSemiSupervised(ctx, conn, reg, spec.Train, &fp, params)
 		if err != nil {
 			return nil, nil, fmt.Errorf("fold %d: %w", f+1, err)

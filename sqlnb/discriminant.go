@@ -42,7 +42,7 @@ type CoMoment struct {
 // CoMomentTable is the discriminant features' statistics: nb.comoments, one row per class and pair j ≤ k.
 var CoMomentTable = &Table[CoMoment]{
 	Name: "comoments",
-	Key:  func(r *CoMoment) rowKey { return rowKey{r.Feature, r.Class, r.Other} },
+	Key:  func(r *CoMoment) RowKey { return RowKey{r.Feature, r.Class, r.Other} },
 	// Chan, Golub and LeVeque's pairwise rule for co-moments: C = C_a + C_b + dx dy n_a n_b / n.
 	Merge: func(x, r *CoMoment) {
 		x.Count += r.Count
@@ -65,7 +65,7 @@ var CoMomentTable = &Table[CoMoment]{
 	Check: func(r *CoMoment) error {
 		for _, v := range []float64{r.Weight, r.Mean, r.OtherMean, r.CoMoment} {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return errNotFinite
+				return ErrNotFinite
 			}
 		}
 		if r.Count < 0 || r.Weight < 0 || (r.Feature == r.Other && r.CoMoment < 0) {
@@ -75,12 +75,12 @@ var CoMomentTable = &Table[CoMoment]{
 	},
 }
 
-type discriminantFamily struct{}
+type DiscriminantFamily struct{}
 
-func (discriminantFamily) Kinds() []KindInfo {
+func (DiscriminantFamily) Kinds() []KindInfo {
 	accepts := func(k Kind) func(Column) error {
 		return func(c Column) error {
-			if !classifyType(c.Type).numeric() {
+			if !ClassifyType(c.Type).Numeric() {
 				return fmt.Errorf("%w: feature %q has type %s: %s features must be numeric (leave it out with --features, or cast it)", ErrBadType, c.Name, c.Type, k)
 			}
 			return nil
@@ -94,13 +94,13 @@ func (discriminantFamily) Kinds() []KindInfo {
 	}
 }
 
-func (discriminantFamily) Tables() []table                    { return []table{CoMomentTable} }
-func (discriminantFamily) Check(_, _ []Feature, _ bool) error { return nil }
+func (DiscriminantFamily) Tables() []StatsTable                    { return []StatsTable{CoMomentTable} }
+func (DiscriminantFamily) Check(_, _ []Feature, _ bool) error { return nil }
 
 // Train runs train_comoments: per (fold,) class the count and weight of the complete rows, every feature's
 // mean and every pair's co-moment; rows with a missing feature value (NULL or NaN) are left out and
 // counted (Model.IncompleteRows). Infinite values are an error naming their columns.
-func (discriminantFamily) Train(ctx context.Context, sc *scan, feats []Feature) error {
+func (DiscriminantFamily) Train(ctx context.Context, sc *Scan, feats []Feature) error {
 	names := make([]string, len(feats))
 	for i, f := range feats {
 		names[i] = f.Name
@@ -108,14 +108,14 @@ func (discriminantFamily) Train(ctx context.Context, sc *scan, feats []Feature) 
 	// First as if every row were complete (one GROUP BY class, as fast as the bare one); if a feature has
 	// NULLs or NaNs, again with the completeness of each row as a group key. The classes and statistics
 	// are kept from the second scan only.
-	done := sc.done
+	done := sc.Done
 	complete, err := comomentScan(ctx, sc, names, false)
 	if err != nil || complete {
 		return err
 	}
 	if !done {
 		// The discriminant kinds are alone in their models: what the first scan recorded is all there is.
-		sc.parts, sc.order = map[int64]*partial{}, nil
+		sc.Parts, sc.Order = map[int64]*Partial{}, nil
 	}
 	_, err = comomentScan(ctx, sc, names, true)
 	return err
@@ -130,9 +130,9 @@ type comomentRow struct {
 	ptrs  []any
 }
 
-func newComomentRow(sc *scan, values int) *comomentRow {
+func newComomentRow(sc *Scan, values int) *comomentRow {
 	r := &comomentRow{vals: make([]sql.NullFloat64, values)}
-	if sc.fold != "" {
+	if sc.Fold != "" {
 		r.ptrs = append(r.ptrs, &r.fold)
 	}
 	r.ptrs = append(r.ptrs, &r.class, &r.inc)
@@ -147,7 +147,7 @@ func newComomentRow(sc *scan, values int) *comomentRow {
 func needsShift(stats map[int64][]CoMoment) bool {
 	for _, part := range stats {
 		for _, r := range part {
-			if r.Feature == r.Other && welfordLoses(r.Count, r.Mean, r.CoMoment) {
+			if r.Feature == r.Other && WelfordLoses(r.Count, r.Mean, r.CoMoment) {
 				return true
 			}
 		}
@@ -157,9 +157,9 @@ func needsShift(stats map[int64][]CoMoment) bool {
 
 // shiftedCoMoments computes the unweighted means and co-moments of stats again by train_comoments' two-scan
 // form (Shift), matched by fold, class and feature pair.
-func shiftedCoMoments(ctx context.Context, sc *scan, names []string, missing bool, stats map[int64][]CoMoment) error {
-	ps := pairs(len(names))
-	rows, err := sc.query(ctx, "train_comoments.tmpl.sql", map[string]any{"Features": names, "Pairs": ps, "Missing": missing, "Shift": true})
+func shiftedCoMoments(ctx context.Context, sc *Scan, names []string, missing bool, stats map[int64][]CoMoment) error {
+	ps := Pairs(len(names))
+	rows, err := sc.Query(ctx, "train_comoments.tmpl.sql", map[string]any{"Features": names, "Pairs": ps, "Missing": missing, "Shift": true})
 	if err != nil {
 		return fmt.Errorf("compute co-moments: %w", err)
 	}
@@ -219,18 +219,18 @@ func shiftedCoMoments(ctx context.Context, sc *scan, names []string, missing boo
 
 // comomentScan runs train_comoments; without missing it reports whether every row was complete, and keeps
 // nothing if not.
-func comomentScan(ctx context.Context, sc *scan, names []string, missing bool) (bool, error) {
+func comomentScan(ctx context.Context, sc *Scan, names []string, missing bool) (bool, error) {
 	feats := names
-	ps := pairs(len(feats))
-	rows, err := sc.query(ctx, "train_comoments.tmpl.sql", map[string]any{"Features": names, "Pairs": ps, "Missing": missing})
+	ps := Pairs(len(feats))
+	rows, err := sc.Query(ctx, "train_comoments.tmpl.sql", map[string]any{"Features": names, "Pairs": ps, "Missing": missing})
 	if err != nil {
 		if strings.Contains(err.Error(), "out of range") {
-			return false, discriminantDiagnose(ctx, sc, names, err)
+			return false, DiscriminantDiagnose(ctx, sc, names, err)
 		}
 		return false, fmt.Errorf("compute co-moments: %w", err)
 	}
 	defer rows.Close()
-	weighted := sc.plan.weight != ""
+	weighted := sc.Plan.Weight != ""
 	m := len(feats)
 	width := m + len(ps)
 	head := 1
@@ -253,16 +253,16 @@ func comomentScan(ctx context.Context, sc *scan, names []string, missing bool) (
 		n := int64(vals[0].Float64)
 		if inc {
 			if weighted {
-				if err := checkWeights(sc.plan.weight, n, int64(vals[1].Float64), vals[2]); err != nil {
+				if err := CheckWeights(sc.Plan.Weight, n, int64(vals[1].Float64), vals[2]); err != nil {
 					return false, err
 				}
 			}
-			if !sc.done {
-				sc.part(fold).noteIncomplete(class, n)
+			if !sc.Done {
+				sc.Part(fold).NoteIncomplete(class, n)
 			}
 			continue
 		}
-		ok, err := sc.addClass(fold, class, vals[:head])
+		ok, err := sc.AddClass(fold, class, vals[:head])
 		if err != nil || !ok {
 			if err != nil {
 				return false, err
@@ -315,7 +315,7 @@ func comomentScan(ctx context.Context, sc *scan, names []string, missing bool) (
 	}
 	if err := rows.Err(); err != nil {
 		if strings.Contains(err.Error(), "out of range") {
-			return false, discriminantDiagnose(ctx, sc, names, err)
+			return false, DiscriminantDiagnose(ctx, sc, names, err)
 		}
 		return false, fmt.Errorf("compute co-moments: %w", err)
 	}
@@ -323,7 +323,7 @@ func comomentScan(ctx context.Context, sc *scan, names []string, missing bool) (
 		return false, nil
 	}
 	if !finite {
-		return false, discriminantDiagnose(ctx, sc, names, fmt.Errorf("%w: a mean or co-moment is not finite", ErrBadValue))
+		return false, DiscriminantDiagnose(ctx, sc, names, fmt.Errorf("%w: a mean or co-moment is not finite", ErrBadValue))
 	}
 	if !weighted && needsShift(stats) {
 		if err := shiftedCoMoments(ctx, sc, names, missing, stats); err != nil {
@@ -331,20 +331,20 @@ func comomentScan(ctx context.Context, sc *scan, names []string, missing bool) (
 		}
 	}
 	for fold, s := range stats {
-		addRows(sc.part(fold).stats, CoMomentTable, s...)
+		AddRows(sc.Part(fold).Stats, CoMomentTable, s...)
 	}
 	return true, nil
 }
 
 // Validate: every class has a row for every pair of features j ≤ k.
-func (discriminantFamily) Validate(m *Model, feats []Feature) error {
-	have := map[rowKey]bool{}
-	for _, r := range rowsOf(m, CoMomentTable) {
+func (DiscriminantFamily) Validate(m *Model, feats []Feature) error {
+	have := map[RowKey]bool{}
+	for _, r := range RowsOf(m, CoMomentTable) {
 		have[CoMomentTable.Key(&r)] = true
 	}
 	for _, c := range m.Classes {
-		for _, p := range pairs(len(feats)) {
-			if !have[rowKey{feats[p.J].Name, c.Label, feats[p.K].Name}] {
+		for _, p := range Pairs(len(feats)) {
+			if !have[RowKey{feats[p.J].Name, c.Label, feats[p.K].Name}] {
 				return fmt.Errorf("%w: model %q: no co-moment of features %q and %q in class %q", ErrInvalidModel, m.Name, feats[p.J].Name, feats[p.K].Name, c.Label)
 			}
 		}
@@ -352,7 +352,7 @@ func (discriminantFamily) Validate(m *Model, feats []Feature) error {
 	return nil
 }
 
-func (discriminantFamily) summary(m *Model) string {
+func (DiscriminantFamily) Summary(m *Model) string {
 	p := m.Params
 	if m.Features[0].Kind == QDA {
 		return fmt.Sprintf("reg_param %g, priors %s", p.RegParam, p.Priors)
@@ -405,7 +405,7 @@ type conditioning struct {
 // singular — a Cholesky pivot below 1e-12 of its feature's variance: a constant feature, or one that is a
 // linear combination of the features before it — is an error (ErrSingular) naming the feature and the
 // regularisation to set.
-func (discriminantFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
+func (DiscriminantFamily) Compile(cc *Compiler, feats []Feature) ([]Component, error) {
 	m, K := len(feats), cc.K
 	pos := map[string]int{}
 	for j, f := range feats {
@@ -418,21 +418,21 @@ func (discriminantFamily) Compile(cc *compiler, feats []Feature) ([]Component, e
 		g.mean[c] = make([]float64, m)
 		co[c] = mat.NewSymDense(m, nil)
 	}
-	for _, r := range rowsOf(cc.model, CoMomentTable) {
-		c, j, k := cc.class[r.Class], pos[r.Feature], pos[r.Other]
+	for _, r := range RowsOf(cc.Model, CoMomentTable) {
+		c, j, k := cc.Class[r.Class], pos[r.Feature], pos[r.Other]
 		co[c].SetSym(j, k, r.CoMoment)
 		g.mean[c][j], g.mean[c][k] = r.Mean, r.OtherMean
 		g.weight[c] = r.Weight
 	}
 	for _, f := range feats {
-		in := cc.input(f, NumberInput)
+		in := cc.Input(f, NumberInput)
 		in.Required = true
 		g.in = append(g.in, in)
 	}
 	total := 0.0
 	for c, w := range g.weight {
 		if !(w > 0) {
-			return nil, fmt.Errorf("%w: class %q has no complete training row with a positive weight", ErrBadValue, cc.model.Classes[c].Label)
+			return nil, fmt.Errorf("%w: class %q has no complete training row with a positive weight", ErrBadValue, cc.Model.Classes[c].Label)
 		}
 		total += w
 	}
@@ -442,19 +442,19 @@ func (discriminantFamily) Compile(cc *compiler, feats []Feature) ([]Component, e
 			g.xbar[j] += g.weight[c] / total * g.mean[c][j]
 		}
 	}
-	p := cc.model.Params
+	p := cc.Model.Params
 	if qda {
 		return g.compileQDA(cc, feats, co, p.RegParam)
 	}
 	return g.compileLDA(cc, feats, co, total, p)
 }
 
-func (g *discriminantComponent) compileQDA(cc *compiler, feats []Feature, co []*mat.SymDense, r float64) ([]Component, error) {
+func (g *discriminantComponent) compileQDA(cc *Compiler, feats []Feature, co []*mat.SymDense, r float64) ([]Component, error) {
 	m := g.m
 	for c := range g.K {
 		if !(g.weight[c] > 1) {
 			return nil, fmt.Errorf("%w: class %q has %g complete training rows (weight): qda estimates a covariance per class from "+
-				"n - 1 and needs more than one; use lda, or more rows", ErrBadValue, cc.model.Classes[c].Label, g.weight[c])
+				"n - 1 and needs more than one; use lda, or more rows", ErrBadValue, cc.Model.Classes[c].Label, g.weight[c])
 		}
 		sigma := mat.NewSymDense(m, nil)
 		for j := range m {
@@ -467,21 +467,21 @@ func (g *discriminantComponent) compileQDA(cc *compiler, feats []Feature, co []*
 			}
 		}
 		ch, cond, err := factor(sigma, feats)
-		g.noteConditioning(cond, cc.model.Classes[c].Label)
-		if err != nil && cc.model.Weight == "" && g.weight[c] <= float64(m) { // unweighted: the weight is the row count
+		g.noteConditioning(cond, cc.Model.Classes[c].Label)
+		if err != nil && cc.Model.Weight == "" && g.weight[c] <= float64(m) { // unweighted: the weight is the row count
 			// n rows span at most n - 1 directions around their mean: too few rows, whatever the features.
 			return nil, fmt.Errorf("%w: the covariance of class %q is singular: the class has %g complete training rows for %d features, "+
 				"and a covariance from n rows has rank n - 1 at most: set reg_param (reg_param := 0.1, --reg-param 0.1), give the class "+
-				"more rows, or use fewer features", ErrSingular, cc.model.Classes[c].Label, g.weight[c], m)
+				"more rows, or use fewer features", ErrSingular, cc.Model.Classes[c].Label, g.weight[c], m)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%w: the covariance of class %q is singular: %v: set reg_param (reg_param := 0.1, --reg-param 0.1) "+
-				"to regularise it, or leave the feature out", ErrSingular, cc.model.Classes[c].Label, err)
+				"to regularise it, or leave the feature out", ErrSingular, cc.Model.Classes[c].Label, err)
 		}
 		var l, w mat.TriDense
 		ch.LTo(&l)
-		if err := conditionOnly(w.InverseTri(&l)); err != nil {
-			return nil, fmt.Errorf("%w: the covariance of class %q: %v: set reg_param", ErrSingular, cc.model.Classes[c].Label, err)
+		if err := ConditionOnly(w.InverseTri(&l)); err != nil {
+			return nil, fmt.Errorf("%w: the covariance of class %q: %v: set reg_param", ErrSingular, cc.Model.Classes[c].Label, err)
 		}
 		inv := make([]float64, 0, m*(m+1)/2)
 		ld := make([]float64, m)
@@ -492,8 +492,8 @@ func (g *discriminantComponent) compileQDA(cc *compiler, feats []Feature, co []*
 			ld[i] = math.Log(l.At(i, i))
 		}
 		var prec mat.SymDense
-		if err := conditionOnly(ch.InverseTo(&prec)); err != nil {
-			return nil, fmt.Errorf("%w: the covariance of class %q: %v: set reg_param", ErrSingular, cc.model.Classes[c].Label, err)
+		if err := ConditionOnly(ch.InverseTo(&prec)); err != nil {
+			return nil, fmt.Errorf("%w: the covariance of class %q: %v: set reg_param", ErrSingular, cc.Model.Classes[c].Label, err)
 		}
 		g.inv = append(g.inv, inv)
 		g.prec = append(g.prec, &prec)
@@ -504,11 +504,11 @@ func (g *discriminantComponent) compileQDA(cc *compiler, feats []Feature, co []*
 	return []Component{qdaComponent{g}}, nil
 }
 
-func (g *discriminantComponent) compileLDA(cc *compiler, feats []Feature, co []*mat.SymDense, total float64, p Params) ([]Component, error) {
+func (g *discriminantComponent) compileLDA(cc *Compiler, feats []Feature, co []*mat.SymDense, total float64, p Params) ([]Component, error) {
 	m, K := g.m, g.K
 	sigma := mat.NewSymDense(m, nil)
 	if p.Solver == SolverLSQR {
-		pri := classPriors(cc.model)
+		pri := ClassPriors(cc.Model)
 		a := p.Shrinkage
 		for c := range K {
 			tr := 0.0
@@ -540,7 +540,7 @@ func (g *discriminantComponent) compileLDA(cc *compiler, feats []Feature, co []*
 	}
 	ch, cond, err := factor(sigma, feats)
 	g.noteConditioning(cond, "")
-	if err != nil && cc.model.Weight == "" && total-float64(K) < float64(m) { // unweighted: the weight is the row count
+	if err != nil && cc.Model.Weight == "" && total-float64(K) < float64(m) { // unweighted: the weight is the row count
 		// n rows around K class means span at most n - K directions.
 		return nil, fmt.Errorf("%w: the pooled covariance is singular: %g complete training rows in %d classes for %d features, and "+
 			"the pooled covariance has rank n - K at most: set shrinkage (shrinkage := 0.1, --shrinkage 0.1; solver lsqr), use "+
@@ -558,7 +558,7 @@ func (g *discriminantComponent) compileLDA(cc *compiler, feats []Feature, co []*
 			d.SetVec(j, g.mean[c][j]-g.xbar[j])
 		}
 		var w mat.VecDense
-		if err := conditionOnly(ch.SolveVecTo(&w, d)); err != nil {
+		if err := ConditionOnly(ch.SolveVecTo(&w, d)); err != nil {
 			return nil, fmt.Errorf("%w: the pooled covariance: %v: set shrinkage", ErrSingular, err)
 		}
 		g.w[c] = make([]float64, m)
@@ -746,7 +746,7 @@ func (g *discriminantComponent) Add(b *Batch, out []float64) {
 func (g *discriminantComponent) value(b *Batch, i, j int) float64 {
 	in := g.in[j]
 	x := b.Num[in.Feature][i]
-	if !isValid(b.Valid[in.Feature], i) || x-x != 0 {
+	if !IsValid(b.Valid[in.Feature], i) || x-x != 0 {
 		return 0
 	}
 	return x
@@ -819,7 +819,7 @@ func (g *discriminantComponent) Explain(b *Batch, i, a, c int, out []Contributio
 		x[j] = g.value(b, i, j)
 	}
 	for j, v := range g.contributions(x, a, c) {
-		out = append(out, Contribution{Feature: g.in[j].Name, input: g.in[j], LLR: v})
+		out = append(out, Contribution{Feature: g.in[j].Name, Input: g.in[j], LLR: v})
 	}
 	return out
 }
@@ -905,10 +905,10 @@ func (g *discriminantComponent) linear() (float64, []LinearTerm, error) {
 }
 
 // incompleteSQL: a row with a missing feature value (NULL, NaN, ±Inf) has no score.
-func (g *discriminantComponent) incompleteSQL(x *exporter) string {
+func (g *discriminantComponent) IncompleteSQL(x *Exporter) string {
 	var conds []string
 	for _, in := range g.in {
-		conds = append(conds, "("+x.isMissingNumber(x.number(in.Name))+")")
+		conds = append(conds, "("+x.IsMissingNumber(x.Number(in.Name))+")")
 	}
 	return strings.Join(conds, " OR ")
 }
@@ -916,30 +916,30 @@ func (g *discriminantComponent) incompleteSQL(x *exporter) string {
 // SQL: lda b_c + Σ_j w_cj (x_j - x̄_j); qda -½ log|2πΣ_c| - ½ Σ_r z_r² with z = L_c⁻¹ (x - μ_c), each z_r
 // bound once per row (DuckDB). PostgreSQL raises an error on overflow, so there a value with |x| ≥ 1e150
 // makes the qda term -Infinity directly (the exporter's limit rule then decides, as for Gaussian NB).
-func (g *discriminantComponent) SQL(x *exporter, c int) (string, error) {
+func (g *discriminantComponent) SQL(x *Exporter, c int) (string, error) {
 	if !g.qda {
-		terms := []string{x.num(g.b[c])}
+		terms := []string{x.Num(g.b[c])}
 		for j, in := range g.in {
-			terms = append(terms, fmt.Sprintf("%s * (%s - %s)", x.num(g.w[c][j]), x.number(in.Name), x.num(g.xbar[j])))
+			terms = append(terms, fmt.Sprintf("%s * (%s - %s)", x.Num(g.w[c][j]), x.Number(in.Name), x.Num(g.xbar[j])))
 		}
 		return strings.Join(terms, " + "), nil
 	}
 	var squares []string
 	for r, z := range g.zSQL(x, c, 1) {
-		if x.pg {
+		if x.Pg {
 			squares = append(squares, fmt.Sprintf("power(%s, 2)", z))
 			continue
 		}
-		id := x.bind(fmt.Sprintf("qda%d_z%d", c, r), z)
+		id := x.Bind(fmt.Sprintf("qda%d_z%d", c, r), z)
 		squares = append(squares, id+" * "+id)
 	}
-	t := fmt.Sprintf("%s - 0.5 * (%s)", x.num(g.logNorm[c]), strings.Join(squares, " + "))
-	if x.pg {
+	t := fmt.Sprintf("%s - 0.5 * (%s)", x.Num(g.logNorm[c]), strings.Join(squares, " + "))
+	if x.Pg {
 		var huge []string
 		for _, in := range g.in {
-			huge = append(huge, fmt.Sprintf("abs(%s) >= 1e150", x.number(in.Name)))
+			huge = append(huge, fmt.Sprintf("abs(%s) >= 1e150", x.Number(in.Name)))
 		}
-		t = fmt.Sprintf("CASE WHEN %s THEN %s ELSE %s END", strings.Join(huge, " OR "), x.num(math.Inf(-1)), t)
+		t = fmt.Sprintf("CASE WHEN %s THEN %s ELSE %s END", strings.Join(huge, " OR "), x.Num(math.Inf(-1)), t)
 	}
 	return t, nil
 }
@@ -947,18 +947,18 @@ func (g *discriminantComponent) SQL(x *exporter, c int) (string, error) {
 // zSQL writes z = L_c⁻¹ (x - μ_c) row by row; with s ≠ 1 (limitScale) the differences are scaled by s, and a
 // feature with |x| < 1e150 counts 0 (next to one ≥ 1e154, whose square overflows, its share is below
 // float64's precision, as in the row reference; and PostgreSQL raises an error where a square underflows).
-func (g *discriminantComponent) zSQL(x *exporter, c int, s float64) []string {
+func (g *discriminantComponent) zSQL(x *Exporter, c int, s float64) []string {
 	var out []string
 	off := 0
 	for r := range g.m {
 		var terms []string
 		for j := 0; j <= r; j++ {
-			v := x.number(g.in[j].Name)
-			d := fmt.Sprintf("(%s - %s)", v, x.num(g.mean[c][j]))
+			v := x.Number(g.in[j].Name)
+			d := fmt.Sprintf("(%s - %s)", v, x.Num(g.mean[c][j]))
 			if s != 1 {
-				d = fmt.Sprintf("(CASE WHEN abs(%s) < 1e150 THEN 0 ELSE %s * %s END)", v, v, x.num(s))
+				d = fmt.Sprintf("(CASE WHEN abs(%s) < 1e150 THEN 0 ELSE %s * %s END)", v, v, x.Num(s))
 			}
-			terms = append(terms, fmt.Sprintf("%s * %s", x.num(g.inv[c][off+j]), d))
+			terms = append(terms, fmt.Sprintf("%s * %s", x.Num(g.inv[c][off+j]), d))
 		}
 		off += r + 1
 		out = append(out, strings.Join(terms, " + "))
@@ -972,9 +972,9 @@ type qdaComponent struct{ *discriminantComponent }
 
 // limitSQL is class c's quadratic term scaled by 2^-1200: -½ Σ_r z_r² with the values scaled by 2^-600,
 // which does not overflow (the exporter's limit rule, where every class score is -inf).
-func (g qdaComponent) limitSQL(x *exporter, c int) string {
+func (g qdaComponent) LimitSQL(x *Exporter, c int) string {
 	var squares []string
-	for _, z := range g.zSQL(x, c, limitScale) {
+	for _, z := range g.zSQL(x, c, LimitScale) {
 		squares = append(squares, fmt.Sprintf("power(%s, 2)", z))
 	}
 	return "-0.5 * (" + strings.Join(squares, " + ") + ")"
@@ -983,7 +983,7 @@ func (g qdaComponent) limitSQL(x *exporter, c int) string {
 // subtractCoMoment inverts the co-moment merge: C_a = C - C_b - dx·dy·w_a·w_b/w with dx, dy the differences
 // of b's and a's means; a diagonal below zero beyond rounding is an error.
 func subtractCoMoment(x, r *CoMoment) error {
-	n, err := subCount("the count of complete rows", x.Count, r.Count)
+	n, err := SubCount("the count of complete rows", x.Count, r.Count)
 	if err != nil {
 		return err
 	}
@@ -991,14 +991,14 @@ func subtractCoMoment(x, r *CoMoment) error {
 		x.Count = n
 		return nil
 	}
-	w, mx, err := meanUnmerge("the co-moment's", x.Weight, x.Mean, r.Weight, r.Mean)
+	w, mx, err := MeanUnmerge("the co-moment's", x.Weight, x.Mean, r.Weight, r.Mean)
 	if err != nil {
 		return err
 	}
-	_, my, _ := meanUnmerge("the co-moment's", x.Weight, x.OtherMean, r.Weight, r.OtherMean)
+	_, my, _ := MeanUnmerge("the co-moment's", x.Weight, x.OtherMean, r.Weight, r.OtherMean)
 	if n == 0 || w == 0 {
 		if n == 0 {
-			if err := emptySum("weight", w, x.Weight); err != nil {
+			if err := EmptySum("weight", w, x.Weight); err != nil {
 				return err
 			}
 		}
@@ -1012,7 +1012,7 @@ func subtractCoMoment(x, r *CoMoment) error {
 		c = 0 // one row has no spread
 	}
 	if x.Feature == x.Other && c < 0 {
-		if -c > forgetTolerance*(x.CoMoment+r.CoMoment+math.Abs(corr)) {
+		if -c > ForgetTolerance*(x.CoMoment+r.CoMoment+math.Abs(corr)) {
 			return fmt.Errorf("the second moment would be %g (below zero beyond rounding): the rows to forget differ from the rows trained", c)
 		}
 		c = 0
@@ -1023,10 +1023,10 @@ func subtractCoMoment(x, r *CoMoment) error {
 
 // ForgetRounding warns of variances that forgetting most of a class's rows leaves rounded (MomentRounding of
 // the co-moments' diagonal).
-func (discriminantFamily) ForgetRounding(before, after *Model) []RoundingWarning {
+func (DiscriminantFamily) ForgetRounding(before, after *Model) []RoundingWarning {
 	read := func(m *Model) map[[2]string][3]float64 {
 		out := map[[2]string][3]float64{}
-		for _, c := range rowsOf(m, CoMomentTable) {
+		for _, c := range RowsOf(m, CoMomentTable) {
 			if c.Feature == c.Other {
 				out[[2]string{c.Feature, c.Class}] = [3]float64{float64(c.Count), c.Mean, c.CoMoment}
 			}

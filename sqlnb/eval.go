@@ -155,7 +155,7 @@ func Evaluate(ctx context.Context, conn *sql.Conn, spec EvalSpec) (*Evaluation, 
 	for _, f := range m.Features {
 		need = append(need, f.Name)
 	}
-	if err := requireIn(cols, src, "feature", need...); err != nil {
+	if err := RequireIn(cols, src, "feature", need...); err != nil {
 		return nil, fmt.Errorf("evaluate %q: %w", m.Name, err)
 	}
 	e, err := evaluate(ctx, conn, scoring{src: src, label: label, proba: "nb_predict_proba(" + queries.Literal(as) + ", " + queries.Row + ")",
@@ -170,7 +170,7 @@ func Evaluate(ctx context.Context, conn *sql.Conn, spec EvalSpec) (*Evaluation, 
 			return nil, fmt.Errorf("%w: evaluate %q: no row could be scored: %s", ErrNoRows, m.Name, left)
 		}
 		return nil, fmt.Errorf("%w: evaluate %q: source %s has no rows with a non-NULL label %q: nothing to evaluate", ErrNoRows, m.Name,
-			src.quoted(), label)
+			src.Quoted(), label)
 	}
 	e.Warnings = unknownLabels(e, m)
 	left, err := leftOutRows(ctx, conn, m, src, label, e)
@@ -246,7 +246,7 @@ func checkLabelType(cols []Column, m *Model, label string) error {
 	if m.LabelType == "" {
 		return nil
 	}
-	c, ok := findColumn(cols, label)
+	c, ok := FindColumn(cols, label)
 	if !ok || sameLabelText(c.Type, m.LabelType) || labelTextClass(c.Type) == "text" || labelTextClass(m.LabelType) == "text" {
 		return nil // text on either side compares as the text it is: a CSV's BIGINT 1 is the class "1"
 	}
@@ -264,12 +264,12 @@ func sameLabelText(a, b string) bool { return labelTextClass(a) == labelTextClas
 // FLOAT and DOUBLE; "text" for VARCHAR and ENUM; else the type's name.
 func labelTextClass(t string) string {
 	u := strings.ToUpper(strings.TrimSpace(t))
-	switch c := classifyType(u); {
-	case c == typeInteger:
+	switch c := ClassifyType(u); {
+	case c == TypeInteger:
 		return "integer"
-	case c == typeFloat:
+	case c == TypeFloat:
 		return "float"
-	case c == typeText:
+	case c == TypeText:
 		return "text"
 	case strings.HasPrefix(u, "DECIMAL"):
 		_, rest, _ := strings.Cut(u, ",")
@@ -277,7 +277,7 @@ func labelTextClass(t string) string {
 			return "decimal " + scale
 		}
 		return "integer"
-	case c == typeNumber: // HUGEINT, UHUGEINT
+	case c == TypeNumber: // HUGEINT, UHUGEINT
 		return "integer"
 	}
 	return u

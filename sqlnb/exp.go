@@ -7,7 +7,7 @@ import (
 
 // expNonPositive returns e^x for x ≤ 0, as math.Exp does but faster (see expShifted).
 func expNonPositive(x float64) float64 {
-	if x <= 0 && hasFMA {
+	if x <= 0 && HasFMA {
 		return expRebuild(expReduce(x))
 	}
 	return expSlow(x)
@@ -26,7 +26,7 @@ func expNonPositive(x float64) float64 {
 // On amd64 CPUs with AVX2 and FMA (useAVX2), expShiftedAVX2 (exp_amd64.s) computes four at a time with the
 // same IEEE operations per lane, so the same bits; a group of four with a value above 0 or NaN, and the last
 // len(src) mod 4, go through expShiftedGo.
-func expShifted(dst []float64, stride int, src, shift []float64) {
+func ExpShifted(dst []float64, stride int, src, shift []float64) {
 	n := len(src)
 	shift = shift[:n]
 	if n == 0 {
@@ -42,7 +42,7 @@ func expShiftedGo(dst []float64, stride int, src, shift []float64) {
 	shift = shift[:len(src)]
 	for i, v := range src {
 		x := v - shift[i]
-		if x <= 0 && hasFMA {
+		if x <= 0 && HasFMA {
 			x = expRebuild(expReduce(x))
 		} else {
 			x = expSlow(x)

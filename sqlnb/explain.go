@@ -72,8 +72,8 @@ func (s *Scorer) explainOne(b *Batch, i, versus int, two bool) (a, bb int, out [
 		out = comp.Explain(b, i, a, bb, out)
 	}
 	for k := range out {
-		if out[k].input != nil {
-			out[k].Value = valueText(out[k].input, b, i)
+		if out[k].Input != nil {
+			out[k].Value = valueText(out[k].Input, b, i)
 		}
 	}
 	sort.SliceStable(out, func(x, y int) bool { return math.Abs(out[x].LLR) > math.Abs(out[y].LLR) })
@@ -86,7 +86,7 @@ func valueText(in *Input, b *Batch, i int) string {
 	j := in.Feature
 	switch in.Kind {
 	case NumberInput:
-		if !isValid(b.Valid[j], i) {
+		if !IsValid(b.Valid[j], i) {
 			return ""
 		}
 		return strconv.FormatFloat(b.Num[j][i], 'g', -1, 64)

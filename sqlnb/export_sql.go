@@ -81,27 +81,27 @@ func ExportSQLWith(w io.Writer, s *Scorer, opts ExportOptions) error {
 			return err
 		}
 	}
-	e := &script{exporter: &exporter{pg: dialect == DialectPostgres, name: s.Model.Name, bound: map[string]string{}, version: opts.Version}, s: s}
+	e := &script{Exporter: &Exporter{Pg: dialect == DialectPostgres, Name: s.Model.Name, Bound: map[string]string{}, Version: opts.Version}, s: s}
 	lo, hi := make([]string, len(s.Labels)), make([]string, len(s.Labels))
 	limit := false
 	var incomplete []string
 	for _, comp := range s.Components {
-		if ic, ok := comp.(incompleter); ok {
-			incomplete = append(incomplete, "("+ic.incompleteSQL(e.exporter)+")")
+		if ic, ok := comp.(Incompleter); ok {
+			incomplete = append(incomplete, "("+ic.IncompleteSQL(e.Exporter)+")")
 		}
 	}
-	e.incomplete = strings.Join(incomplete, " OR ")
+	e.Incomplete = strings.Join(incomplete, " OR ")
 	for c := range s.Labels {
-		terms := []string{e.num(s.LogPrior[c])}
+		terms := []string{e.Num(s.LogPrior[c])}
 		var his []string
 		for _, comp := range s.Components {
-			t, err := comp.SQL(e.exporter, c)
+			t, err := comp.SQL(e.Exporter, c)
 			if err != nil {
 				return fmt.Errorf("model %q: %w", s.Model.Name, err)
 			}
 			terms = append(terms, "("+t+")")
-			if o, ok := comp.(overflowing); ok {
-				his = append(his, "("+o.limitSQL(e.exporter, c)+")")
+			if o, ok := comp.(Overflowing); ok {
+				his = append(his, "("+o.LimitSQL(e.Exporter, c)+")")
 				limit = true
 			}
 		}
@@ -111,12 +111,12 @@ func ExportSQLWith(w io.Writer, s *Scorer, opts ExportOptions) error {
 	var b strings.Builder
 	e.tables(&b)
 	e.functions(&b, lo, hi, limit)
-	if e.version != "" && !e.pg {
-		for _, o := range ExportedObjects(e.name) {
-			if o[1] == e.name+"__limit" && !limit {
+	if e.Version != "" && !e.Pg {
+		for _, o := range ExportedObjects(e.Name) {
+			if o[1] == e.Name+"__limit" && !limit {
 				continue
 			}
-			fmt.Fprintf(&b, "COMMENT ON %s %s IS %s;\n", strings.ToUpper(o[0]), queries.Ident(o[1]), queries.Literal(ExportMarker(e.name)))
+			fmt.Fprintf(&b, "COMMENT ON %s %s IS %s;\n", strings.ToUpper(o[0]), queries.Ident(o[1]), queries.Literal(ExportMarker(e.Name)))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -146,7 +146,7 @@ func checkPGNames(name string) error {
 // script writes one model's scoring script: the tables, the functions, and each component's terms through
 // the exporter.
 type script struct {
-	*exporter
+	*Exporter
 	s *Scorer
 }
 
@@ -163,11 +163,11 @@ func (e *script) labelType() string {
 	pgType, typed := pgLabelTypes[name]
 	switch {
 	case !ok || !typed:
-		if e.pg {
+		if e.Pg {
 			return "text"
 		}
 		return ""
-	case e.pg:
+	case e.Pg:
 		return pgType
 	}
 	return name
@@ -185,18 +185,18 @@ func (e *script) typedLabel(expr string) string {
 func (e *script) tables(b *strings.Builder) {
 	s := e.s
 	dbl, txt := "DOUBLE", "VARCHAR"
-	if e.pg {
+	if e.Pg {
 		dbl, txt = "double precision", "text"
 	}
 	// Names as Go string literals: a line break in one would end the comment.
 	fmt.Fprintf(b, "-- sqlnb model %s (label %s): %d classes, %d features; scoring with built-in SQL only.\n",
-		strconv.Quote(e.name), strconv.Quote(s.Model.Label), len(s.Labels), len(s.Inputs))
-	fmt.Fprintf(b, "CREATE TABLE %s (position integer, class %s, log_prior %s);\n", e.ident("_classes"), txt, dbl)
+		strconv.Quote(e.Name), strconv.Quote(s.Model.Label), len(s.Labels), len(s.Inputs))
+	fmt.Fprintf(b, "CREATE TABLE %s (position integer, class %s, log_prior %s);\n", e.Ident("_classes"), txt, dbl)
 	for c, l := range s.Labels {
-		fmt.Fprintf(b, "INSERT INTO %s VALUES (%d, %s, %s);\n", e.ident("_classes"), c, queries.Literal(l), e.num(s.LogPrior[c]))
+		fmt.Fprintf(b, "INSERT INTO %s VALUES (%d, %s, %s);\n", e.Ident("_classes"), c, queries.Literal(l), e.Num(s.LogPrior[c]))
 	}
 	fmt.Fprintf(b, "CREATE TABLE %s (feature %s, kind %s, class %s, value %s, parameter %s, estimate %s);\n",
-		e.ident("_parameters"), txt, txt, txt, txt, txt, dbl)
+		e.Ident("_parameters"), txt, txt, txt, txt, txt, dbl)
 	for _, p := range Parameters(s) {
 		if p.Feature == "" {
 			continue
@@ -208,33 +208,33 @@ func (e *script) tables(b *strings.Builder) {
 		if p.HasValue {
 			value = queries.Literal(p.Value)
 		}
-		fmt.Fprintf(b, "INSERT INTO %s VALUES (%s, %s, %s, %s, %s, %s);\n", e.ident("_parameters"), queries.Literal(p.Feature),
-			queries.Literal(string(p.Kind)), class, value, queries.Literal(p.Parameter), e.num(p.Estimate))
+		fmt.Fprintf(b, "INSERT INTO %s VALUES (%s, %s, %s, %s, %s, %s);\n", e.Ident("_parameters"), queries.Literal(p.Feature),
+			queries.Literal(string(p.Kind)), class, value, queries.Literal(p.Parameter), e.Num(p.Estimate))
 	}
 }
 
 // list writes per-class expressions as the dialect's array, with the per-row bindings bound once (DuckDB).
 func (e *script) list(items []string, bindings bool) string {
-	if e.pg {
+	if e.Pg {
 		return "ARRAY[\n    " + strings.Join(items, ",\n    ") + "]"
 	}
 	l := "[\n    " + strings.Join(items, ",\n    ") + "]"
-	if !bindings || len(e.order) == 0 {
+	if !bindings || len(e.Order) == 0 {
 		return l
 	}
-	cols := make([]string, len(e.order))
-	for i, id := range e.order {
-		cols[i] = e.bound[id] + " AS " + id
+	cols := make([]string, len(e.Order))
+	for i, id := range e.Order {
+		cols[i] = e.Bound[id] + " AS " + id
 	}
 	return fmt.Sprintf("(SELECT %s FROM (SELECT %s))", l, strings.Join(cols, ", "))
 }
 
 // orIncomplete is " OR <condition>" for rows that miss a required value, or "".
 func (e *script) orIncomplete() string {
-	if e.incomplete == "" {
+	if e.Incomplete == "" {
 		return ""
 	}
-	return " OR " + e.incomplete
+	return " OR " + e.Incomplete
 }
 
 func (e *script) labels() string {
@@ -242,7 +242,7 @@ func (e *script) labels() string {
 	for i, l := range e.s.Labels {
 		q[i] = queries.Literal(l)
 	}
-	if e.pg {
+	if e.Pg {
 		return "ARRAY[" + strings.Join(q, ", ") + "]::text[]"
 	}
 	return "[" + strings.Join(q, ", ") + "]"
@@ -273,7 +273,7 @@ func (e *script) pgFeatureKeys() string {
 	var b strings.Builder
 	b.WriteString("DECLARE sqlnb_keys text[];\nBEGIN\n  IF f IS NULL OR jsonb_typeof(f) = 'null' THEN RETURN NULL; END IF;\n")
 	fmt.Fprintf(&b, "  IF jsonb_typeof(f) <> 'object' THEN RAISE EXCEPTION USING MESSAGE = %s || jsonb_typeof(f) || ', not an object of features: pass a row as to_jsonb(t)'; END IF;\n",
-		queries.Literal(fmt.Sprintf("model %q: the argument is a jsonb ", e.name)))
+		queries.Literal(fmt.Sprintf("model %q: the argument is a jsonb ", e.Name)))
 	seen := map[string]bool{}
 	for _, in := range e.s.Inputs {
 		if seen[in.Name] {
@@ -289,7 +289,7 @@ func (e *script) pgFeatureKeys() string {
 		fmt.Fprintf(&b, "    sqlnb_keys := ARRAY(SELECT key FROM jsonb_object_keys(f) key WHERE translate(key, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') = %s);\n",
 			queries.Literal(FoldIdent(in.Name)))
 		fmt.Fprintf(&b, "    IF cardinality(sqlnb_keys) <> 1 THEN RAISE EXCEPTION USING MESSAGE = %s || CASE WHEN cardinality(sqlnb_keys) = 0 THEN 'which the row lacks' ELSE 'which several keys match ignoring case' END || ' (its keys: ' || (SELECT coalesce(string_agg(key, ', '), 'none') FROM jsonb_object_keys(f) key) || ')' || %s; END IF;\n",
-			queries.Literal(fmt.Sprintf("model %q needs feature %q, ", e.name, in.Name)), queries.Literal(hint))
+			queries.Literal(fmt.Sprintf("model %q needs feature %q, ", e.Name, in.Name)), queries.Literal(hint))
 		fmt.Fprintf(&b, "    f := f || jsonb_build_object(%s, f -> sqlnb_keys[1]);\n  END IF;\n", name)
 	}
 	return b.String()
@@ -299,8 +299,8 @@ func (e *script) pgFeatureKeys() string {
 // values near 1e200 squared), hi — the quadratic terms scaled by 2^-1200, which do not overflow — decide:
 // the classes with the largest hi share the mass equally (one of them in _predict).
 func (e *script) functions(b *strings.Builder, lo, hi []string, limit bool) {
-	jll, lim := e.ident("_joint_log_likelihood"), e.ident("__limit")
-	if e.pg {
+	jll, lim := e.Ident("_joint_log_likelihood"), e.Ident("__limit")
+	if e.Pg {
 		pgFunctionIn(b, "plpgsql", jll, "double precision[]", e.pgFeatureKeys()+fmt.Sprintf("  RETURN (SELECT CASE WHEN false%s THEN NULL ELSE %s END);\nEND",
 			e.orIncomplete(), e.list(lo, false)))
 		cases := ""
@@ -312,13 +312,13 @@ func (e *script) functions(b *strings.Builder, lo, hi []string, limit bool) {
 		if cases != "" {
 			top = "(CASE " + cases + "ELSE a.arr END)"
 		}
-		pgFunction(b, e.ident("_predict_proba"), "jsonb", fmt.Sprintf(`  SELECT jsonb_object_agg(l.label, CASE WHEN b.v - m.mx < -700 THEN 0 ELSE exp(b.v - m.mx) / m.s END ORDER BY l.i)
+		pgFunction(b, e.Ident("_predict_proba"), "jsonb", fmt.Sprintf(`  SELECT jsonb_object_agg(l.label, CASE WHEN b.v - m.mx < -700 THEN 0 ELSE exp(b.v - m.mx) / m.s END ORDER BY l.i)
   FROM (SELECT %s AS arr FROM (SELECT %s(f) AS arr) a) t
   CROSS JOIN LATERAL unnest(t.arr) WITH ORDINALITY b(v, i)
   JOIN unnest(%s) WITH ORDINALITY l(label, i) ON l.i = b.i
   CROSS JOIN LATERAL (SELECT max(x) AS mx, sum(CASE WHEN x - (SELECT max(y) FROM unnest(t.arr) y) < -700 THEN 0 ELSE exp(x - (SELECT max(y) FROM unnest(t.arr) y)) END) AS s FROM unnest(t.arr) x) m
   WHERE t.arr IS NOT NULL AND NOT 'Infinity'::float8 = ANY(t.arr)`, top, jll, e.labels()))
-		pgFunction(b, e.ident("_predict"), e.labelType(), fmt.Sprintf(`  SELECT %s
+		pgFunction(b, e.Ident("_predict"), e.labelType(), fmt.Sprintf(`  SELECT %s
   FROM (SELECT %s AS arr FROM (SELECT %s(f) AS arr) a) t WHERE t.arr IS NOT NULL AND NOT 'Infinity'::float8 = ANY(t.arr)`,
 			e.typedLabel(fmt.Sprintf("(%s)[(SELECT b.i FROM unnest(t.arr) WITH ORDINALITY b(v, i) ORDER BY b.v DESC, b.i LIMIT 1)]", e.labels())), top, jll))
 		return
@@ -326,10 +326,10 @@ func (e *script) functions(b *strings.Builder, lo, hi []string, limit bool) {
 	// DuckDB: macros substitute their arguments textually, so the class scores are bound once per row in a
 	// subquery (referencing them in place would evaluate every class's sum again for each use).
 	guard := ""
-	if e.version != "" {
-		guard = fmt.Sprintf(" WHEN %s IS DISTINCT FROM %s THEN error(%s)", VersionSQL(e.name), queries.Literal(e.version),
+	if e.Version != "" {
+		guard = fmt.Sprintf(" WHEN %s IS DISTINCT FROM %s THEN error(%s)", VersionSQL(e.Name), queries.Literal(e.Version),
 			queries.Literal(fmt.Sprintf("model %q changed (retrained, its hyperparameters set, or dropped) since these macros were exported: "+
-				"run sqlnb export --model %s --persist again", e.name, shellWord(e.name))))
+				"run sqlnb export --model %s --persist again", e.Name, shellWord(e.Name))))
 	}
 	fmt.Fprintf(b, "CREATE MACRO %s(f) AS (CASE WHEN f IS NULL%s THEN NULL%s ELSE %s END);\n", jll, e.orIncomplete(), guard, e.list(lo, true))
 	proba := "[exp(x - mx) / s FOR x IN l]"
@@ -349,8 +349,8 @@ func (e *script) functions(b *strings.Builder, lo, hi []string, limit bool) {
         FROM (SELECT l, list_max(l) AS mx FROM (SELECT %s(f) AS l))));
 CREATE MACRO %s(f) AS (
   SELECT CASE WHEN l IS NULL OR mx = 'inf'::DOUBLE OR isnan(mx) THEN NULL ELSE %s END FROM (SELECT l, list_max(l) AS mx FROM (SELECT %s(f) AS l)));
-`, e.ident("_predict_proba"), e.labels(), proba, jll,
-		e.ident("_predict"), e.typedLabel(fmt.Sprintf("(%s)[%s]", e.labels(), pick)), jll)
+`, e.Ident("_predict_proba"), e.labels(), proba, jll,
+		e.Ident("_predict"), e.typedLabel(fmt.Sprintf("(%s)[%s]", e.labels(), pick)), jll)
 }
 
 // shellWord quotes s for a POSIX shell where it holds anything but letters, digits and -_.,/:= (a model named

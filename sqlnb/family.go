@@ -18,39 +18,39 @@ type Family interface {
 	// Kinds are the kinds the family implements.
 	Kinds() []KindInfo
 	// Tables are the statistics tables the family's features keep.
-	Tables() []table
+	Tables() []StatsTable
 	// Check rejects a combination of features the family cannot model: feats are the family's features,
 	// all every feature of the model, weighted whether the model has a sample-weight column.
 	Check(feats, all []Feature, weighted bool) error
 	// Train runs the family's statistics scan(s) over the source, per fold when sc.fold is set, adding the
 	// statistics (and, if its scan yields them, the classes) to sc.
-	Train(ctx context.Context, sc *scan, feats []Feature) error
+	Train(ctx context.Context, sc *Scan, feats []Feature) error
 	// Validate checks that m holds complete statistics for feats (one per class where the family needs one).
 	Validate(m *Model, feats []Feature) error
 	// Compile lays feats out for scoring with the model's hyperparameters.
-	Compile(cc *compiler, feats []Feature) ([]Component, error)
+	Compile(cc *Compiler, feats []Feature) ([]Component, error)
 }
 
 // A refitter is a Family whose parameters are fitted to the rows (iteratively), not summed from them:
 // its statistics do not merge, so Merge refuses its models and cross-validation fits each fold's model on
 // the other folds' rows (FoldModels). Its Train runs only without a fold expression.
-type refitter interface {
+type Refitter interface {
 	Family
 	refits()
 }
 
 // A fitParamsFamily is a Family whose fit used some hyperparameters (logistic regression's C): changing
 // them needs a new fit, so SetParams refuses it (checkParams returns why, or nil).
-type fitParamsFamily interface {
+type FitParamsFamily interface {
 	Family
-	checkParams(m *Model, p Params) error
+	CheckParams(m *Model, p Params) error
 }
 
 // A summarizer is a Family with hyperparameters of its own: summary describes those of model m in a few
 // words for `sqlnb models show` (Model.ParamsSummary).
-type summarizer interface {
+type Summarizer interface {
 	Family
-	summary(m *Model) string
+	Summary(m *Model) string
 }
 
 // KindInfo describes one kind.
@@ -59,7 +59,7 @@ type KindInfo struct {
 	// Doc is one line for help texts and the README.
 	Doc string
 	// Default reports whether a column of type class t is this kind when no kind is asked for.
-	Default func(t typeClass) bool
+	Default func(t TypeClass) bool
 	// Accepts returns nil if column c can be of this kind, else an error saying what to do.
 	Accepts func(c Column) error
 	// Binarize: the kind takes the --binarize threshold (Feature.Binarize).
@@ -105,7 +105,7 @@ type Component interface {
 	Informative(labels []string, c int) []Informative
 	// SQL writes class c's term as an SQL expression of the exporter's dialect, or returns an error wrapping
 	// ErrNotExportable.
-	SQL(x *exporter, c int) (string, error)
+	SQL(x *Exporter, c int) (string, error)
 }
 
 // A ModelChecker is a Family with checks of its own on a whole model: after training, and when its
@@ -148,12 +148,12 @@ type Warner interface {
 }
 
 // priorless is implemented by components whose scores replace the class priors (complement weights).
-type priorless interface{ ignoresPriors() bool }
+type Priorless interface{ IgnoresPriors() bool }
 
 // intercepter is implemented by priorless components with a fitted intercept per class (logistic
 // regression): the intercept takes the place of the log-prior, so that it is the scorer's per-class
 // constant, explain's prior term and the exported log_prior.
-type intercepter interface{ intercept(c int) float64 }
+type Intercepter interface{ Intercept(c int) float64 }
 
 // InputKind says how a feature is decoded for scoring.
 type InputKind int
@@ -203,10 +203,10 @@ const (
 // categorical feature is scored from arguments of the same class only (DuckDB casts none of them to another
 // implicitly), so a BOOLEAN-trained feature given 0/1 or 'yes' is an error, not a silently unseen value.
 func (in *Input) ValueClass() string {
-	switch t := classifyType(in.Type); {
-	case t == typeBool:
+	switch t := ClassifyType(in.Type); {
+	case t == TypeBool:
 		return ValuesBoolean
-	case t.numeric():
+	case t.Numeric():
 		return ValuesNumber
 	}
 	return ValuesText
@@ -223,7 +223,7 @@ func (in *Input) Missing() int32 { return int32(len(in.Values)) + 1 }
 func Present(x, threshold float64) bool { return x > threshold }
 
 // presentSQL is Present as SQL over the expressions x and threshold (training scans and the SQL export).
-func presentSQL(x, threshold string) string { return "(" + x + " > " + threshold + ")" }
+func PresentSQL(x, threshold string) string { return "(" + x + " > " + threshold + ")" }
 
 // Code returns the category code of a binary input's number x.
 func (in *Input) Code(x float64) int32 {
@@ -281,7 +281,7 @@ func (in *Input) numberKeys() *NumberKeys {
 }
 
 // FloatTrained reports whether a number category input was trained on FLOAT or DOUBLE.
-func (in *Input) FloatTrained() bool { return classifyType(in.Type) == typeFloat }
+func (in *Input) FloatTrained() bool { return ClassifyType(in.Type) == TypeFloat }
 
 // Float32 reports whether the input's training column was FLOAT (REAL): its values are float32.
 func (in *Input) Float32() bool {
@@ -356,7 +356,7 @@ func (k *NumberKeys) FloatCode(in *Input, x float64, f32 bool) int32 {
 }
 
 // setValues sets a category or terms input's values (sorted by the caller) and their index.
-func (in *Input) setValues(values []string) {
+func (in *Input) SetValues(values []string) {
 	in.Values = values
 	in.Index = make(map[string]int32, len(values))
 	for i, v := range values {
@@ -366,7 +366,7 @@ func (in *Input) setValues(values []string) {
 }
 
 // sortedKeys returns the keys of set, sorted.
-func sortedKeys[V any](set map[string]V) []string {
+func SortedKeys[V any](set map[string]V) []string {
 	out := make([]string, 0, len(set))
 	for k := range set {
 		out = append(out, k)

@@ -2,9 +2,9 @@ package sqlnb
 
 // allFinite reports whether every element of x is finite (x - x is 0: not NaN or ±Inf), sixteen at a time
 // with AVX2 where the CPU has it: fixup's first look at each class's scores, most often all finite.
-func allFinite(x []float64) bool {
+func AllFinite(x []float64) bool {
 	i := 0
-	if useAVX2 && len(x) >= 16 {
+	if UseAVX2 && len(x) >= 16 {
 		i = len(x) &^ 15
 		if !allFiniteAVX2(&x[0], i) {
 			return false
@@ -25,7 +25,7 @@ func allFinite(x []float64) bool {
 // posteriorsTwo, Int64sToFloats) share it.
 func byFours(n int, kernel func(i int) int, goLoop func(i, j int)) {
 	i := 0
-	for useAVX2 && n-i >= 4 {
+	for UseAVX2 && n-i >= 4 {
 		i += kernel(i)
 		if n-i >= 4 {
 			goLoop(i, i+4)
@@ -38,7 +38,7 @@ func byFours(n int, kernel func(i int) int, goLoop func(i, j int)) {
 }
 
 // fill sets every element of x to v by doubling copies (copy is vectorised, a store loop is not).
-func fill(x []float64, v float64) {
+func Fill(x []float64, v float64) {
 	if len(x) == 0 {
 		return
 	}

@@ -7,4 +7,4 @@ import "golang.org/x/sys/cpu"
 // exponentials then take the separate product and sum (count scores) or math.Exp (exponentials) instead,
 // with the same result to within a rounding, and the same on every path of this machine (the AVX2 kernels,
 // which need FMA, do not run here).
-var hasFMA = cpu.X86.HasFMA
+var HasFMA = cpu.X86.HasFMA

@@ -19,12 +19,12 @@ func Subtract(m, part *Model) (*Model, error) {
 		return nil, err
 	}
 	out := *m
-	out.Generation = newGeneration()
+	out.Generation = NewGeneration()
 	var err error
-	if out.SkippedRows, err = subCount("the rows skipped for a NULL label", m.SkippedRows, part.SkippedRows); err != nil {
+	if out.SkippedRows, err = SubCount("the rows skipped for a NULL label", m.SkippedRows, part.SkippedRows); err != nil {
 		return nil, fmt.Errorf("%w: model %q: %v", ErrCannotForget, m.Name, err)
 	}
-	if out.IncompleteRows, err = subCount("the rows left out for a missing value", m.IncompleteRows, part.IncompleteRows); err != nil {
+	if out.IncompleteRows, err = SubCount("the rows left out for a missing value", m.IncompleteRows, part.IncompleteRows); err != nil {
 		return nil, fmt.Errorf("%w: model %q: %v", ErrCannotForget, m.Name, err)
 	}
 	idx := m.ClassIndex()
@@ -35,11 +35,11 @@ func Subtract(m, part *Model) (*Model, error) {
 			return nil, fmt.Errorf("%w: model %q has no class %q: the rows to forget were not trained into it", ErrCannotForget, m.Name, c.Label)
 		}
 		x := &classes[i]
-		n, err := subCount("the count", x.Count, c.Count)
+		n, err := SubCount("the count", x.Count, c.Count)
 		if err == nil {
 			var w float64
-			if w, err = subSum("the weight", x.Weight, c.Weight); err == nil && n == 0 {
-				err = emptySum("weight", w, x.Weight)
+			if w, err = SubSum("the weight", x.Weight, c.Weight); err == nil && n == 0 {
+				err = EmptySum("weight", w, x.Weight)
 				w = 0
 			}
 			if m.Weight == "" {
@@ -87,7 +87,7 @@ func mergeable(m *Model) error {
 			"which adding, merging or forgetting rows would not refit; train semi-supervised on the rows wanted instead", ErrNotMergeable, m.Name)
 	}
 	for _, g := range families.ByFamily(m.Features) {
-		if _, ok := g.Family.(refitter); ok {
+		if _, ok := g.Family.(Refitter); ok {
 			return fmt.Errorf("%w: model %q has %s features: its parameters are fitted to the rows, not summed from them; "+
 				"train on the rows wanted instead (merging and forgetting need summed statistics)", ErrNotMergeable, m.Name, g.Features[0].Kind)
 		}

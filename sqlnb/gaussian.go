@@ -37,20 +37,20 @@ type GaussianStat struct {
 // GaussianTable is the Gaussian features' statistics: nb.gaussian.
 var GaussianTable = &Table[GaussianStat]{
 	Name: "gaussian",
-	Key:  func(g *GaussianStat) rowKey { return rowKey{g.Feature, g.Class, ""} },
+	Key:  func(g *GaussianStat) RowKey { return RowKey{g.Feature, g.Class, ""} },
 	// Chan et al.'s pairwise rule: exact, no subtraction of sums of squares.
 	Merge: func(x, g *GaussianStat) {
 		var n float64
-		n, x.Mean, x.M2 = chanMerge(float64(x.Count), x.Mean, x.M2, float64(g.Count), g.Mean, g.M2)
+		n, x.Mean, x.M2 = ChanMerge(float64(x.Count), x.Mean, x.M2, float64(g.Count), g.Mean, g.M2)
 		x.Count = int64(n)
-		x.Weight, x.WMean, x.WM2 = chanMerge(x.Weight, x.WMean, x.WM2, g.Weight, g.WMean, g.WM2)
+		x.Weight, x.WMean, x.WM2 = ChanMerge(x.Weight, x.WMean, x.WM2, g.Weight, g.WMean, g.WM2)
 	},
 	// Its inverse (forget.go): the combined moments less part b's give part a's.
 	Subtract: subtractGaussian,
 	Check: func(g *GaussianStat) error {
 		for _, v := range []float64{g.Mean, g.M2, g.Weight, g.WMean, g.WM2} {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return errNotFinite
+				return ErrNotFinite
 			}
 		}
 		if g.Count < 0 || g.M2 < 0 || g.Weight < 0 || g.WM2 < 0 {
@@ -67,51 +67,51 @@ var GaussianTable = &Table[GaussianStat]{
 	},
 }
 
-type gaussianFamily struct{}
+type GaussianFamily struct{}
 
-func (gaussianFamily) Kinds() []KindInfo {
+func (GaussianFamily) Kinds() []KindInfo {
 	return []KindInfo{{Kind: Gaussian, Doc: "a numeric column, normal per class (GaussianNB; the default for numbers)",
-		Default: func(t typeClass) bool { return t.numeric() },
+		Default: func(t TypeClass) bool { return t.Numeric() },
 		Accepts: func(c Column) error {
-			if !classifyType(c.Type).numeric() {
+			if !ClassifyType(c.Type).Numeric() {
 				return fmt.Errorf("%w: feature %q has type %s: a Gaussian feature must be numeric", ErrBadType, c.Name, c.Type)
 			}
 			return nil
 		}}}
 }
 
-func (gaussianFamily) Tables() []table                    { return []table{GaussianTable} }
-func (gaussianFamily) Check(_, _ []Feature, _ bool) error { return nil }
+func (GaussianFamily) Tables() []StatsTable                    { return []StatsTable{GaussianTable} }
+func (GaussianFamily) Check(_, _ []Feature, _ bool) error { return nil }
 
 // Train runs train_moments: per (fold,) class the counts and weights, the rows with a NULL label and the
 // statistics of every Gaussian feature. var_pop rejects NaN and ±Inf and overflows: only then a diagnosis
 // query reports ±Inf by column, NaN is re-read as NULL, and values too large to square are named.
-func (gaussianFamily) Train(ctx context.Context, sc *scan, feats []Feature) error {
-	mf := make([]momentFeature, len(feats))
+func (GaussianFamily) Train(ctx context.Context, sc *Scan, feats []Feature) error {
+	mf := make([]MomentFeature, len(feats))
 	for i, f := range feats {
-		mf[i] = momentFeature{Name: f.Name, Cast: classifyType(f.Type) != typeFloat}
+		mf[i] = MomentFeature{Name: f.Name, Cast: ClassifyType(f.Type) != TypeFloat}
 	}
 	// moments runs train_moments over the features mf (shifted: the two-scan form of the variance) and
 	// returns each (fold,) class's statistics, len(mf) a class in feature order.
-	moments := func(mf []momentFeature, shifted bool) (map[int64][]GaussianStat, error) {
+	moments := func(mf []MomentFeature, shifted bool) (map[int64][]GaussianStat, error) {
 		if shifted { // a second scan: its class heads are not recorded again, the classes are the first scan's
-			done := sc.done
-			sc.done = true
-			defer func() { sc.done = done }()
+			done := sc.Done
+			sc.Done = true
+			defer func() { sc.Done = done }()
 		}
-		rows, err := sc.query(ctx, "train_moments.tmpl.sql", map[string]any{"Features": mf, "Shift": shifted})
+		rows, err := sc.Query(ctx, "train_moments.tmpl.sql", map[string]any{"Features": mf, "Shift": shifted})
 		if err != nil {
 			return nil, fmt.Errorf("compute Gaussian statistics: %w", err)
 		}
 		defer rows.Close()
 		per := 3
-		if sc.plan.weight != "" {
+		if sc.Plan.Weight != "" {
 			per = 7
 		}
 		stats := map[int64][]GaussianStat{}
-		err = sc.classRows(rows, per*len(mf), func(fold int64, class string, v []sql.NullFloat64) error {
+		err = sc.ClassRows(rows, per*len(mf), func(fold int64, class string, v []sql.NullFloat64) error {
 			for j, f := range mf {
-				stats[fold] = append(stats[fold], momentsOf(f.Name, class, v[per*j:], sc.plan.weight != ""))
+				stats[fold] = append(stats[fold], momentsOf(f.Name, class, v[per*j:], sc.Plan.Weight != ""))
 			}
 			return nil
 		})
@@ -133,13 +133,13 @@ func (gaussianFamily) Train(ctx context.Context, sc *scan, feats []Feature) erro
 		if err != nil {
 			return err
 		}
-		if sc.plan.weight == "" {
+		if sc.Plan.Weight == "" {
 			if err := reshift(stats, mf, moments); err != nil {
 				return err
 			}
 		}
 		for fold, s := range stats {
-			addRows(sc.part(fold).stats, GaussianTable, s...)
+			AddRows(sc.Part(fold).Stats, GaussianTable, s...)
 		}
 		return nil
 	}
@@ -153,11 +153,11 @@ func (gaussianFamily) Train(ctx context.Context, sc *scan, feats []Feature) erro
 // reshift computes again, by train_moments' two-scan form (Shift), the moments of the features of mf that
 // welfordLoses in some (fold,) class, and puts them in stats (len(mf) a class, in feature order), matched by fold, class and feature,
 // where the second scan counted the same rows.
-func reshift(stats map[int64][]GaussianStat, mf []momentFeature, moments func([]momentFeature, bool) (map[int64][]GaussianStat, error)) error {
-	var again []momentFeature
+func reshift(stats map[int64][]GaussianStat, mf []MomentFeature, moments func([]MomentFeature, bool) (map[int64][]GaussianStat, error)) error {
+	var again []MomentFeature
 	for _, f := range mf {
 		for _, part := range stats {
-			if slices.ContainsFunc(part, func(g GaussianStat) bool { return g.Feature == f.Name && welfordLoses(g.Count, g.Mean, g.M2) }) {
+			if slices.ContainsFunc(part, func(g GaussianStat) bool { return g.Feature == f.Name && WelfordLoses(g.Count, g.Mean, g.M2) }) {
 				again = append(again, f)
 				break
 			}
@@ -214,12 +214,12 @@ func momentsOf(feature, class string, v []sql.NullFloat64, weighted bool) Gaussi
 // gaussianDiagnose runs after var_pop rejected a value: infinite values are an error naming their
 // columns, NaN is read as NULL (missing) and the scan reruns; values whose squares overflow are an error
 // naming their columns and saying to rescale.
-func gaussianDiagnose(ctx context.Context, sc *scan, mf []momentFeature, cause error, rerun func() error) error {
-	counts, err := nonfiniteCounts(ctx, sc, mf)
+func gaussianDiagnose(ctx context.Context, sc *Scan, mf []MomentFeature, cause error, rerun func() error) error {
+	counts, err := NonfiniteCounts(ctx, sc, mf)
 	if err != nil {
 		return fmt.Errorf("%w (and checking for NaN and infinity failed: %v)", cause, err)
 	}
-	infs, huge := counts.infinite(mf), counts.huge(mf)
+	infs, huge := counts.Infinite(mf), counts.Huge(mf)
 	nan := false
 	for i := range mf {
 		if counts[3*i+1].Float64 > 0 {
@@ -239,8 +239,8 @@ func gaussianDiagnose(ctx context.Context, sc *scan, mf []momentFeature, cause e
 	return cause
 }
 
-func (gaussianFamily) Validate(m *Model, feats []Feature) error {
-	return requirePerClass(m, feats, rowsOf(m, GaussianTable), func(g *GaussianStat) rowKey { return GaussianTable.Key(g) })
+func (GaussianFamily) Validate(m *Model, feats []Feature) error {
+	return RequirePerClass(m, feats, RowsOf(m, GaussianTable), func(g *GaussianStat) RowKey { return GaussianTable.Key(g) })
 }
 
 // gaussianComponent scores every Gaussian feature of a model:
@@ -251,7 +251,7 @@ type gaussianComponent struct {
 	// Per feature, per class: mean, 1/(2 var), -½ log(2π var), var.
 	mean, halfInv, logNorm, variance [][]float64
 	count                            [][]float64 // the (weighted) rows behind each estimate
-	rule                             e1071Rule
+	rule                             E1071Rule
 	K                                int
 }
 
@@ -263,9 +263,9 @@ type gaussianComponent struct {
 //     weight), or VarSmoothing itself if every feature is constant; at least 2.2e-308;
 //   - a class without a non-NULL value of the feature uses the feature's statistics over all classes;
 //   - with e1071's rule (Params.Threshold > 0) a standard deviation ≤ Eps becomes Threshold.
-func (gaussianFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
-	m, K := cc.model, cc.K
-	byFeature := rowsByFeature(m, GaussianTable)
+func (GaussianFamily) Compile(cc *Compiler, feats []Feature) ([]Component, error) {
+	m, K := cc.Model, cc.K
+	byFeature := RowsByFeature(m, GaussianTable)
 	maxVar := 0.0
 	for _, stats := range byFeature {
 		if n, _, m2 := mergedMoments(stats, m.UnlabelledRows > 0); n > 0 {
@@ -276,7 +276,7 @@ func (gaussianFamily) Compile(cc *compiler, feats []Feature) ([]Component, error
 		maxVar = 1
 	}
 	eps := m.Params.VarSmoothing * maxVar
-	g := &gaussianComponent{K: K, rule: cc.rule}
+	g := &gaussianComponent{K: K, rule: cc.Rule}
 	// A weighted model with --variance sample: a class whose weights sum to ≤ 1 over more than one row has
 	// variances 0 (ε remains) whatever the values, as the n − 1 variance divides by (weight − 1).
 	if m.Weight != "" && m.Params.Variance == VarianceSample {
@@ -289,7 +289,7 @@ func (gaussianFamily) Compile(cc *compiler, feats []Feature) ([]Component, error
 		}
 	}
 	for _, f := range feats {
-		g.in = append(g.in, cc.input(f, NumberInput))
+		g.in = append(g.in, cc.Input(f, NumberInput))
 		stats := byFeature[f.Name]
 		mean, half, ln, vr, cnt := make([]float64, K), make([]float64, K), make([]float64, K), make([]float64, K), make([]float64, K)
 		allN, allMean, allM2 := mergedMoments(stats, true)
@@ -303,7 +303,7 @@ func (gaussianFamily) Compile(cc *compiler, feats []Feature) ([]Component, error
 			pooledM2 += s.WM2
 		}
 		for _, s := range stats {
-			c := cc.class[s.Class]
+			c := cc.Class[s.Class]
 			mu, v := allMean, allVar
 			if s.Weight > 0 {
 				mu = s.WMean
@@ -320,8 +320,8 @@ func (gaussianFamily) Compile(cc *compiler, feats []Feature) ([]Component, error
 				}
 			}
 			v += eps
-			if cc.rule.on && math.Sqrt(v) <= cc.rule.eps {
-				v = cc.rule.threshold * cc.rule.threshold
+			if cc.Rule.On && math.Sqrt(v) <= cc.Rule.Eps {
+				v = cc.Rule.Threshold * cc.Rule.Threshold
 			}
 			v = math.Max(v, minVariance)
 			if v == minVariance && s.Weight > 0 && s.WM2 > 0 {
@@ -342,9 +342,9 @@ func (gaussianFamily) Compile(cc *compiler, feats []Feature) ([]Component, error
 func mergedMoments(stats []GaussianStat, weighted bool) (n, mean, m2 float64) {
 	for _, g := range stats {
 		if weighted {
-			n, mean, m2 = chanMerge(n, mean, m2, g.Weight, g.WMean, g.WM2)
+			n, mean, m2 = ChanMerge(n, mean, m2, g.Weight, g.WMean, g.WM2)
 		} else {
-			n, mean, m2 = chanMerge(n, mean, m2, float64(g.Count), g.Mean, g.M2)
+			n, mean, m2 = ChanMerge(n, mean, m2, float64(g.Count), g.Mean, g.M2)
 		}
 	}
 	return n, mean, m2
@@ -353,7 +353,7 @@ func mergedMoments(stats []GaussianStat, weighted bool) (n, mean, m2 float64) {
 func (g *gaussianComponent) Inputs() []*Input { return g.in }
 
 func (g *gaussianComponent) Base(c int) float64 {
-	if g.rule.on {
+	if g.rule.On {
 		return 0
 	}
 	b := 0.0
@@ -368,7 +368,7 @@ func (g *gaussianComponent) Base(c int) float64 {
 // that the scores do not depend on the build, and the per-group row kernels (groups.go) give the same bits.
 func (g *gaussianComponent) Add(b *Batch, out []float64) {
 	n := b.N
-	if g.rule.on {
+	if g.rule.On {
 		g.addRule(b, out)
 		return
 	}
@@ -400,7 +400,7 @@ func (g *gaussianComponent) Add(b *Batch, out []float64) {
 // -Σ_k (x_k - mean) ² · 1/(2 var), params holding (mean, 1/(2 var)) per class then feature (not with e1071's
 // rule: ok false).
 func (g *gaussianComponent) quadratic() (cols []int, params []float64, ok bool) {
-	if g.rule.on {
+	if g.rule.On {
 		return nil, nil, false
 	}
 	for c := range g.K {
@@ -424,7 +424,7 @@ func (g *gaussianComponent) addRule(b *Batch, out []float64) {
 			x := b.Num[in.Feature][:n]
 			m, sd := g.mean[k][c], math.Sqrt(g.variance[k][c])
 			for i := range o {
-				o[i] += g.rule.applyProb(dnormR(x[i], m, sd))
+				o[i] += g.rule.ApplyProb(dnormR(x[i], m, sd))
 			}
 		}
 	}
@@ -455,11 +455,11 @@ func dnormR(x, mu, sigma float64) float64 {
 func (g *gaussianComponent) term(b *Batch, i, k, c int) (XFloat, bool) {
 	in := g.in[k]
 	x := b.Num[in.Feature][i]
-	if !isValid(b.Valid[in.Feature], i) || math.IsNaN(x) || math.IsInf(x, 0) {
+	if !IsValid(b.Valid[in.Feature], i) || math.IsNaN(x) || math.IsInf(x, 0) {
 		return XFloat{}, false
 	}
-	if g.rule.on {
-		return X(g.rule.applyProb(dnormR(x, g.mean[k][c], math.Sqrt(g.variance[k][c])))), true
+	if g.rule.On {
+		return X(g.rule.ApplyProb(dnormR(x, g.mean[k][c], math.Sqrt(g.variance[k][c])))), true
 	}
 	d := X(x).Sub(X(g.mean[k][c]))
 	return X(g.logNorm[k][c]).Sub(d.Mul(d).Mul(X(g.halfInv[k][c]))), true
@@ -478,7 +478,7 @@ func (g *gaussianComponent) Explain(b *Batch, i, a, c int, out []Contribution) [
 	for k, in := range g.in {
 		ta, _ := g.term(b, i, k, a)
 		tc, _ := g.term(b, i, k, c)
-		out = append(out, Contribution{Feature: in.Name, input: in, LLR: ta.Sub(tc).Float()})
+		out = append(out, Contribution{Feature: in.Name, Input: in, LLR: ta.Sub(tc).Float()})
 	}
 	return out
 }
@@ -506,7 +506,7 @@ func (g *gaussianComponent) Informative(labels []string, c int) []Informative {
 			return g.logNorm[k][d] - dx*dx*g.halfInv[k][d]
 		}
 		out = append(out, Informative{Class: labels[c], Feature: in.Name, Value: "mean " + strconv.FormatFloat(x, 'g', 6, 64),
-			LLR: at(c) - bestOther(g.K, c, at)})
+			LLR: at(c) - BestOther(g.K, c, at)})
 	}
 	return out
 }
@@ -514,16 +514,16 @@ func (g *gaussianComponent) Informative(labels []string, c int) []Informative {
 // SQL: ln - (x - mean)² h per feature, 0 when missing. In DuckDB a value so large that its square overflows
 // makes the term -inf (the exporter's limit rule then decides); PostgreSQL raises an error on overflow, so
 // there such a value (|x| ≥ 1e150) gives -Infinity directly.
-func (g *gaussianComponent) SQL(x *exporter, c int) (string, error) {
+func (g *gaussianComponent) SQL(x *Exporter, c int) (string, error) {
 	var terms []string
 	for k, in := range g.in {
-		v := x.number(in.Name)
-		t := fmt.Sprintf("%s - (%s - %s) * (%s - %s) * %s", x.num(g.logNorm[k][c]), v, x.num(g.mean[k][c]), v, x.num(g.mean[k][c]), x.num(g.halfInv[k][c]))
+		v := x.Number(in.Name)
+		t := fmt.Sprintf("%s - (%s - %s) * (%s - %s) * %s", x.Num(g.logNorm[k][c]), v, x.Num(g.mean[k][c]), v, x.Num(g.mean[k][c]), x.Num(g.halfInv[k][c]))
 		guard := ""
-		if x.pg {
-			guard = fmt.Sprintf(" WHEN abs(%s) >= 1e150 THEN %s", v, x.num(math.Inf(-1)))
+		if x.Pg {
+			guard = fmt.Sprintf(" WHEN abs(%s) >= 1e150 THEN %s", v, x.Num(math.Inf(-1)))
 		}
-		terms = append(terms, fmt.Sprintf("CASE WHEN %s THEN 0%s ELSE %s END", x.isMissingNumber(v), guard, x.ruled(g.rule, t)))
+		terms = append(terms, fmt.Sprintf("CASE WHEN %s THEN 0%s ELSE %s END", x.IsMissingNumber(v), guard, x.Ruled(g.rule, t)))
 	}
 	return strings.Join(terms, " + "), nil
 }
@@ -531,7 +531,7 @@ func (g *gaussianComponent) SQL(x *exporter, c int) (string, error) {
 // linear: with one variance v_j shared by both classes (variance pooled, seed 000), feature j adds
 // log N(x; μ_1, v) - log N(x; μ_0, v) = (μ_1 - μ_0)/v · x + (μ_0² - μ_1²)/(2v).
 func (g *gaussianComponent) linear() (float64, []LinearTerm, error) {
-	if g.rule.on {
+	if g.rule.On {
 		return 0, nil, fmt.Errorf("e1071's rule (threshold) replaces small densities: the log-odds are not linear")
 	}
 	w0 := 0.0
@@ -550,16 +550,16 @@ func (g *gaussianComponent) linear() (float64, []LinearTerm, error) {
 
 // limitSQL is class c's quadratic term scaled by 2^-1200, -((x - mean) 2^-600)² h, which does not overflow
 // (the exporter's limit rule); features with |x| < 1e150 add 0 (their share is below 2^-900).
-func (g *gaussianComponent) limitSQL(x *exporter, c int) string {
+func (g *gaussianComponent) LimitSQL(x *Exporter, c int) string {
 	var terms []string
 	for k, in := range g.in {
-		v := x.number(in.Name)
+		v := x.Number(in.Name)
 		h := g.halfInv[k][c]
 		if h < 1e-200 {
 			continue
 		}
 		terms = append(terms, fmt.Sprintf("CASE WHEN %s OR abs(%s) < 1e150 THEN 0 ELSE -((%s * %s - %s) * (%s * %s - %s)) * %s END",
-			x.isMissingNumber(v), v, v, x.num(limitScale), x.num(g.mean[k][c]*limitScale), v, x.num(limitScale), x.num(g.mean[k][c]*limitScale), x.num(h)))
+			x.IsMissingNumber(v), v, v, x.Num(LimitScale), x.Num(g.mean[k][c]*LimitScale), v, x.Num(LimitScale), x.Num(g.mean[k][c]*LimitScale), x.Num(h)))
 	}
 	return strings.Join(append(terms, "0"), " + ")
 }
@@ -569,21 +569,21 @@ func (g *gaussianComponent) limitSQL(x *exporter, c int) string {
 func (g *gaussianComponent) Warnings() []string { return g.warnings }
 
 func subtractGaussian(x, g *GaussianStat) error {
-	n, err := subCount("the count of non-NULL values", x.Count, g.Count)
+	n, err := SubCount("the count of non-NULL values", x.Count, g.Count)
 	if err != nil {
 		return err
 	}
-	_, mean, m2, err := chanUnmerge("Gaussian", float64(x.Count), x.Mean, x.M2, float64(g.Count), g.Mean, g.M2)
+	_, mean, m2, err := ChanUnmerge("Gaussian", float64(x.Count), x.Mean, x.M2, float64(g.Count), g.Mean, g.M2)
 	if err != nil {
 		return err
 	}
-	w, wmean, wm2, err := chanUnmerge("weighted Gaussian", x.Weight, x.WMean, x.WM2, g.Weight, g.WMean, g.WM2)
+	w, wmean, wm2, err := ChanUnmerge("weighted Gaussian", x.Weight, x.WMean, x.WM2, g.Weight, g.WMean, g.WM2)
 	if err != nil {
 		return err
 	}
 	switch n {
 	case 0: // no value left: as training gives a class without a value of the feature
-		if err := emptySum("weight", w, x.Weight); err != nil {
+		if err := EmptySum("weight", w, x.Weight); err != nil {
 			return err
 		}
 		mean, m2, w, wmean, wm2 = 0, 0, 0, 0, 0
@@ -598,10 +598,10 @@ func subtractGaussian(x, g *GaussianStat) error {
 }
 
 // ForgetRounding warns of variances that forgetting most of a class's rows leaves rounded (MomentRounding).
-func (gaussianFamily) ForgetRounding(before, after *Model) []RoundingWarning {
+func (GaussianFamily) ForgetRounding(before, after *Model) []RoundingWarning {
 	read := func(m *Model) map[[2]string][3]float64 {
 		out := map[[2]string][3]float64{}
-		for _, g := range rowsOf(m, GaussianTable) {
+		for _, g := range RowsOf(m, GaussianTable) {
 			out[[2]string{g.Feature, g.Class}] = [3]float64{float64(g.Count), g.Mean, g.M2}
 		}
 		return out

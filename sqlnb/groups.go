@@ -33,9 +33,9 @@ import (
 func planBy(cols []Column, label Column, weight string, by []string) ([]Column, error) {
 	var out []Column
 	for _, name := range by {
-		c, ok := findColumn(cols, name)
+		c, ok := FindColumn(cols, name)
 		if !ok {
-			return nil, fmt.Errorf("%w: group column %q (--by) is not in the source (columns: %s)", ErrUnknownColumn, name, columnNames(cols))
+			return nil, fmt.Errorf("%w: group column %q (--by) is not in the source (columns: %s)", ErrUnknownColumn, name, ColumnNames(cols))
 		}
 		if c.Name == label.Name || c.Name == weight {
 			return nil, fmt.Errorf("%w: group column %q (--by) is the label or weight column: group by another column", ErrBadOption, c.Name)
@@ -43,8 +43,8 @@ func planBy(cols []Column, label Column, weight string, by []string) ([]Column, 
 		if slices.ContainsFunc(out, func(o Column) bool { return o.Name == c.Name }) {
 			return nil, fmt.Errorf("%w: group column %q (--by) is given twice", ErrBadOption, c.Name)
 		}
-		switch classifyType(c.Type) {
-		case typeText, typeInteger, typeBool:
+		switch ClassifyType(c.Type) {
+		case TypeText, TypeInteger, TypeBool:
 		default:
 			return nil, fmt.Errorf("%w: group column %q (--by) has type %s: group by text, integer or BOOLEAN columns (cast it, e.g. in a query)", ErrBadType, c.Name, c.Type)
 		}
@@ -55,9 +55,9 @@ func planBy(cols []Column, label Column, weight string, by []string) ([]Column, 
 
 // checkGroupable refuses what per-group models do not support: features that are group columns, fitted
 // families (no exact pooled model), text features and given priors.
-func checkGroupable(p *plan, params Params) error {
-	for _, f := range p.features {
-		for _, b := range p.by {
+func checkGroupable(p *Plan, params Params) error {
+	for _, f := range p.Features {
+		for _, b := range p.By {
 			if f.Name == b.Name {
 				return fmt.Errorf("%w: column %q is both a feature and a group column (--by): leave it out of --features", ErrBadOption, f.Name)
 			}
@@ -66,8 +66,8 @@ func checkGroupable(p *plan, params Params) error {
 			return fmt.Errorf("%w: --by with the text feature %q is not supported: per-group vocabularies are pruned per model; train one model per group with a WHERE clause instead", ErrBadOption, f.Name)
 		}
 	}
-	for _, g := range families.ByFamily(p.features) {
-		if _, ok := g.Family.(refitter); ok {
+	for _, g := range families.ByFamily(p.Features) {
+		if _, ok := g.Family.(Refitter); ok {
 			return fmt.Errorf("%w: --by with %s features is not supported: %s parameters are fitted to the rows, not summed from them, so the groups' models do not merge into an exact pooled model; "+
 				"train one model per group with a WHERE clause instead", ErrBadOption, g.Features[0].Kind, g.Features[0].Kind)
 		}
@@ -101,18 +101,18 @@ func groupIDExpr(by []Column, salt int) string {
 
 // scanGroups lists the distinct groups of the source with their ids (train_groups: one cheap GROUP BY over
 // the group columns), and returns the id expression under which no two groups collide.
-func scanGroups(ctx context.Context, db Querier, p *plan) ([]groupKey, string, error) {
-	names := make([]string, len(p.by))
-	for i, b := range p.by {
+func scanGroups(ctx context.Context, db Querier, p *Plan) ([]groupKey, string, error) {
+	names := make([]string, len(p.By))
+	for i, b := range p.By {
 		names[i] = b.Name
 	}
 	for salt := range 8 {
-		expr := groupIDExpr(p.by, salt)
-		stmt, err := queries.Render("train_groups.tmpl.sql", map[string]any{"From": p.src.From, "By": names, "ID": expr})
+		expr := groupIDExpr(p.By, salt)
+		stmt, err := queries.Render("train_groups.tmpl.sql", map[string]any{"From": p.Src.From, "By": names, "ID": expr})
 		if err != nil {
 			return nil, "", err
 		}
-		rows, err := queryRows(ctx, db, stmt, p.src.Args...)
+		rows, err := QueryRows(ctx, db, stmt, p.Src.Args...)
 		if err != nil {
 			return nil, "", fmt.Errorf("list groups: %w", err)
 		}
@@ -154,7 +154,7 @@ func scanGroups(ctx context.Context, db Querier, p *plan) ([]groupKey, string, e
 // trainGrouped computes a per-group model: the groups, then every family's statistics scan once, grouped by
 // (group id, class); each group's statistics form its model and their merge the pooled model. Groups with
 // fewer than two classes, or whose model cannot be compiled, get no model of their own (a warning says so).
-func trainGrouped(ctx context.Context, db Querier, spec TrainSpec, p *plan, base *Model) (*Model, []string, error) {
+func trainGrouped(ctx context.Context, db Querier, spec TrainSpec, p *Plan, base *Model) (*Model, []string, error) {
 	keys, expr, err := scanGroups(ctx, db, p)
 	if err != nil {
 		return nil, nil, err
@@ -168,11 +168,11 @@ func trainGrouped(ctx context.Context, db Querier, spec TrainSpec, p *plan, base
 	var warnings []string
 	skipped := 0
 	for _, k := range keys {
-		part := sc.parts[k.id]
+		part := sc.Parts[k.id]
 		if part == nil {
 			continue
 		}
-		g := Group{Key: k.key, SkippedRows: part.skipped, IncompleteRows: part.incomplete, Classes: part.classList(sc.order), Stats: part.stats}
+		g := Group{Key: k.key, SkippedRows: part.Skipped, IncompleteRows: part.Incomplete, Classes: part.ClassList(sc.Order), Stats: part.Stats}
 		for _, c := range g.Classes {
 			g.Rows += c.Count
 		}
@@ -186,10 +186,10 @@ func trainGrouped(ctx context.Context, db Querier, spec TrainSpec, p *plan, base
 			skipped++
 			continue
 		}
-		if c := zeroWeightClassOf(g.Classes); p.weight != "" && c != "" {
+		if c := ZeroWeightClassOf(g.Classes); p.Weight != "" && c != "" {
 			// As training on the group's rows alone refuses (checkTrained), but one group does not stop the others.
 			warnings = append(warnings, fmt.Sprintf("group %s gets no model of its own (its rows score with the pooled model): %v",
-				GroupKey(k.key), zeroWeightClass(c, p.weight)))
+				GroupKey(k.key), ZeroWeightClass(c, p.Weight)))
 			continue
 		}
 		if err := families.Validate(&member); err != nil {
@@ -204,7 +204,7 @@ func trainGrouped(ctx context.Context, db Querier, spec TrainSpec, p *plan, base
 	if skipped > 0 {
 		warnings = append(warnings, fmt.Sprintf("%d group(s) hold fewer than two classes and get no model of their own: their rows score with the pooled model", skipped))
 	}
-	m, err := Merge(base, sc.order, parts...)
+	m, err := Merge(base, sc.Order, parts...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -341,7 +341,7 @@ func compileGroups(m *Model) (*Scorer, error) {
 			set[grp.Key[g]] = true
 		}
 		in := &Input{Feature: len(s.Inputs) + g, Name: b.Name, Type: b.Type, Kind: CategoryInput}
-		in.setValues(sortedKeys(set))
+		in.SetValues(SortedKeys(set))
 		s.GroupInputs = append(s.GroupInputs, in)
 		d.radix = append(d.radix, int64(len(in.Values)))
 	}
@@ -414,7 +414,7 @@ func (s *Scorer) rowwiseJLL(b *Batch, out []float64, ws *Workspace, gs *groupScr
 			continue
 		}
 		for i := range n {
-			if !isValid(mask, i) {
+			if !IsValid(mask, i) {
 				bad[i] = true
 			}
 		}
@@ -482,8 +482,8 @@ func (d *groupDispatch) scoreRows(x []unsafe.Pointer, model []int32, out []float
 	if len(x) != F || len(bad) < n || len(out) != K*n || d.width != K*(1+2*F) || len(d.table)%d.width != 4 {
 		panic("sqlnb: scoreRows: bad layout")
 	}
-	if useAVX2 {
-		scoreRowsAVX2(&d.table[0], uintptr(d.width)*8, &x[0], F, K, &model[0], n, &out[0], &bad[0])
+	if UseAVX2 {
+		ScoreRowsAVX2(&d.table[0], uintptr(d.width)*8, &x[0], F, K, &model[0], n, &out[0], &bad[0])
 		return
 	}
 	// The inputs row by row, for the Go loop.
@@ -588,7 +588,7 @@ func (s *Scorer) gatherGroup(b, dst *Batch, k int, idx []int) {
 	for j, in := range s.Inputs {
 		switch in.Kind {
 		case NumberInput:
-			b.gatherNumbers(dst, j, idx)
+			b.GatherNumbers(dst, j, idx)
 		case CategoryInput:
 			src, d := b.Cat[j], dst.Cat[j][:n]
 			var remap []int32

@@ -11,7 +11,7 @@ import (
 // useAVX2 selects the AVX2 kernels: scoreRowsAVX2 (groups_amd64.s) for the per-group rows, and the
 // exponentials of the posteriors (exp_amd64.s), which also need FMA (every AVX2 CPU has it, but it is a
 // feature of its own).
-var useAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+var UseAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 // scoreRowsAVX2 is scoreRowsGo with four classes per AVX2 vector (a lane each): the same operations on each
 // lane, so the same bits. table holds the models' entries of entry bytes, cols the F input columns; row i
@@ -19,4 +19,4 @@ var useAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 // finite.
 //
 //go:noescape
-func scoreRowsAVX2(table *float64, entry uintptr, cols *unsafe.Pointer, F, K int, model *int32, n int, out *float64, bad *bool)
+func ScoreRowsAVX2(table *float64, entry uintptr, cols *unsafe.Pointer, F, K int, model *int32, n int, out *float64, bad *bool)

@@ -10,7 +10,7 @@ import "math"
 func Argmax(jll []float64, n, K int, dst []int32, top []float64) {
 	dst, top = dst[:n], top[:n]
 	i := 0
-	if useAVX2 && n >= 16 {
+	if UseAVX2 && n >= 16 {
 		_ = jll[K*n-1]
 		i = n &^ 15
 		argmaxAVX2(&jll[0], n, K, &dst[0], &top[0], i)
@@ -90,7 +90,7 @@ func Posteriors(jll []float64, n, K int, dst, sums []float64) {
 		return
 	}
 	i0 := 0
-	if useAVX2 && K >= 3 && K <= posteriorsWide && n >= 8 {
+	if UseAVX2 && K >= 3 && K <= posteriorsWide && n >= 8 {
 		_, _ = jll[K*n-1], dst[n*K-1] // the kernel reads and writes up to here
 		var scratch [posteriorsWide * 8]float64
 		for n-i0 >= 8 {
@@ -123,7 +123,7 @@ func scaleRows(dst []float64, K int, sum []float64) {
 		return
 	}
 	_ = dst[len(sum)*K-1]
-	if useAVX2 {
+	if UseAVX2 {
 		scaleRowsAVX2(&dst[0], K, &sum[0], len(sum))
 		return
 	}
@@ -195,7 +195,7 @@ func posteriorsTwoGo(b0, b1, dst []float64) {
 			d = math.NaN() // as Posterior's e^(+∞ − +∞): the posteriors are NaN
 		}
 		e := -math.Abs(d)
-		if e <= 0 && hasFMA {
+		if e <= 0 && HasFMA {
 			e = expRebuild(expReduce(e))
 		} else {
 			e = expSlow(e) // NaN
@@ -226,7 +226,7 @@ func expShiftedBlock(jll []float64, n, K, i0, i1 int, dst, rowMax []float64) {
 		}
 	}
 	for c := range K {
-		expShifted(d[c:], K, jll[c*n+i0:c*n+i1], mx)
+		ExpShifted(d[c:], K, jll[c*n+i0:c*n+i1], mx)
 	}
 }
 
@@ -253,7 +253,7 @@ func LogEvidence(jll []float64, n, K, i int) float64 {
 // order) does what it leaves. work holds n·K values, rowMax n.
 func LogEvidences(jll []float64, n, K int, dst, work, rowMax []float64) {
 	i0 := 0
-	if useAVX2 && K <= posteriorsWide && n >= 8 {
+	if UseAVX2 && K <= posteriorsWide && n >= 8 {
 		_, _, _ = jll[K*n-1], dst[n-1], rowMax[n-1] // the kernel reads and writes up to here
 		var scratch [posteriorsWide * 8]float64
 		for n-i0 >= 8 {
@@ -297,7 +297,7 @@ func shiftedExpSum(jll []float64, n, K, i int, e []float64) (float64, float64) {
 		for c := range m {
 			b[c], sh[c] = jll[(c0+c)*n+i], mx
 		}
-		expShifted(x[:m], 1, b[:m], sh[:m])
+		ExpShifted(x[:m], 1, b[:m], sh[:m])
 		for c, v := range x[:m] {
 			if e != nil {
 				e[c0+c] = v

@@ -9,7 +9,7 @@ import (
 // sqlnb predict's output through LabelCast); any other label type (DECIMAL, DATE, ENUM, ...) is written as
 // text, DuckDB's CAST(label AS VARCHAR). nb_predict returns that text for every label type: DuckDB's C API
 // fixes a scalar function's return type when it is registered.
-var labelTypes = map[string]func(string) (any, error){
+var LabelTypes = map[string]func(string) (any, error){
 	"BOOLEAN":   func(s string) (any, error) { return strconv.ParseBool(s) },
 	"TINYINT":   signed(8),
 	"SMALLINT":  signed(16),
@@ -46,7 +46,7 @@ func (m *Model) LabelValues() (typ string, vals []any, ok bool) {
 		return "VARCHAR", vals, false
 	}
 	typ = strings.ToUpper(strings.TrimSpace(m.LabelType))
-	parse, known := labelTypes[typ]
+	parse, known := LabelTypes[typ]
 	if !known {
 		return text()
 	}
@@ -78,7 +78,7 @@ func (m *Model) LabelCast() string {
 	if !ok || typ == "VARCHAR" {
 		return ""
 	}
-	for name := range labelTypes {
+	for name := range LabelTypes {
 		if name == typ {
 			return name
 		}

@@ -46,7 +46,7 @@ func LinearForm(s *Scorer) (*Linear, error) {
 		if !ok {
 			var kinds []string
 			for _, in := range comp.Inputs() {
-				kinds = appendNew(kinds, string(m.Features[in.Feature].Kind))
+				kinds = AppendNew(kinds, string(m.Features[in.Feature].Kind))
 			}
 			return nil, fmt.Errorf("%w: model %q: %s features have no linear form (it exists for gaussian with variance pooled, "+
 				"bernoulli, categorical, lda and logistic)", ErrBadOption, m.Name, strings.Join(kinds, ", "))

@@ -41,7 +41,7 @@ type LogisticCoef struct {
 var LogisticTable = &Table[LogisticCoef]{
 	Name:      "logistic",
 	ModelRows: true,
-	Key:       func(r *LogisticCoef) rowKey { return rowKey{r.Feature, r.Class, r.Value} },
+	Key:       func(r *LogisticCoef) RowKey { return RowKey{r.Feature, r.Class, r.Value} },
 	// Never used: fitted coefficients do not merge (Merge refuses models of a refitter family).
 	Merge: func(_, _ *LogisticCoef) {},
 	Check: func(r *LogisticCoef) error {
@@ -52,17 +52,17 @@ var LogisticTable = &Table[LogisticCoef]{
 	},
 }
 
-type logisticFamily struct{}
+type LogisticFamily struct{}
 
-func (logisticFamily) Kinds() []KindInfo {
+func (LogisticFamily) Kinds() []KindInfo {
 	return []KindInfo{{Kind: Logistic, Doc: "numbers, and categories one-hot encoded: logistic regression fitted by Newton steps in SQL (LogisticRegression)",
 		Priorless: true, Alone: "fit", CompleteRows: true,
 		Accepts: func(c Column) error {
-			switch classifyType(c.Type) {
-			case typeText, typeBool:
+			switch ClassifyType(c.Type) {
+			case TypeText, TypeBool:
 				return nil
 			}
-			if classifyType(c.Type).numeric() {
+			if ClassifyType(c.Type).Numeric() {
 				return nil
 			}
 			return fmt.Errorf("%w: feature %q has type %s: a logistic feature must be numeric, VARCHAR, ENUM or BOOLEAN (leave it out with --features, or cast it)",
@@ -70,14 +70,14 @@ func (logisticFamily) Kinds() []KindInfo {
 		}}}
 }
 
-func (logisticFamily) Tables() []table                    { return []table{LogisticTable} }
-func (logisticFamily) Check(_, _ []Feature, _ bool) error { return nil }
-func (logisticFamily) refits()                            {}
+func (LogisticFamily) Tables() []StatsTable                    { return []StatsTable{LogisticTable} }
+func (LogisticFamily) Check(_, _ []Feature, _ bool) error { return nil }
+func (LogisticFamily) refits()                            {}
 
 // isNumeric reports whether a logistic feature enters as its value (else: one-hot encoded).
-func isNumeric(f Feature) bool { return classifyType(f.Type).numeric() }
+func isNumeric(f Feature) bool { return ClassifyType(f.Type).Numeric() }
 
-func (logisticFamily) summary(m *Model) string {
+func (LogisticFamily) Summary(m *Model) string {
 	p := m.Params
 	pen := fmt.Sprintf("penalty l2, C %g", p.C)
 	if p.Penalty == PenaltyNone {
@@ -87,7 +87,7 @@ func (logisticFamily) summary(m *Model) string {
 }
 
 // checkParams refuses to change the hyperparameters the fit used.
-func (logisticFamily) checkParams(m *Model, p Params) error {
+func (LogisticFamily) CheckParams(m *Model, p Params) error {
 	o := m.Params
 	if p.C != o.C || p.Penalty != o.Penalty || p.Tol != o.Tol || p.MaxIter != o.MaxIter {
 		return fmt.Errorf("%w: model %q: C, penalty, tol and max_iter were used to fit its logistic regression: "+
@@ -130,8 +130,8 @@ type logisticDesign struct {
 // parameters, and gonum's Cholesky solves for the step. Rows with a missing feature value (NULL, NaN) are
 // left out and counted; infinite values are an error naming the column. Cross-validation fits each fold
 // (FoldModels): Train runs without a fold expression.
-func (f logisticFamily) Train(ctx context.Context, sc *scan, feats []Feature) error {
-	if sc.fold != "" {
+func (f LogisticFamily) Train(ctx context.Context, sc *Scan, feats []Feature) error {
+	if sc.Fold != "" {
 		return fmt.Errorf("logistic regression is fitted per fold, not from fold statistics")
 	}
 	start := time.Now()
@@ -139,8 +139,8 @@ func (f logisticFamily) Train(ctx context.Context, sc *scan, feats []Feature) er
 	if err != nil {
 		return err
 	}
-	if sc.plan.trace != nil {
-		sc.plan.trace.Describe = time.Since(start)
+	if sc.Plan.Trace != nil {
+		sc.Plan.Trace.Describe = time.Since(start)
 	}
 	if len(d.labels) < 2 {
 		return nil // the trainer reports no rows or a single class
@@ -149,18 +149,18 @@ func (f logisticFamily) Train(ctx context.Context, sc *scan, feats []Feature) er
 	if err != nil {
 		return err
 	}
-	part := sc.part(0)
-	addRows(part.stats, LogisticTable, fit.coefs...)
-	part.iterations, part.gradNorm = fit.iterations, fit.gradNorm
+	part := sc.Part(0)
+	AddRows(part.Stats, LogisticTable, fit.coefs...)
+	part.Iterations, part.GradNorm = fit.iterations, fit.gradNorm
 	return nil
 }
 
-func describeLogistic(ctx context.Context, sc *scan, feats []Feature) (*logisticDesign, error) {
+func describeLogistic(ctx context.Context, sc *Scan, feats []Feature) (*logisticDesign, error) {
 	lf := make([]logisticFeature, len(feats))
 	for i, f := range feats {
 		lf[i] = logisticFeature{Name: f.Name, Numeric: isNumeric(f)}
 	}
-	rows, err := sc.query(ctx, "train_logistic_describe.tmpl.sql", map[string]any{"Features": lf})
+	rows, err := sc.Query(ctx, "train_logistic_describe.tmpl.sql", map[string]any{"Features": lf})
 	if err != nil {
 		if strings.Contains(err.Error(), "out of range") {
 			return nil, logisticDiagnose(ctx, sc, lf, err)
@@ -169,7 +169,7 @@ func describeLogistic(ctx context.Context, sc *scan, feats []Feature) (*logistic
 	}
 	defer rows.Close()
 	head := 1
-	if sc.plan.weight != "" {
+	if sc.Plan.Weight != "" {
 		head = 4
 	}
 	var class sql.NullString
@@ -203,15 +203,15 @@ func describeLogistic(ctx context.Context, sc *scan, feats []Feature) (*logistic
 		}
 		n := int64(vals[0].Float64)
 		if inc {
-			if sc.plan.weight != "" {
-				if err := checkWeights(sc.plan.weight, n, int64(vals[1].Float64), vals[2]); err != nil {
+			if sc.Plan.Weight != "" {
+				if err := CheckWeights(sc.Plan.Weight, n, int64(vals[1].Float64), vals[2]); err != nil {
 					return nil, err
 				}
 			}
-			sc.part(0).noteIncomplete(class, n)
+			sc.Part(0).NoteIncomplete(class, n)
 			continue
 		}
-		ok, err := sc.addClass(0, class, vals)
+		ok, err := sc.AddClass(0, class, vals)
 		if err != nil {
 			return nil, err
 		}
@@ -219,7 +219,7 @@ func describeLogistic(ctx context.Context, sc *scan, feats []Feature) (*logistic
 			continue
 		}
 		w := float64(n)
-		if sc.plan.weight != "" {
+		if sc.Plan.Weight != "" {
 			w = vals[3].Float64
 		}
 		d.labels = append(d.labels, class.String)
@@ -246,11 +246,11 @@ func describeLogistic(ctx context.Context, sc *scan, feats []Feature) (*logistic
 		}
 		return nil, fmt.Errorf("describe logistic features: %w", err)
 	}
-	if sc.plan.weight != "" {
+	if sc.Plan.Weight != "" {
 		// Before the fit, which starts at the intercepts log(w_c/w_0): checkTrained's error, not a log of 0.
 		for c, w := range d.weight {
 			if w == 0 {
-				return nil, zeroWeightClass(d.labels[c], sc.plan.weight)
+				return nil, ZeroWeightClass(d.labels[c], sc.Plan.Weight)
 			}
 		}
 	}
@@ -262,7 +262,7 @@ func describeLogistic(ctx context.Context, sc *scan, feats []Feature) (*logistic
 			d.cols = append(d.cols, designCol{feature: i, numeric: true, lo: lo[i], hi: hi[i], scale: 1, constantLevel: !(hi[i] > lo[i])})
 			continue
 		}
-		d.levels[i] = sortedKeys(levelSet[i])
+		d.levels[i] = SortedKeys(levelSet[i])
 		for _, l := range d.levels[i][min(1, len(d.levels[i])):] {
 			d.cols = append(d.cols, designCol{feature: i, level: l, scale: 1})
 		}
@@ -297,14 +297,14 @@ func dependentColumn(h *mat.SymDense, dim int) int {
 }
 
 // logisticDiagnose names the number columns with infinite values (or values whose squares overflow).
-func logisticDiagnose(ctx context.Context, sc *scan, lf []logisticFeature, cause error) error {
+func logisticDiagnose(ctx context.Context, sc *Scan, lf []logisticFeature, cause error) error {
 	var names []string
 	for _, f := range lf {
 		if f.Numeric {
 			names = append(names, f.Name)
 		}
 	}
-	return discriminantDiagnose(ctx, sc, names, cause)
+	return DiscriminantDiagnose(ctx, sc, names, cause)
 }
 
 // logisticFit is a fitted model: its coefficients and the fit's summary.
@@ -345,13 +345,13 @@ var lrSampleRows = 0
 // ErrSeparable as soon as θ puts every row's own class above ½ (the classes are then linearly separable and
 // F has no minimum), with ErrSingular when the exact Hessian is singular, and with ErrNotConverged after
 // max_iter steps over the source.
-func newtonFit(ctx context.Context, sc *scan, feats []Feature, d *logisticDesign) (*logisticFit, error) {
+func newtonFit(ctx context.Context, sc *Scan, feats []Feature, d *logisticDesign) (*logisticFit, error) {
 	K, nc := len(d.labels), len(d.cols)
 	dim := nc + 1 // with the intercept
 	free := K - 1
 	D := free * dim
-	p := sc.plan
-	params := p.params
+	p := sc.Plan
+	params := p.Params
 	if D > maxLogisticParams {
 		return nil, fmt.Errorf("%w: %d classes and %d design columns (categories one-hot) make %d coefficients: Newton's method "+
 			"keeps a Hessian of that size; leave features out or merge category levels (at most %d)", ErrBadOption, K, nc, D, maxLogisticParams)
@@ -370,14 +370,14 @@ func newtonFit(ctx context.Context, sc *scan, feats []Feature, d *logisticDesign
 	var args []any
 	next := func(v any) string {
 		args = append(args, v)
-		return sc.param(len(args))
+		return sc.Param(len(args))
 	}
 	// Category levels and class labels first (every template's), then the number features' means and
 	// scales (the SQL templates standardise; train_logistic_pass leaves it to the Go kernel).
 	cols := make([]designCol, nc)
 	for j, c := range d.cols {
 		if !c.numeric {
-			c.Expr = fmt.Sprintf("(CAST(%s AS VARCHAR) = %s)::DOUBLE", queriesIdent(feats[c.feature].Name), next(c.level))
+			c.Expr = fmt.Sprintf("(CAST(%s AS VARCHAR) = %s)::DOUBLE", QueriesIdent(feats[c.feature].Name), next(c.level))
 			c.Raw = c.Expr
 		}
 		cols[j] = c
@@ -389,20 +389,20 @@ func newtonFit(ctx context.Context, sc *scan, feats []Feature, d *logisticDesign
 	prefix := len(args)
 	for j, c := range cols {
 		if c.numeric {
-			cols[j].Raw = fmt.Sprintf("CAST(%s AS DOUBLE)", queriesIdent(feats[c.feature].Name))
+			cols[j].Raw = fmt.Sprintf("CAST(%s AS DOUBLE)", QueriesIdent(feats[c.feature].Name))
 		}
 	}
 	lf := make([]logisticFeature, len(feats))
 	for i, f := range feats {
 		lf[i] = logisticFeature{Name: f.Name, Numeric: isNumeric(f)}
 	}
-	data := map[string]any{"From": p.src.From, "Label": p.label.Name, "Weight": p.weight, "Features": lf, "Cols": cols, "Classes": classes}
+	data := map[string]any{"From": p.Src.From, "Label": p.Label.Name, "Weight": p.Weight, "Features": lf, "Cols": cols, "Classes": classes}
 	argsFrom := func(n int) func(own ...any) []any {
 		return func(own ...any) []any {
-			return append(append(append([]any{}, p.src.Args...), args[:n]...), own...)
+			return append(append(append([]any{}, p.Src.Args...), args[:n]...), own...)
 		}
 	}
-	passArgs := append(append([]any{}, p.src.Args...), args[:prefix]...)
+	passArgs := append(append([]any{}, p.Src.Args...), args[:prefix]...)
 	// The sample first (with the kernel, through nb_logistic_pass): its rows' mean and spread standardise
 	// the number columns, then bound after the shared parameters for the SQL templates.
 	lp, token, dropKernel, err := logisticKernel(ctx, sc, K, dim)
@@ -421,7 +421,7 @@ func newtonFit(ctx context.Context, sc *scan, feats []Feature, d *logisticDesign
 	for j, c := range d.cols {
 		cols[j].mean, cols[j].scale = c.mean, c.scale
 		if c.numeric {
-			cols[j].Expr = fmt.Sprintf("((CAST(%s AS DOUBLE) - %s) / %s)", queriesIdent(feats[c.feature].Name), next(c.mean), next(c.scale))
+			cols[j].Expr = fmt.Sprintf("((CAST(%s AS DOUBLE) - %s) / %s)", QueriesIdent(feats[c.feature].Name), next(c.mean), next(c.scale))
 		}
 	}
 	shared := len(args)
@@ -513,10 +513,10 @@ func newtonFit(ctx context.Context, sc *scan, feats []Feature, d *logisticDesign
 		if err != nil {
 			return nil, fmt.Errorf("logistic regression step: %w", err)
 		}
-		if p.trace != nil {
-			p.trace.Passes = append(p.trace.Passes, time.Since(start))
+		if p.Trace != nil {
+			p.Trace.Passes = append(p.Trace.Passes, time.Since(start))
 			if hess {
-				p.trace.HessianPasses++
+				p.Trace.HessianPasses++
 			}
 		}
 		return toPoint(theta, out, 1, hess)
@@ -539,7 +539,7 @@ func newtonFit(ctx context.Context, sc *scan, feats []Feature, d *logisticDesign
 			return nil, false
 		}
 		var step mat.VecDense
-		if err := conditionOnly(ch.SolveVecTo(&step, mat.NewVecDense(D, g))); err != nil {
+		if err := ConditionOnly(ch.SolveVecTo(&step, mat.NewVecDense(D, g))); err != nil {
 			return nil, false
 		}
 		return &step, true
@@ -617,8 +617,8 @@ func newtonFit(ctx context.Context, sc *scan, feats []Feature, d *logisticDesign
 			theta, approx = sp.theta, h
 		}
 	}
-	if p.trace != nil && sampled {
-		p.trace.Sample, p.trace.Sampling = len(sample.k), time.Since(t0)
+	if p.Trace != nil && sampled {
+		p.Trace.Sample, p.Trace.Sampling = len(sample.k), time.Since(t0)
 	}
 	cur, err := pass(theta, exact)
 	if err != nil {
@@ -738,7 +738,7 @@ func bfgs(B *mat.SymDense, theta, next, g, gNext []float64) {
 // DuckDB aggregates). Each statement is prepared once: with many classes the aggregates are thousands, and
 // planning them costs. args returns the shared parameters followed by a template's own, numbered from
 // shared + 1; passArgs are train_logistic_pass's (the source's, the levels' and the labels').
-func logisticPasser(ctx context.Context, sc *scan, data map[string]any, K, dim int, args func(...any) []any, shared int, passArgs []any,
+func logisticPasser(ctx context.Context, sc *Scan, data map[string]any, K, dim int, args func(...any) []any, shared int, passArgs []any,
 	lp *LogisticPass, token string) (pass func(theta []float64, hess bool) ([]float64, error), release func(), err error) {
 	var closers []func()
 	release = func() {
@@ -747,11 +747,11 @@ func logisticPasser(ctx context.Context, sc *scan, data map[string]any, K, dim i
 		}
 	}
 	prepare := func(stmt string) (func(args ...any) *sql.Row, error) {
-		pr, ok := sc.conn.(interface {
+		pr, ok := sc.Conn.(interface {
 			PrepareContext(context.Context, string) (*sql.Stmt, error)
 		})
 		if !ok {
-			return func(args ...any) *sql.Row { return sc.conn.QueryRowContext(ctx, stmt, args...) }, nil
+			return func(args ...any) *sql.Row { return sc.Conn.QueryRowContext(ctx, stmt, args...) }, nil
 		}
 		prepared, err := pr.PrepareContext(ctx, stmt)
 		if err != nil {
@@ -799,7 +799,7 @@ func logisticPasser(ctx context.Context, sc *scan, data map[string]any, K, dim i
 	np := shared
 	param := func() string {
 		np++
-		return sc.param(np)
+		return sc.Param(np)
 	}
 	var freeIdx, cols1 []int
 	var pairsCD []pair
@@ -858,15 +858,15 @@ func logisticPasser(ctx context.Context, sc *scan, data map[string]any, K, dim i
 
 // logisticKernel registers a pass of the Go kernel for the fit (nil when the connection does not have
 // nb_logistic_pass: the fit then runs train_logistic_step's aggregates); release removes it.
-func logisticKernel(ctx context.Context, sc *scan, K, dim int) (*LogisticPass, string, func(), error) {
+func logisticKernel(ctx context.Context, sc *Scan, K, dim int) (*LogisticPass, string, func(), error) {
 	var has int64
-	if err := sc.conn.QueryRowContext(ctx, queries.SQL("function_exists.sql"), "nb_logistic_pass").Scan(&has); err != nil {
+	if err := sc.Conn.QueryRowContext(ctx, queries.SQL("function_exists.sql"), "nb_logistic_pass").Scan(&has); err != nil {
 		return nil, "", func() {}, fmt.Errorf("logistic regression: %w", err)
 	}
 	if has == 0 {
 		return nil, "", func() {}, nil
 	}
-	lp, token, release := newLogisticPass(K, dim, sc.plan.weight != "")
+	lp, token, release := newLogisticPass(K, dim, sc.Plan.Weight != "")
 	return lp, token, release, nil
 }
 
@@ -876,7 +876,7 @@ func logisticKernel(ctx context.Context, sc *scan, K, dim int) (*LogisticPass, s
 // values are all equal but the source's are not — and standardises the sample's columns in place. Any
 // center and scale give the same optimum (the penalty is rescaled with them); these keep Newton's steps
 // well conditioned.
-func standardise(ctx context.Context, sc *scan, lf []logisticFeature, feats []Feature, d *logisticDesign, sample *lrSample) error {
+func standardise(ctx context.Context, sc *Scan, lf []logisticFeature, feats []Feature, d *logisticDesign, sample *lrSample) error {
 	for j := range d.cols {
 		c := &d.cols[j]
 		if !c.numeric {
@@ -917,7 +917,7 @@ func standardise(ctx context.Context, sc *scan, lf []logisticFeature, feats []Fe
 // labelled row if there are at most the budget's (sampled false), else a fixed subset of about that many
 // chosen by hash. args returns the shared parameters followed by the template's own, numbered from
 // shared + 1. With the Go kernel (lp) the rows go through nb_logistic_pass, which keeps them.
-func logisticSample(ctx context.Context, sc *scan, d *logisticDesign, data map[string]any, K, dim int, args func(...any) []any, shared int,
+func logisticSample(ctx context.Context, sc *Scan, d *logisticDesign, data map[string]any, K, dim int, args func(...any) []any, shared int,
 	lp *LogisticPass, token string) (*lrSample, bool, error) {
 	pairs := (K - 1) * K / 2
 	// 500 rows per coefficient (at least 100,000: reading the sample costs a scan whatever its size, and a
@@ -934,7 +934,7 @@ func logisticSample(ctx context.Context, sc *scan, d *logisticDesign, data map[s
 	if sampled {
 		keep = max(1, size*mod/d.rows)
 	}
-	m := map[string]any{"Sample": sampled, "Mod": sc.param(shared + 1), "Keep": sc.param(shared + 2), "Token": ""}
+	m := map[string]any{"Sample": sampled, "Mod": sc.Param(shared + 1), "Keep": sc.Param(shared + 2), "Token": ""}
 	if lp != nil {
 		m["Token"] = queries.Literal(token)
 	}
@@ -951,17 +951,17 @@ func logisticSample(ctx context.Context, sc *scan, d *logisticDesign, data map[s
 	}
 	if lp != nil {
 		var n int64
-		if err := sc.conn.QueryRowContext(ctx, stmt, args(own...)...).Scan(&n); err != nil {
+		if err := sc.Conn.QueryRowContext(ctx, stmt, args(own...)...).Scan(&n); err != nil {
 			return nil, false, fmt.Errorf("logistic regression sample: %w", err)
 		}
 		return lp.takeSample(), sampled, nil
 	}
-	rows, err := queryRows(ctx, sc.conn, stmt, args(own...)...)
+	rows, err := QueryRows(ctx, sc.Conn, stmt, args(own...)...)
 	if err != nil {
 		return nil, false, fmt.Errorf("logistic regression sample: %w", err)
 	}
 	defer rows.Close()
-	weighted := sc.plan.weight != ""
+	weighted := sc.Plan.Weight != ""
 	s := &lrSample{x: make([][]float64, dim-1)}
 	var k int64
 	var w float64
@@ -1048,8 +1048,8 @@ func logisticCoefs(feats []Feature, d *logisticDesign, theta []float64, dim int)
 
 // Validate: every class has an intercept and a coefficient for every number feature; a categorical
 // feature has the same levels in every class.
-func (logisticFamily) Validate(m *Model, feats []Feature) error {
-	have := map[rowKey]bool{}
+func (LogisticFamily) Validate(m *Model, feats []Feature) error {
+	have := map[RowKey]bool{}
 	levels := map[string]map[string]int{}
 	// A categorical feature's level may be "" (the empty string): a row is a level's by its feature, not
 	// its value.
@@ -1057,7 +1057,7 @@ func (logisticFamily) Validate(m *Model, feats []Feature) error {
 	for _, f := range feats {
 		categorical[f.Name] = !isNumeric(f)
 	}
-	for _, r := range rowsOf(m, LogisticTable) {
+	for _, r := range RowsOf(m, LogisticTable) {
 		have[LogisticTable.Key(&r)] = true
 		if categorical[r.Feature] {
 			if levels[r.Feature] == nil {
@@ -1067,11 +1067,11 @@ func (logisticFamily) Validate(m *Model, feats []Feature) error {
 		}
 	}
 	for _, c := range m.Classes {
-		if !have[rowKey{"", c.Label, ""}] {
+		if !have[RowKey{"", c.Label, ""}] {
 			return fmt.Errorf("%w: model %q: no intercept for class %q", ErrInvalidModel, m.Name, c.Label)
 		}
 		for _, f := range feats {
-			if isNumeric(f) && !have[rowKey{f.Name, c.Label, ""}] {
+			if isNumeric(f) && !have[RowKey{f.Name, c.Label, ""}] {
 				return fmt.Errorf("%w: model %q: no coefficient of feature %q for class %q", ErrInvalidModel, m.Name, f.Name, c.Label)
 			}
 		}
@@ -1098,7 +1098,7 @@ type logisticComponent struct {
 	level   [][][]float64 // categorical features: [feature][class][code], unseen and missing 0
 }
 
-func (logisticFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
+func (LogisticFamily) Compile(cc *Compiler, feats []Feature) ([]Component, error) {
 	K := cc.K
 	pos := map[string]int{}
 	for j, f := range feats {
@@ -1107,7 +1107,7 @@ func (logisticFamily) Compile(cc *compiler, feats []Feature) ([]Component, error
 	l := &logisticComponent{K: K, b: make([]float64, K), numeric: make([]bool, len(feats)), w: make([][]float64, len(feats)),
 		level: make([][][]float64, len(feats))}
 	values := make([][]string, len(feats))
-	rows := rowsOf(cc.model, LogisticTable)
+	rows := RowsOf(cc.Model, LogisticTable)
 	for _, r := range rows {
 		// A level may be "": a row is a level's when its feature is categorical.
 		if j, ok := pos[r.Feature]; ok && r.Feature != "" && !isNumeric(feats[j]) {
@@ -1120,12 +1120,12 @@ func (logisticFamily) Compile(cc *compiler, feats []Feature) ([]Component, error
 		l.numeric[j] = isNumeric(f)
 		var in *Input
 		if l.numeric[j] {
-			in = cc.input(f, NumberInput)
+			in = cc.Input(f, NumberInput)
 			l.w[j] = make([]float64, K)
 		} else {
-			in = cc.input(f, CategoryInput)
+			in = cc.Input(f, CategoryInput)
 			slices.Sort(values[j])
-			in.setValues(values[j])
+			in.SetValues(values[j])
 			l.level[j] = make([][]float64, K)
 			for c := range K {
 				l.level[j][c] = make([]float64, len(values[j])+2)
@@ -1135,7 +1135,7 @@ func (logisticFamily) Compile(cc *compiler, feats []Feature) ([]Component, error
 		l.in = append(l.in, in)
 	}
 	for _, r := range rows {
-		c := cc.class[r.Class]
+		c := cc.Class[r.Class]
 		switch {
 		case r.Feature == "":
 			l.b[c] = r.Coef
@@ -1151,8 +1151,8 @@ func (logisticFamily) Compile(cc *compiler, feats []Feature) ([]Component, error
 
 func (l *logisticComponent) Inputs() []*Input    { return l.in }
 func (l *logisticComponent) Base(int) float64    { return 0 }
-func (l *logisticComponent) ignoresPriors() bool { return true }
-func (l *logisticComponent) intercept(c int) float64 {
+func (l *logisticComponent) IgnoresPriors() bool { return true }
+func (l *logisticComponent) Intercept(c int) float64 {
 	return l.b[c]
 }
 
@@ -1183,7 +1183,7 @@ func (l *logisticComponent) term(b *Batch, i, j, c int) XFloat {
 		return X(l.level[j][c][b.Cat[in.Feature][i]])
 	}
 	x := b.Num[in.Feature][i]
-	if !isValid(b.Valid[in.Feature], i) || x-x != 0 {
+	if !IsValid(b.Valid[in.Feature], i) || x-x != 0 {
 		return XFloat{}
 	}
 	return X(l.w[j][c]).Mul(X(x))
@@ -1201,7 +1201,7 @@ func (l *logisticComponent) Row(b *Batch, i, c int) XFloat {
 // category); the intercept difference is the prior term.
 func (l *logisticComponent) Explain(b *Batch, i, a, c int, out []Contribution) []Contribution {
 	for j, in := range l.in {
-		out = append(out, Contribution{Feature: in.Name, input: in, LLR: l.term(b, i, j, a).Sub(l.term(b, i, j, c)).Float()})
+		out = append(out, Contribution{Feature: in.Name, Input: in, LLR: l.term(b, i, j, a).Sub(l.term(b, i, j, c)).Float()})
 	}
 	return out
 }
@@ -1231,12 +1231,12 @@ func (l *logisticComponent) Informative(labels []string, c int) []Informative {
 	for j, in := range l.in {
 		if l.numeric[j] {
 			at := func(d int) float64 { return l.w[j][d] }
-			out = append(out, Informative{Class: labels[c], Feature: in.Name, Value: "per unit", LLR: at(c) - bestOther(l.K, c, at)})
+			out = append(out, Informative{Class: labels[c], Feature: in.Name, Value: "per unit", LLR: at(c) - BestOther(l.K, c, at)})
 			continue
 		}
 		for v, value := range in.Values {
 			at := func(d int) float64 { return l.level[j][d][v] }
-			out = append(out, Informative{Class: labels[c], Feature: in.Name, Value: value, LLR: at(c) - bestOther(l.K, c, at)})
+			out = append(out, Informative{Class: labels[c], Feature: in.Name, Value: value, LLR: at(c) - BestOther(l.K, c, at)})
 		}
 	}
 	return out
@@ -1258,13 +1258,13 @@ func (l *logisticComponent) linear() (float64, []LinearTerm, error) {
 }
 
 // incompleteSQL: a row with a missing value (a NULL, NaN or ±Inf number, a NULL category) has no score.
-func (l *logisticComponent) incompleteSQL(x *exporter) string {
+func (l *logisticComponent) IncompleteSQL(x *Exporter) string {
 	var conds []string
 	for j, in := range l.in {
 		if l.numeric[j] {
-			conds = append(conds, "("+x.isMissingNumber(x.number(in.Name))+")")
+			conds = append(conds, "("+x.IsMissingNumber(x.Number(in.Name))+")")
 		} else {
-			conds = append(conds, x.text(in.Name)+" IS NULL")
+			conds = append(conds, x.Text(in.Name)+" IS NULL")
 		}
 	}
 	return strings.Join(conds, " OR ")
@@ -1272,15 +1272,15 @@ func (l *logisticComponent) incompleteSQL(x *exporter) string {
 
 // SQL: Σ_j w_cj x_j, a CASE over the levels for a category (unseen: 0). PostgreSQL raises an error on
 // overflow: there a product beyond DOUBLE's range is written as the ±Infinity float64 rounds it to.
-func (l *logisticComponent) SQL(x *exporter, c int) (string, error) {
+func (l *logisticComponent) SQL(x *Exporter, c int) (string, error) {
 	var terms []string
 	for j, in := range l.in {
 		if !l.numeric[j] {
-			v := x.text(in.Name)
+			v := x.Text(in.Name)
 			var cases []string
 			for k, value := range in.Values {
 				if lv := l.level[j][c][k]; lv != 0 {
-					cases = append(cases, fmt.Sprintf("WHEN %s THEN %s", x.literal(value), x.num(lv)))
+					cases = append(cases, fmt.Sprintf("WHEN %s THEN %s", x.Literal(value), x.Num(lv)))
 				}
 			}
 			if len(cases) > 0 {
@@ -1292,10 +1292,10 @@ func (l *logisticComponent) SQL(x *exporter, c int) (string, error) {
 		if w == 0 {
 			continue
 		}
-		v := x.number(in.Name)
-		t := fmt.Sprintf("%s * %s", x.num(w), v)
-		if x.pg {
-			t = fmt.Sprintf("CASE WHEN abs(%s) > %s THEN sign(%s) * %s ELSE %s END", v, x.num(math.MaxFloat64/math.Abs(w)), v, x.num(math.Copysign(math.Inf(1), w)), t)
+		v := x.Number(in.Name)
+		t := fmt.Sprintf("%s * %s", x.Num(w), v)
+		if x.Pg {
+			t = fmt.Sprintf("CASE WHEN abs(%s) > %s THEN sign(%s) * %s ELSE %s END", v, x.Num(math.MaxFloat64/math.Abs(w)), v, x.Num(math.Copysign(math.Inf(1), w)), t)
 		}
 		terms = append(terms, t)
 	}

@@ -179,7 +179,7 @@ func (kr *lrKernel) binary(k []int32, w []float64, x [][]float64, n int, s *lrSc
 	for i, v := range z {
 		a[i] = -math.Abs(v)
 	}
-	expShifted(a, 1, a, s.zero[:n])
+	ExpShifted(a, 1, a, s.zero[:n])
 	k = k[:n]
 	loss, unsure := 0.0, 0.0
 	for i, v := range z {

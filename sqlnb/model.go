@@ -186,7 +186,7 @@ func (p Params) validate() error {
 const alphaMin = 1e-10
 
 // effectiveAlpha is the smoothing used for scoring: Alpha, raised to 1e-10 unless e1071's rule is on.
-func (p Params) effectiveAlpha() float64 {
+func (p Params) EffectiveAlpha() float64 {
 	if p.Threshold > 0 {
 		return p.Alpha
 	}
@@ -214,27 +214,27 @@ func ParsePriors(s string) (rule string, given map[string]float64, err error) {
 	}
 	given = map[string]float64{}
 	sum := 0.0
-	parts, err := splitQuoted(s)
+	parts, err := SplitQuoted(s)
 	if err != nil {
 		return "", nil, fmt.Errorf("%w: priors %q: %v", ErrBadOption, s, err)
 	}
 	for _, part := range parts {
-		eq := strings.LastIndexByte(part.text, '=')
-		if eq < 0 || eq < part.quoted {
+		eq := strings.LastIndexByte(part.Text, '=')
+		if eq < 0 || eq < part.Quoted {
 			return "", nil, fmt.Errorf("%w: priors %q: use fit, smoothed, uniform or class=p,class=p (a class with ',' '=' or '\"' in "+
 				"double quotes: \"a,b\"=0.5)", ErrBadOption, s)
 		}
-		p, perr := strconv.ParseFloat(strings.TrimSpace(part.text[eq+1:]), 64)
+		p, perr := strconv.ParseFloat(strings.TrimSpace(part.Text[eq+1:]), 64)
 		if perr != nil || !(p > 0) || p > 1 {
-			return "", nil, fmt.Errorf("%w: prior %q: must be a number in (0, 1]", ErrBadOption, part.text)
+			return "", nil, fmt.Errorf("%w: prior %q: must be a number in (0, 1]", ErrBadOption, part.Text)
 		}
-		class := strings.TrimSpace(part.text[:eq])
-		if part.quoted >= 0 {
-			if rest := strings.TrimSpace(part.text[part.quoted:eq]); rest != "" {
+		class := strings.TrimSpace(part.Text[:eq])
+		if part.Quoted >= 0 {
+			if rest := strings.TrimSpace(part.Text[part.Quoted:eq]); rest != "" {
 				return "", nil, fmt.Errorf("%w: priors %q: %q follows the quoted class %q before its '=': write \"class\"=p, "+
-					"the pairs separated by commas", ErrBadOption, s, rest, part.text[:part.quoted])
+					"the pairs separated by commas", ErrBadOption, s, rest, part.Text[:part.Quoted])
 			}
-			class = part.text[:part.quoted]
+			class = part.Text[:part.Quoted]
 		}
 		if _, dup := given[class]; dup {
 			return "", nil, fmt.Errorf("%w: priors %q: class %q is given twice", ErrBadOption, s, class)
@@ -250,19 +250,19 @@ func ParsePriors(s string) (rule string, given map[string]float64, err error) {
 
 // quotedPart is one element of a list read by splitQuoted: its text, with a leading double-quoted string
 // unquoted; quoted is the length of that string in text (−1 when the element does not start with one).
-type quotedPart struct {
-	text   string
-	quoted int
+type QuotedPart struct {
+	Text   string
+	Quoted int
 }
 
 // splitQuoted splits a comma-separated list whose elements may start with a double-quoted string (a doubled
 // quote inside stands for one), which may hold commas: `"a,b"=0.5, c=0.5`. Spaces around elements are
 // trimmed; empty elements are dropped.
-func splitQuoted(s string) ([]quotedPart, error) {
-	var out []quotedPart
+func SplitQuoted(s string) ([]QuotedPart, error) {
+	var out []QuotedPart
 	for rest := s; ; {
 		rest = strings.TrimLeft(rest, " \t")
-		part := quotedPart{quoted: -1}
+		part := QuotedPart{Quoted: -1}
 		if strings.HasPrefix(rest, `"`) {
 			var b strings.Builder
 			i := 1
@@ -279,16 +279,16 @@ func splitQuoted(s string) ([]quotedPart, error) {
 				b.WriteByte('"')
 				i++
 			}
-			part.quoted = b.Len()
-			part.text = b.String()
+			part.Quoted = b.Len()
+			part.Text = b.String()
 			rest = rest[i:]
 		}
 		comma := strings.IndexByte(rest, ',')
 		if comma < 0 {
 			comma = len(rest)
 		}
-		part.text += strings.TrimRight(rest[:comma], " \t")
-		if part.text != "" || part.quoted >= 0 {
+		part.Text += strings.TrimRight(rest[:comma], " \t")
+		if part.Text != "" || part.Quoted >= 0 {
 			out = append(out, part)
 		}
 		if comma == len(rest) {
@@ -386,7 +386,7 @@ func (m *Model) MarshalJSON() ([]byte, error) {
 func appendStatsJSON(head []byte, stats Stats) ([]byte, error) {
 	var b bytes.Buffer
 	b.Write(head[:len(head)-1])
-	for _, name := range sortedKeys(stats) {
+	for _, name := range SortedKeys(stats) {
 		rows := stats[name]
 		if v := reflect.ValueOf(rows); v.Kind() == reflect.Slice && v.Len() == 0 {
 			continue
@@ -457,7 +457,7 @@ func (m *Model) hasKind(k Kind) bool {
 	return slices.ContainsFunc(m.Features, func(f Feature) bool { return f.Kind == k })
 }
 
-func newGeneration() string {
+func NewGeneration() string {
 	var b [12]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])

@@ -4,49 +4,49 @@ import "math"
 
 // compiler is what a Family compiles against: the model, its class index and the effective smoothing and
 // e1071 rule, and the inputs the components create.
-type compiler struct {
-	model      *Model
+type Compiler struct {
+	Model      *Model
 	K      int
-	class  map[string]int
-	alpha  float64
-	rule   e1071Rule
-	inputs []*Input
-	pos    map[string]int
+	Class  map[string]int
+	Alpha  float64
+	Rule   E1071Rule
+	Inputs []*Input
+	Pos    map[string]int
 }
 
 // input creates the Input of feature f.
-func (cc *compiler) input(f Feature, kind InputKind) *Input {
-	j := cc.pos[f.Name]
+func (cc *Compiler) Input(f Feature, kind InputKind) *Input {
+	j := cc.Pos[f.Name]
 	in := &Input{Feature: j, Name: f.Name, Type: f.Type, Kind: kind}
-	cc.inputs[j] = in
+	cc.Inputs[j] = in
 	return in
 }
 
 // e1071Rule is e1071's prediction rule: a per-feature probability or density ≤ eps counts as threshold.
-type e1071Rule struct {
-	on                           bool
-	threshold, eps, logThreshold float64
+type E1071Rule struct {
+	On                           bool
+	Threshold, Eps, LogThreshold float64
 }
 
 // apply takes a per-feature log-probability t and returns log(threshold) if exp(t) ≤ eps, else t.
-func (r e1071Rule) apply(t float64) float64 {
-	if math.Exp(t) <= r.eps {
-		return r.logThreshold
+func (r E1071Rule) Apply(t float64) float64 {
+	if math.Exp(t) <= r.Eps {
+		return r.LogThreshold
 	}
 	return t
 }
 
 // applyProb takes a per-feature probability or density p and returns log(threshold) if p ≤ eps, else log p.
-func (r e1071Rule) applyProb(p float64) float64 {
-	if p <= r.eps {
-		return r.logThreshold
+func (r E1071Rule) ApplyProb(p float64) float64 {
+	if p <= r.Eps {
+		return r.LogThreshold
 	}
 	return math.Log(p)
 }
 
 // classPriors returns p(c) per class by the model's prior rule: fit n_c/n (weighted: w_c/w), smoothed
 // (n_c + α)/(n + αK), uniform 1/K, or given.
-func classPriors(m *Model) []float64 {
+func ClassPriors(m *Model) []float64 {
 	K := float64(len(m.Classes))
 	total := 0.0
 	for _, c := range m.Classes {
@@ -88,12 +88,12 @@ type Batch struct {
 }
 
 // isValid reports whether row i is valid in a DuckDB validity mask (nil: all valid).
-func isValid(mask []uint64, i int) bool {
+func IsValid(mask []uint64, i int) bool {
 	return mask == nil || mask[i>>6]&(1<<(uint(i)&63)) != 0
 }
 
 // gatherNumbers copies rows idx of number input j of b, with its validity, into dst.
-func (b *Batch) gatherNumbers(dst *Batch, j int, idx []int) {
+func (b *Batch) GatherNumbers(dst *Batch, j int, idx []int) {
 	n := len(idx)
 	src, d := b.Num[j], dst.Num[j][:n]
 	for r, i := range idx {
@@ -103,7 +103,7 @@ func (b *Batch) gatherNumbers(dst *Batch, j int, idx []int) {
 	if mask := b.Valid[j]; mask != nil {
 		out := dst.validBuf(j, n)
 		for r, i := range idx {
-			if isValid(mask, i) {
+			if IsValid(mask, i) {
 				out[r>>6] |= 1 << (uint(r) & 63)
 			}
 		}
@@ -117,7 +117,7 @@ func (b *Batch) Gather(dst *Batch, idx []int) {
 	dst.N = n
 	for j := range b.Num {
 		if b.Num[j] != nil {
-			b.gatherNumbers(dst, j, idx)
+			b.GatherNumbers(dst, j, idx)
 		}
 		if b.Cat[j] != nil {
 			src, d := b.Cat[j], dst.Cat[j][:n]

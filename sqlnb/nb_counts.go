@@ -4,7 +4,7 @@ import "math"
 
 // multinomialTable returns log θ_tc = log(N_tc + α) - log(N_c + αV) per term (or column) and class, from
 // the counts n[t*K + c].
-func multinomialTable(n []float64, V, K int, alpha float64) []float64 {
+func MultinomialTable(n []float64, V, K int, alpha float64) []float64 {
 	out := make([]float64, V*K)
 	for c := range K {
 		total := 0.0
@@ -21,7 +21,7 @@ func multinomialTable(n []float64, V, K int, alpha float64) []float64 {
 
 // complementTable returns ComplementNB's weights per term (or column) and class: with C_tc = Σ_c' N_tc' -
 // N_tc + α, l_tc = log(C_tc / Σ_t C_tc), w = -l, or l / Σ_t l with norm.
-func complementTable(n []float64, V, K int, alpha float64, norm bool) []float64 {
+func ComplementTable(n []float64, V, K int, alpha float64, norm bool) []float64 {
 	w := make([]float64, V*K)
 	comp := make([]float64, V)
 	for c := range K {

@@ -12,7 +12,7 @@ import (
 type featurePair struct{ J, K int }
 
 // pairs lists the feature pairs j ≤ k of m features, row by row.
-func pairs(m int) []featurePair {
+func Pairs(m int) []featurePair {
 	var out []featurePair
 	for j := range m {
 		for k := j; k < m; k++ {
@@ -24,16 +24,16 @@ func pairs(m int) []featurePair {
 
 // discriminantDiagnose names the columns with infinite values, or values so large that their products
 // overflow, after the co-moment scan failed or gave a non-finite statistic.
-func discriminantDiagnose(ctx context.Context, sc *scan, names []string, cause error) error {
-	mf := make([]momentFeature, len(names))
+func DiscriminantDiagnose(ctx context.Context, sc *Scan, names []string, cause error) error {
+	mf := make([]MomentFeature, len(names))
 	for i, n := range names {
-		mf[i] = momentFeature{Name: n}
+		mf[i] = MomentFeature{Name: n}
 	}
-	counts, err := nonfiniteCounts(ctx, sc, mf)
+	counts, err := NonfiniteCounts(ctx, sc, mf)
 	if err != nil {
 		return fmt.Errorf("%w (and checking for infinity failed: %v)", cause, err)
 	}
-	infs, huge := counts.infinite(mf), counts.huge(mf)
+	infs, huge := counts.Infinite(mf), counts.Huge(mf)
 	switch {
 	case len(infs) > 0:
 		return fmt.Errorf("%w: feature %s holds infinite values: filter them out or replace them with NULL (rows with a missing value are left out)",
@@ -49,7 +49,7 @@ func discriminantDiagnose(ctx context.Context, sc *scan, names []string, cause e
 // matrix's condition number exceeds 1e16, which features in different units reach (variances of 1e8 and
 // 1e-8) with nothing singular about them. factor's pivots, relative to each feature's variance, are the
 // test of singularity, and conditionWarnings says what such a scale costs.
-func conditionOnly(err error) error {
+func ConditionOnly(err error) error {
 	var c mat.Condition
 	if errors.As(err, &c) {
 		return nil

@@ -9,7 +9,7 @@ type Contribution struct {
 	// LLR is log p(x_j | a) - log p(x_j | b), or log p(a) - log p(b) for the prior term.
 	LLR float64
 
-	input *Input
+	Input *Input
 }
 
 // Informative is one of a class's most informative feature values.

@@ -11,57 +11,57 @@ import (
 
 // overflowing is implemented by components whose terms can overflow for finite input (quadratic forms):
 // limitSQL is class c's term scaled by 2^-1200 (see exporter.functions).
-type overflowing interface {
-	limitSQL(x *exporter, c int) string
+type Overflowing interface {
+	LimitSQL(x *Exporter, c int) string
 }
 
 // incompleter is implemented by components with required inputs (Input.Required): incompleteSQL is true
 // for a row that misses one of them, which then scores NULL.
-type incompleter interface {
-	incompleteSQL(x *exporter) string
+type Incompleter interface {
+	IncompleteSQL(x *Exporter) string
 }
 
 // limitScale is 2^-600: values scaled by it square without overflow (the scaled quadratic is 2^-1200 times
 // the true one).
-const limitScale = 0x1p-600
+const LimitScale = 0x1p-600
 
 // exporter writes one model's scoring SQL; components call its helpers for field access and literals.
-type exporter struct {
-	pg    bool
-	name  string
-	bound map[string]string // per-row bindings (DuckDB): name → expression
-	order []string
+type Exporter struct {
+	Pg    bool
+	Name  string
+	Bound map[string]string // per-row bindings (DuckDB): name → expression
+	Order []string
 	// version: see ExportOptions.Version.
-	version string
+	Version string
 	// incomplete is an SQL condition for rows that miss a required value (they score NULL), or "".
-	incomplete string
+	Incomplete string
 }
 
-func (e *exporter) ident(suffix string) string { return queries.Ident(e.name + suffix) }
+func (e *Exporter) Ident(suffix string) string { return queries.Ident(e.Name + suffix) }
 
-func (e *exporter) literal(s string) string { return queries.Literal(s) }
+func (e *Exporter) Literal(s string) string { return queries.Literal(s) }
 
 // num writes a float64 literal that parses back to the same value, bit for bit (±Inf and NaN spelled per
 // dialect).
-func (e *exporter) num(x float64) string {
+func (e *Exporter) Num(x float64) string {
 	switch {
 	case x != x:
-		if e.pg {
+		if e.Pg {
 			return "'NaN'::float8"
 		}
 		return "'nan'::DOUBLE"
 	case math.IsInf(x, -1):
-		if e.pg {
+		if e.Pg {
 			return "'-Infinity'::float8"
 		}
 		return "'-inf'::DOUBLE"
 	case math.IsInf(x, 1):
-		if e.pg {
+		if e.Pg {
 			return "'Infinity'::float8"
 		}
 		return "'inf'::DOUBLE"
 	}
-	if e.pg {
+	if e.Pg {
 		return strconv.FormatFloat(x, 'g', -1, 64) + "::float8" // numeric text, then PostgreSQL's strtod: exact
 	}
 	// With an exponent the literal is a DOUBLE, parsed to the nearest double. Without one DuckDB reads a
@@ -71,8 +71,8 @@ func (e *exporter) num(x float64) string {
 }
 
 // number is feature name of the row argument f as a number.
-func (e *exporter) number(name string) string {
-	if e.pg {
+func (e *Exporter) Number(name string) string {
+	if e.Pg {
 		return "(f->>" + queries.Literal(name) + ")::float8"
 	}
 	// struct_extract, not f."name": inside the macros' subqueries f."name" would be read as table f.
@@ -80,8 +80,8 @@ func (e *exporter) number(name string) string {
 }
 
 // text is feature name of the row argument f as text.
-func (e *exporter) text(name string) string {
-	if e.pg {
+func (e *Exporter) Text(name string) string {
+	if e.Pg {
 		return "(f->>" + queries.Literal(name) + ")"
 	}
 	return "CAST(struct_extract(f, " + queries.Literal(name) + ") AS VARCHAR)"
@@ -91,18 +91,18 @@ func (e *exporter) text(name string) string {
 // literals as the SQL functions match a number category (NumberKeys): a FLOAT- or DOUBLE-trained input cast
 // to that float type, an integer or DECIMAL one as it is (DuckDB: the argument's own type, compared by SQL's
 // rules; PostgreSQL: numeric).
-func (e *exporter) numeric(in *Input) string {
+func (e *Exporter) Numeric(in *Input) string {
 	name := queries.Literal(in.Name)
 	switch {
-	case e.pg && in.Float32():
+	case e.Pg && in.Float32():
 		return "(f->>" + name + ")::float4"
-	case e.pg && classifyType(in.Type) == typeFloat:
+	case e.Pg && ClassifyType(in.Type) == TypeFloat:
 		return "(f->>" + name + ")::float8"
-	case e.pg:
+	case e.Pg:
 		return "(f->>" + name + ")::numeric"
 	case in.Float32():
 		return "CAST(struct_extract(f, " + name + ") AS FLOAT)"
-	case classifyType(in.Type) == typeFloat:
+	case ClassifyType(in.Type) == TypeFloat:
 		return "CAST(struct_extract(f, " + name + ") AS DOUBLE)"
 	}
 	return "struct_extract(f, " + name + ")"
@@ -111,21 +111,21 @@ func (e *exporter) numeric(in *Input) string {
 // numberLiteral returns the writer of input in's training values (their text as DuckDB cast them) as SQL
 // numbers of numeric's type: a float literal, or for an integer or DECIMAL input the text itself ("3",
 // "-1.50").
-func (e *exporter) numberLiteral(in *Input) func(string) string {
+func (e *Exporter) NumberLiteral(in *Input) func(string) string {
 	return func(value string) string {
 		x, err := strconv.ParseFloat(value, 64)
 		switch {
 		case in.Float32() && err == nil:
-			if e.pg {
+			if e.Pg {
 				return queries.Literal(value) + "::float4"
 			}
 			return "CAST(" + queries.Literal(value) + " AS FLOAT)"
-		case classifyType(in.Type) == typeFloat && err == nil:
-			return e.num(x)
+		case ClassifyType(in.Type) == TypeFloat && err == nil:
+			return e.Num(x)
 		case numberText.MatchString(value):
 			return value
 		case err == nil:
-			return e.num(x)
+			return e.Num(x)
 		}
 		return "NULL" // not a number: equal to none
 	}
@@ -135,42 +135,42 @@ func (e *exporter) numberLiteral(in *Input) func(string) string {
 var numberText = regexp.MustCompile(`^-?[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?$`)
 
 // binary is a Bernoulli feature as a number: booleans read as 1 and 0.
-func (e *exporter) binary(name string) string {
-	if e.pg {
+func (e *Exporter) Binary(name string) string {
+	if e.Pg {
 		// jsonb booleans read as text 'true'/'false'.
 		return fmt.Sprintf("(CASE f->>%s WHEN 'true' THEN 1 WHEN 'false' THEN 0 ELSE (f->>%s)::float8 END)", queries.Literal(name), queries.Literal(name))
 	}
-	return e.number(name)
+	return e.Number(name)
 }
 
-func (e *exporter) isNaN(x string) string {
-	if e.pg {
+func (e *Exporter) IsNaN(x string) string {
+	if e.Pg {
 		return x + " = 'NaN'::float8"
 	}
 	return "isnan(" + x + ")"
 }
 
 // isMissingNumber is true for NULL, NaN and ±Inf.
-func (e *exporter) isMissingNumber(x string) string {
-	if e.pg {
+func (e *Exporter) IsMissingNumber(x string) string {
+	if e.Pg {
 		return fmt.Sprintf("%s IS NULL OR %s IN ('NaN'::float8, 'Infinity'::float8, '-Infinity'::float8)", x, x)
 	}
 	return fmt.Sprintf("%s IS NULL OR NOT isfinite(%s)", x, x)
 }
 
 // ruled applies e1071's rule to the log-probability expression t when it is on.
-func (e *exporter) ruled(r e1071Rule, t string) string {
-	if !r.on {
+func (e *Exporter) Ruled(r E1071Rule, t string) string {
+	if !r.On {
 		return t
 	}
-	return fmt.Sprintf("(CASE WHEN exp(%s) <= %s THEN %s ELSE %s END)", t, e.num(r.eps), e.num(r.logThreshold), t)
+	return fmt.Sprintf("(CASE WHEN exp(%s) <= %s THEN %s ELSE %s END)", t, e.Num(r.Eps), e.Num(r.LogThreshold), t)
 }
 
 // logFactorial is log x! for a whole number x ≥ 0: DuckDB's lgamma; in PostgreSQL (no lgamma before 18) the
 // exact sum below 21 and Stirling's series above (error < 1e-15; its first term alone beyond 1e5, where the
 // rest is below 3e-18 and would overflow PostgreSQL's float8 for x near 1e300).
-func (e *exporter) logFactorial(x string) string {
-	if !e.pg {
+func (e *Exporter) LogFactorial(x string) string {
+	if !e.Pg {
 		return "lgamma(" + x + " + 1)"
 	}
 	z := "(" + x + " + 1)"
@@ -181,11 +181,11 @@ func (e *exporter) logFactorial(x string) string {
 }
 
 // bind registers a per-row binding (DuckDB): expr is evaluated once per row and named by the result.
-func (e *exporter) bind(name, expr string) string {
+func (e *Exporter) Bind(name, expr string) string {
 	id := "b_" + name
-	if _, ok := e.bound[id]; !ok {
-		e.bound[id] = expr
-		e.order = append(e.order, id)
+	if _, ok := e.Bound[id]; !ok {
+		e.Bound[id] = expr
+		e.Order = append(e.Order, id)
 	}
 	return id
 }

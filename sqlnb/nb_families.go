@@ -94,25 +94,25 @@ func (fs Families) ByFamily(feats []Feature) []FamilyGroup {
 }
 
 // Tables lists every statistics table of the families once, sorted by name.
-func (fs Families) Tables() []table {
+func (fs Families) Tables() []StatsTable {
 	seen := map[string]bool{}
-	var out []table
+	var out []StatsTable
 	for _, f := range fs {
 		for _, t := range f.Tables() {
-			if !seen[t.tableName()] {
-				seen[t.tableName()] = true
+			if !seen[t.TableName()] {
+				seen[t.TableName()] = true
 				out = append(out, t)
 			}
 		}
 	}
-	sort.Slice(out, func(a, b int) bool { return out[a].tableName() < out[b].tableName() })
+	sort.Slice(out, func(a, b int) bool { return out[a].TableName() < out[b].TableName() })
 	return out
 }
 
 // Table returns the statistics table called name, or nil.
-func (fs Families) Table(name string) table {
+func (fs Families) Table(name string) StatsTable {
 	for _, t := range fs.Tables() {
-		if t.tableName() == name {
+		if t.TableName() == name {
 			return t
 		}
 	}
@@ -134,7 +134,7 @@ func (fs Families) ChooseKind(c Column, asked Kind) (Kind, error) {
 		}
 		return asked, nil
 	}
-	t := classifyType(c.Type)
+	t := ClassifyType(c.Type)
 	for _, k := range fs.Kinds() {
 		if k.Default != nil && k.Default(t) {
 			return k.Kind, nil
@@ -156,11 +156,11 @@ func (fs Families) ChooseKind(c Column, asked Kind) (Kind, error) {
 // Validate checks that m is complete and consistent: names, at least two classes, known kinds, the
 // families' rules on mixing features, and every statistics row (known feature and class, unique, finite,
 // non-negative: Table.Check), complete for every feature (Family.Validate).
-func (fs Families) Validate(m *Model) error { return fs.validate(m, true) }
+func (fs Families) Validate(m *Model) error { return fs.ValidateModel(m, true) }
 
-// validate is Validate; with members false a per-group model's groups are checked without validating each
+// validateModel is Validate; with members false a per-group model's groups are checked without validating each
 // group's model (the trainer validated them one by one).
-func (fs Families) validate(m *Model, members bool) error {
+func (fs Families) ValidateModel(m *Model, members bool) error {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("%w: model %q: %s", ErrInvalidModel, m.Name, fmt.Sprintf(format, args...))
 	}
@@ -287,13 +287,13 @@ func (fs Families) validateStats(m *Model) error {
 			continue
 		}
 		for _, t := range fam.Tables() {
-			if known[t.tableName()] == nil {
-				known[t.tableName()] = map[string]bool{}
+			if known[t.TableName()] == nil {
+				known[t.TableName()] = map[string]bool{}
 			}
-			known[t.tableName()][f.Name] = true
+			known[t.TableName()][f.Name] = true
 		}
 	}
-	for _, name := range sortedKeys(m.Stats) {
+	for _, name := range SortedKeys(m.Stats) {
 		t := fs.Table(name)
 		if t == nil {
 			return fmt.Errorf("%w: model %q: unknown statistics %q", ErrInvalidModel, m.Name, name)
@@ -310,8 +310,8 @@ func (fs Families) validateStats(m *Model) error {
 func (fs Families) SubtractStats(m *Model, minus Stats, gone map[string]bool) (Stats, error) {
 	out := Stats{}
 	for _, t := range fs.Tables() {
-		have, ok := m.Stats[t.tableName()]
-		sub, subOK := minus[t.tableName()]
+		have, ok := m.Stats[t.TableName()]
+		sub, subOK := minus[t.TableName()]
 		switch {
 		case !subOK && !ok:
 			continue
@@ -322,8 +322,8 @@ func (fs Families) SubtractStats(m *Model, minus Stats, gone map[string]bool) (S
 		if err != nil {
 			return nil, err
 		}
-		if t.size(rows) > 0 {
-			out[t.tableName()] = rows
+		if t.Size(rows) > 0 {
+			out[t.TableName()] = rows
 		}
 	}
 	return out, nil
@@ -335,12 +335,12 @@ func (fs Families) MergeStats(parts []Stats) Stats {
 	for _, t := range fs.Tables() {
 		var rows []any
 		for _, p := range parts {
-			if r, ok := p[t.tableName()]; ok {
+			if r, ok := p[t.TableName()]; ok {
 				rows = append(rows, r)
 			}
 		}
 		if len(rows) > 0 {
-			out[t.tableName()] = t.merge(rows)
+			out[t.TableName()] = t.merge(rows)
 		}
 	}
 	return out
@@ -354,19 +354,19 @@ func (fs Families) splitStatsJSON(data []byte) (Stats, []byte, error) {
 	}
 	stats := Stats{}
 	for _, t := range fs.Tables() {
-		body, ok := raw[t.tableName()]
+		body, ok := raw[t.TableName()]
 		if !ok {
 			continue
 		}
-		delete(raw, t.tableName())
+		delete(raw, t.TableName())
 		if string(body) == "null" {
 			continue
 		}
 		rows, err := t.decode(body)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", t.tableName(), err)
+			return nil, nil, fmt.Errorf("%s: %w", t.TableName(), err)
 		}
-		stats[t.tableName()] = rows
+		stats[t.TableName()] = rows
 	}
 	rest, err := json.Marshal(raw)
 	return stats, rest, err

@@ -11,7 +11,7 @@ import (
 
 // chanMerge merges (n, mean, M2) of two disjoint sets: n = na + nb, mean = ma + d nb/n, M2 = M2a + M2b +
 // d² na nb / n with d = mb - ma (Chan, Golub and LeVeque).
-func chanMerge(na, ma, m2a, nb, mb, m2b float64) (float64, float64, float64) {
+func ChanMerge(na, ma, m2a, nb, mb, m2b float64) (float64, float64, float64) {
 	switch {
 	case nb == 0:
 		return na, ma, m2a
@@ -23,7 +23,7 @@ func chanMerge(na, ma, m2a, nb, mb, m2b float64) (float64, float64, float64) {
 	return n, ma + d*nb/n, m2a + m2b + d*d*na*nb/n
 }
 
-type momentFeature struct {
+type MomentFeature struct {
 	Name      string
 	Cast      bool
 	NaNToNull bool
@@ -32,7 +32,7 @@ type momentFeature struct {
 // welfordLoses reports whether the var_pop (covar_pop) of n values of mean mean and sum of squared
 // deviations m2 lost digits: Welford's update is about |mean|/σ ulps off, so past 100 σ from 0 the moments
 // are computed again about the class mean (a relative error of ~1e-14 at most stays). A spread of 0 is exact.
-func welfordLoses(n int64, mean, m2 float64) bool {
+func WelfordLoses(n int64, mean, m2 float64) bool {
 	return n > 1 && m2 > 0 && math.Abs(mean) > 100*math.Sqrt(m2/float64(n))
 }
 
@@ -41,8 +41,8 @@ func welfordLoses(n int64, mean, m2 float64) bool {
 type nonfinite []sql.NullFloat64
 
 // nonfiniteCounts runs the train_nonfinite scan over mf's columns of the training source.
-func nonfiniteCounts(ctx context.Context, sc *scan, mf []momentFeature) (nonfinite, error) {
-	stmt, err := queries.Render("train_nonfinite.tmpl.sql", map[string]any{"From": sc.plan.src.From, "Label": sc.plan.label.Name, "Features": mf})
+func NonfiniteCounts(ctx context.Context, sc *Scan, mf []MomentFeature) (nonfinite, error) {
+	stmt, err := queries.Render("train_nonfinite.tmpl.sql", map[string]any{"From": sc.Plan.Src.From, "Label": sc.Plan.Label.Name, "Features": mf})
 	if err != nil {
 		return nil, err
 	}
@@ -51,14 +51,14 @@ func nonfiniteCounts(ctx context.Context, sc *scan, mf []momentFeature) (nonfini
 	for i := range counts {
 		ptrs[i] = &counts[i]
 	}
-	if err := sc.conn.QueryRowContext(ctx, stmt, sc.plan.src.Args...).Scan(ptrs...); err != nil {
+	if err := sc.Conn.QueryRowContext(ctx, stmt, sc.Plan.Src.Args...).Scan(ptrs...); err != nil {
 		return nil, err
 	}
 	return counts, nil
 }
 
 // infinite names the features of mf holding infinite values, with their counts.
-func (c nonfinite) infinite(mf []momentFeature) []string {
+func (c nonfinite) Infinite(mf []MomentFeature) []string {
 	var out []string
 	for i, f := range mf {
 		if n := int64(c[3*i].Float64); n > 0 {
@@ -69,7 +69,7 @@ func (c nonfinite) infinite(mf []momentFeature) []string {
 }
 
 // huge names the features of mf whose values are too large for their squares (moments) to stay finite.
-func (c nonfinite) huge(mf []momentFeature) []string {
+func (c nonfinite) Huge(mf []MomentFeature) []string {
 	var out []string
 	for i, f := range mf {
 		if c[3*i+2].Float64 >= 1e150 {
@@ -80,15 +80,15 @@ func (c nonfinite) huge(mf []momentFeature) []string {
 }
 
 // requirePerClass checks that every feature of feats has a row for every class of m.
-func requirePerClass[T any](m *Model, feats []Feature, rows []T, key func(*T) rowKey) error {
-	have := map[rowKey]bool{}
+func RequirePerClass[T any](m *Model, feats []Feature, rows []T, key func(*T) RowKey) error {
+	have := map[RowKey]bool{}
 	for i := range rows {
 		k := key(&rows[i])
-		have[rowKey{k.Feature, k.Class, ""}] = true
+		have[RowKey{k.Feature, k.Class, ""}] = true
 	}
 	for _, f := range feats {
 		for _, c := range m.Classes {
-			if !have[rowKey{f.Name, c.Label, ""}] {
+			if !have[RowKey{f.Name, c.Label, ""}] {
 				return fmt.Errorf("%w: model %q: no %s statistics for feature %q, class %q", ErrInvalidModel, m.Name, f.Kind, f.Name, c.Label)
 			}
 		}
@@ -96,7 +96,7 @@ func requirePerClass[T any](m *Model, feats []Feature, rows []T, key func(*T) ro
 	return nil
 }
 
-func bestOther(K, c int, at func(int) float64) float64 {
+func BestOther(K, c int, at func(int) float64) float64 {
 	best := math.Inf(-1)
 	for d := range K {
 		if d != c {

@@ -7,7 +7,7 @@ import (
 )
 
 // number converts a Go integer or float to float64.
-func number(v any) (float64, bool) {
+func Number(v any) (float64, bool) {
 	r := reflect.ValueOf(v)
 	switch r.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
@@ -21,7 +21,7 @@ func number(v any) (float64, bool) {
 }
 
 // termCounts converts a map of term → count (any number type) to float64 counts.
-func termCounts(v any) (map[string]float64, bool) {
+func TermCounts(v any) (map[string]float64, bool) {
 	r := reflect.ValueOf(v)
 	if r.Kind() != reflect.Map || r.Type().Key().Kind() != reflect.String {
 		return nil, false
@@ -29,7 +29,7 @@ func termCounts(v any) (map[string]float64, bool) {
 	out := make(map[string]float64, r.Len())
 	it := r.MapRange()
 	for it.Next() {
-		x, ok := number(it.Value().Interface())
+		x, ok := Number(it.Value().Interface())
 		if !ok {
 			return nil, false
 		}
@@ -41,7 +41,7 @@ func termCounts(v any) (map[string]float64, bool) {
 // numberCode returns the code of Go number v (x as a float64) for a number category input, as the SQL
 // functions match an argument of v's type (the rules above NumberKeys): float32 is FLOAT, the other floats
 // DOUBLE, the integers exact.
-func (in *Input) numberCode(v any, x float64) int32 {
+func (in *Input) NumberCode(v any, x float64) int32 {
 	k := in.NumberKeys()
 	r := reflect.ValueOf(v)
 	if in.FloatTrained() || r.CanFloat() {

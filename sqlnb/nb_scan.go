@@ -23,29 +23,29 @@ type TermsSpec struct {
 }
 
 // plan is a resolved training request.
-type plan struct {
-	src        Source
-	allColumns []Column
-	terms      *termsPlan
-	label      Column
-	weight     string
-	features   []Feature
+type Plan struct {
+	Src        Source
+	AllColumns []Column
+	Terms      *TermsPlan
+	Label      Column
+	Weight     string
+	Features   []Feature
 	// params are the model's hyperparameters (families that fit iteratively use them at training), trace
 	// where such a fit records its passes (nil: nowhere).
-	params Params
-	trace  *FitTrace
+	Params Params
+	Trace  *FitTrace
 	// by are the group columns of a per-group model.
-	by []Column
+	By []Column
 }
 
 // zeroWeightClass is the error for a class whose rows all have weight 0 in weight column weight.
-func zeroWeightClass(label, weight string) error {
+func ZeroWeightClass(label, weight string) error {
 	return fmt.Errorf("%w: class %q has total weight 0 in weight column %q: it could never be predicted; give its rows positive weights or filter them out",
 		ErrBadValue, label, weight)
 }
 
 // zeroWeightClassOf returns the label of the first class with rows but total weight 0 ("" if none).
-func zeroWeightClassOf(classes []Class) string {
+func ZeroWeightClassOf(classes []Class) string {
 	for _, c := range classes {
 		if c.Count > 0 && c.Weight == 0 {
 			return c.Label
@@ -55,75 +55,75 @@ func zeroWeightClassOf(classes []Class) string {
 }
 
 // termsPlan is a resolved long term table.
-type termsPlan struct {
-	src                       Source
-	doc, term, count, feature string
+type TermsPlan struct {
+	Src                       Source
+	Doc, Term, Count, Feature string
 }
 
 // scan is one training run over a plan's source: each family's statistics scan adds, per fold (fold 0
 // without cross-validation), its statistics rows and — the first family whose scan yields them — the
 // classes.
-type scan struct {
-	conn    Querier
-	plan     *plan
-	fold  string // SQL expression over the source row t giving the fold, or ""
-	parts map[int64]*partial
-	order []string // every class in the label's own order
+type Scan struct {
+	Conn    Querier
+	Plan     *Plan
+	Fold  string // SQL expression over the source row t giving the fold, or ""
+	Parts map[int64]*Partial
+	Order []string // every class in the label's own order
 	// done: an earlier family recorded the classes.
-	done bool
+	Done bool
 }
 
 // partial holds the statistics of one fold (or of the whole source: fold 0).
-type partial struct {
-	classes map[string]Class
-	skipped int64
-	stats   Stats
+type Partial struct {
+	Classes map[string]Class
+	Skipped int64
+	Stats   Stats
 	// incomplete counts the labelled rows left out for a missing feature value (families that need
 	// complete rows); iterations and gradNorm summarise an iterative fit.
-	incomplete int64
-	iterations int64
-	gradNorm   float64
+	Incomplete int64
+	Iterations int64
+	GradNorm   float64
 	// incompleteIn are the classes with rows left out for a missing value: one of them without a complete
 	// row is not in classes (trainPlanned warns).
-	incompleteIn map[string]bool
+	IncompleteIn map[string]bool
 }
 
 // noteIncomplete counts n labelled rows of class left out for a missing feature value.
-func (p *partial) noteIncomplete(class sql.NullString, n int64) {
-	p.incomplete += n
+func (p *Partial) NoteIncomplete(class sql.NullString, n int64) {
+	p.Incomplete += n
 	if class.Valid {
-		if p.incompleteIn == nil {
-			p.incompleteIn = map[string]bool{}
+		if p.IncompleteIn == nil {
+			p.IncompleteIn = map[string]bool{}
 		}
-		p.incompleteIn[class.String] = true
+		p.IncompleteIn[class.String] = true
 	}
 }
 
 // classList returns the classes of the partial in the global order.
-func (p *partial) classList(order []string) []Class {
+func (p *Partial) ClassList(order []string) []Class {
 	var out []Class
 	for _, l := range order {
-		if c, ok := p.classes[l]; ok {
+		if c, ok := p.Classes[l]; ok {
 			out = append(out, c)
 		}
 	}
 	return out
 }
 
-func (sc *scan) part(f int64) *partial {
-	if sc.parts[f] == nil {
-		sc.parts[f] = &partial{classes: map[string]Class{}, stats: Stats{}}
+func (sc *Scan) Part(f int64) *Partial {
+	if sc.Parts[f] == nil {
+		sc.Parts[f] = &Partial{Classes: map[string]Class{}, Stats: Stats{}}
 	}
-	return sc.parts[f]
+	return sc.Parts[f]
 }
 
 // param is the placeholder of the k-th (1-based) extra argument of a query, numbered after the source's.
-func (sc *scan) param(k int) string { return fmt.Sprintf("$%d", len(sc.plan.src.Args)+k) }
+func (sc *Scan) Param(k int) string { return fmt.Sprintf("$%d", len(sc.Plan.Src.Args)+k) }
 
 // query renders the training template tmpl with the plan's source, label, weight and fold plus data, and
 // runs it with the source's arguments then args.
-func (sc *scan) query(ctx context.Context, tmpl string, data map[string]any, args ...any) (Rows, error) {
-	d := map[string]any{"From": sc.plan.src.From, "Label": sc.plan.label.Name, "Weight": sc.plan.weight, "Fold": sc.fold}
+func (sc *Scan) Query(ctx context.Context, tmpl string, data map[string]any, args ...any) (Rows, error) {
+	d := map[string]any{"From": sc.Plan.Src.From, "Label": sc.Plan.Label.Name, "Weight": sc.Plan.Weight, "Fold": sc.Fold}
 	for k, v := range data {
 		d[k] = v
 	}
@@ -131,22 +131,22 @@ func (sc *scan) query(ctx context.Context, tmpl string, data map[string]any, arg
 	if err != nil {
 		return nil, err
 	}
-	return queryRows(ctx, sc.conn, stmt, append(append([]any{}, sc.plan.src.Args...), args...)...)
+	return QueryRows(ctx, sc.Conn, stmt, append(append([]any{}, sc.Plan.Src.Args...), args...)...)
 }
 
 // classRows reads a per-class scan: each row is (fold,) class, then the class head — n and, with a weight
 // column, n_weight, min_weight and the weight sum — then width values for the family, handed to fn (not
 // for the NULL-label group). The classes are recorded unless an earlier family did.
-func (sc *scan) classRows(rows Rows, width int, fn func(fold int64, class string, vals []sql.NullFloat64) error) error {
+func (sc *Scan) ClassRows(rows Rows, width int, fn func(fold int64, class string, vals []sql.NullFloat64) error) error {
 	head := 1
-	if sc.plan.weight != "" {
+	if sc.Plan.Weight != "" {
 		head = 4
 	}
 	vals := make([]sql.NullFloat64, head+width)
 	var class sql.NullString
 	var fold int64
 	var ptrs []any
-	if sc.fold != "" {
+	if sc.Fold != "" {
 		ptrs = append(ptrs, &fold)
 	}
 	ptrs = append(ptrs, &class)
@@ -157,7 +157,7 @@ func (sc *scan) classRows(rows Rows, width int, fn func(fold int64, class string
 		if err := rows.Scan(ptrs...); err != nil {
 			return err
 		}
-		ok, err := sc.addClass(fold, class, vals[:head])
+		ok, err := sc.AddClass(fold, class, vals[:head])
 		if err != nil {
 			return err
 		}
@@ -173,35 +173,35 @@ func (sc *scan) classRows(rows Rows, width int, fn func(fold int64, class string
 // addClass reads a class head (n and, weighted, n_weight, min_weight, weight; the weights are checked) and
 // records the class — or, for the NULL-label group, the skipped rows — unless an earlier family did. ok is
 // false for the NULL-label group.
-func (sc *scan) addClass(fold int64, class sql.NullString, head []sql.NullFloat64) (ok bool, err error) {
+func (sc *Scan) AddClass(fold int64, class sql.NullString, head []sql.NullFloat64) (ok bool, err error) {
 	n := int64(head[0].Float64)
-	part := sc.part(fold)
+	part := sc.Part(fold)
 	if !class.Valid {
-		if !sc.done {
-			part.skipped = n
+		if !sc.Done {
+			part.Skipped = n
 		}
 		return false, nil
 	}
 	cl := Class{Label: class.String, Count: n, Weight: float64(n)}
-	if sc.plan.weight != "" {
-		if err := checkWeights(sc.plan.weight, n, int64(head[1].Float64), head[2]); err != nil {
+	if sc.Plan.Weight != "" {
+		if err := CheckWeights(sc.Plan.Weight, n, int64(head[1].Float64), head[2]); err != nil {
 			return true, err
 		}
 		if w := head[3].Float64; math.IsNaN(w) || math.IsInf(w, 0) {
 			// min() does not see them: NaN sorts last in DuckDB, and +Inf is no minimum
 			return true, fmt.Errorf("%w: weight column %q holds NaN or infinity in the rows of class %q (their sum is %v): weights must be finite and ≥ 0",
-				ErrBadValue, sc.plan.weight, cl.Label, w)
+				ErrBadValue, sc.Plan.Weight, cl.Label, w)
 		}
 		cl.Weight = head[3].Float64
 	}
-	if !sc.done {
-		part.classes[cl.Label] = cl
-		sc.order = appendNew(sc.order, cl.Label)
+	if !sc.Done {
+		part.Classes[cl.Label] = cl
+		sc.Order = AppendNew(sc.Order, cl.Label)
 	}
 	return true, nil
 }
 
-func checkWeights(col string, n, nonNull int64, minW sql.NullFloat64) error {
+func CheckWeights(col string, n, nonNull int64, minW sql.NullFloat64) error {
 	if nonNull < n {
 		return fmt.Errorf("%w: weight column %q is NULL in %d rows: give every row a weight (or filter them out)", ErrBadValue, col, n-nonNull)
 	}
@@ -212,7 +212,7 @@ func checkWeights(col string, n, nonNull int64, minW sql.NullFloat64) error {
 }
 
 // appendNew appends s to list unless it is already there (class labels arrive in label order, per fold).
-func appendNew(list []string, s string) []string {
+func AppendNew(list []string, s string) []string {
 	if slices.Contains(list, s) {
 		return list
 	}
@@ -220,7 +220,7 @@ func appendNew(list []string, s string) []string {
 }
 
 // queriesIdent quotes an identifier (queries.Ident) for expressions families build in Go.
-func queriesIdent(name string) string { return queries.Ident(name) }
+func QueriesIdent(name string) string { return queries.Ident(name) }
 
 // FitTrace records where an iterative fit (logistic regression) spends its time: the first pass over the
 // source (classes, levels, standardisation) and every Newton pass (gradient, Hessian and log-loss at one

@@ -9,10 +9,10 @@ import (
 // weight, sum or second moment (M2, a co-moment's diagonal) that comes out below zero by at most
 // forgetTolerance × the combined statistic it was subtracted from is rounding and becomes 0; further below
 // zero, the rows to forget were not part of the model (ErrCannotForget).
-const forgetTolerance = 1e-9
+const ForgetTolerance = 1e-9
 
 // subCount returns a - b for the row counts of a statistic (what names it), an error if it would be negative.
-func subCount(what string, a, b int64) (int64, error) {
+func SubCount(what string, a, b int64) (int64, error) {
 	if b > a {
 		return 0, fmt.Errorf("%s would be %d (%d - %d): more rows to forget than the model counted", what, a-b, a, b)
 	}
@@ -21,10 +21,10 @@ func subCount(what string, a, b int64) (int64, error) {
 
 // subSum returns a - b for a non-negative sum (a weight, a count column's total): a result below zero by at
 // most forgetTolerance × a is rounding and gives 0.
-func subSum(what string, a, b float64) (float64, error) {
+func SubSum(what string, a, b float64) (float64, error) {
 	d := a - b
 	if d < 0 {
-		if -d <= forgetTolerance*math.Abs(a) {
+		if -d <= ForgetTolerance*math.Abs(a) {
 			return 0, nil
 		}
 		return 0, fmt.Errorf("%s would be %g (%g - %g): more to forget than the model counted", what, d, a, b)
@@ -34,8 +34,8 @@ func subSum(what string, a, b float64) (float64, error) {
 
 // emptySum checks the sum left where no row is left: 0, within rounding (forgetTolerance × the sum before);
 // anything else says the rows forgotten were not those trained.
-func emptySum(what string, left, before float64) error {
-	if math.Abs(left) <= forgetTolerance*math.Abs(before) {
+func EmptySum(what string, left, before float64) error {
+	if math.Abs(left) <= ForgetTolerance*math.Abs(before) {
 		return nil
 	}
 	return fmt.Errorf("%s %g is left where no row is: the rows to forget differ from the rows trained", what, left)
@@ -50,18 +50,18 @@ func emptySum(what string, left, before float64) error {
 // within rounding of 0, forgetTolerance × n — gives (0, 0, 0). An M2a below zero by at most
 // forgetTolerance × (M2 + M2b + d²·na·nb/n) is rounding and gives 0; further below, an error. what names
 // the statistic.
-func chanUnmerge(what string, n, mean, m2, nb, mb, m2b float64) (na, ma, m2a float64, err error) {
+func ChanUnmerge(what string, n, mean, m2, nb, mb, m2b float64) (na, ma, m2a float64, err error) {
 	if nb == 0 {
 		return n, mean, m2, nil
 	}
-	if na, ma, err = meanUnmerge(what, n, mean, nb, mb); err != nil || na == 0 {
+	if na, ma, err = MeanUnmerge(what, n, mean, nb, mb); err != nil || na == 0 {
 		return na, ma, 0, err
 	}
 	d := mb - ma
 	corr := d * d * na * nb / n
 	m2a = m2 - m2b - corr
 	if m2a < 0 {
-		if -m2a > forgetTolerance*(m2+m2b+corr) {
+		if -m2a > ForgetTolerance*(m2+m2b+corr) {
 			return 0, 0, 0, fmt.Errorf("%s: the second moment M2 would be %g (below zero beyond rounding): the rows to forget differ from the rows trained", what, m2a)
 		}
 		m2a = 0
@@ -70,15 +70,15 @@ func chanUnmerge(what string, n, mean, m2, nb, mb, m2b float64) (na, ma, m2a flo
 }
 
 // meanUnmerge is the mean part of chanUnmerge: na = n - nb, ma = mean + (mean - mb)·nb/na.
-func meanUnmerge(what string, n, mean, nb, mb float64) (na, ma float64, err error) {
+func MeanUnmerge(what string, n, mean, nb, mb float64) (na, ma float64, err error) {
 	if nb == 0 {
 		return n, mean, nil
 	}
-	if na, err = subSum(what+" count", n, nb); err != nil {
+	if na, err = SubSum(what+" count", n, nb); err != nil {
 		return 0, 0, err
 	}
 	counts := n == math.Trunc(n) && nb == math.Trunc(nb) // whole numbers subtract exactly
-	if na == 0 || (!counts && na <= forgetTolerance*n) {
+	if na == 0 || (!counts && na <= ForgetTolerance*n) {
 		return 0, 0, nil
 	}
 	return na, mean + (mean-mb)*nb/na, nil

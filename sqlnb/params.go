@@ -70,8 +70,8 @@ var priorIgnorers = func() []Kind {
 func ParamsSummary(m *Model) string {
 	var parts []string
 	for _, g := range families.ByFamily(m.Features) {
-		if s, ok := g.Family.(summarizer); ok {
-			parts = append(parts, s.summary(m))
+		if s, ok := g.Family.(Summarizer); ok {
+			parts = append(parts, s.Summary(m))
 		}
 	}
 	p := m.Params
@@ -120,7 +120,7 @@ func ParamsSummary(m *Model) string {
 // concurrent retrain makes it start again), so no update is lost.
 func SetParams(ctx context.Context, db DB, name string, p Params, given map[string]float64) (*Model, error) {
 	var out *Model
-	err := retryConflicts(ctx, name, func(ctx context.Context) error {
+	err := RetryConflicts(ctx, name, func(ctx context.Context) error {
 		m, err := Load(ctx, db, name)
 		if err != nil {
 			return err
@@ -130,8 +130,8 @@ func SetParams(ctx context.Context, db DB, name string, p Params, given map[stri
 			return nil
 		}
 		for _, g := range families.ByFamily(m.Features) {
-			if fp, ok := g.Family.(fitParamsFamily); ok {
-				if err := fp.checkParams(m, p); err != nil {
+			if fp, ok := g.Family.(FitParamsFamily); ok {
+				if err := fp.CheckParams(m, p); err != nil {
 					return err
 				}
 			}
@@ -147,7 +147,7 @@ func SetParams(ctx context.Context, db DB, name string, p Params, given map[stri
 		keepPriors := p.Priors == PriorsGiven && given == nil && m.Params.Priors == PriorsGiven // the stored given priors
 		m.Params = p
 		old := m.Generation
-		m.Generation = newGeneration()
+		m.Generation = NewGeneration()
 		switch {
 		case keepPriors:
 		case p.Priors == PriorsGiven:
@@ -168,9 +168,9 @@ func SetParams(ctx context.Context, db DB, name string, p Params, given map[stri
 		if err := checkModel(m, nil); err != nil {
 			return err
 		}
-		err = inTransaction(ctx, db, func(t *storeTx) error {
+		err = InTransaction(ctx, db, func(t *StoreTx) error {
 			q := t.Querier
-			t.replacing(ctx, name, old)
+			t.Replacing(ctx, name, old)
 			res, err := q.ExecContext(ctx, queries.SQL("store_update_params.sql"), p.Alpha, p.VarSmoothing, p.Variance, p.Priors,
 				p.Norm, p.MinDF, p.MaxFeatures, p.Threshold, p.Eps, p.RegParam, p.Solver, p.Shrinkage, p.C, p.Penalty, p.Tol, p.MaxIter,
 				m.Generation, name, old)
@@ -190,10 +190,10 @@ func SetParams(ctx context.Context, db DB, name string, p Params, given map[stri
 			if _, err := q.ExecContext(ctx, queries.SQL("store_update_priors.sql"), name, labels, priors); err != nil {
 				return err
 			}
-			if err := dropMarker(ctx, q, old); err != nil {
+			if err := DropMarker(ctx, q, old); err != nil {
 				return err
 			}
-			return createMarker(ctx, q, m.Generation)
+			return CreateMarker(ctx, q, m.Generation)
 		})
 		if errors.Is(err, errChanged) {
 			return errors.New("Conflict on update: the model was retrained meanwhile")

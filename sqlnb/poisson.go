@@ -32,17 +32,17 @@ type PoissonStat struct {
 // PoissonTable is the Poisson features' statistics: nb.poisson.
 var PoissonTable = &Table[PoissonStat]{
 	Name: "poisson",
-	Key:  func(p *PoissonStat) rowKey { return rowKey{p.Feature, p.Class, ""} },
+	Key:  func(p *PoissonStat) RowKey { return RowKey{p.Feature, p.Class, ""} },
 	Merge: func(x, p *PoissonStat) {
 		var n float64
-		n, x.Mean, _ = chanMerge(float64(x.Count), x.Mean, 0, float64(p.Count), p.Mean, 0)
+		n, x.Mean, _ = ChanMerge(float64(x.Count), x.Mean, 0, float64(p.Count), p.Mean, 0)
 		x.Count = int64(n)
-		x.Weight, x.WMean, _ = chanMerge(x.Weight, x.WMean, 0, p.Weight, p.WMean, 0)
+		x.Weight, x.WMean, _ = ChanMerge(x.Weight, x.WMean, 0, p.Weight, p.WMean, 0)
 	},
 	Subtract: subtractPoisson,
 	Check: func(p *PoissonStat) error {
 		if math.IsInf(p.Mean, 0) || math.IsInf(p.Weight, 0) || math.IsInf(p.WMean, 0) {
-			return errNotFinite
+			return ErrNotFinite
 		}
 		if p.Count < 0 || !(p.Mean >= 0) || !(p.Weight >= 0) || !(p.WMean >= 0) {
 			return fmt.Errorf("count %d, mean %v, weight %v, weighted mean %v: must be ≥ 0 and finite", p.Count, p.Mean, p.Weight, p.WMean)
@@ -55,35 +55,35 @@ var PoissonTable = &Table[PoissonStat]{
 	},
 }
 
-type poissonFamily struct{}
+type PoissonFamily struct{}
 
-func (poissonFamily) Kinds() []KindInfo {
+func (PoissonFamily) Kinds() []KindInfo {
 	return []KindInfo{{Kind: Poisson, Doc: "a column of non-negative integer counts, Poisson per class (R naivebayes' usepoisson)",
 		Accepts: func(c Column) error {
-			if !classifyType(c.Type).numeric() {
+			if !ClassifyType(c.Type).Numeric() {
 				return fmt.Errorf("%w: feature %q has type %s: a Poisson feature must hold non-negative integer counts", ErrBadType, c.Name, c.Type)
 			}
 			return nil
 		}}}
 }
 
-func (poissonFamily) Tables() []table                    { return []table{PoissonTable} }
-func (poissonFamily) Check(_, _ []Feature, _ bool) error { return nil }
+func (PoissonFamily) Tables() []StatsTable                    { return []StatsTable{PoissonTable} }
+func (PoissonFamily) Check(_, _ []Feature, _ bool) error { return nil }
 
 // Train runs train_poisson: per (fold,) class the count, mean and weighted mean of every Poisson feature,
 // with its minimum and number of non-integer values to reject bad counts by column.
-func (poissonFamily) Train(ctx context.Context, sc *scan, feats []Feature) error {
-	rows, err := sc.query(ctx, "train_poisson.tmpl.sql", map[string]any{"Features": feats})
+func (PoissonFamily) Train(ctx context.Context, sc *Scan, feats []Feature) error {
+	rows, err := sc.Query(ctx, "train_poisson.tmpl.sql", map[string]any{"Features": feats})
 	if err != nil {
 		return fmt.Errorf("compute Poisson statistics: %w", err)
 	}
 	defer rows.Close()
 	per := 4
-	if sc.plan.weight != "" {
+	if sc.Plan.Weight != "" {
 		per = 6
 	}
 	stats := map[int64][]PoissonStat{}
-	err = sc.classRows(rows, per*len(feats), func(fold int64, class string, v []sql.NullFloat64) error {
+	err = sc.ClassRows(rows, per*len(feats), func(fold int64, class string, v []sql.NullFloat64) error {
 		for j, f := range feats {
 			x := v[per*j:]
 			switch {
@@ -95,7 +95,7 @@ func (poissonFamily) Train(ctx context.Context, sc *scan, feats []Feature) error
 			}
 			s := PoissonStat{Feature: f.Name, Class: class, Count: int64(x[0].Float64), Mean: x[1].Float64}
 			s.Weight, s.WMean = float64(s.Count), s.Mean
-			if sc.plan.weight != "" {
+			if sc.Plan.Weight != "" {
 				s.Weight, s.WMean = x[4].Float64, 0
 				if s.Weight > 0 {
 					s.WMean = x[5].Float64 / s.Weight
@@ -109,13 +109,13 @@ func (poissonFamily) Train(ctx context.Context, sc *scan, feats []Feature) error
 		return fmt.Errorf("compute Poisson statistics: %w", err)
 	}
 	for fold, s := range stats {
-		addRows(sc.part(fold).stats, PoissonTable, s...)
+		AddRows(sc.Part(fold).Stats, PoissonTable, s...)
 	}
 	return nil
 }
 
-func (poissonFamily) Validate(m *Model, feats []Feature) error {
-	return requirePerClass(m, feats, rowsOf(m, PoissonTable), PoissonTable.Key)
+func (PoissonFamily) Validate(m *Model, feats []Feature) error {
+	return RequirePerClass(m, feats, RowsOf(m, PoissonTable), PoissonTable.Key)
 }
 
 // poissonComponent scores the Poisson features of a model.
@@ -123,25 +123,25 @@ type poissonComponent struct {
 	in             []*Input
 	lambda, logLam [][]float64 // [feature][class]
 	count          [][]float64
-	rule           e1071Rule
+	rule           E1071Rule
 	K              int
 	scratch        sync.Pool // *[]float64: per row Σ_j log x_j!
 }
 
 // Compile: λ_jc = the class's weighted mean (a class without a non-NULL value takes the feature's mean over
 // all classes), at least 1e-10.
-func (poissonFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
-	byFeature := rowsByFeature(cc.model, PoissonTable)
-	p := &poissonComponent{K: cc.K, rule: cc.rule}
+func (PoissonFamily) Compile(cc *Compiler, feats []Feature) ([]Component, error) {
+	byFeature := RowsByFeature(cc.Model, PoissonTable)
+	p := &poissonComponent{K: cc.K, rule: cc.Rule}
 	for _, f := range feats {
-		p.in = append(p.in, cc.input(f, NumberInput))
+		p.in = append(p.in, cc.Input(f, NumberInput))
 		lam, logLam, cnt := make([]float64, cc.K), make([]float64, cc.K), make([]float64, cc.K)
 		allW, allMean := 0.0, 0.0
 		for _, s := range byFeature[f.Name] {
-			allW, allMean, _ = chanMerge(allW, allMean, 0, s.Weight, s.WMean, 0)
+			allW, allMean, _ = ChanMerge(allW, allMean, 0, s.Weight, s.WMean, 0)
 		}
 		for _, s := range byFeature[f.Name] {
-			c := cc.class[s.Class]
+			c := cc.Class[s.Class]
 			l := allMean
 			if s.Weight > 0 {
 				l = s.WMean
@@ -157,7 +157,7 @@ func (poissonFamily) Compile(cc *compiler, feats []Feature) ([]Component, error)
 func (p *poissonComponent) Inputs() []*Input { return p.in }
 
 func (p *poissonComponent) Base(c int) float64 {
-	if p.rule.on {
+	if p.rule.On {
 		return 0
 	}
 	b := 0.0
@@ -174,7 +174,7 @@ func validCount(x float64) bool { return x >= 0 && x == math.Floor(x) && !math.I
 // then per class Σ_j x_j log λ_jc.
 func (p *poissonComponent) Add(b *Batch, out []float64) {
 	n := b.N
-	if p.rule.on {
+	if p.rule.On {
 		for c := range p.K {
 			o := out[c*n : c*n+n]
 			for i := range o {
@@ -220,13 +220,13 @@ func (p *poissonComponent) Add(b *Batch, out []float64) {
 func (p *poissonComponent) term(b *Batch, i, k, c int) XFloat {
 	in := p.in[k]
 	x := b.Num[in.Feature][i]
-	if !isValid(b.Valid[in.Feature], i) || !validCount(x) {
+	if !IsValid(b.Valid[in.Feature], i) || !validCount(x) {
 		return XFloat{}
 	}
 	lg, _ := math.Lgamma(x + 1)
 	t := X(x).Mul(X(p.logLam[k][c])).Sub(X(p.lambda[k][c])).Sub(X(lg))
-	if p.rule.on {
-		return X(p.rule.apply(t.Float()))
+	if p.rule.On {
+		return X(p.rule.Apply(t.Float()))
 	}
 	return t
 }
@@ -241,7 +241,7 @@ func (p *poissonComponent) Row(b *Batch, i, c int) XFloat {
 
 func (p *poissonComponent) Explain(b *Batch, i, a, c int, out []Contribution) []Contribution {
 	for k, in := range p.in {
-		out = append(out, Contribution{Feature: in.Name, input: in, LLR: p.term(b, i, k, a).Sub(p.term(b, i, k, c)).Float()})
+		out = append(out, Contribution{Feature: in.Name, Input: in, LLR: p.term(b, i, k, a).Sub(p.term(b, i, k, c)).Float()})
 	}
 	return out
 }
@@ -263,38 +263,38 @@ func (p *poissonComponent) Informative(labels []string, c int) []Informative {
 	for k, in := range p.in {
 		x := math.Round(p.lambda[k][c])
 		at := func(d int) float64 { return x*p.logLam[k][d] - p.lambda[k][d] }
-		out = append(out, Informative{Class: labels[c], Feature: in.Name, Value: fmt.Sprintf("count %g", x), LLR: at(c) - bestOther(p.K, c, at)})
+		out = append(out, Informative{Class: labels[c], Feature: in.Name, Value: fmt.Sprintf("count %g", x), LLR: at(c) - BestOther(p.K, c, at)})
 	}
 	return out
 }
 
 // SQL: x log λ - λ - log x! per feature, 0 unless x is a whole number ≥ 0.
-func (p *poissonComponent) SQL(x *exporter, c int) (string, error) {
+func (p *poissonComponent) SQL(x *Exporter, c int) (string, error) {
 	var terms []string
 	for k, in := range p.in {
-		v := x.number(in.Name)
-		t := fmt.Sprintf("%s * %s - %s - %s", v, x.num(p.logLam[k][c]), x.num(p.lambda[k][c]), x.logFactorial(v))
+		v := x.Number(in.Name)
+		t := fmt.Sprintf("%s * %s - %s - %s", v, x.Num(p.logLam[k][c]), x.Num(p.lambda[k][c]), x.LogFactorial(v))
 		terms = append(terms, fmt.Sprintf("CASE WHEN %s OR %s < 0 OR %s <> floor(%s) THEN 0 ELSE %s END",
-			x.isMissingNumber(v), v, v, v, x.ruled(p.rule, t)))
+			x.IsMissingNumber(v), v, v, v, x.Ruled(p.rule, t)))
 	}
 	return strings.Join(terms, " + "), nil
 }
 
 func subtractPoisson(x, p *PoissonStat) error {
-	n, err := subCount("the count of non-NULL values", x.Count, p.Count)
+	n, err := SubCount("the count of non-NULL values", x.Count, p.Count)
 	if err != nil {
 		return err
 	}
-	_, mean, err := meanUnmerge("Poisson", float64(x.Count), x.Mean, float64(p.Count), p.Mean)
+	_, mean, err := MeanUnmerge("Poisson", float64(x.Count), x.Mean, float64(p.Count), p.Mean)
 	if err != nil {
 		return err
 	}
-	w, wmean, err := meanUnmerge("weighted Poisson", x.Weight, x.WMean, p.Weight, p.WMean)
+	w, wmean, err := MeanUnmerge("weighted Poisson", x.Weight, x.WMean, p.Weight, p.WMean)
 	if err != nil {
 		return err
 	}
 	if n == 0 {
-		if err := emptySum("weight", w, x.Weight); err != nil {
+		if err := EmptySum("weight", w, x.Weight); err != nil {
 			return err
 		}
 		mean, w = 0, 0
@@ -305,7 +305,7 @@ func subtractPoisson(x, p *PoissonStat) error {
 	// A mean of non-negative counts below zero is rounding only when tiny against the mean before.
 	for _, v := range []*float64{&mean, &wmean} {
 		if *v < 0 {
-			if -*v > forgetTolerance*math.Max(x.Mean, x.WMean) {
+			if -*v > ForgetTolerance*math.Max(x.Mean, x.WMean) {
 				return fmt.Errorf("the mean count would be %g, below zero: the rows to forget differ from the rows trained", *v)
 			}
 			*v = 0
@@ -319,13 +319,13 @@ func subtractPoisson(x, p *PoissonStat) error {
 // leaves rounded: the sums n·mean and n_B·mean_B are each rounded (ε relative), so the rate left is off by
 // about ε·(S + S_B)/S_A, S = n·mean; forgetting counts near 1e7 from a class whose counts left are near 1
 // left its rate 5e-10 off.
-func (poissonFamily) ForgetRounding(before, after *Model) []RoundingWarning {
+func (PoissonFamily) ForgetRounding(before, after *Model) []RoundingWarning {
 	was := map[[2]string]PoissonStat{}
-	for _, p := range rowsOf(before, PoissonTable) {
+	for _, p := range RowsOf(before, PoissonTable) {
 		was[[2]string{p.Feature, p.Class}] = p
 	}
 	var out []RoundingWarning
-	for _, a := range rowsOf(after, PoissonTable) {
+	for _, a := range RowsOf(after, PoissonTable) {
 		b, ok := was[[2]string{a.Feature, a.Class}]
 		if !ok || b.Count <= a.Count {
 			continue

@@ -57,19 +57,19 @@ func looksLikeIdentifier(name string) bool {
 // more than MaxClasses distinct values there is refused (ErrTooManyClasses) unless force; a feature (of a
 // kind that is not text, and an integer or text column: measurements are often all different) whose values all differ is reported, as is
 // a feature chosen by default (implicit) whose name is one identifiers usually have.
-func profile(ctx context.Context, db Querier, p *plan, implicit, force bool) ([]string, error) {
+func profile(ctx context.Context, db Querier, p *Plan, implicit, force bool) ([]string, error) {
 	var cols []string
-	for _, f := range p.features {
+	for _, f := range p.Features {
 		// Integer-valued types: HUGEINT, UHUGEINT and DECIMAL(p,0) too (labelTextClass's "integer"), which
 		// account numbers are as often as BIGINT.
-		if classifyType(f.Type) == typeText || labelTextClass(f.Type) == "integer" {
+		if ClassifyType(f.Type) == TypeText || labelTextClass(f.Type) == "integer" {
 			if info := families.KindInfo(f.Kind); info != nil && !info.Text {
 				cols = append(cols, f.Name)
 			}
 		}
 	}
-	stmt, err := queries.Render("train_profile.tmpl.sql", map[string]any{"From": p.src.From, "Label": p.label.Name,
-		"Columns": cols, "Limit": fmt.Sprintf("$%d", len(p.src.Args)+1)})
+	stmt, err := queries.Render("train_profile.tmpl.sql", map[string]any{"From": p.Src.From, "Label": p.Label.Name,
+		"Columns": cols, "Limit": fmt.Sprintf("$%d", len(p.Src.Args)+1)})
 	if err != nil {
 		return nil, err
 	}
@@ -78,12 +78,12 @@ func profile(ctx context.Context, db Querier, p *plan, implicit, force bool) ([]
 	for i := range counts {
 		ptrs[i] = &counts[i]
 	}
-	args := append(append([]any{}, p.src.Args...), int64(ProfileRows))
+	args := append(append([]any{}, p.Src.Args...), int64(ProfileRows))
 	if err := db.QueryRowContext(ctx, stmt, args...).Scan(ptrs...); err != nil && err != sql.ErrNoRows {
 		return nil, fmt.Errorf("check the label and features: %w", err)
 	}
 	if classes := counts[1]; classes > MaxClasses && !force {
-		return nil, tooManyClasses(p.label.Name, fmt.Sprintf("at least %d distinct values (in its first %d rows)", classes, ProfileRows))
+		return nil, tooManyClasses(p.Label.Name, fmt.Sprintf("at least %d distinct values (in its first %d rows)", classes, ProfileRows))
 	}
 	unique := map[string]string{}
 	for i, name := range cols {
@@ -92,7 +92,7 @@ func profile(ctx context.Context, db Querier, p *plan, implicit, force bool) ([]
 		}
 	}
 	var warnings []string
-	for _, f := range p.features {
+	for _, f := range p.Features {
 		why, ok := unique[f.Name]
 		switch {
 		case ok && looksLikeIdentifier(f.Name):

@@ -6,7 +6,7 @@ import (
 )
 
 // families is the registry, in the order training scans run and components are compiled.
-var families = Families{gaussianFamily{}, poissonFamily{}, categoricalFamily{}, countsFamily{}, textFamily{}, discriminantFamily{}, logisticFamily{}}
+var families = Families{GaussianFamily{}, PoissonFamily{}, CategoricalFamily{}, CountsFamily{}, TextFamily{}, DiscriminantFamily{}, LogisticFamily{}}
 
 // Kinds lists every kind in registry order, with its one-line description.
 func Kinds() []KindInfo { return families.Kinds() }

@@ -115,7 +115,7 @@ func keys(row map[string]any) string {
 	if len(row) == 0 {
 		return "no columns"
 	}
-	ks := sortedKeys(row)
+	ks := SortedKeys(row)
 	for i, k := range ks {
 		ks[i] = strconv.Quote(k)
 	}
@@ -130,7 +130,7 @@ func (s *Scorer) decode(b *Batch, in *Input, i int, v any) error {
 		if v == nil {
 			return nil // the validity bit stays clear: NULL
 		}
-		x, ok := number(v)
+		x, ok := Number(v)
 		if !ok {
 			return fmt.Errorf("give a number")
 		}
@@ -145,11 +145,11 @@ func (s *Scorer) decode(b *Batch, in *Input, i int, v any) error {
 		case string:
 			in.AddText(sp, t)
 		default:
-			counts, ok := termCounts(v)
+			counts, ok := TermCounts(v)
 			if !ok {
 				return fmt.Errorf("give the text (a string) or a map of term counts")
 			}
-			for _, term := range sortedKeys(counts) {
+			for _, term := range SortedKeys(counts) {
 				if c := counts[term]; !math.IsNaN(c) && !math.IsInf(c, 0) {
 					in.AddTerm(sp, term, c)
 				}
@@ -172,7 +172,7 @@ func (s *Scorer) decode(b *Batch, in *Input, i int, v any) error {
 			}
 			return nil
 		}
-		x, ok := number(v)
+		x, ok := Number(v)
 		if !ok {
 			return fmt.Errorf("give a bool or a number (present when > the binarize threshold)")
 		}
@@ -221,11 +221,11 @@ func (s *Scorer) decode(b *Batch, in *Input, i int, v any) error {
 		}
 		cat[i] = in.Lookup(strconv.FormatBool(t))
 	default:
-		x, ok := number(v)
+		x, ok := Number(v)
 		if !ok || want != ValuesNumber {
 			return wrong
 		}
-		cat[i] = in.numberCode(v, x)
+		cat[i] = in.NumberCode(v, x)
 	}
 	return nil
 }

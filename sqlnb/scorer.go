@@ -67,10 +67,10 @@ func compileValid(m *Model) (*Scorer, error) {
 		s.Labels[c] = cl.Label
 	}
 	s.computePriors()
-	cc := &compiler{model: m, K: K, class: m.ClassIndex(), alpha: m.Params.effectiveAlpha(),
-		inputs: make([]*Input, len(m.Features)), pos: m.FeatureIndex()}
+	cc := &Compiler{Model: m, K: K, Class: m.ClassIndex(), Alpha: m.Params.EffectiveAlpha(),
+		Inputs: make([]*Input, len(m.Features)), Pos: m.FeatureIndex()}
 	if p := m.Params; p.Threshold > 0 {
-		cc.rule = e1071Rule{on: true, threshold: p.Threshold, eps: p.Eps, logThreshold: math.Log(p.Threshold)}
+		cc.Rule = E1071Rule{On: true, Threshold: p.Threshold, Eps: p.Eps, LogThreshold: math.Log(p.Threshold)}
 	}
 	for _, g := range families.ByFamily(m.Features) {
 		comps, err := g.Family.Compile(cc, g.Features)
@@ -79,7 +79,7 @@ func compileValid(m *Model) (*Scorer, error) {
 		}
 		s.Components = append(s.Components, comps...)
 	}
-	s.Inputs = cc.inputs
+	s.Inputs = cc.Inputs
 	for j, in := range s.Inputs {
 		if in == nil {
 			return nil, fmt.Errorf("%w: model %q: feature %q was not compiled", ErrInvalidModel, m.Name, m.Features[j].Name)
@@ -92,16 +92,16 @@ func compileValid(m *Model) (*Scorer, error) {
 		}
 	}
 	for _, comp := range s.Components {
-		if p, ok := comp.(priorless); ok && p.ignoresPriors() {
+		if p, ok := comp.(Priorless); ok && p.IgnoresPriors() {
 			clear(s.LogPrior) // complement scores ignore the priors, as scikit-learn
 			s.NoPriors = true
 		}
 	}
 	for _, comp := range s.Components {
-		if ic, ok := comp.(intercepter); ok {
+		if ic, ok := comp.(Intercepter); ok {
 			s.Intercepts = true
 			for c := range K {
-				s.LogPrior[c] += ic.intercept(c)
+				s.LogPrior[c] += ic.Intercept(c)
 			}
 		}
 	}
@@ -115,7 +115,7 @@ func compileValid(m *Model) (*Scorer, error) {
 }
 
 func (s *Scorer) computePriors() {
-	for c, p := range classPriors(s.Model) {
+	for c, p := range ClassPriors(s.Model) {
 		s.LogPrior[c] = math.Log(p)
 	}
 }
@@ -204,7 +204,7 @@ func (s *Scorer) JointLogLikelihood(b *Batch, out []float64, ws *Workspace) {
 func (s *Scorer) pooledJLL(b *Batch, out []float64, ws *Workspace) {
 	n, K := b.N, len(s.Labels)
 	for c := range K {
-		fill(out[c*n:c*n+n], s.base[c])
+		Fill(out[c*n:c*n+n], s.base[c])
 	}
 	for _, comp := range s.Components {
 		comp.Add(b, out)
@@ -230,7 +230,7 @@ func (s *Scorer) Incomplete(b *Batch, i int) bool {
 func (s *Scorer) misses(b *Batch, j, i int) bool {
 	if s.Inputs[j].Kind == NumberInput {
 		x := b.Num[j][i]
-		return !isValid(b.Valid[j], i) || x-x != 0
+		return !IsValid(b.Valid[j], i) || x-x != 0
 	}
 	return b.Cat[j][i] == s.Inputs[j].Missing()
 }
@@ -322,7 +322,7 @@ func (s *Scorer) fixup(b *Batch, out []float64, ws *Workspace) {
 	}
 	for c := range K {
 		col := out[c*n : c*n+n]
-		if allFinite(col) {
+		if AllFinite(col) {
 			continue
 		}
 		for i, v := range col {

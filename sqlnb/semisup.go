@@ -42,7 +42,7 @@ var emTables = []string{"nb_em_rows", "nb_em_post", "nb_em_classes"}
 // The temporary tables live on one connection (conn); the E-step's scorer is made callable from SQL by reg.
 // Only families whose statistics are weighted sums and whose scores are log-likelihoods take part: naive
 // Bayes kinds, not complement (weights, not likelihoods), lda, qda or logistic.
-func trainSemiSupervised(ctx context.Context, conn Querier, reg FoldRegistrar, spec TrainSpec, p *plan, params Params) (*Model, []string, error) {
+func trainSemiSupervised(ctx context.Context, conn Querier, reg FoldRegistrar, spec TrainSpec, p *Plan, params Params) (*Model, []string, error) {
 	if err := checkSemiSupervised(p, reg); err != nil {
 		return nil, nil, err
 	}
@@ -52,7 +52,7 @@ func trainSemiSupervised(ctx context.Context, conn Querier, reg FoldRegistrar, s
 	}
 	if m0.SkippedRows == 0 {
 		return m0, []string{fmt.Sprintf("semi-supervised: source %s has no rows with a NULL label %q: trained on the labelled rows only",
-			p.src.quoted(), p.label.Name)}, nil
+			p.Src.Quoted(), p.Label.Name)}, nil
 	}
 	defer func() {
 		for _, t := range emTables {
@@ -62,12 +62,12 @@ func trainSemiSupervised(ctx context.Context, conn Querier, reg FoldRegistrar, s
 			}
 		}
 	}()
-	names := make([]string, len(p.features))
-	for i, f := range p.features {
+	names := make([]string, len(p.Features))
+	for i, f := range p.Features {
 		names[i] = f.Name
 	}
-	data := map[string]any{"From": p.src.From, "Label": p.label.Name, "Weight": p.weight, "Features": names,
-		"Param": len(p.src.Args) + 1}
+	data := map[string]any{"From": p.Src.From, "Label": p.Label.Name, "Weight": p.Weight, "Features": names,
+		"Param": len(p.Src.Args) + 1}
 	unlabelled, err := emSetUp(ctx, conn, p, data, classLabels(m0))
 	if err != nil {
 		return nil, nil, err
@@ -77,8 +77,8 @@ func trainSemiSupervised(ctx context.Context, conn Querier, reg FoldRegistrar, s
 		return nil, nil, err
 	}
 	mp := *p
-	mp.src = Source{Text: p.src.Text, From: from, Args: p.src.Args}
-	mp.weight = emWeight
+	mp.Src = Source{Text: p.Src.Text, From: from, Args: p.Src.Args}
+	mp.Weight = emWeight
 
 	cur := m0
 	ll, err := emStep(ctx, conn, reg, p, data, cur, unlabelled)
@@ -123,10 +123,10 @@ func trainSemiSupervised(ctx context.Context, conn Querier, reg FoldRegistrar, s
 // checkSemiSupervised rejects what semi-supervised training cannot do: a model with a kind that does not
 // score by a likelihood or whose statistics are not weighted sums, features that take no weights, a term
 // table, no scorer registry, or a column named like the ones it adds.
-func checkSemiSupervised(p *plan, reg FoldRegistrar) error {
-	for _, f := range p.features {
+func checkSemiSupervised(p *Plan, reg FoldRegistrar) error {
+	for _, f := range p.Features {
 		info := families.KindInfo(f.Kind)
-		if _, refits := families.FamilyOf(f.Kind).(refitter); refits || info.Alone != "" || info.Priorless {
+		if _, refits := families.FamilyOf(f.Kind).(Refitter); refits || info.Alone != "" || info.Priorless {
 			return fmt.Errorf("%w: semi-supervised training needs naive Bayes features, whose statistics are weighted sums of likelihood terms: feature %q is %s; "+
 				"use a naive Bayes kind (gaussian, poisson, categorical, bernoulli, multinomial, text) or drop --semi-supervised", ErrBadOption, f.Name, f.Kind)
 		}
@@ -138,10 +138,10 @@ func checkSemiSupervised(p *plan, reg FoldRegistrar) error {
 			return fmt.Errorf("%w: feature %q has a name semi-supervised training uses for itself: rename the column", ErrBadOption, f.Name)
 		}
 	}
-	if p.terms != nil {
+	if p.Terms != nil {
 		return fmt.Errorf("%w: semi-supervised training with a term table (--terms) is not supported: its unlabelled rows carry no term MAP to score; use a text column", ErrBadOption)
 	}
-	if err := families.CheckFeatures(p.features, true); err != nil {
+	if err := families.CheckFeatures(p.Features, true); err != nil {
 		return fmt.Errorf("semi-supervised training weighs the unlabelled rows by their posteriors: %w", err)
 	}
 	if reg == nil {
@@ -152,12 +152,12 @@ func checkSemiSupervised(p *plan, reg FoldRegistrar) error {
 
 // emSetUp materialises the unlabelled rows (nb_em_rows; their weights are checked as training checks them)
 // and the classes (nb_em_classes), and returns the number of unlabelled rows.
-func emSetUp(ctx context.Context, conn Querier, p *plan, data map[string]any, labels []string) (int64, error) {
+func emSetUp(ctx context.Context, conn Querier, p *Plan, data map[string]any, labels []string) (int64, error) {
 	stmt, err := queries.Render("em_rows.tmpl.sql", data)
 	if err != nil {
 		return 0, err
 	}
-	if _, err := conn.ExecContext(ctx, stmt, p.src.Args...); err != nil {
+	if _, err := conn.ExecContext(ctx, stmt, p.Src.Args...); err != nil {
 		return 0, fmt.Errorf("read the unlabelled rows: %w", err)
 	}
 	var n, nonNull int64
@@ -166,15 +166,15 @@ func emSetUp(ctx context.Context, conn Querier, p *plan, data map[string]any, la
 	if err := conn.QueryRowContext(ctx, queries.SQL("em_rows_summary.sql")).Scan(&n, &nonNull, &minW, &total); err != nil {
 		return 0, fmt.Errorf("read the unlabelled rows: %w", err)
 	}
-	if p.weight != "" {
-		if err := checkWeights(p.weight, n, nonNull, minW); err != nil {
+	if p.Weight != "" {
+		if err := CheckWeights(p.Weight, n, nonNull, minW); err != nil {
 			return 0, fmt.Errorf("unlabelled rows: %w", err)
 		}
 	}
 	if stmt, err = queries.Render("em_classes.tmpl.sql", data); err != nil {
 		return 0, err
 	}
-	if _, err := conn.ExecContext(ctx, stmt, append(append([]any{}, p.src.Args...), labels)...); err != nil {
+	if _, err := conn.ExecContext(ctx, stmt, append(append([]any{}, p.Src.Args...), labels)...); err != nil {
 		return 0, fmt.Errorf("list the classes: %w", err)
 	}
 	return n, nil
@@ -182,7 +182,7 @@ func emSetUp(ctx context.Context, conn Querier, p *plan, data map[string]any, la
 
 // emStep runs an E-step with model m: the unlabelled rows' posteriors into nb_em_post, and m's
 // log-likelihood of the training rows (trainSemiSupervised).
-func emStep(ctx context.Context, conn Querier, reg FoldRegistrar, p *plan, data map[string]any, m *Model, unlabelled int64) (float64, error) {
+func emStep(ctx context.Context, conn Querier, reg FoldRegistrar, p *Plan, data map[string]any, m *Model, unlabelled int64) (float64, error) {
 	s, err := Compile(m)
 	if err != nil {
 		return 0, err
@@ -205,7 +205,7 @@ func emStep(ctx context.Context, conn Querier, reg FoldRegistrar, p *plan, data 
 	if scored != unlabelled {
 		return 0, fmt.Errorf("%w: %d of %d unlabelled rows could not be scored", ErrBadValue, unlabelled-scored, unlabelled)
 	}
-	ld := map[string]any{"Score": "nb_cv_em(" + queries.Literal(name) + ", 0::BIGINT, CAST(" + queries.Ident(p.label.Name) + " AS VARCHAR), " + queries.Row + ")"}
+	ld := map[string]any{"Score": "nb_cv_em(" + queries.Literal(name) + ", 0::BIGINT, CAST(" + queries.Ident(p.Label.Name) + " AS VARCHAR), " + queries.Row + ")"}
 	for k, v := range data {
 		if k != "Score" {
 			ld[k] = v
@@ -216,7 +216,7 @@ func emStep(ctx context.Context, conn Querier, reg FoldRegistrar, p *plan, data 
 	}
 	var llL float64
 	var rows, scoredL int64
-	if err := conn.QueryRowContext(ctx, stmt, p.src.Args...).Scan(&llL, &rows, &scoredL); err != nil {
+	if err := conn.QueryRowContext(ctx, stmt, p.Src.Args...).Scan(&llL, &rows, &scoredL); err != nil {
 		return 0, fmt.Errorf("score the labelled rows: %w", err)
 	}
 	if scoredL != rows {
@@ -228,8 +228,8 @@ func emStep(ctx context.Context, conn Querier, reg FoldRegistrar, p *plan, data 
 // emFinish turns the M-step's model m (trained on the expanded rows) into a semi-supervised model: the
 // weight column and row counts of the labelled rows (m0), the unlabelled rows and the steps taken. Its
 // classes keep their weights (labelled weight plus posteriors). It is validated again.
-func emFinish(m, m0 *Model, p *plan, unlabelled, steps int64) error {
-	m.Weight = p.weight
+func emFinish(m, m0 *Model, p *Plan, unlabelled, steps int64) error {
+	m.Weight = p.Weight
 	m.UnlabelledRows, m.SkippedRows, m.Iterations = unlabelled, 0, steps
 	counts := map[string]int64{}
 	for _, c := range m0.Classes {

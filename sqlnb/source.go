@@ -48,7 +48,7 @@ func (s Source) FromAt(n int) string {
 
 // quoted is the source's text as messages show it: a table name written with double quotes ("my data",
 // main."my data") as it is, anything else (a bare name, a query, a file) in double quotes as %q writes it.
-func (s Source) quoted() string {
+func (s Source) Quoted() string {
 	t := strings.TrimSpace(s.Text)
 	inQuotes := false
 	for _, c := range t {
@@ -277,14 +277,14 @@ func RequireColumns(ctx context.Context, q Querier, src Source, what string, nam
 	if err != nil {
 		return err
 	}
-	return requireIn(cols, src, what, names...)
+	return RequireIn(cols, src, what, names...)
 }
 
 // requireIn is RequireColumns on the columns of src already described.
-func requireIn(cols []Column, src Source, what string, names ...string) error {
+func RequireIn(cols []Column, src Source, what string, names ...string) error {
 	for _, n := range names {
-		if _, ok := findColumn(cols, n); !ok {
-			return fmt.Errorf("%w: %s column %q is not in the source %s (columns: %s)", ErrUnknownColumn, what, n, src.Text, columnNames(cols))
+		if _, ok := FindColumn(cols, n); !ok {
+			return fmt.Errorf("%w: %s column %q is not in the source %s (columns: %s)", ErrUnknownColumn, what, n, src.Text, ColumnNames(cols))
 		}
 	}
 	return nil
@@ -322,7 +322,7 @@ func FoldIdent(name string) string {
 	return string(b)
 }
 
-func findColumn(cols []Column, name string) (Column, bool) {
+func FindColumn(cols []Column, name string) (Column, bool) {
 	for _, c := range cols {
 		if c.Name == name {
 			return c, true
@@ -340,7 +340,7 @@ func findColumn(cols []Column, name string) (Column, bool) {
 	return Column{}, false
 }
 
-func columnNames(cols []Column) string {
+func ColumnNames(cols []Column) string {
 	names := make([]string, len(cols))
 	for i, c := range cols {
 		names[i] = c.Name
@@ -349,36 +349,36 @@ func columnNames(cols []Column) string {
 }
 
 // typeClass classifies a DuckDB type name for kind selection.
-type typeClass int
+type TypeClass int
 
 const (
-	typeOther typeClass = iota
-	typeInteger
-	typeFloat  // FLOAT, DOUBLE
-	typeNumber // DECIMAL, HUGEINT...: numeric, converted
-	typeBool
-	typeText // VARCHAR, ENUM
+	TypeOther TypeClass = iota
+	TypeInteger
+	TypeFloat  // FLOAT, DOUBLE
+	TypeNumber // DECIMAL, HUGEINT...: numeric, converted
+	TypeBool
+	TypeText // VARCHAR, ENUM
 )
 
-func classifyType(t string) typeClass {
+func ClassifyType(t string) TypeClass {
 	u := strings.ToUpper(t)
 	switch {
 	case u == "FLOAT" || u == "DOUBLE" || u == "REAL" || u == "FLOAT4" || u == "FLOAT8":
-		return typeFloat
+		return TypeFloat
 	case u == "TINYINT" || u == "SMALLINT" || u == "INTEGER" || u == "BIGINT" ||
 		u == "UTINYINT" || u == "USMALLINT" || u == "UINTEGER" || u == "UBIGINT":
-		return typeInteger
+		return TypeInteger
 	case u == "HUGEINT" || u == "UHUGEINT" || strings.HasPrefix(u, "DECIMAL"):
-		return typeNumber
+		return TypeNumber
 	case u == "BOOLEAN":
-		return typeBool
+		return TypeBool
 	case u == "VARCHAR" || strings.HasPrefix(u, "ENUM("):
-		return typeText
+		return TypeText
 	}
-	return typeOther
+	return TypeOther
 }
 
-func (c typeClass) numeric() bool { return c == typeInteger || c == typeFloat || c == typeNumber }
+func (c TypeClass) Numeric() bool { return c == TypeInteger || c == TypeFloat || c == TypeNumber }
 
 // skipComments drops the SQL comments (-- to the end of the line, /* … */) and blanks at the start of s: a
 // query may begin with them.

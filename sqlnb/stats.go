@@ -19,7 +19,7 @@ type Stats map[string]any
 
 // rowKey identifies a statistics row within its table: feature, class and, where the table has one, the
 // value or term.
-type rowKey struct{ Feature, Class, Value string }
+type RowKey struct{ Feature, Class, Value string }
 
 // Table is one kind of statistics row a family keeps per model: nb.<Name> in the store (one column per
 // field of T, named by its json tag), the key <Name> in model JSON. Rows of disjoint training sets with the
@@ -27,7 +27,7 @@ type rowKey struct{ Feature, Class, Value string }
 type Table[T any] struct {
 	Name string
 	// Key identifies a row; rows of one model have distinct keys.
-	Key func(*T) rowKey
+	Key func(*T) RowKey
 	// Merge adds src (statistics of rows disjoint from dst's) into dst.
 	Merge func(dst, src *T)
 	// Subtract removes src (statistics of rows that dst counts) from dst: Merge's inverse, so that
@@ -50,21 +50,21 @@ type Table[T any] struct {
 	ModelRows bool
 }
 
-// table is the untyped view of a Table the store, JSON codec, validation and merge use.
-type table interface {
-	tableName() string
-	columns() []tableColumn
+// statsTable is the untyped view of a Table the store, JSON codec, validation and merge use.
+type StatsTable interface {
+	TableName() string
+	Columns() []tableColumn
 	decode(raw json.RawMessage) (any, error)
 	validate(m *Model, rows any, known map[string]bool) error
 	merge(parts []any) any
 	subtract(m *Model, have, minus any, gone map[string]bool) (any, error)
-	insertArgs(rows any) []any
-	concat(parts []any) any
-	source(rows any) func(dst []driver.Value) bool
-	loadGroups(rows Rows, model string) (map[int64]any, error)
-	size(rows any) int
-	countRows(rows any, into map[string]int64) bool
-	renameFeatures(rows any, to map[string]string)
+	InsertArgs(rows any) []any
+	Concat(parts []any) any
+	Source(rows any) func(dst []driver.Value) bool
+	LoadGroups(rows Rows, model string) (map[int64]any, error)
+	Size(rows any) int
+	CountRows(rows any, into map[string]int64) bool
+	RenameFeatures(rows any, to map[string]string)
 }
 
 type tableColumn struct {
@@ -73,10 +73,10 @@ type tableColumn struct {
 }
 
 // StatRows returns m's statistics rows of table t (GaussianTable, CategoricalTable, ...).
-func StatRows[T any](m *Model, t *Table[T]) []T { return rowsOf(m, t) }
+func StatRows[T any](m *Model, t *Table[T]) []T { return RowsOf(m, t) }
 
 // rowsOf returns m's rows of table t.
-func rowsOf[T any](m *Model, t *Table[T]) []T {
+func RowsOf[T any](m *Model, t *Table[T]) []T {
 	if m.Stats == nil {
 		return nil
 	}
@@ -86,8 +86,8 @@ func rowsOf[T any](m *Model, t *Table[T]) []T {
 
 // rowsByFeature groups m's rows of table t by feature: subslices of the stored rows when each feature's rows
 // are contiguous (as training and the store give them, so millions of rows are not copied), else copies.
-func rowsByFeature[T any](m *Model, t *Table[T]) map[string][]T {
-	rows := rowsOf(m, t)
+func RowsByFeature[T any](m *Model, t *Table[T]) map[string][]T {
+	rows := RowsOf(m, t)
 	out := map[string][]T{}
 	start := 0
 	for i := 1; i <= len(rows); i++ {
@@ -112,14 +112,14 @@ copyAll:
 }
 
 // addRows appends rows to s's rows of table t.
-func addRows[T any](s Stats, t *Table[T], rows ...T) {
+func AddRows[T any](s Stats, t *Table[T], rows ...T) {
 	have, _ := s[t.Name].([]T)
 	s[t.Name] = append(have, rows...)
 }
 
-func (t *Table[T]) tableName() string { return t.Name }
+func (t *Table[T]) TableName() string { return t.Name }
 
-func (t *Table[T]) columns() []tableColumn {
+func (t *Table[T]) Columns() []tableColumn {
 	var out []tableColumn
 	typ := reflect.TypeFor[T]()
 	for i := range typ.NumField() {
@@ -145,10 +145,10 @@ func (t *Table[T]) columns() []tableColumn {
 }
 
 // renameFeatures renames, in rows, every feature name that to maps (the columns "feature" and "other").
-func (t *Table[T]) renameFeatures(rows any, to map[string]string) {
+func (t *Table[T]) RenameFeatures(rows any, to map[string]string) {
 	rs, _ := rows.([]T)
 	var fields []int
-	for _, c := range t.columns() {
+	for _, c := range t.Columns() {
 		if c.Name == "feature" || c.Name == "other" {
 			fields = append(fields, c.field)
 		}
@@ -185,14 +185,14 @@ func (t *Table[T]) decode(raw json.RawMessage) (any, error) {
 	return rows, nil
 }
 
-func (t *Table[T]) size(rows any) int {
+func (t *Table[T]) Size(rows any) int {
 	r, _ := rows.([]T)
 	return len(r)
 }
 
 // countRows adds, per feature, the training rows the table's rows count (Rows) to into, and reports whether
 // the table counts rows at all.
-func (t *Table[T]) countRows(rows any, into map[string]int64) bool {
+func (t *Table[T]) CountRows(rows any, into map[string]int64) bool {
 	if t.Rows == nil {
 		return false
 	}
@@ -215,34 +215,34 @@ func (t *Table[T]) validate(m *Model, rows any, known map[string]bool) error {
 	}
 	rs := rows.([]T)
 	sorted := keysAscending(rs, t.Key)
-	var seen map[rowKey]struct{}
+	var seen map[RowKey]struct{}
 	if !sorted {
-		seen = make(map[rowKey]struct{}, len(rs))
+		seen = make(map[RowKey]struct{}, len(rs))
 	}
 	lastFeature, lastClass := "\x00", "\x00" // rows come grouped: look a name up once per run
 	for i := range rs {
 		k := t.Key(&rs[i])
 		if k.Feature != lastFeature {
 			if !known[k.Feature] && !(k.Feature == "" && t.ModelRows && len(known) > 0) {
-				return invalidRow(m, t.Name, i, "feature %q has no %s statistics", k.Feature, t.Name)
+				return InvalidRow(m, t.Name, i, "feature %q has no %s statistics", k.Feature, t.Name)
 			}
 			lastFeature = k.Feature
 		}
 		if k.Class != lastClass {
 			if !classes[k.Class] {
-				return invalidRow(m, t.Name, i, "unknown class %q", k.Class)
+				return InvalidRow(m, t.Name, i, "unknown class %q", k.Class)
 			}
 			lastClass = k.Class
 		}
 		if !sorted {
 			if _, dup := seen[k]; dup {
-				return invalidRow(m, t.Name, i, "a second row for feature %q, class %q%s", k.Feature, k.Class, valueSuffix(k.Value))
+				return InvalidRow(m, t.Name, i, "a second row for feature %q, class %q%s", k.Feature, k.Class, valueSuffix(k.Value))
 			}
 			seen[k] = struct{}{}
 		}
 		if t.Check != nil {
 			if err := t.Check(&rs[i]); err != nil {
-				return &rowError{model: m.Name, table: t.Name, row: i, detail: fmt.Sprintf("feature %q, class %q%s", k.Feature, k.Class, valueSuffix(k.Value)), err: err}
+				return &RowError{model: m.Name, table: t.Name, row: i, Detail: fmt.Sprintf("feature %q, class %q%s", k.Feature, k.Class, valueSuffix(k.Value)), Err: err}
 			}
 		}
 		if t.Rows != nil {
@@ -251,10 +251,10 @@ func (t *Table[T]) validate(m *Model, rows any, known map[string]bool) error {
 			switch {
 			// Semi-supervised models count each unlabelled row in every class (Model.UnlabelledRows).
 			case (n > c.Count && m.UnlabelledRows == 0) || w > c.Weight*(1+1e-9):
-				return &rowError{model: m.Name, table: t.Name, row: i, detail: fmt.Sprintf("feature %q, class %q%s", k.Feature, k.Class, valueSuffix(k.Value)),
-					err: fmt.Errorf("%w: it counts %d rows of weight %v, more than the class's %d and %v", errBeyondClass, n, w, c.Count, c.Weight)}
+				return &RowError{model: m.Name, table: t.Name, row: i, Detail: fmt.Sprintf("feature %q, class %q%s", k.Feature, k.Class, valueSuffix(k.Value)),
+					Err: fmt.Errorf("%w: it counts %d rows of weight %v, more than the class's %d and %v", ErrBeyondClass, n, w, c.Count, c.Weight)}
 			case m.Weight == "" && m.UnlabelledRows == 0 && w != float64(n):
-				return invalidRow(m, t.Name, i, "feature %q, class %q%s: weight %v but %d rows, in a model without a weight column",
+				return InvalidRow(m, t.Name, i, "feature %q, class %q%s: weight %v but %d rows, in a model without a weight column",
 					k.Feature, k.Class, valueSuffix(k.Value), w, n)
 			}
 		}
@@ -263,7 +263,7 @@ func (t *Table[T]) validate(m *Model, rows any, known map[string]bool) error {
 			for j := range u {
 				// Training, merge and forget give equal bits; 1e-12 leaves room for models written elsewhere.
 				if math.Abs(u[j]-w[j]) > 1e-12*math.Max(math.Abs(u[j]), math.Abs(w[j])) {
-					return invalidRow(m, t.Name, i, "feature %q, class %q%s: weighted moment %v differs from the unweighted %v, "+
+					return InvalidRow(m, t.Name, i, "feature %q, class %q%s: weighted moment %v differs from the unweighted %v, "+
 						"in a model without a weight column (they must be equal)", k.Feature, k.Class, valueSuffix(k.Value), w[j], u[j])
 				}
 			}
@@ -275,7 +275,7 @@ func (t *Table[T]) validate(m *Model, rows any, known map[string]bool) error {
 // keysAscending reports whether rows come in runs of one feature each (in any order of features) with
 // (value, class) strictly ascending within a run — as training scans and the store give them: then keys are
 // unique without a map.
-func keysAscending[T any](rows []T, key func(*T) rowKey) bool {
+func keysAscending[T any](rows []T, key func(*T) RowKey) bool {
 	done := map[string]bool{}
 	for i := 1; i < len(rows); i++ {
 		a, b := key(&rows[i-1]), key(&rows[i])
@@ -302,31 +302,31 @@ func valueSuffix(v string) string {
 
 // rowError is a statistics row that Check refused: ErrInvalidModel, and err (errNotFinite for a sum that
 // overflowed).
-type rowError struct {
-	model, table, detail string
+type RowError struct {
+	model, table, Detail string
 	row                  int
-	err                  error
+	Err                  error
 }
 
-func (e *rowError) Error() string {
-	return fmt.Sprintf("%v: model %q, table nb.%s row %d: %s: %v", ErrInvalidModel, e.model, e.table, e.row+1, e.detail, e.err)
+func (e *RowError) Error() string {
+	return fmt.Sprintf("%v: model %q, table nb.%s row %d: %s: %v", ErrInvalidModel, e.model, e.table, e.row+1, e.Detail, e.Err)
 }
 
-func (e *rowError) Unwrap() []error { return []error{ErrInvalidModel, e.err} }
+func (e *RowError) Unwrap() []error { return []error{ErrInvalidModel, e.Err} }
 
 // errBeyondClass: a statistics row counts more rows than its class.
-var errBeyondClass = errors.New("more rows than the class")
+var ErrBeyondClass = errors.New("more rows than the class")
 
 // errNotFinite: a statistic is infinite or NaN.
-var errNotFinite = errors.New("a statistic is not finite")
+var ErrNotFinite = errors.New("a statistic is not finite")
 
-func invalidRow(m *Model, table string, row int, format string, args ...any) error {
+func InvalidRow(m *Model, table string, row int, format string, args ...any) error {
 	return fmt.Errorf("%w: model %q, table nb.%s row %d: %s", ErrInvalidModel, m.Name, table, row+1, fmt.Sprintf(format, args...))
 }
 
 // merge combines the rows of disjoint parts by key (first-seen order).
 func (t *Table[T]) merge(parts []any) any {
-	idx := map[rowKey]int{}
+	idx := map[RowKey]int{}
 	var out []T
 	for _, p := range parts {
 		rows, _ := p.([]T)
@@ -349,7 +349,7 @@ func (t *Table[T]) merge(parts []any) any {
 func (t *Table[T]) subtract(m *Model, have, minus any, gone map[string]bool) (any, error) {
 	rows, _ := have.([]T)
 	out := append([]T(nil), rows...)
-	idx := make(map[rowKey]int, len(out))
+	idx := make(map[RowKey]int, len(out))
 	for i := range out {
 		idx[t.Key(&out[i])] = i
 	}
@@ -380,7 +380,7 @@ func (t *Table[T]) subtract(m *Model, have, minus any, gone map[string]bool) (an
 }
 
 // concat appends the rows of parts into one slice.
-func (t *Table[T]) concat(parts []any) any {
+func (t *Table[T]) Concat(parts []any) any {
 	var out []T
 	for _, p := range parts {
 		out = append(out, p.([]T)...)
@@ -389,9 +389,9 @@ func (t *Table[T]) concat(parts []any) any {
 }
 
 // insertArgs returns one list per column, in column order.
-func (t *Table[T]) insertArgs(rows any) []any {
+func (t *Table[T]) InsertArgs(rows any) []any {
 	rs := rows.([]T)
-	cols := t.columns()
+	cols := t.Columns()
 	args := make([]any, len(cols))
 	for c, col := range cols {
 		switch col.Type {
@@ -419,9 +419,9 @@ func (t *Table[T]) insertArgs(rows any) []any {
 }
 
 // source returns a function that writes the next row's values (column order) into dst, false when done.
-func (t *Table[T]) source(rows any) func(dst []driver.Value) bool {
+func (t *Table[T]) Source(rows any) func(dst []driver.Value) bool {
 	rs := rows.([]T)
-	cols := t.columns()
+	cols := t.Columns()
 	i := 0
 	return func(dst []driver.Value) bool {
 		if i == len(rs) {
@@ -446,8 +446,8 @@ func (t *Table[T]) source(rows any) func(dst []driver.Value) bool {
 
 // loadGroups scans the rows of a store query over the group id then the table's columns, ordered by group
 // id, into one slice of rows per group; a NULL is an invalid model.
-func (t *Table[T]) loadGroups(rows Rows, model string) (map[int64]any, error) {
-	cols := t.columns()
+func (t *Table[T]) LoadGroups(rows Rows, model string) (map[int64]any, error) {
+	cols := t.Columns()
 	vals := make([]any, len(cols))
 	var group int64
 	ptrs := make([]any, len(cols)+1)
@@ -526,7 +526,7 @@ func SetRowReader(f RowReader) { rowReader = f }
 
 // queryRows runs query through the row reader when one is installed and q is not inside a transaction,
 // else through database/sql.
-func queryRows(ctx context.Context, q Querier, query string, args ...any) (Rows, error) {
+func QueryRows(ctx context.Context, q Querier, query string, args ...any) (Rows, error) {
 	if rowReader != nil {
 		if _, inTx := q.(*sql.Tx); !inTx {
 			rows, err := rowReader(ctx, q, query, args...)
@@ -546,10 +546,10 @@ var ErrFallback = errors.New("use database/sql")
 // it to DuckDB's appender (SetRowAppender); without one, statistics are inserted from bound lists.
 type RowAppender func(ctx context.Context, conn *sql.Conn, schema, table string, columns []string, next func(dst []driver.Value) bool) error
 
-var rowAppender RowAppender
+var AppendRowsHook RowAppender
 
 // SetRowAppender installs the fast path for storing statistics rows.
-func SetRowAppender(f RowAppender) { rowAppender = f }
+func SetRowAppender(f RowAppender) { AppendRowsHook = f }
 
 // NumberStream runs query on conn and calls each with every chunk of its result, in order, as one []float64
 // per column (BOOLEAN as 0 or 1, integers converted), valid only during the call. The result streams: a
@@ -565,7 +565,7 @@ func SetNumberStream(f NumberStream) { numberStream = f }
 
 // streamNumbers runs query through the number stream when one is installed, else through database/sql
 // (chunks of up to 2048 rows; NULL values are an error).
-func streamNumbers(ctx context.Context, conn *sql.Conn, query string, args []any, each func(cols [][]float64) error) error {
+func StreamNumbers(ctx context.Context, conn *sql.Conn, query string, args []any, each func(cols [][]float64) error) error {
 	if numberStream != nil {
 		if err := numberStream(ctx, conn, query, args, each); !errors.Is(err, ErrFallback) {
 			return err

@@ -134,7 +134,7 @@ func (st Store) Upgrade(ctx context.Context, db DB) (from int, err error) {
 	}
 	gens.Close()
 	for _, g := range all {
-		if err := createMarker(ctx, tx, g); err != nil {
+		if err := CreateMarker(ctx, tx, g); err != nil {
 			return from, fmt.Errorf("upgrade model store: %w", err)
 		}
 	}
@@ -170,18 +170,18 @@ func (st Store) Save(ctx context.Context, db DB, m *Model) error {
 	if err := st.Families.Validate(m); err != nil {
 		return err
 	}
-	m.Generation = newGeneration()
-	return st.put(ctx, db, m)
+	m.Generation = NewGeneration()
+	return st.Put(ctx, db, m)
 }
 
 // put stores m, which the caller validated.
-func (st Store) put(ctx context.Context, db DB, m *Model) error {
+func (st Store) Put(ctx context.Context, db DB, m *Model) error {
 	m.Version = FormatVersion
 	if err := st.EnsureStore(ctx, db); err != nil {
 		return err
 	}
-	err := retryConflicts(ctx, m.Name, func(ctx context.Context) error {
-		return inTransaction(ctx, db, func(t *storeTx) error { return st.saveTx(ctx, t, m) })
+	err := RetryConflicts(ctx, m.Name, func(ctx context.Context) error {
+		return InTransaction(ctx, db, func(t *StoreTx) error { return st.SaveTx(ctx, t, m) })
 	})
 	if err != nil {
 		return fmt.Errorf("store model %q: %w", m.Name, err)
@@ -192,7 +192,7 @@ func (st Store) put(ctx context.Context, db DB, m *Model) error {
 // storeTx is one transaction on the model store. Its Querier runs the statements; conn is its connection
 // when it has one (the row appender and reader work through it); keeper, when the connection's driver
 // offers one (VersionKeeper), hears of every model version the transaction replaces or drops.
-type storeTx struct {
+type StoreTx struct {
 	Querier
 	conn   *sql.Conn
 	keeper VersionKeeper
@@ -212,7 +212,7 @@ type VersionKeeper interface {
 }
 
 // replacing tells the keeper that the transaction replaces or drops version generation of model name.
-func (t *storeTx) replacing(ctx context.Context, name, generation string) {
+func (t *StoreTx) Replacing(ctx context.Context, name, generation string) {
 	if t.keeper == nil || generation == "" {
 		return
 	}
@@ -221,7 +221,7 @@ func (t *storeTx) replacing(ctx context.Context, name, generation string) {
 }
 
 // ended tells the keeper how the transaction ended.
-func (t *storeTx) ended(committed bool) {
+func (t *StoreTx) ended(committed bool) {
 	for _, g := range t.gone {
 		t.keeper.VersionGone(g[0], g[1], committed)
 	}
@@ -229,7 +229,7 @@ func (t *storeTx) ended(committed bool) {
 
 // inTransaction runs fn in one transaction. When db can hand out a connection (*sql.DB, *sql.Conn), the
 // transaction is opened on it with BEGIN, so that the row appender can write into it; else db.BeginTx.
-func inTransaction(ctx context.Context, db DB, fn func(t *storeTx) error) error {
+func InTransaction(ctx context.Context, db DB, fn func(t *StoreTx) error) error {
 	var conn *sql.Conn
 	switch d := db.(type) {
 	case *sql.Conn:
@@ -249,13 +249,13 @@ func inTransaction(ctx context.Context, db DB, fn func(t *storeTx) error) error 
 		if err != nil {
 			return err
 		}
-		if err := fn(&storeTx{Querier: tx}); err != nil {
+		if err := fn(&StoreTx{Querier: tx}); err != nil {
 			_ = tx.Rollback()
 			return err
 		}
 		return tx.Commit()
 	}
-	t := &storeTx{Querier: conn, conn: conn}
+	t := &StoreTx{Querier: conn, conn: conn}
 	_ = conn.Raw(func(dc any) error {
 		t.keeper, _ = dc.(VersionKeeper)
 		return nil
@@ -287,7 +287,7 @@ func inTransaction(ctx context.Context, db DB, fn func(t *storeTx) error) error 
 // goroutines appending at once on a loaded machine lost ten times in a row. fn gets the context that holds the
 // turn: a write of the same model inside fn (merge storing into one of its inputs) goes on without waiting
 // for itself.
-func retryConflicts(ctx context.Context, model string, fn func(ctx context.Context) error) error {
+func RetryConflicts(ctx context.Context, model string, fn func(ctx context.Context) error) error {
 	ctx, unlock, err := lockModel(ctx, model)
 	if err != nil {
 		return err
@@ -354,13 +354,13 @@ func isConflict(err error) bool {
 	return strings.Contains(msg, "Conflict on") || strings.Contains(msg, "write-write conflict")
 }
 
-func (st Store) saveTx(ctx context.Context, t *storeTx, m *Model) error {
+func (st Store) SaveTx(ctx context.Context, t *StoreTx, m *Model) error {
 	q, conn := t.Querier, t.conn
 	var old sql.NullString
 	if err := q.QueryRowContext(ctx, queries.SQL("store_model_generation.sql"), m.Name).Scan(&old); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return err
 	}
-	t.replacing(ctx, m.Name, old.String)
+	t.Replacing(ctx, m.Name, old.String)
 	if err := st.deleteTx(ctx, q, m.Name, old.String); err != nil {
 		return err
 	}
@@ -412,7 +412,7 @@ func (st Store) saveTx(ctx context.Context, t *storeTx, m *Model) error {
 	if err := st.saveGroups(ctx, q, conn, m); err != nil {
 		return err
 	}
-	return createMarker(ctx, q, m.Generation)
+	return CreateMarker(ctx, q, m.Generation)
 }
 
 // VersionMarker is the name of the catalog object (a sequence in schema nb) that marks a model version: it
@@ -421,7 +421,7 @@ func (st Store) saveTx(ctx context.Context, t *storeTx, m *Model) error {
 // tables). Scoring functions bind the version their caller's snapshot sees.
 func VersionMarker(generation string) string { return "v_" + generation }
 
-func createMarker(ctx context.Context, q Querier, generation string) error {
+func CreateMarker(ctx context.Context, q Querier, generation string) error {
 	stmt, err := queries.Render("store_create_marker.tmpl.sql", map[string]any{"Name": VersionMarker(generation)})
 	if err != nil {
 		return err
@@ -430,7 +430,7 @@ func createMarker(ctx context.Context, q Querier, generation string) error {
 	return err
 }
 
-func dropMarker(ctx context.Context, q Querier, generation string) error {
+func DropMarker(ctx context.Context, q Querier, generation string) error {
 	if generation == "" {
 		return nil
 	}
@@ -458,7 +458,7 @@ func (st Store) deleteTx(ctx context.Context, q Querier, name, generation string
 			return err
 		}
 	}
-	return dropMarker(ctx, q, generation)
+	return DropMarker(ctx, q, generation)
 }
 
 // ModelNames lists the stored models, sorted (none if the store does not exist).
@@ -562,7 +562,7 @@ func (st Store) Load(ctx context.Context, q Querier, name string) (*Model, error
 		return st.LoadTx(ctx, q, name)
 	}
 	var m *Model
-	err := inTransaction(ctx, db, func(t *storeTx) error {
+	err := InTransaction(ctx, db, func(t *StoreTx) error {
 		var err error
 		m, err = st.LoadTx(ctx, t.Querier, name) // through the connection, when there is one: the row reader uses it
 		return err
@@ -667,8 +667,8 @@ func CurrentParams(ctx context.Context, q Querier, name string) (generation stri
 
 // Drop deletes the model name; ErrUnknownModel if there is none.
 func (st Store) Drop(ctx context.Context, db DB, name string) error {
-	err := retryConflicts(ctx, name, func(ctx context.Context) error {
-		return inTransaction(ctx, db, func(t *storeTx) error {
+	err := RetryConflicts(ctx, name, func(ctx context.Context) error {
+		return InTransaction(ctx, db, func(t *StoreTx) error {
 			q := t.Querier
 			var gen string
 			err := q.QueryRowContext(ctx, queries.SQL("store_model_generation.sql"), name).Scan(&gen)
@@ -681,7 +681,7 @@ func (st Store) Drop(ctx context.Context, db DB, name string) error {
 				}
 				return err
 			}
-			t.replacing(ctx, name, gen)
+			t.Replacing(ctx, name, gen)
 			return st.deleteTx(ctx, q, name, gen)
 		})
 	})
@@ -724,7 +724,7 @@ func (st Store) Import(r io.Reader, rename string) (*Model, error) {
 		}
 	}
 	// The labels must read as the label column's type (nb_predict returns them in it).
-	if parse, ok := labelTypes[strings.ToUpper(strings.TrimSpace(m.LabelType))]; ok {
+	if parse, ok := LabelTypes[strings.ToUpper(strings.TrimSpace(m.LabelType))]; ok {
 		for _, c := range m.Classes {
 			if _, err := parse(c.Label); err != nil {
 				return nil, fmt.Errorf("%w: model JSON: class %q does not read as the label type %s", ErrInvalidModel, c.Label, m.LabelType)
@@ -746,7 +746,7 @@ func (st Store) Import(r io.Reader, rename string) (*Model, error) {
 	if m.Created.IsZero() {
 		m.Created = time.Now().UTC()
 	}
-	m.Generation = newGeneration()
+	m.Generation = NewGeneration()
 	if err := st.Families.Validate(m); err != nil {
 		return nil, err
 	}

@@ -18,33 +18,33 @@ func (st Store) saveStats(ctx context.Context, q Querier, conn *sql.Conn, name s
 		var parts []any
 		total := 0
 		for g, st := range stats {
-			if rows, ok := st[t.tableName()]; ok && t.size(rows) > 0 {
+			if rows, ok := st[t.TableName()]; ok && t.Size(rows) > 0 {
 				groups, parts = append(groups, int64(g)), append(parts, rows)
-				total += t.size(rows)
+				total += t.Size(rows)
 			}
 		}
 		if total == 0 {
 			continue
 		}
-		if conn != nil && rowAppender != nil {
+		if conn != nil && AppendRowsHook != nil {
 			cols := []string{"model", "group_id"}
-			for _, c := range t.columns() {
+			for _, c := range t.Columns() {
 				cols = append(cols, c.Name)
 			}
 			p := 0
-			next := t.source(parts[0])
-			err := rowAppender(ctx, conn, "nb", t.tableName(), cols, func(dst []driver.Value) bool {
+			next := t.Source(parts[0])
+			err := AppendRowsHook(ctx, conn, "nb", t.TableName(), cols, func(dst []driver.Value) bool {
 				for !next(dst[2:]) {
 					if p++; p == len(parts) {
 						return false
 					}
-					next = t.source(parts[p])
+					next = t.Source(parts[p])
 				}
 				dst[0], dst[1] = name, groups[p]
 				return true
 			})
 			if err != nil {
-				return fmt.Errorf("store %s statistics: %w", t.tableName(), err)
+				return fmt.Errorf("store %s statistics: %w", t.TableName(), err)
 			}
 			continue
 		}
@@ -54,12 +54,12 @@ func (st Store) saveStats(ctx context.Context, q Querier, conn *sql.Conn, name s
 		}
 		ids := make([]int64, 0, total)
 		for i, g := range groups {
-			for range t.size(parts[i]) {
+			for range t.Size(parts[i]) {
 				ids = append(ids, g)
 			}
 		}
-		if _, err := q.ExecContext(ctx, stmt, append([]any{name, ids}, t.insertArgs(t.concat(parts))...)...); err != nil {
-			return fmt.Errorf("store %s statistics: %w", t.tableName(), err)
+		if _, err := q.ExecContext(ctx, stmt, append([]any{name, ids}, t.InsertArgs(t.Concat(parts))...)...); err != nil {
+			return fmt.Errorf("store %s statistics: %w", t.TableName(), err)
 		}
 	}
 	return nil
@@ -73,24 +73,24 @@ func (st Store) loadStats(ctx context.Context, q Querier, name string, feats []F
 	for _, f := range feats {
 		if fam := st.Families.FamilyOf(f.Kind); fam != nil {
 			for _, t := range fam.Tables() {
-				used[t.tableName()] = true
+				used[t.TableName()] = true
 			}
 		}
 	}
 	out := map[int64]Stats{}
 	for _, t := range st.Families.Tables() {
-		if !used[t.tableName()] {
+		if !used[t.TableName()] {
 			continue
 		}
 		stmt, err := queries.Render("store_load_stats.tmpl.sql", tableData(t))
 		if err != nil {
 			return nil, err
 		}
-		rows, err := queryRows(ctx, q, stmt, name)
+		rows, err := QueryRows(ctx, q, stmt, name)
 		if err != nil {
 			return nil, fmt.Errorf("load model %q: %w", name, err)
 		}
-		got, err := t.loadGroups(rows, name)
+		got, err := t.LoadGroups(rows, name)
 		rows.Close()
 		if err != nil {
 			return nil, fmt.Errorf("load model %q: %w", name, err)
@@ -99,12 +99,12 @@ func (st Store) loadStats(ctx context.Context, q Querier, name string, feats []F
 			if out[g] == nil {
 				out[g] = Stats{}
 			}
-			out[g][t.tableName()] = r
+			out[g][t.TableName()] = r
 		}
 	}
 	return out, nil
 }
 
-func tableData(t table) map[string]any {
-	return map[string]any{"Name": t.tableName(), "Columns": t.columns()}
+func tableData(t StatsTable) map[string]any {
+	return map[string]any{"Name": t.TableName(), "Columns": t.Columns()}
 }

@@ -52,7 +52,7 @@ const DocsTerm = ""
 // TermsTable is the text features' term counts: nb.terms.
 var TermsTable = &Table[TermCount]{
 	Name: "terms",
-	Key:  func(t *TermCount) rowKey { return rowKey{t.Feature, t.Class, t.Term} },
+	Key:  func(t *TermCount) RowKey { return RowKey{t.Feature, t.Class, t.Term} },
 	Merge: func(x, t *TermCount) {
 		x.Count, x.Docs, x.Present, x.Weight = x.Count+t.Count, x.Docs+t.Docs, x.Present+t.Present, x.Weight+t.Weight
 	},
@@ -67,16 +67,16 @@ var TermsTable = &Table[TermCount]{
 	},
 }
 
-type textFamily struct{}
+type TextFamily struct{}
 
 func textAccept(c Column) error {
-	if classifyType(c.Type) != typeText || strings.HasPrefix(strings.ToUpper(c.Type), "ENUM") {
+	if ClassifyType(c.Type) != TypeText || strings.HasPrefix(strings.ToUpper(c.Type), "ENUM") {
 		return fmt.Errorf("%w: feature %q has type %s: a text feature must be VARCHAR", ErrBadType, c.Name, c.Type)
 	}
 	return nil
 }
 
-func (textFamily) Kinds() []KindInfo {
+func (TextFamily) Kinds() []KindInfo {
 	return []KindInfo{
 		{Kind: Text, Doc: "a VARCHAR column of documents, words counted (MultinomialNB over CountVectorizer)", Accepts: textAccept, Text: true},
 		{Kind: TextBernoulli, Doc: "documents as presence/absence of each word (BernoulliNB over words)", Accepts: textAccept, Text: true, Binarize: true},
@@ -85,9 +85,9 @@ func (textFamily) Kinds() []KindInfo {
 	}
 }
 
-func (textFamily) Tables() []table { return []table{TermsTable} }
+func (TextFamily) Tables() []StatsTable { return []StatsTable{TermsTable} }
 
-func (textFamily) Check(feats, _ []Feature, weighted bool) error {
+func (TextFamily) Check(feats, _ []Feature, weighted bool) error {
 	for _, f := range feats {
 		if f.Kind == TextBernoulli && weighted {
 			return fmt.Errorf("%w: feature %q is text_bernoulli, which does not take sample weights yet: use text, or drop --weight", ErrBadOption, f.Name)
@@ -98,10 +98,10 @@ func (textFamily) Check(feats, _ []Feature, weighted bool) error {
 
 // Train counts each text feature's terms per (fold,) class: train_terms tokenizes the column inside
 // DuckDB; the feature of a long term table joins it to the labelled source (train_long_terms).
-func (textFamily) Train(ctx context.Context, sc *scan, feats []Feature) error {
+func (TextFamily) Train(ctx context.Context, sc *Scan, feats []Feature) error {
 	for _, f := range feats {
 		var err error
-		if sc.plan.terms != nil && f.Name == sc.plan.terms.feature {
+		if sc.Plan.Terms != nil && f.Name == sc.Plan.Terms.Feature {
 			err = trainLongTerms(ctx, sc, f)
 		} else {
 			err = trainTerms(ctx, sc, f)
@@ -115,13 +115,13 @@ func (textFamily) Train(ctx context.Context, sc *scan, feats []Feature) error {
 
 // trainTerms runs train_terms for the text feature f: per (fold,) class and term its occurrences,
 // documents, documents where it is present, and weight.
-func trainTerms(ctx context.Context, sc *scan, f Feature) error {
+func trainTerms(ctx context.Context, sc *Scan, f Feature) error {
 	docs := ""
 	if f.Kind == TextBernoulli {
 		docs = queries.Ident(f.Name)
 	}
-	rows, err := sc.query(ctx, "train_terms.tmpl.sql", map[string]any{"Tokens": f.Text.SQL(queries.Ident(f.Name)),
-		"Present": presentSQL("e.value", sc.param(1)), "Docs": docs}, f.Binarize)
+	rows, err := sc.Query(ctx, "train_terms.tmpl.sql", map[string]any{"Tokens": f.Text.SQL(queries.Ident(f.Name)),
+		"Present": PresentSQL("e.value", sc.Param(1)), "Docs": docs}, f.Binarize)
 	if err != nil {
 		return fmt.Errorf("count the terms of %q: %w", f.Name, err)
 	}
@@ -130,10 +130,10 @@ func trainTerms(ctx context.Context, sc *scan, f Feature) error {
 	var fold int64
 	var w sql.NullFloat64
 	ptrs := []any{&t.Class, &t.Term, &t.Count, &t.Docs, &t.Present}
-	if sc.fold != "" {
+	if sc.Fold != "" {
 		ptrs = append([]any{&fold}, ptrs...)
 	}
-	if sc.plan.weight != "" {
+	if sc.Plan.Weight != "" {
 		ptrs = append(ptrs, &w)
 	}
 	for rows.Next() {
@@ -141,10 +141,10 @@ func trainTerms(ctx context.Context, sc *scan, f Feature) error {
 			return err
 		}
 		t.Feature, t.Weight = f.Name, float64(t.Count)
-		if sc.plan.weight != "" {
+		if sc.Plan.Weight != "" {
 			t.Weight = w.Float64
 		}
-		addRows(sc.part(fold).stats, TermsTable, t)
+		AddRows(sc.Part(fold).Stats, TermsTable, t)
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("count the terms of %q: %w", f.Name, err)
@@ -153,16 +153,16 @@ func trainTerms(ctx context.Context, sc *scan, f Feature) error {
 }
 
 // trainLongTerms runs train_long_terms: the term table joined to the labelled source on the document id.
-func trainLongTerms(ctx context.Context, sc *scan, f Feature) error {
-	tp := sc.plan.terms
-	args := append(append([]any{}, sc.plan.src.Args...), tp.src.Args...)
-	stmt, err := queries.Render("train_long_terms.tmpl.sql", map[string]any{"From": sc.plan.src.FromAt(1),
-		"TermsFrom": tp.src.FromAt(len(sc.plan.src.Args) + 1), "Label": sc.plan.label.Name, "Weight": sc.plan.weight, "Fold": sc.fold,
-		"Doc": tp.doc, "Term": tp.term, "Count": tp.count, "Present": presentSQL("n", fmt.Sprintf("$%d", len(args)+1))})
+func trainLongTerms(ctx context.Context, sc *Scan, f Feature) error {
+	tp := sc.Plan.Terms
+	args := append(append([]any{}, sc.Plan.Src.Args...), tp.Src.Args...)
+	stmt, err := queries.Render("train_long_terms.tmpl.sql", map[string]any{"From": sc.Plan.Src.FromAt(1),
+		"TermsFrom": tp.Src.FromAt(len(sc.Plan.Src.Args) + 1), "Label": sc.Plan.Label.Name, "Weight": sc.Plan.Weight, "Fold": sc.Fold,
+		"Doc": tp.Doc, "Term": tp.Term, "Count": tp.Count, "Present": PresentSQL("n", fmt.Sprintf("$%d", len(args)+1))})
 	if err != nil {
 		return err
 	}
-	rows, err := queryRows(ctx, sc.conn, stmt, append(args, f.Binarize)...)
+	rows, err := QueryRows(ctx, sc.Conn, stmt, append(args, f.Binarize)...)
 	if err != nil {
 		return fmt.Errorf("count the term table: %w", err)
 	}
@@ -171,7 +171,7 @@ func trainLongTerms(ctx context.Context, sc *scan, f Feature) error {
 	var fold, bad int64
 	var count sql.NullInt64 // NULL when a count is NaN or ±Inf (bad)
 	ptrs := []any{&t.Class, &t.Term, &count, &t.Docs, &t.Present, &t.Weight, &bad}
-	if sc.fold != "" {
+	if sc.Fold != "" {
 		ptrs = append([]any{&fold}, ptrs...)
 	}
 	for rows.Next() {
@@ -180,10 +180,10 @@ func trainLongTerms(ctx context.Context, sc *scan, f Feature) error {
 		}
 		if bad > 0 {
 			return fmt.Errorf("%w: count column %q of the term table holds negative, NaN or infinite counts (term %q): counts must be finite and ≥ 0",
-				ErrBadValue, tp.count, t.Term)
+				ErrBadValue, tp.Count, t.Term)
 		}
 		t.Feature, t.Count = f.Name, count.Int64
-		addRows(sc.part(fold).stats, TermsTable, t)
+		AddRows(sc.Part(fold).Stats, TermsTable, t)
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("count the term table: %w", err)
@@ -192,14 +192,14 @@ func trainLongTerms(ctx context.Context, sc *scan, f Feature) error {
 }
 
 // Validate: a text_bernoulli feature's DocsTerm rows count documents only (no occurrences, no presence).
-func (textFamily) Validate(m *Model, feats []Feature) error {
+func (TextFamily) Validate(m *Model, feats []Feature) error {
 	bern := map[string]bool{}
 	for _, f := range feats {
 		bern[f.Name] = f.Kind == TextBernoulli
 	}
-	for i, t := range rowsOf(m, TermsTable) {
+	for i, t := range RowsOf(m, TermsTable) {
 		if t.Term == DocsTerm && bern[t.Feature] && (t.Count != 0 || t.Present != 0 || t.Weight != 0) {
-			return invalidRow(m, TermsTable.Name, i, "the documents of text_bernoulli feature %q, class %q (the empty term) have count %d, present %d, "+
+			return InvalidRow(m, TermsTable.Name, i, "the documents of text_bernoulli feature %q, class %q (the empty term) have count %d, present %d, "+
 				"weight %v: must be 0", t.Feature, t.Class, t.Count, t.Present, t.Weight)
 		}
 	}
@@ -220,15 +220,15 @@ type textComponent struct {
 
 // Compile lays out a text feature: the vocabulary (terms with a positive count, in at least MinDF
 // documents, the MaxFeatures most frequent — scikit-learn's CountVectorizer rules), then the kind's table.
-func (textFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
-	terms := rowsByFeature(cc.model, TermsTable)
+func (TextFamily) Compile(cc *Compiler, feats []Feature) ([]Component, error) {
+	terms := RowsByFeature(cc.Model, TermsTable)
 	var out []Component
-	p := cc.model.Params
+	p := cc.Model.Params
 	for _, f := range feats {
-		in := cc.input(f, TermsInput)
+		in := cc.Input(f, TermsInput)
 		in.Text = f.Text
 		in.Presence, in.Threshold = f.Kind == TextBernoulli, f.Binarize
-		vocab, total, _ := vocabulary(terms[f.Name], p, cc.model.Weight != "")
+		vocab, total, _ := vocabulary(terms[f.Name], p, cc.Model.Weight != "")
 		if p.MaxFeatures > 0 && int64(len(vocab)) > p.MaxFeatures {
 			sort.Slice(vocab, func(a, b int) bool {
 				ta, tb := total[vocab[a]], total[vocab[b]]
@@ -237,26 +237,26 @@ func (textFamily) Compile(cc *compiler, feats []Feature) ([]Component, error) {
 			vocab = vocab[:p.MaxFeatures]
 		}
 		sort.Strings(vocab)
-		in.setValues(vocab)
+		in.SetValues(vocab)
 		K, V := cc.K, len(vocab)
 		n := make([]float64, V*K)
 		for _, t := range terms[f.Name] {
 			if i, ok := in.Index[t.Term]; ok {
 				if f.Kind == TextBernoulli {
-					n[int(i)*K+cc.class[t.Class]] += float64(t.Present)
+					n[int(i)*K+cc.Class[t.Class]] += float64(t.Present)
 				} else {
-					n[int(i)*K+cc.class[t.Class]] += t.Weight
+					n[int(i)*K+cc.Class[t.Class]] += t.Weight
 				}
 			}
 		}
 		tc := &textComponent{in: in, kind: f.Kind, weight: n, K: K}
 		switch f.Kind {
 		case TextComplement:
-			tc.table = complementTable(n, V, K, cc.alpha, p.Norm)
+			tc.table = ComplementTable(n, V, K, cc.Alpha, p.Norm)
 		case TextBernoulli:
-			tc.table, tc.absent = bernoulliTables(n, V, bernoulliDocs(terms[f.Name], cc.model.Classes, cc.class), cc.alpha)
+			tc.table, tc.absent = bernoulliTables(n, V, bernoulliDocs(terms[f.Name], cc.Model.Classes, cc.Class), cc.Alpha)
 		default:
-			tc.table = multinomialTable(n, V, K, cc.alpha)
+			tc.table = MultinomialTable(n, V, K, cc.Alpha)
 		}
 		out = append(out, tc)
 	}
@@ -310,7 +310,7 @@ func bernoulliTables(d []float64, V int, docs []float64, alpha float64) ([]float
 
 func (tc *textComponent) Inputs() []*Input    { return []*Input{tc.in} }
 func (tc *textComponent) Base(int) float64    { return 0 }
-func (tc *textComponent) ignoresPriors() bool { return tc.kind == TextComplement }
+func (tc *textComponent) IgnoresPriors() bool { return tc.kind == TextComplement }
 
 // term is row i's term for class c: Σ_t n_t table_tc, plus absent[c] for text_bernoulli; 0 for NULL text.
 func (tc *textComponent) term(s *Sparse, i, c int) float64 {
@@ -353,7 +353,7 @@ func (tc *textComponent) Row(b *Batch, i, c int) XFloat {
 }
 
 func (tc *textComponent) Explain(b *Batch, i, a, c int, out []Contribution) []Contribution {
-	return append(out, Contribution{Feature: tc.in.Name, input: tc.in, LLR: tc.Row(b, i, a).Sub(tc.Row(b, i, c)).Float()})
+	return append(out, Contribution{Feature: tc.in.Name, Input: tc.in, LLR: tc.Row(b, i, a).Sub(tc.Row(b, i, c)).Float()})
 }
 
 func (tc *textComponent) Parameters(labels []string) []Parameter {
@@ -378,12 +378,12 @@ func (tc *textComponent) Informative(labels []string, c int) []Informative {
 	var out []Informative
 	for v, term := range tc.in.Values {
 		at := func(d int) float64 { return tc.table[v*tc.K+d] }
-		out = append(out, Informative{Class: labels[c], Feature: tc.in.Name, Value: term, LLR: at(c) - bestOther(tc.K, c, at)})
+		out = append(out, Informative{Class: labels[c], Feature: tc.in.Name, Value: term, LLR: at(c) - BestOther(tc.K, c, at)})
 	}
 	return out
 }
 
-func (tc *textComponent) SQL(*exporter, int) (string, error) {
+func (tc *textComponent) SQL(*Exporter, int) (string, error) {
 	return "", fmt.Errorf("%w: text feature %q: the export has no tokenizer in SQL (its %d-term vocabulary per class aside); score "+
 		"text with nb_predict on a connection sqlnb opens, or as the loadable extension", ErrNotExportable, tc.in.Name, len(tc.in.Values))
 }
@@ -422,7 +422,7 @@ func vocabulary(terms []TermCount, p Params, weighted bool) (vocab []string, tot
 // not asked (one small part must not end the sweep or the update). ts is the term table m was trained with,
 // if any (its feature has no column of documents to check).
 func checkVocabulary(m *Model, ts *TermsSpec) error {
-	terms := rowsByFeature(m, TermsTable)
+	terms := RowsByFeature(m, TermsTable)
 	weighted := m.Weight != ""
 	for _, f := range m.Features {
 		if !isText(f.Kind) {
@@ -451,21 +451,21 @@ func checkVocabulary(m *Model, ts *TermsSpec) error {
 func subtractTerm(x, t *TermCount) error {
 	var err error
 	c, d, p := x.Count, x.Docs, x.Present
-	if c, err = subCount("the occurrences", c, t.Count); err != nil {
+	if c, err = SubCount("the occurrences", c, t.Count); err != nil {
 		return err
 	}
-	if d, err = subCount("the documents", d, t.Docs); err != nil {
+	if d, err = SubCount("the documents", d, t.Docs); err != nil {
 		return err
 	}
-	if p, err = subCount("the documents where the term is present", p, t.Present); err != nil {
+	if p, err = SubCount("the documents where the term is present", p, t.Present); err != nil {
 		return err
 	}
-	w, err := subSum("the weight", x.Weight, t.Weight)
+	w, err := SubSum("the weight", x.Weight, t.Weight)
 	if err != nil {
 		return err
 	}
 	if c == 0 && d == 0 {
-		if err := emptySum("weight", w, x.Weight); err != nil {
+		if err := EmptySum("weight", w, x.Weight); err != nil {
 			return err
 		}
 		w = 0
@@ -476,7 +476,7 @@ func subtractTerm(x, t *TermCount) error {
 
 // isText reports whether k is one of the text family's kinds.
 func isText(k Kind) bool {
-	for _, info := range (textFamily{}).Kinds() {
+	for _, info := range (TextFamily{}).Kinds() {
 		if info.Kind == k {
 			return true
 		}
@@ -485,14 +485,14 @@ func isText(k Kind) bool {
 }
 
 // CheckModel refuses a text feature left without a term (checkVocabulary).
-func (textFamily) CheckModel(m *Model, terms *TermsSpec) error { return checkVocabulary(m, terms) }
+func (TextFamily) CheckModel(m *Model, terms *TermsSpec) error { return checkVocabulary(m, terms) }
 
 // Updatable refuses a stored model with a text_bernoulli feature but none of its document-count rows
 // (DocsTerm): trained before they were kept, it scores with n_c = every row of the class, and rows added,
 // merged or forgotten would count only their own documents. (A stored model's vocabulary is never empty, so
 // it has non-NULL documents and so such rows.)
-func (textFamily) Updatable(m *Model) error {
-	terms := rowsByFeature(m, TermsTable)
+func (TextFamily) Updatable(m *Model) error {
+	terms := RowsByFeature(m, TermsTable)
 	for _, f := range m.Features {
 		if f.Kind == TextBernoulli && !docsKept(terms[f.Name]) {
 			return fmt.Errorf("%w: model %q: its text_bernoulli feature %q was trained before sqlnb kept each class's count of "+

@@ -63,35 +63,35 @@ type TrainSpec struct {
 func ParseFeatureKinds(specs []string) (map[string]Kind, error) {
 	out := map[string]Kind{}
 	for _, s := range specs {
-		parts, err := splitQuoted(s)
+		parts, err := SplitQuoted(s)
 		if err != nil {
 			return nil, fmt.Errorf("%w: feature kind %q: %v", ErrBadOption, s, err)
 		}
 		for _, p := range parts {
-			if p.quoted < 0 && !strings.Contains(p.text, "=") {
+			if p.Quoted < 0 && !strings.Contains(p.Text, "=") {
 				// An unquoted name with a comma ("k,v=poisson"): the whole string is one column=kind.
-				parts = []quotedPart{{text: strings.TrimSpace(s), quoted: -1}}
+				parts = []QuotedPart{{Text: strings.TrimSpace(s), Quoted: -1}}
 				break
 			}
 		}
 		for _, p := range parts {
-			eq := strings.LastIndexByte(p.text, '=')
-			if eq <= 0 || eq < p.quoted {
+			eq := strings.LastIndexByte(p.Text, '=')
+			if eq <= 0 || eq < p.Quoted {
 				return nil, fmt.Errorf("%w: feature kind %q: use column=kind (a column with ',', '=', '\"' or spaces at its ends in double quotes: \" n \"=poisson)", ErrBadOption, s)
 			}
-			if strings.TrimSpace(p.text[eq+1:]) == "" { // "x=" names no kind (it trained x as auto, silently)
+			if strings.TrimSpace(p.Text[eq+1:]) == "" { // "x=" names no kind (it trained x as auto, silently)
 				return nil, fmt.Errorf("%w: feature kind %q: name a kind after '=' (use auto, %s)", ErrBadOption, s, strings.Join(KindNames(), ", "))
 			}
-			k, err := ParseKind(p.text[eq+1:])
+			k, err := ParseKind(p.Text[eq+1:])
 			if err != nil {
 				return nil, err
 			}
-			name := strings.TrimSpace(p.text[:eq])
-			if p.quoted >= 0 {
-				if rest := strings.TrimSpace(p.text[p.quoted:eq]); rest != "" {
-					return nil, fmt.Errorf("%w: feature kind %q: %q follows the quoted column %q before its '='", ErrBadOption, s, rest, p.text[:p.quoted])
+			name := strings.TrimSpace(p.Text[:eq])
+			if p.Quoted >= 0 {
+				if rest := strings.TrimSpace(p.Text[p.Quoted:eq]); rest != "" {
+					return nil, fmt.Errorf("%w: feature kind %q: %q follows the quoted column %q before its '='", ErrBadOption, s, rest, p.Text[:p.Quoted])
 				}
-				name = p.text[:p.quoted]
+				name = p.Text[:p.Quoted]
 			}
 			out[name] = k
 		}
@@ -130,7 +130,7 @@ func Train(ctx context.Context, db DB, spec TrainSpec) (*TrainResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("train %q: %w", spec.Model, err)
 	}
-	if err := theStore.put(ctx, db, m); err != nil { // trainModel validated m
+	if err := theStore.Put(ctx, db, m); err != nil { // trainModel validated m
 		return nil, fmt.Errorf("train %q: %w", spec.Model, err)
 	}
 	base := DefaultParams()
@@ -168,7 +168,7 @@ func trainModel(ctx context.Context, db Querier, spec TrainSpec) (m *Model, warn
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(p.by) > 0 {
+	if len(p.By) > 0 {
 		if err := checkGroupable(p, params); err != nil {
 			return nil, nil, err
 		}
@@ -179,7 +179,7 @@ func trainModel(ctx context.Context, db Querier, spec TrainSpec) (m *Model, warn
 	if w := unusedTextOptions(spec, p); w != "" {
 		warnings = append(warnings, w)
 	}
-	if spec.Binarize != 0 && !slices.ContainsFunc(p.features, func(f Feature) bool { return families.KindInfo(f.Kind).Binarize }) {
+	if spec.Binarize != 0 && !slices.ContainsFunc(p.Features, func(f Feature) bool { return families.KindInfo(f.Kind).Binarize }) {
 		warnings = append(warnings, fmt.Sprintf("binarize %v has no effect: it applies to bernoulli and text_bernoulli features, and the model has none", spec.Binarize))
 	}
 	var more []string
@@ -204,7 +204,7 @@ func trainModel(ctx context.Context, db Querier, spec TrainSpec) (m *Model, warn
 	// Once for the model trained (not per EM step, whose warnings are dropped).
 	warnings = append(warnings, emptyFeatures(m)...)
 	warnings = append(warnings, componentWarnings(m)...)
-	more, err = checkClasses(p.label.Name, len(m.Classes), m.Rows, spec.Force)
+	more, err = checkClasses(p.Label.Name, len(m.Classes), m.Rows, spec.Force)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -213,17 +213,17 @@ func trainModel(ctx context.Context, db Querier, spec TrainSpec) (m *Model, warn
 
 // unusedTextOptions warns of --ngrams and --stop-words on a model without a text column to tokenize: they
 // were stored nowhere and applied to nothing (a term table's terms are taken as they are).
-func unusedTextOptions(spec TrainSpec, p *plan) string {
+func unusedTextOptions(spec TrainSpec, p *Plan) string {
 	if spec.Text.Ngrams <= 1 && spec.Text.StopWords == "" { // unigrams, no stop words: the defaults
 		return ""
 	}
-	for _, f := range p.features {
-		if families.KindInfo(f.Kind).Text && (p.terms == nil || f.Name != p.terms.feature) {
+	for _, f := range p.Features {
+		if families.KindInfo(f.Kind).Text && (p.Terms == nil || f.Name != p.Terms.Feature) {
 			return ""
 		}
 	}
 	what := "the model has no text column (VARCHAR documents)"
-	if p.terms != nil {
+	if p.Terms != nil {
 		what = "a term table's terms are taken as they are (no tokenizing, no lower-casing): filter or transform the term table instead"
 	}
 	var opts []string
@@ -237,17 +237,17 @@ func unusedTextOptions(spec TrainSpec, p *plan) string {
 }
 
 // trainPlanned computes and validates the model of a resolved plan (warnings: groups left without a model).
-func trainPlanned(ctx context.Context, db Querier, spec TrainSpec, p *plan, params Params) (*Model, []string, error) {
-	p.params, p.trace = params, spec.Trace
+func trainPlanned(ctx context.Context, db Querier, spec TrainSpec, p *Plan, params Params) (*Model, []string, error) {
+	p.Params, p.Trace = params, spec.Trace
 	m := &Model{
-		Name: spec.Model, Label: p.label.Name, LabelType: p.label.Type, Weight: p.weight, Source: spec.Source,
+		Name: spec.Model, Label: p.Label.Name, LabelType: p.Label.Type, Weight: p.Weight, Source: spec.Source,
 		Params: params, Created: time.Now().UTC().Truncate(time.Microsecond), Version: FormatVersion,
-		Generation: newGeneration(), Features: p.features,
+		Generation: NewGeneration(), Features: p.Features,
 	}
 	var warnings []string
 	var lost []string // classes whose every row misses a value (lda, qda, logistic)
-	if len(p.by) > 0 {
-		for _, b := range p.by {
+	if len(p.By) > 0 {
+		for _, b := range p.By {
 			m.By = append(m.By, GroupColumn{Name: b.Name, Type: b.Type})
 		}
 		var err error
@@ -259,10 +259,10 @@ func trainPlanned(ctx context.Context, db Querier, spec TrainSpec, p *plan, para
 		if err != nil {
 			return nil, nil, err
 		}
-		part := sc.part(0)
-		m.Classes, m.SkippedRows, m.IncompleteRows, m.Stats = part.classList(sc.order), part.skipped, part.incomplete, part.stats
+		part := sc.Part(0)
+		m.Classes, m.SkippedRows, m.IncompleteRows, m.Stats = part.ClassList(sc.Order), part.Skipped, part.Incomplete, part.Stats
 		lost = lostClasses(part, m.Classes)
-		m.Iterations, m.GradNorm = part.iterations, part.gradNorm
+		m.Iterations, m.GradNorm = part.Iterations, part.GradNorm
 		for _, c := range m.Classes {
 			m.Rows += c.Count
 		}
@@ -293,8 +293,8 @@ func emptyFeatures(m *Model) []string {
 			continue
 		}
 		for _, t := range fam.Tables() {
-			if _, done := counted[t.tableName()]; !done {
-				counted[t.tableName()] = t.countRows(m.Stats[t.tableName()], counts)
+			if _, done := counted[t.TableName()]; !done {
+				counted[t.TableName()] = t.CountRows(m.Stats[t.TableName()], counts)
 			}
 		}
 	}
@@ -305,7 +305,7 @@ func emptyFeatures(m *Model) []string {
 			continue
 		}
 		for _, t := range fam.Tables() {
-			if counted[t.tableName()] {
+			if counted[t.TableName()] {
 				out = append(out, fmt.Sprintf("feature %q has no value in any labelled row (all NULL): it takes no part in the "+
 					"scores; leave it out with %s", f.Name, excludeHint(f.Name)))
 				break
@@ -361,9 +361,9 @@ func classesHave(names []string) string {
 
 // lostClasses lists the classes of part's rows left out for a missing value that have no complete row, so no
 // class of the model (sorted).
-func lostClasses(part *partial, classes []Class) []string {
+func lostClasses(part *Partial, classes []Class) []string {
 	var out []string
-	for c := range part.incompleteIn {
+	for c := range part.IncompleteIn {
 		if !slices.ContainsFunc(classes, func(k Class) bool { return k.Label == c }) {
 			out = append(out, c)
 		}
@@ -391,27 +391,27 @@ type missingReport struct {
 
 // missingValues reads train_missing for the features of a model of complete rows (lda, qda, logistic: rows
 // with a missing value are left out): an empty report when there are none or the query fails.
-func missingValues(ctx context.Context, db Querier, p *plan) missingReport {
+func missingValues(ctx context.Context, db Querier, p *Plan) missingReport {
 	type feat struct {
 		Name  string
 		Float bool
 	}
 	var r missingReport
 	var feats []feat
-	for _, f := range p.features {
+	for _, f := range p.Features {
 		if completeRowsOnly(f.Kind) {
-			feats = append(feats, feat{f.Name, classifyType(f.Type) == typeFloat})
+			feats = append(feats, feat{f.Name, ClassifyType(f.Type) == TypeFloat})
 			r.kind, r.names = f.Kind, append(r.names, f.Name)
 		}
 	}
 	if len(feats) == 0 {
 		return missingReport{}
 	}
-	stmt, err := queries.Render("train_missing.tmpl.sql", map[string]any{"From": p.src.From, "Label": p.label.Name, "Features": feats})
+	stmt, err := queries.Render("train_missing.tmpl.sql", map[string]any{"From": p.Src.From, "Label": p.Label.Name, "Features": feats})
 	if err != nil {
 		return missingReport{}
 	}
-	rows, err := db.QueryContext(ctx, stmt, p.src.Args...)
+	rows, err := db.QueryContext(ctx, stmt, p.Src.Args...)
 	if err != nil {
 		return missingReport{}
 	}
@@ -474,27 +474,27 @@ func (r missingReport) byFeature() string {
 }
 
 // checkTrained checks a trained model's classes and weights, applies given priors, validates and compiles it.
-func checkTrained(spec TrainSpec, p *plan, m *Model) (*Model, error) {
+func checkTrained(spec TrainSpec, p *Plan, m *Model) (*Model, error) {
 	classes, params := m.Classes, m.Params
 	if m.Rows == 0 || len(classes) < 2 {
 		labels := make([]string, len(classes))
 		for i, c := range classes {
 			labels[i] = c.Label
 		}
-		if err := checkLabels(p.src, p.label.Name, m.Rows, labels); err != nil {
+		if err := checkLabels(p.Src, p.Label.Name, m.Rows, labels); err != nil {
 			return nil, err
 		}
 	}
-	if p.weight != "" {
+	if p.Weight != "" {
 		total := 0.0
-		if c := zeroWeightClassOf(classes); c != "" {
-			return nil, zeroWeightClass(c, p.weight)
+		if c := ZeroWeightClassOf(classes); c != "" {
+			return nil, ZeroWeightClass(c, p.Weight)
 		}
 		for _, c := range classes {
 			total += c.Weight
 		}
 		if !(total > 0) {
-			return nil, fmt.Errorf("%w: weight column %q sums to 0: give some rows a positive weight", ErrBadValue, p.weight)
+			return nil, fmt.Errorf("%w: weight column %q sums to 0: give some rows a positive weight", ErrBadValue, p.Weight)
 		}
 	}
 	if params.Priors == PriorsGiven {
@@ -504,7 +504,7 @@ func checkTrained(spec TrainSpec, p *plan, m *Model) (*Model, error) {
 	}
 	// A per-group model's groups were validated and compiled one by one as they were trained
 	// (trainGrouped): here the pooled model and the groups' keys.
-	if err := families.validate(m, len(m.By) == 0); err != nil {
+	if err := families.ValidateModel(m, len(m.By) == 0); err != nil {
 		return nil, err
 	}
 	// Compiling now reports what scoring would refuse (a singular covariance) before anything is stored.
@@ -540,7 +540,7 @@ func classLabels(m *Model) []string {
 	return out
 }
 
-func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*plan, error) {
+func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*Plan, error) {
 	if math.IsNaN(spec.Binarize) || math.IsInf(spec.Binarize, 0) {
 		return nil, fmt.Errorf("%w: binarize %v: must be a finite number (a value is present when it is > binarize)", ErrBadOption, spec.Binarize)
 	}
@@ -552,24 +552,24 @@ func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &plan{src: src, allColumns: cols}
-	label, ok := findColumn(cols, spec.Label)
+	p := &Plan{Src: src, AllColumns: cols}
+	label, ok := FindColumn(cols, spec.Label)
 	if !ok {
-		return nil, fmt.Errorf("%w: label column %q is not in the source (columns: %s)", ErrUnknownColumn, spec.Label, columnNames(cols))
+		return nil, fmt.Errorf("%w: label column %q is not in the source (columns: %s)", ErrUnknownColumn, spec.Label, ColumnNames(cols))
 	}
-	p.label = label
+	p.Label = label
 	if spec.Weight != "" {
-		w, ok := findColumn(cols, spec.Weight)
+		w, ok := FindColumn(cols, spec.Weight)
 		if !ok {
-			return nil, fmt.Errorf("%w: weight column %q is not in the source (columns: %s)", ErrUnknownColumn, spec.Weight, columnNames(cols))
+			return nil, fmt.Errorf("%w: weight column %q is not in the source (columns: %s)", ErrUnknownColumn, spec.Weight, ColumnNames(cols))
 		}
-		if !classifyType(w.Type).numeric() {
+		if !ClassifyType(w.Type).Numeric() {
 			return nil, fmt.Errorf("%w: weight column %q has type %s: it must be numeric", ErrBadType, w.Name, w.Type)
 		}
 		if w.Name == label.Name {
 			return nil, fmt.Errorf("%w: weight column %q is the label", ErrBadOption, w.Name)
 		}
-		p.weight = w.Name
+		p.Weight = w.Name
 	}
 	doc := ""
 	if spec.Terms != nil {
@@ -577,29 +577,29 @@ func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		p.terms, doc = tp, tp.doc
+		p.Terms, doc = tp, tp.Doc
 	}
-	if p.by, err = planBy(cols, label, p.weight, spec.By); err != nil {
+	if p.By, err = planBy(cols, label, p.Weight, spec.By); err != nil {
 		return nil, err
 	}
 	isGroup := func(name string) bool {
-		return slices.ContainsFunc(p.by, func(b Column) bool { return b.Name == name })
+		return slices.ContainsFunc(p.By, func(b Column) bool { return b.Name == name })
 	}
 	var chosen []Column
 	if len(spec.Features) == 0 {
 		for _, c := range cols {
-			if c.Name != label.Name && c.Name != p.weight && c.Name != doc && !isGroup(c.Name) {
+			if c.Name != label.Name && c.Name != p.Weight && c.Name != doc && !isGroup(c.Name) {
 				chosen = append(chosen, c)
 			}
 		}
 	} else {
 		seen := map[string]bool{}
 		for _, name := range spec.Features {
-			c, ok := findColumn(cols, name)
+			c, ok := FindColumn(cols, name)
 			if !ok {
-				return nil, fmt.Errorf("%w: feature column %q is not in the source (columns: %s)", ErrUnknownColumn, name, columnNames(cols))
+				return nil, fmt.Errorf("%w: feature column %q is not in the source (columns: %s)", ErrUnknownColumn, name, ColumnNames(cols))
 			}
-			if c.Name == label.Name || c.Name == p.weight {
+			if c.Name == label.Name || c.Name == p.Weight {
 				return nil, fmt.Errorf("%w: feature %q is the label or weight column", ErrBadOption, c.Name)
 			}
 			if isGroup(c.Name) {
@@ -614,18 +614,18 @@ func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*plan, error) {
 	if chosen, err = exclude(chosen, cols, spec.Exclude); err != nil {
 		return nil, err
 	}
-	if len(chosen) == 0 && p.terms == nil {
+	if len(chosen) == 0 && p.Terms == nil {
 		return nil, fmt.Errorf("%w: no feature columns: the source has only the label (and weight) and the excluded columns", ErrBadOption)
 	}
 	kinds := map[string]Kind{}
 	for name, k := range spec.FeatureKinds {
-		c, ok := findColumn(chosen, name)
+		c, ok := FindColumn(chosen, name)
 		if !ok {
-			if p.terms != nil && EqualFoldIdent(name, p.terms.feature) {
+			if p.Terms != nil && EqualFoldIdent(name, p.Terms.Feature) {
 				return nil, fmt.Errorf("%w: --feature-kind names %q, the term table's feature, which is text (multinomial) only: "+
 					"a term table gives counts, not documents", ErrBadOption, name)
 			}
-			have := "features: " + columnNames(chosen)
+			have := "features: " + ColumnNames(chosen)
 			if len(chosen) == 0 {
 				have = "the source's only features come from the term table"
 			}
@@ -652,17 +652,17 @@ func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*plan, error) {
 			}
 			f.Text = spec.Text
 		}
-		p.features = append(p.features, f)
+		p.Features = append(p.Features, f)
 	}
-	if p.terms != nil {
-		for _, f := range p.features {
-			if f.Name == p.terms.feature {
+	if p.Terms != nil {
+		for _, f := range p.Features {
+			if f.Name == p.Terms.Feature {
 				return nil, fmt.Errorf("%w: the term table's feature name %q is also a column: choose another with --terms-feature", ErrBadOption, f.Name)
 			}
 		}
-		p.features = append(p.features, Feature{Name: p.terms.feature, Kind: Text, Type: "MAP(VARCHAR, DOUBLE)"})
+		p.Features = append(p.Features, Feature{Name: p.Terms.Feature, Kind: Text, Type: "MAP(VARCHAR, DOUBLE)"})
 	}
-	if err := families.CheckFeatures(p.features, p.weight != ""); err != nil {
+	if err := families.CheckFeatures(p.Features, p.Weight != ""); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -672,9 +672,9 @@ func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*plan, error) {
 func exclude(chosen, cols []Column, names []string) ([]Column, error) {
 	drop := map[string]bool{}
 	for _, name := range names {
-		c, ok := findColumn(cols, name)
+		c, ok := FindColumn(cols, name)
 		if !ok {
-			return nil, fmt.Errorf("%w: excluded column %q is not in the source (columns: %s)", ErrUnknownColumn, name, columnNames(cols))
+			return nil, fmt.Errorf("%w: excluded column %q is not in the source (columns: %s)", ErrUnknownColumn, name, ColumnNames(cols))
 		}
 		drop[c.Name] = true
 	}
@@ -687,7 +687,7 @@ func exclude(chosen, cols []Column, names []string) ([]Column, error) {
 	return kept, nil
 }
 
-func planTerms(ctx context.Context, db Querier, labelled []Column, ts *TermsSpec) (*termsPlan, error) {
+func planTerms(ctx context.Context, db Querier, labelled []Column, ts *TermsSpec) (*TermsPlan, error) {
 	src, err := ResolveSource(ctx, db, ts.Source)
 	if err != nil {
 		return nil, fmt.Errorf("term table: %w", err)
@@ -696,30 +696,30 @@ func planTerms(ctx context.Context, db Querier, labelled []Column, ts *TermsSpec
 	if err != nil {
 		return nil, fmt.Errorf("term table: %w", err)
 	}
-	tp := &termsPlan{src: src, feature: ts.Feature}
-	if tp.feature == "" {
-		tp.feature = "terms"
+	tp := &TermsPlan{Src: src, Feature: ts.Feature}
+	if tp.Feature == "" {
+		tp.Feature = "terms"
 	}
-	d, ok := findColumn(labelled, ts.Doc)
+	d, ok := FindColumn(labelled, ts.Doc)
 	if !ok {
-		return nil, fmt.Errorf("%w: document id column %q is not in the labelled source (columns: %s)", ErrUnknownColumn, ts.Doc, columnNames(labelled))
+		return nil, fmt.Errorf("%w: document id column %q is not in the labelled source (columns: %s)", ErrUnknownColumn, ts.Doc, ColumnNames(labelled))
 	}
-	if _, ok := findColumn(cols, d.Name); !ok {
-		return nil, fmt.Errorf("%w: document id column %q is not in the term table (columns: %s)", ErrUnknownColumn, d.Name, columnNames(cols))
+	if _, ok := FindColumn(cols, d.Name); !ok {
+		return nil, fmt.Errorf("%w: document id column %q is not in the term table (columns: %s)", ErrUnknownColumn, d.Name, ColumnNames(cols))
 	}
-	tp.doc = d.Name
+	tp.Doc = d.Name
 	for _, x := range []struct {
 		name string
 		dst  *string
 		what string
-	}{{ts.Term, &tp.term, "term"}, {ts.Count, &tp.count, "count"}} {
-		c, ok := findColumn(cols, x.name)
+	}{{ts.Term, &tp.Term, "term"}, {ts.Count, &tp.Count, "count"}} {
+		c, ok := FindColumn(cols, x.name)
 		if !ok {
-			return nil, fmt.Errorf("%w: %s column %q is not in the term table (columns: %s)", ErrUnknownColumn, x.what, x.name, columnNames(cols))
+			return nil, fmt.Errorf("%w: %s column %q is not in the term table (columns: %s)", ErrUnknownColumn, x.what, x.name, ColumnNames(cols))
 		}
 		*x.dst = c.Name
 	}
-	if c, _ := findColumn(cols, tp.count); !classifyType(c.Type).numeric() {
+	if c, _ := FindColumn(cols, tp.Count); !ClassifyType(c.Type).Numeric() {
 		return nil, fmt.Errorf("%w: count column %q has type %s: it must be numeric", ErrBadType, c.Name, c.Type)
 	}
 	return tp, nil
@@ -728,21 +728,21 @@ func planTerms(ctx context.Context, db Querier, labelled []Column, ts *TermsSpec
 // trainStats runs every family's statistics scan over the plan's source, per fold when fold (an SQL
 // expression over the source row t) is set. If no family's scan yields the classes (text only), a class
 // scan does.
-func trainStats(ctx context.Context, db Querier, p *plan, fold string) (*scan, error) {
-	sc := &scan{conn: db, plan: p, fold: fold, parts: map[int64]*partial{}}
-	for _, g := range families.ByFamily(p.features) {
+func trainStats(ctx context.Context, db Querier, p *Plan, fold string) (*Scan, error) {
+	sc := &Scan{Conn: db, Plan: p, Fold: fold, Parts: map[int64]*Partial{}}
+	for _, g := range families.ByFamily(p.Features) {
 		if err := g.Family.Train(ctx, sc, g.Features); err != nil {
 			return nil, err
 		}
-		sc.done = sc.done || len(sc.order) > 0
+		sc.Done = sc.Done || len(sc.Order) > 0
 	}
-	if !sc.done {
-		rows, err := sc.query(ctx, "train_classes.tmpl.sql", nil)
+	if !sc.Done {
+		rows, err := sc.Query(ctx, "train_classes.tmpl.sql", nil)
 		if err != nil {
 			return nil, fmt.Errorf("count classes: %w", err)
 		}
 		defer rows.Close()
-		if err := sc.classRows(rows, 0, func(int64, string, []sql.NullFloat64) error { return nil }); err != nil {
+		if err := sc.ClassRows(rows, 0, func(int64, string, []sql.NullFloat64) error { return nil }); err != nil {
 			return nil, fmt.Errorf("count classes: %w", err)
 		}
 	}

@@ -79,7 +79,7 @@ func Append(ctx context.Context, db DB, spec UpdateSpec) (*UpdateResult, error) 
 		if err != nil {
 			return nil, err
 		}
-		out.Generation = newGeneration()
+		out.Generation = NewGeneration()
 		out.Source = updatedSource(m.Source, "+", spec.Source)
 		return out, nil
 	})
@@ -106,11 +106,11 @@ func Forget(ctx context.Context, db DB, spec UpdateSpec) (*UpdateResult, error) 
 		// A feature whose rows to forget hold no value (NULL) where the trained rows had one leaves its
 		// statistics counting more rows than their class keeps (it said "invalid model ... more than the
 		// class's", as if the store were corrupt).
-		var re *rowError
-		if verr := families.Validate(out); errors.As(verr, &re) && errors.Is(re.err, errBeyondClass) {
+		var re *RowError
+		if verr := families.Validate(out); errors.As(verr, &re) && errors.Is(re.Err, ErrBeyondClass) {
 			return nil, fmt.Errorf("%w: model %q: the rows to forget do not match the rows that were trained: after forgetting them, %s "+
 				"would count more rows than its class keeps — rows to forget must hold the values they were trained with (a NULL "+
-				"where the trained row had a value is a different row); forget exactly the rows that were trained", ErrCannotForget, m.Name, re.detail)
+				"where the trained row had a value is a different row); forget exactly the rows that were trained", ErrCannotForget, m.Name, re.Detail)
 		}
 		out.Source = updatedSource(m.Source, "−", spec.Source)
 		if m.Params.Priors == PriorsGiven && len(out.Classes) < len(m.Classes) {
@@ -164,7 +164,7 @@ func forgetRounding(before, after *Model) []string {
 		}
 	}
 	var out []string
-	for _, f := range sortedKeys(worst) {
+	for _, f := range SortedKeys(worst) {
 		w := worst[f]
 		out = append(out, fmt.Sprintf("feature %q: its %s may be off by about %.1g relative, as the rounding of the sums grows "+
 			"when most of a class's rows are forgotten (%s): train the model again on the remaining rows for every digit", f, w.Estimate, w.Off, w.When))
@@ -199,7 +199,7 @@ func updateModel(ctx context.Context, db DB, spec UpdateSpec, combine func(ctx c
 		return nil, err
 	}
 	var out *Model
-	err = retryConflicts(ctx, m.Name, func(ctx context.Context) error {
+	err = RetryConflicts(ctx, m.Name, func(ctx context.Context) error {
 		if m == nil {
 			if m, err = Load(ctx, db, spec.Model); err != nil {
 				return err
@@ -233,11 +233,11 @@ func finish(m *Model, force bool) error {
 	}
 	if err := families.Validate(m); err != nil {
 		// The parts were valid: their sums overflowed (it said "invalid model", as if the store were corrupt).
-		var re *rowError
-		if errors.As(err, &re) && errors.Is(re.err, errNotFinite) {
+		var re *RowError
+		if errors.As(err, &re) && errors.Is(re.Err, ErrNotFinite) {
 			return fmt.Errorf("%w: model %q: the combined statistics of %s overflow a DOUBLE: the values are too large for the sums of "+
 				"their squares; rescale the feature (for example divide it by a power of ten) in every part and train them again",
-				ErrBadValue, m.Name, re.detail)
+				ErrBadValue, m.Name, re.Detail)
 		}
 		return err
 	}
@@ -255,7 +255,7 @@ func saveIfUnchanged(ctx context.Context, db DB, m *Model, want string) error {
 	if err := theStore.EnsureStore(ctx, db); err != nil {
 		return err
 	}
-	return inTransaction(ctx, db, func(t *storeTx) error {
+	return InTransaction(ctx, db, func(t *StoreTx) error {
 		q := t.Querier
 		var gen sql.NullString
 		if err := q.QueryRowContext(ctx, queries.SQL("store_model_generation.sql"), m.Name).Scan(&gen); err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -263,7 +263,7 @@ func saveIfUnchanged(ctx context.Context, db DB, m *Model, want string) error {
 		}
 		switch {
 		case gen.String == want:
-			return theStore.saveTx(ctx, t, m)
+			return theStore.SaveTx(ctx, t, m)
 		case want == "":
 			return fmt.Errorf("%w: model %q was stored by another command meanwhile: merge into another name, or replace it (--replace, replace := true)", ErrModelExists, m.Name)
 		}
@@ -278,20 +278,20 @@ func scanRows(ctx context.Context, db Querier, spec TrainSpec) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	p.params = *spec.Params
+	p.Params = *spec.Params
 	sc, err := trainStats(ctx, db, p, "")
 	if err != nil {
 		return nil, err
 	}
-	part := sc.part(0)
-	m := &Model{Name: spec.Model, Label: p.label.Name, LabelType: p.label.Type, Weight: p.weight, Source: spec.Source,
-		Params: p.params, Features: p.features, Classes: part.classList(sc.order), SkippedRows: part.skipped,
-		IncompleteRows: part.incomplete, Stats: part.stats}
+	part := sc.Part(0)
+	m := &Model{Name: spec.Model, Label: p.Label.Name, LabelType: p.Label.Type, Weight: p.Weight, Source: spec.Source,
+		Params: p.Params, Features: p.Features, Classes: part.ClassList(sc.Order), SkippedRows: part.Skipped,
+		IncompleteRows: part.Incomplete, Stats: part.Stats}
 	for _, c := range m.Classes {
 		m.Rows += c.Count
 	}
 	if m.Rows == 0 {
-		return nil, fmt.Errorf("%w: source %s has no rows with a non-NULL label %q", ErrNoRows, p.src.quoted(), p.label.Name)
+		return nil, fmt.Errorf("%w: source %s has no rows with a non-NULL label %q", ErrNoRows, p.Src.Quoted(), p.Label.Name)
 	}
 	return m, nil
 }
@@ -575,8 +575,8 @@ func alignNames(base, part *Model) {
 	}
 	rename := func(s Stats) {
 		for _, t := range families.Tables() {
-			if rows, ok := s[t.tableName()]; ok {
-				t.renameFeatures(rows, to)
+			if rows, ok := s[t.TableName()]; ok {
+				t.RenameFeatures(rows, to)
 			}
 		}
 	}
@@ -741,7 +741,7 @@ func mergeModels(ctx context.Context, db DB, spec MergeSpec) (*Model, error) {
 		}
 	}
 	var out *Model
-	err := retryConflicts(ctx, spec.Into, func(ctx context.Context) error {
+	err := RetryConflicts(ctx, spec.Into, func(ctx context.Context) error {
 		models := make([]*Model, len(spec.Inputs))
 		want := "" // the generation of Into, if it is an input
 		for i, n := range spec.Inputs {
@@ -788,13 +788,13 @@ func mergeModels(ctx context.Context, db DB, spec MergeSpec) (*Model, error) {
 		if err != nil {
 			return err
 		}
-		m.Name, m.Generation, m.Created = spec.Into, newGeneration(), time.Now().UTC().Truncate(time.Microsecond)
+		m.Name, m.Generation, m.Created = spec.Into, NewGeneration(), time.Now().UTC().Truncate(time.Microsecond)
 		m.Source = "merge of " + strings.Join(quoteAll(spec.Inputs), ", ")
 		if err := finish(m, spec.Force); err != nil {
 			return err
 		}
 		if replace {
-			err = theStore.put(ctx, db, m)
+			err = theStore.Put(ctx, db, m)
 		} else {
 			err = saveIfUnchanged(ctx, db, m, want)
 		}
@@ -830,11 +830,11 @@ func orderLabels(ctx context.Context, q Querier, labelType string, lists ...[]st
 	var all []string
 	for _, l := range lists {
 		for _, s := range l {
-			all = appendNew(all, s)
+			all = AppendNew(all, s)
 		}
 	}
 	typ := strings.ToUpper(strings.TrimSpace(labelType))
-	if parse, ok := labelTypes[typ]; ok {
+	if parse, ok := LabelTypes[typ]; ok {
 		vals := make([]any, len(all))
 		for i, s := range all {
 			v, err := parse(s)
