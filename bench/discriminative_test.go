@@ -16,6 +16,7 @@ import (
 
 	"github.com/sqlnb/sqlnb/queries"
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"github.com/sqlnb/sqlnb/udf"
 )
 
@@ -111,7 +112,7 @@ func BenchmarkLogistic(b *testing.B) {
 			}
 			lrData(b, db, n, k)
 			for b.Loop() {
-				var trace sqlnb.FitTrace
+				var trace nb.FitTrace
 				start := time.Now()
 				if _, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "lr", Source: "d", Label: "y", Kind: sqlnb.Logistic, Trace: &trace}); err != nil {
 					b.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"github.com/sqlnb/sqlnb/udf"
 )
 
@@ -36,7 +37,7 @@ func BenchmarkText(b *testing.B) {
 		}
 	}
 	tokens := float64(docs) * 100
-	floorGroup := "SELECT count(*) FROM (SELECT term, count(*) FROM (SELECT unnest(" + sqlnb.TokenizeSQL("body") + ") AS term FROM docs) GROUP BY term)"
+	floorGroup := "SELECT count(*) FROM (SELECT term, count(*) FROM (SELECT unnest(" + nb.TokenizeSQL("body") + ") AS term FROM docs) GROUP BY term)"
 	scan := "SELECT sum(length(body)) FROM docs"
 	score := "SELECT count(nb_predict('text', body)) FROM docs"
 	for b.Loop() {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"math"
 	"slices"
 	"strings"
@@ -20,7 +21,7 @@ type CompareSpec struct {
 	// Train is the training request (Source, Label, Features, Weight, Params); its Kind is replaced by each
 	// of Kinds in turn.
 	Train TrainSpec
-	Kinds []Kind
+	Kinds []nb.Kind
 	// Sizes are the training set sizes (rows drawn from the training pool, nested: a larger set contains the
 	// smaller ones).
 	Sizes []int
@@ -36,7 +37,7 @@ type CompareSpec struct {
 // repeats, NaN for one), or Err if the model could not be trained (a class missing from a small training set, a
 // singular covariance, separable classes without a penalty...) — with metrics, on some of the splits.
 type ComparePoint struct {
-	Kind     Kind
+	Kind     nb.Kind
 	Size     int
 	Rows     float64
 	Mean, SD map[string]float64
@@ -60,28 +61,28 @@ const compareTable = "__sqlnb_compare"
 func Compare(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, spec CompareSpec) (*CompareResult, error) {
 	start := time.Now()
 	if len(spec.Kinds) == 0 || len(spec.Sizes) == 0 {
-		return nil, fmt.Errorf("%w: give the kinds to compare and the training sizes", ErrBadOption)
+		return nil, fmt.Errorf("%w: give the kinds to compare and the training sizes", nb.ErrBadOption)
 	}
 	if spec.TestFraction == 0 {
 		spec.TestFraction = 0.3
 	}
 	if !(spec.TestFraction > 0 && spec.TestFraction < 1) {
-		return nil, fmt.Errorf("%w: test fraction %v: must be in (0, 1)", ErrBadOption, spec.TestFraction)
+		return nil, fmt.Errorf("%w: test fraction %v: must be in (0, 1)", nb.ErrBadOption, spec.TestFraction)
 	}
 	if spec.Repeats < 1 {
 		spec.Repeats = 1
 	}
 	for _, n := range spec.Sizes {
 		if n < 2 {
-			return nil, fmt.Errorf("%w: training size %d: must be at least 2", ErrBadOption, n)
+			return nil, fmt.Errorf("%w: training size %d: must be at least 2", nb.ErrBadOption, n)
 		}
 	}
-	src, err := ResolveSource(ctx, conn, spec.Train.Source)
+	src, err := nb.ResolveSource(ctx, conn, spec.Train.Source)
 	if err != nil {
 		return nil, err
 	}
 	type key struct {
-		k Kind
+		k nb.Kind
 		n int
 	}
 	vals := map[key]map[string][]float64{}
@@ -124,7 +125,7 @@ func Compare(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, spec Compar
 						continue
 					}
 				}
-				if errors.Is(err, ErrBadOption) && !errors.Is(err, ErrOneClass) && r == 0 && n == spec.Sizes[0] {
+				if errors.Is(err, nb.ErrBadOption) && !errors.Is(err, nb.ErrOneClass) && r == 0 && n == spec.Sizes[0] {
 					return nil, err // a kind that cannot model these features fails at every size
 				}
 				// The point's note: the reason, without the model name Fit and Compile put in front.
@@ -195,7 +196,7 @@ func compareMetrics(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, scor
 	}
 	label := scorers[0].Model.Label
 	terms := "nb_cv_terms(" + queries.Literal(name) + ", __sqlnb_model, CAST(" + queries.Ident(label) + " AS VARCHAR), NULL, " + queries.Row + ")"
-	ms, err := cvMetrics(ctx, conn, Source{From: from}, label, "__sqlnb_model", terms)
+	ms, err := cvMetrics(ctx, conn, nb.Source{From: from}, label, "__sqlnb_model", terms)
 	if err != nil {
 		return nil, 0, fmt.Errorf("compare: score the test rows: %w", err)
 	}

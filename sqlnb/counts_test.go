@@ -8,6 +8,9 @@ import (
 	"testing"
 
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/family/counts"
+	"github.com/sqlnb/sqlnb/sqlnb/family/text"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 )
 
 // TestMultinomialSeed001 checks seed 001's multinomial estimator θ_jc = (N_jc + α)/(N_c + αV) by hand:
@@ -78,13 +81,13 @@ func TestCountFoldModelsAreExact(t *testing.T) {
 		direct := train(t, db, sqlnb.TrainSpec{Model: "direct", Label: "y", Kind: sqlnb.Multinomial,
 			Source: "SELECT * EXCLUDE (__f) FROM (SELECT *, " + fold + " AS __f FROM d __sqlnb_row) WHERE __f <> " + string(rune('0'+f))})
 		want := map[[2]string]float64{}
-		for _, x := range sqlnb.StatRows(direct, sqlnb.TotalsTable) {
+		for _, x := range nb.StatRows(direct, counts.TotalsTable) {
 			want[[2]string{x.Feature, x.Class}] = x.Total
 		}
-		if len(sqlnb.StatRows(m, sqlnb.TotalsTable)) != len(sqlnb.StatRows(direct, sqlnb.TotalsTable)) {
-			t.Fatalf("fold %d: %d totals vs %d", f, len(sqlnb.StatRows(m, sqlnb.TotalsTable)), len(sqlnb.StatRows(direct, sqlnb.TotalsTable)))
+		if len(nb.StatRows(m, counts.TotalsTable)) != len(nb.StatRows(direct, counts.TotalsTable)) {
+			t.Fatalf("fold %d: %d totals vs %d", f, len(nb.StatRows(m, counts.TotalsTable)), len(nb.StatRows(direct, counts.TotalsTable)))
 		}
-		for _, x := range sqlnb.StatRows(m, sqlnb.TotalsTable) {
+		for _, x := range nb.StatRows(m, counts.TotalsTable) {
 			if x.Total != want[[2]string{x.Feature, x.Class}] {
 				t.Errorf("fold %d: %+v vs %v", f, x, want[[2]string{x.Feature, x.Class}])
 			}
@@ -108,13 +111,13 @@ func TestTextFoldModelsAreExact(t *testing.T) {
 		direct := train(t, db, sqlnb.TrainSpec{Model: "direct", Label: "y", Kind: sqlnb.Text,
 			Source: "SELECT * EXCLUDE (__f) FROM (SELECT *, " + fold + " AS __f FROM d __sqlnb_row) WHERE __f <> " + string(rune('0'+f))})
 		want := map[[3]string]int64{}
-		for _, x := range sqlnb.StatRows(direct, sqlnb.TermsTable) {
+		for _, x := range nb.StatRows(direct, text.TermsTable) {
 			want[[3]string{x.Feature, x.Class, x.Term}] = x.Count
 		}
-		if len(sqlnb.StatRows(m, sqlnb.TermsTable)) != len(sqlnb.StatRows(direct, sqlnb.TermsTable)) {
-			t.Fatalf("fold %d: %d terms vs %d", f, len(sqlnb.StatRows(m, sqlnb.TermsTable)), len(sqlnb.StatRows(direct, sqlnb.TermsTable)))
+		if len(nb.StatRows(m, text.TermsTable)) != len(nb.StatRows(direct, text.TermsTable)) {
+			t.Fatalf("fold %d: %d terms vs %d", f, len(nb.StatRows(m, text.TermsTable)), len(nb.StatRows(direct, text.TermsTable)))
 		}
-		for _, x := range sqlnb.StatRows(m, sqlnb.TermsTable) {
+		for _, x := range nb.StatRows(m, text.TermsTable) {
 			if x.Count != want[[3]string{x.Feature, x.Class, x.Term}] || float64(x.Count) != x.Weight {
 				t.Errorf("fold %d: %+v", f, x)
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"math"
 	"slices"
 	"strings"
@@ -45,7 +46,7 @@ type FoldRegistrar interface {
 
 // CVSetting is the result of one hyperparameter setting.
 type CVSetting struct {
-	Params Params
+	Params nb.Params
 	// Folds holds, per fold, metric → value.
 	Folds []map[string]float64
 	// Mean and SD over folds (sample standard deviation).
@@ -136,7 +137,7 @@ func FoldExpr(k int, seed int64, key, label string, stratified bool) string {
 // is refused unless spec.Train.Force). A model whose parameters are fitted (logistic regression: a refitter
 // family) does not merge: each fold's model is fitted on the other folds' rows, still by SQL passes over the
 // source (refitFolds).
-func FoldModels(ctx context.Context, db Querier, spec CVSpec) ([]*Model, string, error) {
+func FoldModels(ctx context.Context, db nb.Querier, spec CVSpec) ([]*nb.Model, string, error) {
 	models, fold, _, err := foldModels(ctx, db, nil, spec)
 	return models, fold, err
 }
@@ -144,18 +145,18 @@ func FoldModels(ctx context.Context, db Querier, spec CVSpec) ([]*Model, string,
 // foldModels is FoldModels, also returning the warnings about the columns (see TrainResult.Warnings). A
 // semi-supervised training (spec.Train.SemiSupervised) fits each fold's model by EM on the other folds' rows,
 // labelled and not (reg makes its E-steps' scorers callable from SQL).
-func foldModels(ctx context.Context, db Querier, reg FoldRegistrar, spec CVSpec) ([]*Model, string, []string, error) {
+func foldModels(ctx context.Context, db nb.Querier, reg FoldRegistrar, spec CVSpec) ([]*nb.Model, string, []string, error) {
 	if spec.Folds < 2 {
-		return nil, "", nil, fmt.Errorf("%w: folds %d: use at least 2 (--folds, folds :=)", ErrBadOption, spec.Folds)
+		return nil, "", nil, fmt.Errorf("%w: folds %d: use at least 2 (--folds, folds :=)", nb.ErrBadOption, spec.Folds)
 	}
 	t := spec.Train
 	if len(t.By) > 0 {
-		return nil, "", nil, fmt.Errorf("%w: cross-validation of per-group models (by) is not supported yet: cross-validate one group's rows with a WHERE clause", ErrBadOption)
+		return nil, "", nil, fmt.Errorf("%w: cross-validation of per-group models (by) is not supported yet: cross-validate one group's rows with a WHERE clause", nb.ErrBadOption)
 	}
 	if t.Terms != nil {
-		return nil, "", nil, fmt.Errorf("%w: cross-validation of a model with a term table is not supported yet: its rows carry no term MAP to score", ErrBadOption)
+		return nil, "", nil, fmt.Errorf("%w: cross-validation of a model with a term table is not supported yet: its rows carry no term MAP to score", nb.ErrBadOption)
 	}
-	params := DefaultParams()
+	params := nb.DefaultParams()
 	if t.Params != nil {
 		params = *t.Params
 	} else if t.SemiSupervised {
@@ -174,21 +175,21 @@ func foldModels(ctx context.Context, db Querier, reg FoldRegistrar, spec CVSpec)
 	}
 	p.Params = params
 	if spec.Key != "" {
-		c, ok := FindColumn(append([]Column{}, p.AllColumns...), spec.Key)
+		c, ok := nb.FindColumn(append([]nb.Column{}, p.AllColumns...), spec.Key)
 		if !ok {
-			return nil, "", nil, fmt.Errorf("%w: key column %q is not in the source", ErrUnknownColumn, spec.Key)
+			return nil, "", nil, fmt.Errorf("%w: key column %q is not in the source", nb.ErrUnknownColumn, spec.Key)
 		}
 		spec.Key = c.Name
 	}
 	fold := FoldExpr(spec.Folds, spec.Seed, spec.Key, p.Label.Name, spec.Stratified)
-	base := &Model{Name: t.Model, Label: p.Label.Name, LabelType: p.Label.Type, Weight: p.Weight, Source: t.Source,
-		Params: params, Created: time.Now().UTC(), Version: FormatVersion, Features: p.Features}
+	base := &nb.Model{Name: t.Model, Label: p.Label.Name, LabelType: p.Label.Type, Weight: p.Weight, Source: t.Source,
+		Params: params, Created: time.Now().UTC(), Version: nb.FormatVersion, Features: p.Features}
 	if t.SemiSupervised {
 		out, more, err := semiSupervisedFolds(ctx, db, reg, spec, p, fold)
 		return out, fold, append(warnings, more...), err
 	}
 	for _, g := range families.ByFamily(p.Features) {
-		if _, ok := g.Family.(Refitter); ok {
+		if _, ok := g.Family.(nb.Refitter); ok {
 			out, err := refitFolds(ctx, db, spec, p, base, fold)
 			return out, fold, warnings, err
 		}
@@ -217,7 +218,7 @@ func foldModels(ctx context.Context, db Querier, reg FoldRegistrar, spec CVSpec)
 			return nil, "", nil, emptyFold(spec, f, rows)
 		}
 	}
-	per := make([]*Model, spec.Folds)
+	per := make([]*nb.Model, spec.Folds)
 	for f := range per {
 		m := *base
 		if part := sc.Parts[int64(f)]; part != nil {
@@ -228,9 +229,9 @@ func foldModels(ctx context.Context, db Querier, reg FoldRegistrar, spec CVSpec)
 		}
 		per[f] = &m
 	}
-	out := make([]*Model, spec.Folds)
+	out := make([]*nb.Model, spec.Folds)
 	for f := range out {
-		var others []*Model
+		var others []*nb.Model
 		for g, m := range per {
 			if g != f {
 				others = append(others, m)
@@ -240,14 +241,14 @@ func foldModels(ctx context.Context, db Querier, reg FoldRegistrar, spec CVSpec)
 			return nil, "", nil, err
 		}
 		out[f].Name = fmt.Sprintf("%s (fold %d)", t.Model, f+1)
-		out[f].Generation = NewGeneration()
-		if t.Params != nil && params.Priors == PriorsGiven {
+		out[f].Generation = nb.NewGeneration()
+		if t.Params != nil && params.Priors == nb.PriorsGiven {
 			if err := applyGivenPriors(out[f], t.GivenPriors); err != nil {
 				return nil, "", nil, err
 			}
 		}
 		if len(out[f].Classes) < 2 {
-			return nil, "", nil, fmt.Errorf("%w: the training folds of fold %d hold %d class(es): use fewer folds or --stratified", ErrOneClass, f+1, len(out[f].Classes))
+			return nil, "", nil, fmt.Errorf("%w: the training folds of fold %d hold %d class(es): use fewer folds or --stratified", nb.ErrOneClass, f+1, len(out[f].Classes))
 		}
 	}
 	return out, fold, warnings, nil
@@ -255,7 +256,7 @@ func foldModels(ctx context.Context, db Querier, reg FoldRegistrar, spec CVSpec)
 
 // refitFolds fits, for each fold f, the model on the rows of the other folds: the source restricted by the
 // fold expression (source_other_folds.tmpl.sql, f a bound parameter), trained as Train trains. k fits.
-func refitFolds(ctx context.Context, db Querier, spec CVSpec, p *Plan, base *Model, fold string) ([]*Model, error) {
+func refitFolds(ctx context.Context, db nb.Querier, spec CVSpec, p *nb.Plan, base *nb.Model, fold string) ([]*nb.Model, error) {
 	stmt, err := queries.Render("source_labels.tmpl.sql", map[string]any{"From": p.Src.From, "Label": p.Label.Name})
 	if err != nil {
 		return nil, err
@@ -270,14 +271,14 @@ func refitFolds(ctx context.Context, db Querier, spec CVSpec, p *Plan, base *Mod
 			return nil, err
 		}
 	}
-	out := make([]*Model, spec.Folds)
+	out := make([]*nb.Model, spec.Folds)
 	for f := range out {
 		from, err := queries.Render("source_other_folds.tmpl.sql", map[string]any{"From": p.Src.From, "Fold": fold, "Param": len(p.Src.Args) + 1})
 		if err != nil {
 			return nil, err
 		}
 		fp := *p
-		fp.Src = Source{Text: p.Src.Text, From: from, Args: append(append([]any{}, p.Src.Args...), int64(f))}
+		fp.Src = nb.Source{Text: p.Src.Text, From: from, Args: append(append([]any{}, p.Src.Args...), int64(f))}
 		sc, err := trainStats(ctx, db, &fp, "")
 		if err != nil {
 			return nil, fmt.Errorf("fold %d: %w", f+1, err)
@@ -290,14 +291,14 @@ func refitFolds(ctx context.Context, db Querier, spec CVSpec, p *Plan, base *Mod
 			m.Rows += c.Count
 		}
 		m.Name = fmt.Sprintf("%s (fold %d)", spec.Train.Model, f+1)
-		m.Generation = NewGeneration()
-		if spec.Train.Params != nil && m.Params.Priors == PriorsGiven {
+		m.Generation = nb.NewGeneration()
+		if spec.Train.Params != nil && m.Params.Priors == nb.PriorsGiven {
 			if err := applyGivenPriors(&m, spec.Train.GivenPriors); err != nil {
 				return nil, err
 			}
 		}
 		if len(m.Classes) < 2 {
-			return nil, fmt.Errorf("%w: the training folds of fold %d hold %d class(es): use fewer folds or --stratified", ErrOneClass, f+1, len(m.Classes))
+			return nil, fmt.Errorf("%w: the training folds of fold %d hold %d class(es): use fewer folds or --stratified", nb.ErrOneClass, f+1, len(m.Classes))
 		}
 		out[f] = &m
 	}
@@ -316,12 +317,12 @@ func refitFolds(ctx context.Context, db Querier, spec CVSpec, p *Plan, base *Mod
 
 // checkLabels makes the checks of a training (checkTrained), with its words, on the labelled rows of a source
 // and its classes, before cross-validation's checks of each fold.
-func checkLabels(src Source, label string, rows int64, classes []string) error {
+func checkLabels(src nb.Source, label string, rows int64, classes []string) error {
 	switch {
 	case rows == 0:
-		return fmt.Errorf("%w: source %s has no rows with a non-NULL label %q", ErrNoRows, src.Quoted(), label)
+		return fmt.Errorf("%w: source %s has no rows with a non-NULL label %q", nb.ErrNoRows, src.Quoted(), label)
 	case len(classes) == 1:
-		return fmt.Errorf("%w: label column %q has the single class %q: a classifier needs at least two", ErrOneClass, label, classes[0])
+		return fmt.Errorf("%w: label column %q has the single class %q: a classifier needs at least two", nb.ErrOneClass, label, classes[0])
 	}
 	return nil
 }
@@ -329,21 +330,21 @@ func checkLabels(src Source, label string, rows int64, classes []string) error {
 // emptyFold is the error of fold f (from 0) without labelled rows, of rows in all.
 func emptyFold(spec CVSpec, f int, rows int64) error {
 	return fmt.Errorf("%w: folds %d: fold %d has no labelled rows (%d labelled rows in all): use fewer folds, --stratified (stratified := true) "+
-		"or another --seed", ErrBadOption, spec.Folds, f+1, rows)
+		"or another --seed", nb.ErrBadOption, spec.Folds, f+1, rows)
 }
 
 // semiSupervisedFolds fits, for each fold f, the semi-supervised model of the other folds' rows (the
 // source restricted as refitFolds restricts it): k EM fits on one connection.
-func semiSupervisedFolds(ctx context.Context, db Querier, reg FoldRegistrar, spec CVSpec, p *Plan, fold string) ([]*Model, []string, error) {
+func semiSupervisedFolds(ctx context.Context, db nb.Querier, reg FoldRegistrar, spec CVSpec, p *nb.Plan, fold string) ([]*nb.Model, []string, error) {
 	if len(spec.Alphas) > 1 || len(spec.VarSmoothings) > 1 {
-		return nil, nil, fmt.Errorf("%w: a semi-supervised fit depends on alpha and var_smoothing: cross-validate one setting at a time", ErrBadOption)
+		return nil, nil, fmt.Errorf("%w: a semi-supervised fit depends on alpha and var_smoothing: cross-validate one setting at a time", nb.ErrBadOption)
 	}
 	conn, release, err := pinConn(ctx, db)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer release()
-	out := make([]*Model, spec.Folds)
+	out := make([]*nb.Model, spec.Folds)
 	var warnings []string
 	for f := range out {
 		from, err := queries.Render("source_other_folds.tmpl.sql", map[string]any{"From": p.Src.From, "Fold": fold, "Param": len(p.Src.Args) + 1})
@@ -351,7 +352,7 @@ func semiSupervisedFolds(ctx context.Context, db Querier, reg FoldRegistrar, spe
 			return nil, nil, err
 		}
 		fp := *p
-		fp.Src = Source{Text: p.Src.Text, From: from, Args: append(append([]any{}, p.Src.Args...), int64(f))}
+		fp.Src = nb.Source{Text: p.Src.Text, From: from, Args: append(append([]any{}, p.Src.Args...), int64(f))}
 		// EM fits with the setting cross-validated: the sweep's one alpha and var_smoothing where given
 		// (the CLI's --alpha is the sweep's, and left the training options' alpha at 0).
 		params := p.Params
@@ -378,7 +379,7 @@ func semiSupervisedFolds(ctx context.Context, db Querier, reg FoldRegistrar, spe
 // smallClasses warns of the classes with fewer labelled rows than folds (scikit-learn's StratifiedKFold
 // warns alike): some folds' models never see them, and those folds' metrics fall. Each row is in the
 // training rows of k − 1 of the k fold models, so a class has Σ (its count in each) / (k − 1) rows.
-func smallClasses(models []*Model, folds int) []string {
+func smallClasses(models []*nb.Model, folds int) []string {
 	rows := map[string]int64{}
 	var order []string
 	for _, m := range models {
@@ -411,23 +412,23 @@ func CrossValidate(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, spec 
 		spec.AUC = true
 	}
 	if !slices.Contains(CVMetrics(), spec.Metric) {
-		return nil, fmt.Errorf("%w: --metric %q: use %s", ErrBadOption, spec.Metric, strings.Join(CVMetrics(), ", "))
+		return nil, fmt.Errorf("%w: --metric %q: use %s", nb.ErrBadOption, spec.Metric, strings.Join(CVMetrics(), ", "))
 	}
 	if conn == nil || isNil(reg) {
 		// Checked first: the folds' models would be trained before the registrar is needed.
 		return nil, fmt.Errorf("%w: cross-validation needs a connection and the scoring functions' registrar (open the database with package udf: "+
-			"CrossValidate(ctx, conn, db, spec))", ErrBadOption)
+			"CrossValidate(ctx, conn, db, spec))", nb.ErrBadOption)
 	}
 	models, fold, warnings, err := foldModels(ctx, conn, reg, spec)
 	if err != nil {
 		return nil, fmt.Errorf("cv %q: %w", spec.Train.Model, err)
 	}
 	warnings = append(warnings, smallClasses(models, spec.Folds)...)
-	all := &Model{Name: spec.Train.Model, Classes: models[0].Classes}
+	all := &nb.Model{Name: spec.Train.Model, Classes: models[0].Classes}
 	if spec.PosLabel, err = positiveClass(all, spec.PosLabel, spec.PosLabel != "" || spec.PosLabelGiven); err != nil {
 		return nil, fmt.Errorf("cv %q: %w", spec.Train.Model, err)
 	}
-	src, err := ResolveSource(ctx, conn, spec.Train.Source)
+	src, err := nb.ResolveSource(ctx, conn, spec.Train.Source)
 	if err != nil {
 		return nil, err
 	}
@@ -460,7 +461,7 @@ func CrossValidate(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, spec 
 		if _, ok := res.Settings[0].Mean[res.Metric+"_macro"]; ok {
 			res.Metric += "_macro"
 		} else {
-			return nil, fmt.Errorf("%w: cv %q: metric %q is not computed for this model: use %s", ErrBadOption, spec.Train.Model,
+			return nil, fmt.Errorf("%w: cv %q: metric %q is not computed for this model: use %s", nb.ErrBadOption, spec.Train.Model,
 				spec.Metric, strings.Join(CVMetrics(), ", "))
 		}
 	}
@@ -476,7 +477,7 @@ func CrossValidate(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, spec 
 	return res, nil
 }
 
-func cvSetting(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, models []*Model, p Params, src Source, fold string, spec CVSpec) (*CVSetting, error) {
+func cvSetting(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, models []*nb.Model, p nb.Params, src nb.Source, fold string, spec CVSpec) (*CVSetting, error) {
 	scorers := make([]*Scorer, len(models))
 	for f, m := range models {
 		mm := *m
@@ -545,7 +546,7 @@ func cvSetting(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, models []
 }
 
 // foldClasses lists the classes of the fold models in order (a class may be missing from a fold's model).
-func foldClasses(models []*Model) []string {
+func foldClasses(models []*nb.Model) []string {
 	var out []string
 	for _, m := range models {
 		for _, c := range m.Classes {
@@ -578,7 +579,7 @@ func meanSD(xs []float64) (float64, float64) {
 
 // cvMetrics scores and aggregates in one statement (cv_metrics.tmpl.sql): per fold n, accuracy, log_loss,
 // brier and f1_macro.
-func cvMetrics(ctx context.Context, conn *sql.Conn, src Source, label, fold, terms string) ([]Metric, error) {
+func cvMetrics(ctx context.Context, conn *sql.Conn, src nb.Source, label, fold, terms string) ([]Metric, error) {
 	stmt, err := queries.Render("cv_metrics.tmpl.sql", map[string]any{"From": src.From, "Label": label, "Group": fold, "Terms": terms})
 	if err != nil {
 		return nil, err

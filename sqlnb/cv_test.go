@@ -7,6 +7,9 @@ import (
 	"testing"
 
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/family/categorical"
+	"github.com/sqlnb/sqlnb/sqlnb/family/gaussian"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 )
 
 // TestFoldModelsAreExact: the model of fold f, merged from the other folds' statistics of one GROUP BY
@@ -57,25 +60,25 @@ func compareModels(t *testing.T, f int, got, want *sqlnb.Model) {
 			t.Errorf("fold %d: class %+v vs %+v", f, g, w)
 		}
 	}
-	wg := map[string]sqlnb.GaussianStat{}
-	for _, g := range sqlnb.StatRows(want, sqlnb.GaussianTable) {
+	wg := map[string]gaussian.GaussianStat{}
+	for _, g := range nb.StatRows(want, gaussian.GaussianTable) {
 		wg[g.Feature+"/"+g.Class] = g
 	}
-	for _, g := range sqlnb.StatRows(got, sqlnb.GaussianTable) {
+	for _, g := range nb.StatRows(got, gaussian.GaussianTable) {
 		w := wg[g.Feature+"/"+g.Class]
 		if g.Count != w.Count || !near(g.Mean, w.Mean, 1e-12) || !near(g.M2, w.M2, 1e-12) ||
 			!near(g.Weight, w.Weight, 1e-12) || !near(g.WMean, w.WMean, 1e-12) || !near(g.WM2, w.WM2, 1e-12) {
 			t.Errorf("fold %d: Gaussian %+v vs %+v", f, g, w)
 		}
 	}
-	wc := map[string]sqlnb.CategoryCount{}
-	for _, c := range sqlnb.StatRows(want, sqlnb.CategoricalTable) {
+	wc := map[string]categorical.CategoryCount{}
+	for _, c := range nb.StatRows(want, categorical.CategoricalTable) {
 		wc[c.Feature+"/"+c.Class+"/"+c.Value] = c
 	}
-	if len(sqlnb.StatRows(got, sqlnb.CategoricalTable)) != len(sqlnb.StatRows(want, sqlnb.CategoricalTable)) {
-		t.Errorf("fold %d: %d counts vs %d", f, len(sqlnb.StatRows(got, sqlnb.CategoricalTable)), len(sqlnb.StatRows(want, sqlnb.CategoricalTable)))
+	if len(nb.StatRows(got, categorical.CategoricalTable)) != len(nb.StatRows(want, categorical.CategoricalTable)) {
+		t.Errorf("fold %d: %d counts vs %d", f, len(nb.StatRows(got, categorical.CategoricalTable)), len(nb.StatRows(want, categorical.CategoricalTable)))
 	}
-	for _, c := range sqlnb.StatRows(got, sqlnb.CategoricalTable) {
+	for _, c := range nb.StatRows(got, categorical.CategoricalTable) {
 		w := wc[c.Feature+"/"+c.Class+"/"+c.Value]
 		if c.Count != w.Count || math.Abs(c.Weight-w.Weight) > 1e-12*math.Max(1, w.Weight) {
 			t.Errorf("fold %d: count %+v vs %+v", f, c, w)

@@ -8,12 +8,14 @@ import (
 	"testing"
 
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/family/discriminant"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 )
 
 // comoments indexes a model's co-moment rows by class, feature and other feature.
-func comoments(m *sqlnb.Model) map[[3]string]sqlnb.CoMoment {
-	out := map[[3]string]sqlnb.CoMoment{}
-	for _, r := range sqlnb.StatRows(m, sqlnb.CoMomentTable) {
+func comoments(m *sqlnb.Model) map[[3]string]discriminant.CoMoment {
+	out := map[[3]string]discriminant.CoMoment{}
+	for _, r := range nb.StatRows(m, discriminant.CoMomentTable) {
 		out[[3]string{r.Class, r.Feature, r.Other}] = r
 	}
 	return out

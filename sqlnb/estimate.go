@@ -3,6 +3,7 @@ package sqlnb
 import (
 	"context"
 	"encoding/json"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"strconv"
 
 	"github.com/sqlnb/sqlnb/queries"
@@ -11,7 +12,7 @@ import (
 // EstimateRows returns DuckDB's estimate of the number of rows of src, from planning alone (no data is
 // read): exact for a table and for parquet files (their metadata), an estimate from the file size for CSV
 // and JSON, the planner's estimate for a query. ok is false when DuckDB gives none. For progress reports.
-func EstimateRows(ctx context.Context, q Querier, src Source) (n int64, ok bool) {
+func EstimateRows(ctx context.Context, q nb.Querier, src nb.Source) (n int64, ok bool) {
 	stmt, err := queries.Render("source_explain.tmpl.sql", map[string]any{"From": src.From})
 	if err != nil {
 		return 0, false

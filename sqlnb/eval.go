@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"math"
 	"slices"
 	"strconv"
@@ -19,7 +20,7 @@ type EvalSpec struct {
 	// Version, when set, is the model to evaluate as loaded (Model is not read from the store), and ScoreAs
 	// the name the connection's scoring functions bind it by (package udf pins the version its caller's
 	// snapshot sees under such a name); empty: its name.
-	Version *Model
+	Version *nb.Model
 	ScoreAs string
 	Source  string
 	// Label is the true-class column; empty means the model's label column.
@@ -76,7 +77,7 @@ type CalibrationBin struct {
 
 // Evaluation holds metrics, the confusion matrix and, if asked, curve data.
 type Evaluation struct {
-	Model *Model
+	Model *nb.Model
 	// Positive is the positive class of a two-class evaluation (EvalSpec.PosLabel or the second class), else
 	// empty.
 	Positive    string
@@ -135,11 +136,11 @@ func Evaluate(ctx context.Context, conn *sql.Conn, spec EvalSpec) (*Evaluation, 
 	if err != nil {
 		return nil, err
 	}
-	src, err := ResolveSource(ctx, conn, spec.Source)
+	src, err := nb.ResolveSource(ctx, conn, spec.Source)
 	if err != nil {
 		return nil, fmt.Errorf("evaluate %q: %w", m.Name, err)
 	}
-	cols, err := Describe(ctx, conn, src)
+	cols, err := nb.Describe(ctx, conn, src)
 	if err != nil {
 		return nil, fmt.Errorf("evaluate %q: %w", m.Name, err)
 	}
@@ -155,7 +156,7 @@ func Evaluate(ctx context.Context, conn *sql.Conn, spec EvalSpec) (*Evaluation, 
 	for _, f := range m.Features {
 		need = append(need, f.Name)
 	}
-	if err := RequireIn(cols, src, "feature", need...); err != nil {
+	if err := nb.RequireIn(cols, src, "feature", need...); err != nil {
 		return nil, fmt.Errorf("evaluate %q: %w", m.Name, err)
 	}
 	e, err := evaluate(ctx, conn, scoring{src: src, label: label, proba: "nb_predict_proba(" + queries.Literal(as) + ", " + queries.Row + ")",
@@ -167,9 +168,9 @@ func Evaluate(ctx context.Context, conn *sql.Conn, spec EvalSpec) (*Evaluation, 
 	if n, _ := e.Get("n", ""); n == 0 {
 		// No metric is defined on no rows: say why rather than print empty tables.
 		if left, err := leftOutRows(ctx, conn, m, src, label, e); err == nil && left != "" {
-			return nil, fmt.Errorf("%w: evaluate %q: no row could be scored: %s", ErrNoRows, m.Name, left)
+			return nil, fmt.Errorf("%w: evaluate %q: no row could be scored: %s", nb.ErrNoRows, m.Name, left)
 		}
-		return nil, fmt.Errorf("%w: evaluate %q: source %s has no rows with a non-NULL label %q: nothing to evaluate", ErrNoRows, m.Name,
+		return nil, fmt.Errorf("%w: evaluate %q: source %s has no rows with a non-NULL label %q: nothing to evaluate", nb.ErrNoRows, m.Name,
 			src.Quoted(), label)
 	}
 	e.Warnings = unknownLabels(e, m)
@@ -187,7 +188,7 @@ func Evaluate(ctx context.Context, conn *sql.Conn, spec EvalSpec) (*Evaluation, 
 // NULL: a missing value (NULL, NaN, ±Inf) of a feature m's kinds require (lda, qda, logistic). The metrics'
 // n counts the scored rows; one scan of the label column counts the labelled ones. Models without such
 // features score every row and take no scan.
-func leftOutRows(ctx context.Context, q Querier, m *Model, src Source, label string, e *Evaluation) (string, error) {
+func leftOutRows(ctx context.Context, q nb.Querier, m *nb.Model, src nb.Source, label string, e *Evaluation) (string, error) {
 	var kinds []string
 	for _, f := range m.Features {
 		if completeRowsOnly(f.Kind) && !slices.Contains(kinds, string(f.Kind)) {
@@ -216,7 +217,7 @@ func leftOutRows(ctx context.Context, q Querier, m *Model, src Source, label str
 
 // unknownLabels warns of the true labels of e (group 0) that are none of model m's classes: a typo, or a
 // label column whose values read otherwise (VARCHAR-trained '0' against a DOUBLE column's '0.0').
-func unknownLabels(e *Evaluation, m *Model) []string {
+func unknownLabels(e *Evaluation, m *nb.Model) []string {
 	known := m.ClassIndex()
 	var names []string
 	rows := 0.0
@@ -242,17 +243,17 @@ func unknownLabels(e *Evaluation, m *Model) []string {
 // compared as text, so a DOUBLE 1.0 would never be the INTEGER-trained class "1" (or an INTEGER 1 the BOOLEAN
 // class "true"), and every row would silently count as an error. Types whose values read alike (INTEGER and
 // BIGINT, VARCHAR and ENUM), and so does text on either side. A missing column is left to the scan's own error.
-func checkLabelType(cols []Column, m *Model, label string) error {
+func checkLabelType(cols []nb.Column, m *nb.Model, label string) error {
 	if m.LabelType == "" {
 		return nil
 	}
-	c, ok := FindColumn(cols, label)
+	c, ok := nb.FindColumn(cols, label)
 	if !ok || sameLabelText(c.Type, m.LabelType) || labelTextClass(c.Type) == "text" || labelTextClass(m.LabelType) == "text" {
 		return nil // text on either side compares as the text it is: a CSV's BIGINT 1 is the class "1"
 	}
 	return fmt.Errorf("%w: the label column %q is %s, but model %q was trained on %s labels, and labels match as their text, which "+
 		"differs between these types (1.0 is not \"1\", 1 is not \"true\", 1.50 is not \"1.5\"): "+
-		"cast it in a --from query (SELECT CAST(%s AS %s) AS %s, ...)", ErrBadType, c.Name, c.Type, m.Name, m.LabelType,
+		"cast it in a --from query (SELECT CAST(%s AS %s) AS %s, ...)", nb.ErrBadType, c.Name, c.Type, m.Name, m.LabelType,
 		queries.Ident(c.Name), m.LabelType, queries.Ident(c.Name))
 }
 
@@ -264,12 +265,12 @@ func sameLabelText(a, b string) bool { return labelTextClass(a) == labelTextClas
 // FLOAT and DOUBLE; "text" for VARCHAR and ENUM; else the type's name.
 func labelTextClass(t string) string {
 	u := strings.ToUpper(strings.TrimSpace(t))
-	switch c := ClassifyType(u); {
-	case c == TypeInteger:
+	switch c := nb.ClassifyType(u); {
+	case c == nb.TypeInteger:
 		return "integer"
-	case c == TypeFloat:
+	case c == nb.TypeFloat:
 		return "float"
-	case c == TypeText:
+	case c == nb.TypeText:
 		return "text"
 	case strings.HasPrefix(u, "DECIMAL"):
 		_, rest, _ := strings.Cut(u, ",")
@@ -277,7 +278,7 @@ func labelTextClass(t string) string {
 			return "decimal " + scale
 		}
 		return "integer"
-	case c == TypeNumber: // HUGEINT, UHUGEINT
+	case c == nb.TypeNumber: // HUGEINT, UHUGEINT
 		return "integer"
 	}
 	return u
@@ -286,17 +287,17 @@ func labelTextClass(t string) string {
 // PositiveClass returns the positive class of model m for the binary metrics: pos if it is one of m's
 // classes, the second class if pos is empty, and "" for a model of more than two classes (where pos must be
 // empty).
-func PositiveClass(m *Model, pos string) (string, error) {
+func PositiveClass(m *nb.Model, pos string) (string, error) {
 	return positiveClass(m, pos, pos != "")
 }
 
 // positiveClass is PositiveClass where given says whether pos was given (an empty pos then names the class
 // "").
-func positiveClass(m *Model, pos string, given bool) (string, error) {
+func positiveClass(m *nb.Model, pos string, given bool) (string, error) {
 	if len(m.Classes) != 2 {
 		if given {
 			return "", fmt.Errorf("%w: model %q has %d classes: a positive class (--pos-label, pos_label :=) applies to two-class models; "+
-				"the other metrics are per class and averaged", ErrPosLabel, m.Name, len(m.Classes))
+				"the other metrics are per class and averaged", nb.ErrPosLabel, m.Name, len(m.Classes))
 		}
 		return "", nil
 	}
@@ -304,7 +305,7 @@ func positiveClass(m *Model, pos string, given bool) (string, error) {
 		return m.Classes[1].Label, nil
 	}
 	if _, ok := m.ClassIndex()[pos]; !ok {
-		return "", fmt.Errorf("%w: model %q has no class %q to count as positive (classes: %s)", ErrPosLabel, m.Name, pos,
+		return "", fmt.Errorf("%w: model %q has no class %q to count as positive (classes: %s)", nb.ErrPosLabel, m.Name, pos,
 			strings.Join(quoteAll(classLabels(m)), ", "))
 	}
 	return pos, nil
@@ -316,7 +317,7 @@ func positiveClass(m *Model, pos string, given bool) (string, error) {
 // true labels in column label of source. The classes are the keys of the first row's MAP. pos is the
 // positive class of two-class scores (empty: the second class).
 func EvaluateScores(ctx context.Context, conn *sql.Conn, source, label, proba, pos string, curves bool) (*Evaluation, error) {
-	src, err := ResolveSource(ctx, conn, source)
+	src, err := nb.ResolveSource(ctx, conn, source)
 	if err != nil {
 		return nil, err
 	}
@@ -336,14 +337,14 @@ func EvaluateScores(ctx context.Context, conn *sql.Conn, source, label, proba, p
 		pos = classes[1]
 	}
 	if pos != "" && !slices.Contains(classes, pos) {
-		return nil, fmt.Errorf("%w: the scores have no class %q to count as positive (classes: %s)", ErrPosLabel, pos, strings.Join(quoteAll(classes), ", "))
+		return nil, fmt.Errorf("%w: the scores have no class %q to count as positive (classes: %s)", nb.ErrPosLabel, pos, strings.Join(quoteAll(classes), ", "))
 	}
 	return evaluate(ctx, conn, scoring{src: src, label: label, proba: proba, classes: classes, pos: pos, ranking: true, curves: curves})
 }
 
 // scoring says what evaluate scores and what it computes.
 type scoring struct {
-	src   Source
+	src   nb.Source
 	label string
 	// group is SQL over the source row t for the group of each row (the fold), "" for none (group 0);
 	// proba yields the posteriors, MAP(VARCHAR, DOUBLE), over t.
@@ -363,7 +364,7 @@ type scoring struct {
 // and Brier terms in one aggregation pass, then, with s.ranking, ROC-AUC and average precision per class
 // from one sort each of a compact temporary table of the scores.
 func evaluate(ctx context.Context, conn *sql.Conn, s scoring) (*Evaluation, error) {
-	if err := RequireColumns(ctx, conn, s.src, "label", s.label); err != nil {
+	if err := nb.RequireColumns(ctx, conn, s.src, "label", s.label); err != nil {
 		return nil, err
 	}
 	e := &Evaluation{Positive: s.pos}

@@ -6,6 +6,7 @@ import (
 	"log"
 	"strings"
 
+	"github.com/sqlnb/sqlnb/internal/kernel"
 	"github.com/sqlnb/sqlnb/sqlnb"
 	"github.com/sqlnb/sqlnb/udf"
 )
@@ -98,10 +99,10 @@ func ExampleScorer_BatchOf() {
 	jll := make([]float64, n*K) // class-major: jll[c*n+i]
 	s.JointLogLikelihood(b, jll, nil)
 	best := make([]int32, n)
-	sqlnb.Argmax(jll, n, K, best, make([]float64, n))
+	kernel.Argmax(jll, n, K, best, make([]float64, n))
 	post := make([]float64, K)
 	for i := range rows {
-		sqlnb.Posterior(jll, n, K, i, post)
+		kernel.Posterior(jll, n, K, i, post)
 		fmt.Printf("row %d: %s (p = %.4f)\n", i, s.Labels[best[i]], post[best[i]])
 	}
 	// Output:

@@ -1,6 +1,7 @@
 package sqlnb
 
 import (
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"math"
 	"sort"
 	"strconv"
@@ -15,7 +16,7 @@ import (
 // (Component.Explain) split exactly what the scorer adds. A row that misses a required value (Incomplete)
 // has no explanation: a and bb are -1. A per-group model explains the row with its group's model (a group
 // lacking class versus has no explanation).
-func (s *Scorer) Explain(b *Batch, i, versus int) (a, bb int, out []Contribution) {
+func (s *Scorer) Explain(b *nb.Batch, i, versus int) (a, bb int, out []nb.Contribution) {
 	if s.groups != nil {
 		sc, gb, gi, classOf := s.rowGroup(b, i)
 		two := len(s.Labels) == 2 // the model's rule for two classes, not the group's (a group may lack a class)
@@ -45,7 +46,7 @@ func (s *Scorer) Explain(b *Batch, i, versus int) (a, bb int, out []Contribution
 
 // explainOne is Explain without group dispatch; two: the model has two classes (the second is explained
 // against the first), else the predicted class against the runner-up.
-func (s *Scorer) explainOne(b *Batch, i, versus int, two bool) (a, bb int, out []Contribution) {
+func (s *Scorer) explainOne(b *nb.Batch, i, versus int, two bool) (a, bb int, out []nb.Contribution) {
 	if s.Incomplete(b, i) {
 		return -1, -1, nil
 	}
@@ -53,7 +54,7 @@ func (s *Scorer) explainOne(b *Batch, i, versus int, two bool) (a, bb int, out [
 	if two && K == 2 && versus < 0 {
 		a, bb = 1, 0
 	} else {
-		scores := make([]XFloat, K)
+		scores := make([]nb.XFloat, K)
 		s.rowScores(b, i, scores)
 		a, bb = -1, -1
 		for c := range K {
@@ -77,20 +78,20 @@ func (s *Scorer) explainOne(b *Batch, i, versus int, two bool) (a, bb int, out [
 		}
 	}
 	sort.SliceStable(out, func(x, y int) bool { return math.Abs(out[x].LLR) > math.Abs(out[y].LLR) })
-	out = append(out, Contribution{LLR: s.LogPrior[a] - s.LogPrior[bb]})
+	out = append(out, nb.Contribution{LLR: s.LogPrior[a] - s.LogPrior[bb]})
 	return a, bb, out
 }
 
 // valueText is row i's value of input in as text: "" when missing.
-func valueText(in *Input, b *Batch, i int) string {
+func valueText(in *nb.Input, b *nb.Batch, i int) string {
 	j := in.Feature
 	switch in.Kind {
-	case NumberInput:
-		if !IsValid(b.Valid[j], i) {
+	case nb.NumberInput:
+		if !nb.IsValid(b.Valid[j], i) {
 			return ""
 		}
 		return strconv.FormatFloat(b.Num[j][i], 'g', -1, 64)
-	case TermsInput:
+	case nb.TermsInput:
 		sp := b.Sparse[j]
 		if sp.Null[i] {
 			return ""
@@ -112,10 +113,10 @@ func valueText(in *Input, b *Batch, i int) string {
 }
 
 // MostInformative lists, per class, the top feature values by LLR (Component.Informative).
-func MostInformative(s *Scorer, top int) []Informative {
-	var out []Informative
+func MostInformative(s *Scorer, top int) []nb.Informative {
+	var out []nb.Informative
 	for c := range s.Labels {
-		var cand []Informative
+		var cand []nb.Informative
 		for _, comp := range s.Components {
 			cand = append(cand, comp.Informative(s.Labels, c)...)
 		}
@@ -126,18 +127,18 @@ func MostInformative(s *Scorer, top int) []Informative {
 }
 
 // Parameters lists the compiled parameters of s: priors, then each component's.
-func Parameters(s *Scorer) []Parameter {
-	var out []Parameter
+func Parameters(s *Scorer) []nb.Parameter {
+	var out []nb.Parameter
 	for c, cl := range s.Model.Classes {
 		if s.Intercepts {
-			out = append(out, Parameter{Class: cl.Label, Parameter: "intercept", Estimate: s.LogPrior[c], Count: cl.Weight})
+			out = append(out, nb.Parameter{Class: cl.Label, Parameter: "intercept", Estimate: s.LogPrior[c], Count: cl.Weight})
 			continue
 		}
 		prior := math.Exp(s.LogPrior[c])
 		if s.NoPriors {
 			prior = math.NaN() // none: the scores ignore it (shown as NULL)
 		}
-		out = append(out, Parameter{Class: cl.Label, Parameter: "prior", Estimate: prior, Count: cl.Weight})
+		out = append(out, nb.Parameter{Class: cl.Label, Parameter: "prior", Estimate: prior, Count: cl.Weight})
 	}
 	for _, comp := range s.Components {
 		out = append(out, comp.Parameters(s.Labels)...)

@@ -2,6 +2,7 @@ package sqlnb
 
 import (
 	"fmt"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"io"
 	"strconv"
 	"strings"
@@ -70,23 +71,23 @@ func ExportSQLWith(w io.Writer, s *Scorer, opts ExportOptions) error {
 	switch dialect {
 	case DialectDuckDB, DialectPostgres:
 	default:
-		return fmt.Errorf("%w: dialect %q: use duckdb or postgres", ErrBadOption, dialect)
+		return fmt.Errorf("%w: dialect %q: use duckdb or postgres", nb.ErrBadOption, dialect)
 	}
 	if len(s.Model.By) > 0 {
 		return fmt.Errorf("%w: model %q has one model per group (by %s): export one group's model, or the pooled model, as JSON instead",
-			ErrNotExportable, s.Model.Name, s.GroupInputs[0].Name)
+			nb.ErrNotExportable, s.Model.Name, s.GroupInputs[0].Name)
 	}
 	if dialect == DialectPostgres {
 		if err := checkPGNames(s.Model.Name); err != nil {
 			return err
 		}
 	}
-	e := &script{Exporter: &Exporter{Pg: dialect == DialectPostgres, Name: s.Model.Name, Bound: map[string]string{}, Version: opts.Version}, s: s}
+	e := &script{Exporter: &nb.Exporter{Pg: dialect == DialectPostgres, Name: s.Model.Name, Bound: map[string]string{}, Version: opts.Version}, s: s}
 	lo, hi := make([]string, len(s.Labels)), make([]string, len(s.Labels))
 	limit := false
 	var incomplete []string
 	for _, comp := range s.Components {
-		if ic, ok := comp.(Incompleter); ok {
+		if ic, ok := comp.(nb.Incompleter); ok {
 			incomplete = append(incomplete, "("+ic.IncompleteSQL(e.Exporter)+")")
 		}
 	}
@@ -100,7 +101,7 @@ func ExportSQLWith(w io.Writer, s *Scorer, opts ExportOptions) error {
 				return fmt.Errorf("model %q: %w", s.Model.Name, err)
 			}
 			terms = append(terms, "("+t+")")
-			if o, ok := comp.(Overflowing); ok {
+			if o, ok := comp.(nb.Overflowing); ok {
 				his = append(his, "("+o.LimitSQL(e.Exporter, c)+")")
 				limit = true
 			}
@@ -140,13 +141,13 @@ func checkPGNames(name string) error {
 	}
 	return fmt.Errorf("%w: model %q: PostgreSQL truncates names to %d bytes, and %q is %d bytes: export the model under a name "+
 		"of at most %d bytes (sqlnb models export, then models import --name)",
-		ErrNotExportable, name, maxPGIdent, longest, len(longest), maxPGIdent-(len(longest)-len(name)))
+		nb.ErrNotExportable, name, maxPGIdent, longest, len(longest), maxPGIdent-(len(longest)-len(name)))
 }
 
 // script writes one model's scoring script: the tables, the functions, and each component's terms through
 // the exporter.
 type script struct {
-	*Exporter
+	*nb.Exporter
 	s *Scorer
 }
 
@@ -287,7 +288,7 @@ func (e *script) pgFeatureKeys() string {
 		}
 		fmt.Fprintf(&b, "  IF NOT f ? %s THEN\n", name)
 		fmt.Fprintf(&b, "    sqlnb_keys := ARRAY(SELECT key FROM jsonb_object_keys(f) key WHERE translate(key, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') = %s);\n",
-			queries.Literal(FoldIdent(in.Name)))
+			queries.Literal(nb.FoldIdent(in.Name)))
 		fmt.Fprintf(&b, "    IF cardinality(sqlnb_keys) <> 1 THEN RAISE EXCEPTION USING MESSAGE = %s || CASE WHEN cardinality(sqlnb_keys) = 0 THEN 'which the row lacks' ELSE 'which several keys match ignoring case' END || ' (its keys: ' || (SELECT coalesce(string_agg(key, ', '), 'none') FROM jsonb_object_keys(f) key) || ')' || %s; END IF;\n",
 			queries.Literal(fmt.Sprintf("model %q needs feature %q, ", e.Name, in.Name)), queries.Literal(hint))
 		fmt.Fprintf(&b, "    f := f || jsonb_build_object(%s, f -> sqlnb_keys[1]);\n  END IF;\n", name)

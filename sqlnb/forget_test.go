@@ -11,6 +11,10 @@ import (
 	"testing"
 
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/family/categorical"
+	"github.com/sqlnb/sqlnb/sqlnb/family/gaussian"
+	"github.com/sqlnb/sqlnb/sqlnb/family/text"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 )
 
 // TestSubtractGaussianByHand: Subtract is Merge's inverse on moments, by hand. The values {2, 2, 3, 4} have
@@ -19,10 +23,10 @@ import (
 // lowered by 1e-3, it is an error, as are rows that were not those trained ({0, 10} from {1, 2, 3, 4}) and
 // more rows than counted.
 func TestSubtractGaussianByHand(t *testing.T) {
-	stat := func(n int64, mean, m2 float64) sqlnb.GaussianStat {
-		return sqlnb.GaussianStat{Feature: "x", Class: "a", Count: n, Mean: mean, M2: m2, Weight: float64(n), WMean: mean, WM2: m2}
+	stat := func(n int64, mean, m2 float64) gaussian.GaussianStat {
+		return gaussian.GaussianStat{Feature: "x", Class: "a", Count: n, Mean: mean, M2: m2, Weight: float64(n), WMean: mean, WM2: m2}
 	}
-	sub := sqlnb.GaussianTable.Subtract
+	sub := gaussian.GaussianTable.Subtract
 	x, b := stat(4, 2.75, 2.75), stat(2, 3.5, 0.5)
 	if err := sub(&x, &b); err != nil || x != stat(2, 2, 0) {
 		t.Errorf("{2,2,3,4} - {3,4} = %+v (%v), want n 2, mean 2, M2 0", x, err)
@@ -32,7 +36,7 @@ func TestSubtractGaussianByHand(t *testing.T) {
 	if err := sub(&x, &b); err != nil || x != stat(2, 1.5, 0.5) {
 		t.Errorf("{1,2,3,4} - {3,4} = %+v (%v), want n 2, mean 1.5, M2 0.5", x, err)
 	}
-	sqlnb.GaussianTable.Merge(&x, &b)
+	gaussian.GaussianTable.Merge(&x, &b)
 	if x != stat(4, 2.5, 5) {
 		t.Errorf("merged back: %+v", x)
 	}
@@ -42,7 +46,7 @@ func TestSubtractGaussianByHand(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name    string
-		x, b    sqlnb.GaussianStat
+		x, b    gaussian.GaussianStat
 		message string
 	}{
 		{"variance below zero", stat(4, 2.75, 2.75-1e-3), b, "second moment"},
@@ -123,13 +127,13 @@ func TestForgetModels(t *testing.T) {
 
 func asAny(v any) []any {
 	switch r := v.(type) {
-	case []sqlnb.GaussianStat:
+	case []gaussian.GaussianStat:
 		out := make([]any, len(r))
 		for i := range r {
 			out[i] = r[i]
 		}
 		return out
-	case []sqlnb.CategoryCount:
+	case []categorical.CategoryCount:
 		out := make([]any, len(r))
 		for i := range r {
 			out[i] = r[i]
@@ -180,7 +184,7 @@ func TestConcurrentAppendsLoseNothing(t *testing.T) {
 	if m.Rows != 60 {
 		t.Fatalf("after 4 concurrent appends the model counts %d rows, want 60", m.Rows)
 	}
-	g, w := sqlnb.StatRows(m, sqlnb.GaussianTable), sqlnb.StatRows(whole, sqlnb.GaussianTable)
+	g, w := nb.StatRows(m, gaussian.GaussianTable), nb.StatRows(whole, gaussian.GaussianTable)
 	for i := range w {
 		if g[i].Count != w[i].Count || !near(g[i].Mean, w[i].Mean, 1e-12) || !near(g[i].M2, w[i].M2, 1e-12) {
 			t.Errorf("class %s: %+v, want %+v", w[i].Class, g[i], w[i])
@@ -199,7 +203,7 @@ func TestAppendTermTable(t *testing.T) {
 	train := func(model, where string) *sqlnb.Model {
 		t.Helper()
 		res, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: model, Source: "SELECT id, y FROM docs WHERE " + where, Label: "y",
-			Terms: &sqlnb.TermsSpec{Source: "terms", Doc: "id", Term: "term", Count: "n"}})
+			Terms: &nb.TermsSpec{Source: "terms", Doc: "id", Term: "term", Count: "n"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -216,11 +220,11 @@ func TestAppendTermTable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, want := sqlnb.StatRows(res.Model, sqlnb.TermsTable), sqlnb.StatRows(whole, sqlnb.TermsTable)
+	got, want := nb.StatRows(res.Model, text.TermsTable), nb.StatRows(whole, text.TermsTable)
 	if len(got) != len(want) {
 		t.Fatalf("%d term rows, want %d", len(got), len(want))
 	}
-	byKey := map[string]sqlnb.TermCount{}
+	byKey := map[string]text.TermCount{}
 	for _, r := range want {
 		byKey[r.Class+"|"+r.Term] = r
 	}

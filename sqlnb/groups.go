@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"github.com/sqlnb/sqlnb/internal/kernel"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"math"
 	"slices"
 	"strings"
@@ -30,23 +32,23 @@ import (
 //     there is no exact pooled model; text features are refused too (their vocabulary is pruned per model).
 
 // planBy resolves the group columns of spec.By against the source's columns.
-func planBy(cols []Column, label Column, weight string, by []string) ([]Column, error) {
-	var out []Column
+func planBy(cols []nb.Column, label nb.Column, weight string, by []string) ([]nb.Column, error) {
+	var out []nb.Column
 	for _, name := range by {
-		c, ok := FindColumn(cols, name)
+		c, ok := nb.FindColumn(cols, name)
 		if !ok {
-			return nil, fmt.Errorf("%w: group column %q (--by) is not in the source (columns: %s)", ErrUnknownColumn, name, ColumnNames(cols))
+			return nil, fmt.Errorf("%w: group column %q (--by) is not in the source (columns: %s)", nb.ErrUnknownColumn, name, nb.ColumnNames(cols))
 		}
 		if c.Name == label.Name || c.Name == weight {
-			return nil, fmt.Errorf("%w: group column %q (--by) is the label or weight column: group by another column", ErrBadOption, c.Name)
+			return nil, fmt.Errorf("%w: group column %q (--by) is the label or weight column: group by another column", nb.ErrBadOption, c.Name)
 		}
-		if slices.ContainsFunc(out, func(o Column) bool { return o.Name == c.Name }) {
-			return nil, fmt.Errorf("%w: group column %q (--by) is given twice", ErrBadOption, c.Name)
+		if slices.ContainsFunc(out, func(o nb.Column) bool { return o.Name == c.Name }) {
+			return nil, fmt.Errorf("%w: group column %q (--by) is given twice", nb.ErrBadOption, c.Name)
 		}
-		switch ClassifyType(c.Type) {
-		case TypeText, TypeInteger, TypeBool:
+		switch nb.ClassifyType(c.Type) {
+		case nb.TypeText, nb.TypeInteger, nb.TypeBool:
 		default:
-			return nil, fmt.Errorf("%w: group column %q (--by) has type %s: group by text, integer or BOOLEAN columns (cast it, e.g. in a query)", ErrBadType, c.Name, c.Type)
+			return nil, fmt.Errorf("%w: group column %q (--by) has type %s: group by text, integer or BOOLEAN columns (cast it, e.g. in a query)", nb.ErrBadType, c.Name, c.Type)
 		}
 		out = append(out, c)
 	}
@@ -55,25 +57,25 @@ func planBy(cols []Column, label Column, weight string, by []string) ([]Column, 
 
 // checkGroupable refuses what per-group models do not support: features that are group columns, fitted
 // families (no exact pooled model), text features and given priors.
-func checkGroupable(p *Plan, params Params) error {
+func checkGroupable(p *nb.Plan, params nb.Params) error {
 	for _, f := range p.Features {
 		for _, b := range p.By {
 			if f.Name == b.Name {
-				return fmt.Errorf("%w: column %q is both a feature and a group column (--by): leave it out of --features", ErrBadOption, f.Name)
+				return fmt.Errorf("%w: column %q is both a feature and a group column (--by): leave it out of --features", nb.ErrBadOption, f.Name)
 			}
 		}
 		if info := families.KindInfo(f.Kind); info != nil && info.Text {
-			return fmt.Errorf("%w: --by with the text feature %q is not supported: per-group vocabularies are pruned per model; train one model per group with a WHERE clause instead", ErrBadOption, f.Name)
+			return fmt.Errorf("%w: --by with the text feature %q is not supported: per-group vocabularies are pruned per model; train one model per group with a WHERE clause instead", nb.ErrBadOption, f.Name)
 		}
 	}
 	for _, g := range families.ByFamily(p.Features) {
-		if _, ok := g.Family.(Refitter); ok {
+		if _, ok := g.Family.(nb.Refitter); ok {
 			return fmt.Errorf("%w: --by with %s features is not supported: %s parameters are fitted to the rows, not summed from them, so the groups' models do not merge into an exact pooled model; "+
-				"train one model per group with a WHERE clause instead", ErrBadOption, g.Features[0].Kind, g.Features[0].Kind)
+				"train one model per group with a WHERE clause instead", nb.ErrBadOption, g.Features[0].Kind, g.Features[0].Kind)
 		}
 	}
-	if params.Priors == PriorsGiven {
-		return fmt.Errorf("%w: --by with given priors is not supported: a group may lack some classes; use fit, smoothed or uniform priors", ErrBadOption)
+	if params.Priors == nb.PriorsGiven {
+		return fmt.Errorf("%w: --by with given priors is not supported: a group may lack some classes; use fit, smoothed or uniform priors", nb.ErrBadOption)
 	}
 	return nil
 }
@@ -88,7 +90,7 @@ type groupKey struct {
 
 // groupIDExpr is the SQL expression giving a training row's group id: a 63-bit hash of the group columns
 // (salted when an earlier salt collided).
-func groupIDExpr(by []Column, salt int) string {
+func groupIDExpr(by []nb.Column, salt int) string {
 	args := make([]string, len(by))
 	for i, b := range by {
 		args[i] = queries.Row + "." + queries.Ident(b.Name)
@@ -101,7 +103,7 @@ func groupIDExpr(by []Column, salt int) string {
 
 // scanGroups lists the distinct groups of the source with their ids (train_groups: one cheap GROUP BY over
 // the group columns), and returns the id expression under which no two groups collide.
-func scanGroups(ctx context.Context, db Querier, p *Plan) ([]groupKey, string, error) {
+func scanGroups(ctx context.Context, db nb.Querier, p *nb.Plan) ([]groupKey, string, error) {
 	names := make([]string, len(p.By))
 	for i, b := range p.By {
 		names[i] = b.Name
@@ -112,7 +114,7 @@ func scanGroups(ctx context.Context, db Querier, p *Plan) ([]groupKey, string, e
 		if err != nil {
 			return nil, "", err
 		}
-		rows, err := QueryRows(ctx, db, stmt, p.Src.Args...)
+		rows, err := nb.QueryRows(ctx, db, stmt, p.Src.Args...)
 		if err != nil {
 			return nil, "", fmt.Errorf("list groups: %w", err)
 		}
@@ -154,7 +156,7 @@ func scanGroups(ctx context.Context, db Querier, p *Plan) ([]groupKey, string, e
 // trainGrouped computes a per-group model: the groups, then every family's statistics scan once, grouped by
 // (group id, class); each group's statistics form its model and their merge the pooled model. Groups with
 // fewer than two classes, or whose model cannot be compiled, get no model of their own (a warning says so).
-func trainGrouped(ctx context.Context, db Querier, spec TrainSpec, p *Plan, base *Model) (*Model, []string, error) {
+func trainGrouped(ctx context.Context, db nb.Querier, spec TrainSpec, p *nb.Plan, base *nb.Model) (*nb.Model, []string, error) {
 	keys, expr, err := scanGroups(ctx, db, p)
 	if err != nil {
 		return nil, nil, err
@@ -163,8 +165,8 @@ func trainGrouped(ctx context.Context, db Querier, spec TrainSpec, p *Plan, base
 	if err != nil {
 		return nil, nil, err
 	}
-	var parts []*Model
-	var groups []Group
+	var parts []*nb.Model
+	var groups []nb.Group
 	var warnings []string
 	skipped := 0
 	for _, k := range keys {
@@ -172,7 +174,7 @@ func trainGrouped(ctx context.Context, db Querier, spec TrainSpec, p *Plan, base
 		if part == nil {
 			continue
 		}
-		g := Group{Key: k.key, SkippedRows: part.Skipped, IncompleteRows: part.Incomplete, Classes: part.ClassList(sc.Order), Stats: part.Stats}
+		g := nb.Group{Key: k.key, SkippedRows: part.Skipped, IncompleteRows: part.Incomplete, Classes: part.ClassList(sc.Order), Stats: part.Stats}
 		for _, c := range g.Classes {
 			g.Rows += c.Count
 		}
@@ -186,17 +188,17 @@ func trainGrouped(ctx context.Context, db Querier, spec TrainSpec, p *Plan, base
 			skipped++
 			continue
 		}
-		if c := ZeroWeightClassOf(g.Classes); p.Weight != "" && c != "" {
+		if c := nb.ZeroWeightClassOf(g.Classes); p.Weight != "" && c != "" {
 			// As training on the group's rows alone refuses (checkTrained), but one group does not stop the others.
 			warnings = append(warnings, fmt.Sprintf("group %s gets no model of its own (its rows score with the pooled model): %v",
-				GroupKey(k.key), ZeroWeightClass(c, p.Weight)))
+				nb.GroupKey(k.key), nb.ZeroWeightClass(c, p.Weight)))
 			continue
 		}
 		if err := families.Validate(&member); err != nil {
-			return nil, nil, fmt.Errorf("group %s: %w", GroupKey(k.key), err)
+			return nil, nil, fmt.Errorf("group %s: %w", nb.GroupKey(k.key), err)
 		}
 		if _, err := compileValid(&member); err != nil {
-			warnings = append(warnings, fmt.Sprintf("group %s gets no model of its own (its rows score with the pooled model): %v", GroupKey(k.key), err))
+			warnings = append(warnings, fmt.Sprintf("group %s gets no model of its own (its rows score with the pooled model): %v", nb.GroupKey(k.key), err))
 			continue
 		}
 		groups = append(groups, g)
@@ -244,13 +246,6 @@ type groupDispatch struct {
 	lacks   [][]int
 }
 
-// A quadraticComponent is a Component whose row-dependent term for class c is -Σ_k (x_k - a_ck)² b_ck over
-// number inputs cols, with params (a_ck, b_ck) per class then input (Gaussian features). Per-group models made
-// of one such component are scored row by row (rowwiseJLL).
-type quadraticComponent interface {
-	quadratic() (cols []int, params []float64, ok bool)
-}
-
 // layoutRows sets up rowwiseJLL when every model (pooled sc[0], groups sc[1:]) is one quadratic component
 // with no required input and the same inputs.
 func (d *groupDispatch) layoutRows(sc []*Scorer) {
@@ -260,11 +255,11 @@ func (d *groupDispatch) layoutRows(sc []*Scorer) {
 		if len(s.Components) != 1 || len(s.required) > 0 {
 			return
 		}
-		q, ok := s.Components[0].(quadraticComponent)
+		q, ok := s.Components[0].(nb.QuadraticComponent)
 		if !ok {
 			return
 		}
-		c0, _, ok := q.quadratic()
+		c0, _, ok := q.Quadratic()
 		if !ok || (m > 0 && !slices.Equal(c0, cols)) {
 			return
 		}
@@ -275,7 +270,7 @@ func (d *groupDispatch) layoutRows(sc []*Scorer) {
 	table := make([]float64, len(sc)*width+4)
 	lacks := make([][]int, len(sc))
 	for m, s := range sc {
-		_, params, _ := s.Components[0].(quadraticComponent).quadratic()
+		_, params, _ := s.Components[0].(nb.QuadraticComponent).Quadratic()
 		entry := table[m*width:][:width]
 		// set writes the model's class c as pooled class pc.
 		set := func(pc, c int) {
@@ -310,7 +305,7 @@ type groupScratch struct {
 	group  []int32 // per row: its group, or len(scorers) for the pooled model (rowwiseJLL: its model)
 	order  []int   // rows sorted by group (counting sort)
 	start  []int   // per group: where its rows begin in order (len(scorers)+2 entries)
-	sub    *Batch
+	sub    *nb.Batch
 	subOut []float64
 	subWS  Workspace
 	// rowwiseJLL: the input columns, one row's scores, the rows to rescore.
@@ -318,14 +313,14 @@ type groupScratch struct {
 	xt     []float64
 	row    []float64
 	bad    []bool
-	scores []XFloat
+	scores []nb.XFloat
 }
 
 // compileGroups compiles a per-group model, which the caller validated (Model.Validate validates the pooled
 // model and every group's): the pooled scorer (returned, with m as its Model), one scorer per
 // group, and the group inputs (one category input per group column, whose values are the column's values
 // over the groups).
-func compileGroups(m *Model) (*Scorer, error) {
+func compileGroups(m *nb.Model) (*Scorer, error) {
 	s, err := compileValid(m.Pooled())
 	if err != nil {
 		return nil, err
@@ -340,8 +335,8 @@ func compileGroups(m *Model) (*Scorer, error) {
 		for _, grp := range m.Groups {
 			set[grp.Key[g]] = true
 		}
-		in := &Input{Feature: len(s.Inputs) + g, Name: b.Name, Type: b.Type, Kind: CategoryInput}
-		in.SetValues(SortedKeys(set))
+		in := &nb.Input{Feature: len(s.Inputs) + g, Name: b.Name, Type: b.Type, Kind: nb.CategoryInput}
+		in.SetValues(nb.SortedKeys(set))
 		s.GroupInputs = append(s.GroupInputs, in)
 		d.radix = append(d.radix, int64(len(in.Values)))
 	}
@@ -355,7 +350,7 @@ func compileGroups(m *Model) (*Scorer, error) {
 	for k := range m.Groups {
 		gs, err := compileValid(m.Member(k))
 		if err != nil {
-			return nil, fmt.Errorf("group %s: %w", GroupKey(m.Groups[k].Key), err)
+			return nil, fmt.Errorf("group %s: %w", nb.GroupKey(m.Groups[k].Key), err)
 		}
 		key := int64(0)
 		for g, in := range s.GroupInputs {
@@ -369,7 +364,7 @@ func compileGroups(m *Model) (*Scorer, error) {
 		remap := make([][]int32, len(s.Inputs))
 		for j, pin := range s.Inputs {
 			gin := gs.Inputs[j]
-			if pin.Kind != CategoryInput || pin.Binary {
+			if pin.Kind != nb.CategoryInput || pin.Binary {
 				continue
 			}
 			r := make([]int32, len(pin.Values)+2)
@@ -400,7 +395,7 @@ func compileGroups(m *Model) (*Scorer, error) {
 // row order (no sorting by group), each row's classes and inputs in one pass over its entry (scoreRows). The
 // rows with a NULL number or a score that is not finite are then rescored with their model's row reference
 // (as JointLogLikelihood's fixup does).
-func (s *Scorer) rowwiseJLL(b *Batch, out []float64, ws *Workspace, gs *groupScratch) {
+func (s *Scorer) rowwiseJLL(b *nb.Batch, out []float64, ws *Workspace, gs *groupScratch) {
 	d := s.groups
 	n, K, F := b.N, len(s.Labels), len(d.cols)
 	ws.Shift, ws.Null = nil, nil
@@ -414,7 +409,7 @@ func (s *Scorer) rowwiseJLL(b *Batch, out []float64, ws *Workspace, gs *groupScr
 			continue
 		}
 		for i := range n {
-			if !IsValid(mask, i) {
+			if !nb.IsValid(mask, i) {
 				bad[i] = true
 			}
 		}
@@ -482,8 +477,8 @@ func (d *groupDispatch) scoreRows(x []unsafe.Pointer, model []int32, out []float
 	if len(x) != F || len(bad) < n || len(out) != K*n || d.width != K*(1+2*F) || len(d.table)%d.width != 4 {
 		panic("sqlnb: scoreRows: bad layout")
 	}
-	if UseAVX2 {
-		ScoreRowsAVX2(&d.table[0], uintptr(d.width)*8, &x[0], F, K, &model[0], n, &out[0], &bad[0])
+	if kernel.UseAVX2 {
+		kernel.ScoreRowsAVX2(&d.table[0], uintptr(d.width)*8, &x[0], F, K, &model[0], n, &out[0], &bad[0])
 		return
 	}
 	// The inputs row by row, for the Go loop.
@@ -538,7 +533,7 @@ func scoreRowsGo(table []float64, width int, xt []float64, F int, model []int32,
 }
 
 // modelsOf sets model[i] to the model that scores row i of b: GroupOf(b, i)+1 (0: the pooled model).
-func (s *Scorer) modelsOf(b *Batch, model []int32) {
+func (s *Scorer) modelsOf(b *nb.Batch, model []int32) {
 	d := s.groups
 	if len(s.GroupInputs) == 1 && d.dense != nil {
 		radix, dense := int32(d.radix[0]), d.dense
@@ -558,7 +553,7 @@ func (s *Scorer) modelsOf(b *Batch, model []int32) {
 
 // GroupOf returns the group whose model scores row i of b (its index in Model.Groups), or -1 for the pooled
 // model (a group not seen in training, a NULL group value, or a group without a model of its own).
-func (s *Scorer) GroupOf(b *Batch, i int) int {
+func (s *Scorer) GroupOf(b *nb.Batch, i int) int {
 	d := s.groups
 	if d == nil {
 		return -1
@@ -582,14 +577,14 @@ func (s *Scorer) GroupOf(b *Batch, i int) int {
 
 // gatherGroup copies rows idx of b into dst (a batch with b's feature inputs), translating category codes
 // to group k's (k < 0: the pooled model's, unchanged).
-func (s *Scorer) gatherGroup(b, dst *Batch, k int, idx []int) {
+func (s *Scorer) gatherGroup(b, dst *nb.Batch, k int, idx []int) {
 	n := len(idx)
 	dst.N = n
 	for j, in := range s.Inputs {
 		switch in.Kind {
-		case NumberInput:
+		case nb.NumberInput:
 			b.GatherNumbers(dst, j, idx)
-		case CategoryInput:
+		case nb.CategoryInput:
 			src, d := b.Cat[j], dst.Cat[j][:n]
 			var remap []int32
 			if k >= 0 {
@@ -612,7 +607,7 @@ func (s *Scorer) gatherGroup(b, dst *Batch, k int, idx []int) {
 // group's rows are gathered (category codes translated) and scored by its model, and their scores written
 // back in the pooled class order, -Inf for the classes the group lacks. Rows of no group's model are scored
 // by the pooled model. ws holds every buffer: no allocation once they have grown.
-func (s *Scorer) groupedJLL(b *Batch, out []float64, ws *Workspace) {
+func (s *Scorer) groupedJLL(b *nb.Batch, out []float64, ws *Workspace) {
 	d := s.groups
 	n, K, G := b.N, len(s.Labels), len(d.scorers)
 	if ws.groups == nil {
@@ -707,7 +702,7 @@ func (s *Scorer) groupedJLL(b *Batch, out []float64, ws *Workspace) {
 }
 
 // newFeatureBatch is NewBatch for the model's features only (no group inputs).
-func (s *Scorer) newFeatureBatch(n int) *Batch { return s.newBatch(n, nil) }
+func (s *Scorer) newFeatureBatch(n int) *nb.Batch { return s.newBatch(n, nil) }
 
 // grow returns buf with length n, reallocated only when too small.
 func grow[T any](buf []T, n int) []T {
@@ -719,7 +714,7 @@ func grow[T any](buf []T, n int) []T {
 
 // rowGroup returns the scorer, the one-row batch (group codes) and the class map with which row i of b is
 // scored: the pooled scorer, b and i itself for a row of no group.
-func (s *Scorer) rowGroup(b *Batch, i int) (sc *Scorer, gb *Batch, gi int, classOf []int) {
+func (s *Scorer) rowGroup(b *nb.Batch, i int) (sc *Scorer, gb *nb.Batch, gi int, classOf []int) {
 	k := s.GroupOf(b, i)
 	if k < 0 {
 		return s, b, i, nil

@@ -10,7 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sqlnb/sqlnb/internal/kernel"
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/family/gaussian"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
+	"github.com/sqlnb/sqlnb/sqlnb/store"
 )
 
 // TestGroupModelsAreExact: with 500 groups, every group's model equals the model trained on its rows alone
@@ -121,8 +125,8 @@ func checkScores(t *testing.T, s, want *sqlnb.Scorer, rows []map[string]any) {
 	want.JointLogLikelihood(wb, exp, nil)
 	gp, wp := make([]float64, K), make([]float64, WK)
 	for i := range rows {
-		sqlnb.Posterior(got, n, K, i, gp)
-		sqlnb.Posterior(exp, n, WK, i, wp)
+		kernel.Posterior(got, n, K, i, gp)
+		kernel.Posterior(exp, n, WK, i, wp)
 		row := make([]float64, K)
 		s.RowScores(b, i, row)
 		for wc, l := range want.Labels {
@@ -186,7 +190,7 @@ func TestGroupExportImport(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf strings.Builder
-	if err := sqlnb.Export(&buf, res.Model); err != nil {
+	if err := store.Export(&buf, res.Model); err != nil {
 		t.Fatal(err)
 	}
 	got, err := sqlnb.Import(strings.NewReader(buf.String()), "copy")
@@ -275,8 +279,8 @@ func TestGroupRowKernel(t *testing.T) {
 		want := make([]float64, len(os.Labels))
 		os.JointLogLikelihood(ob, want, nil)
 		gp, wp := make([]float64, K), make([]float64, len(os.Labels))
-		sqlnb.Posterior(got, n, K, i, gp)
-		sqlnb.Posterior(want, 1, len(os.Labels), 0, wp)
+		kernel.Posterior(got, n, K, i, gp)
+		kernel.Posterior(want, 1, len(os.Labels), 0, wp)
 		for c, l := range s.Labels {
 			wc := slices.Index(os.Labels, l)
 			if wc < 0 {
@@ -313,8 +317,8 @@ func testRowKernelBits(t *testing.T, F, K int) {
 	rng := rand.New(rand.NewPCG(uint64(F), uint64(K)))
 	const groups, n = 40, 1500
 	// stats returns random Gaussian statistics of the classes given.
-	stats := func(classes []int) (sqlnb.Stats, []sqlnb.Class, int64) {
-		var st []sqlnb.GaussianStat
+	stats := func(classes []int) (nb.Stats, []sqlnb.Class, int64) {
+		var st []gaussian.GaussianStat
 		var cl []sqlnb.Class
 		rows := int64(0)
 		for _, c := range classes {
@@ -323,18 +327,18 @@ func testRowKernelBits(t *testing.T, F, K int) {
 			cl = append(cl, sqlnb.Class{Label: fmt.Sprint("c", c), Count: cnt, Weight: float64(cnt)})
 			for j := range F {
 				mean, m2 := rng.NormFloat64()*3, (0.1+rng.Float64()*5)*float64(cnt)
-				st = append(st, sqlnb.GaussianStat{Feature: fmt.Sprint("x", j), Class: fmt.Sprint("c", c), Count: cnt,
+				st = append(st, gaussian.GaussianStat{Feature: fmt.Sprint("x", j), Class: fmt.Sprint("c", c), Count: cnt,
 					Mean: mean, M2: m2, Weight: float64(cnt), WMean: mean, WM2: m2})
 			}
 		}
-		return sqlnb.Stats{"gaussian": st}, cl, rows
+		return nb.Stats{"gaussian": st}, cl, rows
 	}
 	all := make([]int, K)
 	for c := range all {
 		all[c] = c
 	}
-	m := &sqlnb.Model{Name: "bits", Label: "y", Params: sqlnb.DefaultParams(), Version: sqlnb.FormatVersion,
-		By: []sqlnb.GroupColumn{{Name: "g", Type: "INTEGER"}}}
+	m := &sqlnb.Model{Name: "bits", Label: "y", Params: sqlnb.DefaultParams(), Version: nb.FormatVersion,
+		By: []nb.GroupColumn{{Name: "g", Type: "INTEGER"}}}
 	m.Stats, m.Classes, m.Rows = stats(all)
 	for j := range F {
 		m.Features = append(m.Features, sqlnb.Feature{Name: fmt.Sprint("x", j), Kind: sqlnb.Gaussian, Type: "DOUBLE"})
@@ -348,7 +352,7 @@ func testRowKernelBits(t *testing.T, F, K int) {
 			classes = []int{0, K - 1}
 		}
 		st, cl, rows := stats(classes)
-		m.Groups = append(m.Groups, sqlnb.Group{Key: []string{fmt.Sprint(g)}, Rows: rows, Classes: cl, Stats: st})
+		m.Groups = append(m.Groups, nb.Group{Key: []string{fmt.Sprint(g)}, Rows: rows, Classes: cl, Stats: st})
 	}
 	s, err := sqlnb.Compile(m)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	_ "github.com/duckdb/duckdb-go/v2"
 
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/udf"
 )
 
 // param returns the compiled parameter of s that nb_show lists for feature, class, parameter name and
@@ -48,4 +49,14 @@ func near(got, want, tol float64) bool {
 		return got == want || (math.IsNaN(got) && math.IsNaN(want))
 	}
 	return math.Abs(got-want) <= tol*math.Max(1, math.Abs(want))
+}
+
+func init() {
+	sqlnb.OpenUDF = func(dsn string) (*sql.DB, error) {
+		db, err := udf.Open(dsn)
+		if err != nil {
+			return nil, err
+		}
+		return db.DB, nil
+	}
 }

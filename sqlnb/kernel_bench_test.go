@@ -4,7 +4,12 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/sqlnb/sqlnb/internal/kernel"
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/family/counts"
+	"github.com/sqlnb/sqlnb/sqlnb/family/discriminant"
+	"github.com/sqlnb/sqlnb/sqlnb/family/gaussian"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 )
 
 // BenchmarkKernel measures the pure-Go Gaussian kernel on one 2048-row vector (rows/s per thread).
@@ -12,20 +17,20 @@ func BenchmarkKernel(b *testing.B) {
 	for _, mk := range [][2]int{{4, 2}, {20, 10}, {100, 3}} {
 		m, k := mk[0], mk[1]
 		b.Run(fmt.Sprintf("m%d_k%d", m, k), func(b *testing.B) {
-			model := &sqlnb.Model{Name: "k", Label: "y", Params: sqlnb.DefaultParams(), Version: sqlnb.FormatVersion, Rows: int64(10 * k)}
+			model := &sqlnb.Model{Name: "k", Label: "y", Params: sqlnb.DefaultParams(), Version: nb.FormatVersion, Rows: int64(10 * k)}
 			for c := range k {
 				model.Classes = append(model.Classes, sqlnb.Class{Label: fmt.Sprint("c", c), Count: 10, Weight: 10})
 			}
-			var stats []sqlnb.GaussianStat
+			var stats []gaussian.GaussianStat
 			for j := range m {
 				name := fmt.Sprint("x", j)
 				model.Features = append(model.Features, sqlnb.Feature{Name: name, Kind: sqlnb.Gaussian, Type: "DOUBLE"})
 				for c := range k {
-					stats = append(stats, sqlnb.GaussianStat{Feature: name, Class: fmt.Sprint("c", c), Count: 10,
+					stats = append(stats, gaussian.GaussianStat{Feature: name, Class: fmt.Sprint("c", c), Count: 10,
 						Mean: float64(c), M2: 10, Weight: 10, WMean: float64(c), WM2: 10})
 				}
 			}
-			model.Stats = sqlnb.Stats{"gaussian": stats}
+			model.Stats = nb.Stats{"gaussian": stats}
 			s, err := sqlnb.Compile(model)
 			if err != nil {
 				b.Fatal(err)
@@ -44,7 +49,7 @@ func BenchmarkKernel(b *testing.B) {
 			b.Run("predict", func(b *testing.B) {
 				for b.Loop() {
 					s.JointLogLikelihood(batch, jll, &ws)
-					sqlnb.Argmax(jll, n, k, best, top)
+					kernel.Argmax(jll, n, k, best, top)
 				}
 				b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
 			})
@@ -53,7 +58,7 @@ func BenchmarkKernel(b *testing.B) {
 				post := make([]float64, n*k)
 				for b.Loop() {
 					s.JointLogLikelihood(batch, jll, &ws)
-					sqlnb.Posteriors(jll, n, k, post, top)
+					kernel.Posteriors(jll, n, k, post, top)
 				}
 				b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
 			})
@@ -68,11 +73,11 @@ func BenchmarkDiscriminantKernel(b *testing.B) {
 		for _, mk := range [][2]int{{4, 2}, {20, 10}} {
 			m, k := mk[0], mk[1]
 			b.Run(fmt.Sprintf("%s_m%d_k%d", kind, m, k), func(b *testing.B) {
-				model := &sqlnb.Model{Name: "k", Label: "y", Params: sqlnb.DefaultParams(), Version: sqlnb.FormatVersion, Rows: int64(100 * k)}
+				model := &sqlnb.Model{Name: "k", Label: "y", Params: sqlnb.DefaultParams(), Version: nb.FormatVersion, Rows: int64(100 * k)}
 				for c := range k {
 					model.Classes = append(model.Classes, sqlnb.Class{Label: fmt.Sprint("c", c), Count: 100, Weight: 100})
 				}
-				var stats []sqlnb.CoMoment
+				var stats []discriminant.CoMoment
 				for j := range m {
 					model.Features = append(model.Features, sqlnb.Feature{Name: fmt.Sprint("x", j), Kind: kind, Type: "DOUBLE"})
 				}
@@ -83,12 +88,12 @@ func BenchmarkDiscriminantKernel(b *testing.B) {
 							if j != l {
 								co = 1 / float64(1+j+l)
 							}
-							stats = append(stats, sqlnb.CoMoment{Feature: fmt.Sprint("x", j), Other: fmt.Sprint("x", l), Class: fmt.Sprint("c", c),
+							stats = append(stats, discriminant.CoMoment{Feature: fmt.Sprint("x", j), Other: fmt.Sprint("x", l), Class: fmt.Sprint("c", c),
 								Count: 100, Weight: 100, Mean: float64(c + j%2), OtherMean: float64(c + l%2), CoMoment: co * float64(1+c%3)})
 						}
 					}
 				}
-				model.Stats = sqlnb.Stats{"comoments": stats}
+				model.Stats = nb.Stats{"comoments": stats}
 				s, err := sqlnb.Compile(model)
 				if err != nil {
 					b.Fatal(err)
@@ -106,7 +111,7 @@ func BenchmarkDiscriminantKernel(b *testing.B) {
 				top := make([]float64, n)
 				for b.Loop() {
 					s.JointLogLikelihood(batch, jll, &ws)
-					sqlnb.Argmax(jll, n, k, best, top)
+					kernel.Argmax(jll, n, k, best, top)
 				}
 				b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
 			})
@@ -118,17 +123,17 @@ func BenchmarkDiscriminantKernel(b *testing.B) {
 // spread over the groups at random) next to one model of the same features, on one 2048-row vector.
 func BenchmarkGroupKernel(b *testing.B) {
 	const m, k, groups, n = 10, 3, 1000, 2048
-	stats := func(shift float64) sqlnb.Stats {
-		var st []sqlnb.GaussianStat
+	stats := func(shift float64) nb.Stats {
+		var st []gaussian.GaussianStat
 		for j := range m {
 			for c := range k {
-				st = append(st, sqlnb.GaussianStat{Feature: fmt.Sprint("x", j), Class: fmt.Sprint("c", c), Count: 10,
+				st = append(st, gaussian.GaussianStat{Feature: fmt.Sprint("x", j), Class: fmt.Sprint("c", c), Count: 10,
 					Mean: float64(c) + shift, M2: 10 + shift, Weight: 10, WMean: float64(c) + shift, WM2: 10 + shift})
 			}
 		}
-		return sqlnb.Stats{"gaussian": st}
+		return nb.Stats{"gaussian": st}
 	}
-	model := &sqlnb.Model{Name: "k", Label: "y", Params: sqlnb.DefaultParams(), Version: sqlnb.FormatVersion, Rows: int64(10 * k), Stats: stats(0)}
+	model := &sqlnb.Model{Name: "k", Label: "y", Params: sqlnb.DefaultParams(), Version: nb.FormatVersion, Rows: int64(10 * k), Stats: stats(0)}
 	for c := range k {
 		model.Classes = append(model.Classes, sqlnb.Class{Label: fmt.Sprint("c", c), Count: 10, Weight: 10})
 	}
@@ -140,9 +145,9 @@ func BenchmarkGroupKernel(b *testing.B) {
 		b.Fatal(err)
 	}
 	grouped := *model
-	grouped.By = []sqlnb.GroupColumn{{Name: "g", Type: "INTEGER"}}
+	grouped.By = []nb.GroupColumn{{Name: "g", Type: "INTEGER"}}
 	for g := range groups {
-		grouped.Groups = append(grouped.Groups, sqlnb.Group{Key: []string{fmt.Sprint(g)}, Rows: model.Rows, Classes: model.Classes, Stats: stats(float64(g) / 100)})
+		grouped.Groups = append(grouped.Groups, nb.Group{Key: []string{fmt.Sprint(g)}, Rows: model.Rows, Classes: model.Classes, Stats: stats(float64(g) / 100)})
 	}
 	gs, err := sqlnb.Compile(&grouped)
 	if err != nil {
@@ -176,21 +181,21 @@ func BenchmarkGroupKernel(b *testing.B) {
 
 // countsModel returns a compiled multinomial model of m count columns and k classes (weights from made-up
 // per-class totals) and a batch of n rows of small counts (about a third zeros), as bench-compare's data.
-func countsModel(tb testing.TB, m, k, n int) (*sqlnb.Scorer, *sqlnb.Batch) {
+func countsModel(tb testing.TB, m, k, n int) (*sqlnb.Scorer, *nb.Batch) {
 	tb.Helper()
-	model := &sqlnb.Model{Name: "k", Label: "y", Params: sqlnb.DefaultParams(), Version: sqlnb.FormatVersion, Rows: int64(10 * k)}
+	model := &sqlnb.Model{Name: "k", Label: "y", Params: sqlnb.DefaultParams(), Version: nb.FormatVersion, Rows: int64(10 * k)}
 	for c := range k {
 		model.Classes = append(model.Classes, sqlnb.Class{Label: fmt.Sprint("c", c), Count: 10, Weight: 10})
 	}
-	var totals []sqlnb.CountStat
+	var totals []counts.CountStat
 	for j := range m {
 		name := fmt.Sprint("n", j)
 		model.Features = append(model.Features, sqlnb.Feature{Name: name, Kind: sqlnb.Multinomial, Type: "INTEGER"})
 		for c := range k {
-			totals = append(totals, sqlnb.CountStat{Feature: name, Class: fmt.Sprint("c", c), Total: float64(1 + (c+j)%5)})
+			totals = append(totals, counts.CountStat{Feature: name, Class: fmt.Sprint("c", c), Total: float64(1 + (c+j)%5)})
 		}
 	}
-	model.Stats = sqlnb.Stats{"totals": totals}
+	model.Stats = nb.Stats{"totals": totals}
 	s, err := sqlnb.Compile(model)
 	if err != nil {
 		tb.Fatal(err)
@@ -236,15 +241,15 @@ func BenchmarkCountsKernel(b *testing.B) {
 				b.Run(op, func(b *testing.B) {
 					for b.Loop() {
 						if op == "argmax" {
-							sqlnb.Argmax(jll, n, k, best, top)
+							kernel.Argmax(jll, n, k, best, top)
 							continue
 						}
 						s.JointLogLikelihood(batch, jll, &ws)
 						switch op {
 						case "predict":
-							sqlnb.Argmax(jll, n, k, best, top)
+							kernel.Argmax(jll, n, k, best, top)
 						case "proba":
-							sqlnb.Posteriors(jll, n, k, post, top)
+							kernel.Posteriors(jll, n, k, post, top)
 						}
 					}
 					b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
@@ -265,7 +270,7 @@ func BenchmarkInt32sToFloats(b *testing.B) {
 	dst := make([]float64, n*m)
 	for b.Loop() {
 		for j := range m {
-			sqlnb.Int32sToFloats(dst[j*n:j*n+n], src[j*n:j*n+n])
+			kernel.Int32sToFloats(dst[j*n:j*n+n], src[j*n:j*n+n])
 		}
 	}
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
@@ -281,7 +286,7 @@ func BenchmarkInt64sToFloats(b *testing.B) {
 	dst := make([]float64, n*m)
 	for b.Loop() {
 		for j := range m {
-			sqlnb.Int64sToFloats(dst[j*n:j*n+n], src[j*n:j*n+n])
+			kernel.Int64sToFloats(dst[j*n:j*n+n], src[j*n:j*n+n])
 		}
 	}
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")

@@ -5,7 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sqlnb/sqlnb/internal/kernel"
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/family/categorical"
+	"github.com/sqlnb/sqlnb/sqlnb/family/gaussian"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 )
 
 // toyModel: classes a (3 rows) and b (2 rows); Gaussian x; categorical c with values u (a:2, b:0) and
@@ -14,15 +18,15 @@ func toyModel(alpha float64) *sqlnb.Model {
 	p := sqlnb.DefaultParams()
 	p.Alpha = alpha
 	return &sqlnb.Model{
-		Name: "toy", Label: "y", LabelType: "VARCHAR", Params: p, Version: sqlnb.FormatVersion, Rows: 5,
+		Name: "toy", Label: "y", LabelType: "VARCHAR", Params: p, Version: nb.FormatVersion, Rows: 5,
 		Features: []sqlnb.Feature{{Name: "x", Kind: sqlnb.Gaussian, Type: "DOUBLE"}, {Name: "c", Kind: sqlnb.Categorical, Type: "VARCHAR"}},
 		Classes:  []sqlnb.Class{{Label: "a", Count: 3, Weight: 3}, {Label: "b", Count: 2, Weight: 2}},
-		Stats: sqlnb.Stats{
-			"gaussian": []sqlnb.GaussianStat{
+		Stats: nb.Stats{
+			"gaussian": []gaussian.GaussianStat{
 				{Feature: "x", Class: "a", Count: 3, Mean: 1, M2: 2, Weight: 3, WMean: 1, WM2: 2},
 				{Feature: "x", Class: "b", Count: 2, Mean: 4, M2: 1, Weight: 2, WMean: 4, WM2: 1},
 			},
-			"categorical": []sqlnb.CategoryCount{
+			"categorical": []categorical.CategoryCount{
 				{Feature: "c", Class: "a", Value: "u", Count: 2, Weight: 2}, {Feature: "c", Class: "a", Value: "w", Count: 1, Weight: 1},
 				{Feature: "c", Class: "b", Value: "w", Count: 2, Weight: 2},
 			},
@@ -93,8 +97,8 @@ func TestKernelMissingAndUnseen(t *testing.T) {
 func TestKernelAlphaZero(t *testing.T) {
 	m := toyModel(0)
 	m.Features = append(m.Features, sqlnb.Feature{Name: "d", Kind: sqlnb.Categorical, Type: "VARCHAR"})
-	m.Stats["categorical"] = append(sqlnb.StatRows(m, sqlnb.CategoricalTable), sqlnb.CategoryCount{Feature: "d", Class: "a", Value: "p", Count: 3, Weight: 3},
-		sqlnb.CategoryCount{Feature: "d", Class: "b", Value: "q", Count: 2, Weight: 2})
+	m.Stats["categorical"] = append(nb.StatRows(m, categorical.CategoricalTable), categorical.CategoryCount{Feature: "d", Class: "a", Value: "p", Count: 3, Weight: 3},
+		categorical.CategoryCount{Feature: "d", Class: "b", Value: "q", Count: 2, Weight: 2})
 	if w := m.Params.Warnings(); len(w) != 1 || !strings.Contains(w[0], "raised to 1e-10") {
 		t.Errorf("warnings %q, want the alpha rule", w)
 	}
@@ -107,15 +111,15 @@ func TestKernelAlphaZero(t *testing.T) {
 	jll := make([]float64, 6)
 	s.JointLogLikelihood(b, jll, nil)
 	post := make([]float64, 2)
-	sqlnb.LogPosterior(jll, 3, 2, 0, post)
+	kernel.LogPosterior(jll, 3, 2, 0, post)
 	if !near(math.Exp(post[0]), 0.5, 1e-9) {
 		t.Errorf("unseen value with α=0: p(a) = %v, want 1/2", math.Exp(post[0]))
 	}
-	sqlnb.LogPosterior(jll, 3, 2, 1, post)
+	kernel.LogPosterior(jll, 3, 2, 1, post)
 	if p := math.Exp(post[0]); !near(p, 1, 1e-9) || p == 1 {
 		t.Errorf("u never seen in b (α=0): p(a) = %v, want 1 - O(1e-10)", p)
 	}
-	sqlnb.LogPosterior(jll, 3, 2, 2, post)
+	kernel.LogPosterior(jll, 3, 2, 2, post)
 	if p := math.Exp(post[0]) + math.Exp(post[1]); math.IsNaN(p) || !near(p, 1, 1e-12) {
 		t.Errorf("contradictory row: posteriors %v, want finite and summing to 1", post)
 	}
@@ -138,7 +142,7 @@ func TestPosteriorsSumToOne(t *testing.T) {
 	s.JointLogLikelihood(b, jll, nil)
 	post := make([]float64, 2)
 	for i := range n {
-		sqlnb.Posterior(jll, n, 2, i, post)
+		kernel.Posterior(jll, n, 2, i, post)
 		if sum := post[0] + post[1]; !near(sum, 1, 1e-15) {
 			t.Fatalf("row %d: posteriors sum to %v", i, sum)
 		}

@@ -2,6 +2,7 @@ package sqlnb
 
 import (
 	"fmt"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"strconv"
 	"strings"
 )
@@ -16,14 +17,7 @@ import (
 type Linear struct {
 	Positive, Negative string
 	Intercept          float64
-	Terms              []LinearTerm
-}
-
-// linearComponent is implemented by components whose term can be linear in their inputs for two classes:
-// linear returns w0 and the terms with Row(1) - Row(0) = w0 + Σ_j w_j x_j on every row without a missing
-// value, or an error saying why this component's term is not linear (a variance per class, e1071's rule).
-type linearComponent interface {
-	linear() (w0 float64, terms []LinearTerm, err error)
+	Terms              []nb.LinearTerm
 }
 
 // LinearForm returns the linear form of a two-class model whose every component has one (Gaussian NB with
@@ -33,27 +27,27 @@ func LinearForm(s *Scorer) (*Linear, error) {
 	m := s.Model
 	if len(s.Labels) != 2 {
 		return nil, fmt.Errorf("%w: model %q has %d classes: a linear form (the log-odds of one class against the other) needs two",
-			ErrBadOption, m.Name, len(s.Labels))
+			nb.ErrBadOption, m.Name, len(s.Labels))
 	}
 	if len(m.By) > 0 {
 		// Each group's model has its own weights; the pooled model's would score no row.
 		return nil, fmt.Errorf("%w: model %q is a per-group model (by %s): each group scores with its own weights, so no one linear "+
-			"form holds; train one group's rows alone for its form, or use nb_explain per row", ErrBadOption, m.Name, byNames(m))
+			"form holds; train one group's rows alone for its form, or use nb_explain per row", nb.ErrBadOption, m.Name, byNames(m))
 	}
 	out := &Linear{Positive: s.Labels[1], Negative: s.Labels[0], Intercept: s.LogPrior[1] - s.LogPrior[0]}
 	for _, comp := range s.Components {
-		lc, ok := comp.(linearComponent)
+		lc, ok := comp.(nb.LinearComponent)
 		if !ok {
 			var kinds []string
 			for _, in := range comp.Inputs() {
-				kinds = AppendNew(kinds, string(m.Features[in.Feature].Kind))
+				kinds = nb.AppendNew(kinds, string(m.Features[in.Feature].Kind))
 			}
 			return nil, fmt.Errorf("%w: model %q: %s features have no linear form (it exists for gaussian with variance pooled, "+
-				"bernoulli, categorical, lda and logistic)", ErrBadOption, m.Name, strings.Join(kinds, ", "))
+				"bernoulli, categorical, lda and logistic)", nb.ErrBadOption, m.Name, strings.Join(kinds, ", "))
 		}
-		w0, terms, err := lc.linear()
+		w0, terms, err := lc.Linear()
 		if err != nil {
-			return nil, fmt.Errorf("%w: model %q: %v", ErrBadOption, m.Name, err)
+			return nil, fmt.Errorf("%w: model %q: %v", nb.ErrBadOption, m.Name, err)
 		}
 		out.Intercept += w0
 		out.Terms = append(out.Terms, terms...)
@@ -62,7 +56,7 @@ func LinearForm(s *Scorer) (*Linear, error) {
 }
 
 // byNames lists a per-group model's group columns, quoted.
-func byNames(m *Model) string {
+func byNames(m *nb.Model) string {
 	names := make([]string, len(m.By))
 	for i, b := range m.By {
 		names[i] = strconv.Quote(b.Name)

@@ -2,6 +2,7 @@ package sqlnb
 
 import (
 	"fmt"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"slices"
 )
 
@@ -13,11 +14,11 @@ import (
 // are fitted (logistic regression, or any model trained semi-supervised) does not merge: the error wraps
 // ErrNotMergeable; parts whose label, weight column or features differ from base's are an ErrBadOption
 // naming what differs, as MergeModels says.
-func Merge(base *Model, order []string, parts ...*Model) (*Model, error) {
+func Merge(base *nb.Model, order []string, parts ...*nb.Model) (*nb.Model, error) {
 	if base == nil || slices.Contains(parts, nil) {
-		return nil, fmt.Errorf("%w: merge: a nil model", ErrBadOption)
+		return nil, fmt.Errorf("%w: merge: a nil model", nb.ErrBadOption)
 	}
-	for _, p := range append([]*Model{base}, parts...) {
+	for _, p := range append([]*nb.Model{base}, parts...) {
 		if err := mergeable(p); err != nil {
 			return nil, err
 		}
@@ -32,7 +33,7 @@ func Merge(base *Model, order []string, parts ...*Model) (*Model, error) {
 	}
 	if order == nil {
 		seen := map[string]bool{}
-		for _, p := range append([]*Model{base}, parts...) {
+		for _, p := range append([]*nb.Model{base}, parts...) {
 			for _, c := range p.Classes {
 				if !seen[c.Label] {
 					seen[c.Label] = true
@@ -60,8 +61,8 @@ func Merge(base *Model, order []string, parts ...*Model) (*Model, error) {
 			}
 		}
 	}
-	classes := map[string]*Class{}
-	stats := make([]Stats, 0, len(parts))
+	classes := map[string]*nb.Class{}
+	stats := make([]nb.Stats, 0, len(parts))
 	for _, p := range parts {
 		m.Rows += p.Rows
 		m.SkippedRows += p.SkippedRows
@@ -89,7 +90,7 @@ func Merge(base *Model, order []string, parts ...*Model) (*Model, error) {
 
 // typedValues reports whether features of kind k keep their statistics by value, read in the column's type
 // (KindInfo.TypedValues).
-func typedValues(k Kind) bool {
+func typedValues(k nb.Kind) bool {
 	info := families.KindInfo(k)
 	return info != nil && info.TypedValues
 }

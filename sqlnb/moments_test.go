@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 )
 
 // compiled loads and compiles the stored model name.
@@ -26,7 +27,7 @@ func compiled(t *testing.T, db sqlnb.DB, name string) *sqlnb.Scorer {
 // (relative).
 func compareParams(t *testing.T, db sqlnb.DB, a, b string, tol float64) {
 	t.Helper()
-	var ps [2][]sqlnb.Parameter
+	var ps [2][]nb.Parameter
 	for i, name := range []string{a, b} {
 		ps[i] = sqlnb.Parameters(compiled(t, db, name))
 	}

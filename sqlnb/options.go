@@ -2,6 +2,7 @@ package sqlnb
 
 import (
 	"fmt"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"strings"
 )
 
@@ -44,7 +45,7 @@ type Options struct {
 }
 
 // Params applies the hyperparameter options to base.
-func (o Options) Params(base Params) (Params, map[string]float64, error) {
+func (o Options) Params(base nb.Params) (nb.Params, map[string]float64, error) {
 	p := base
 	if o.Alpha != nil {
 		p.Alpha = *o.Alpha
@@ -75,11 +76,11 @@ func (o Options) Params(base Params) (Params, map[string]float64, error) {
 	}
 	if o.Shrinkage != nil {
 		p.Shrinkage = *o.Shrinkage
-		p.Solver = SolverLSQR
+		p.Solver = nb.SolverLSQR
 	}
 	if o.Solver != "" {
 		p.Solver = strings.ToLower(strings.TrimSpace(o.Solver))
-		if p.Solver == SolverSVD && o.Shrinkage == nil {
+		if p.Solver == nb.SolverSVD && o.Shrinkage == nil {
 			p.Shrinkage = 0 // back to svd: the stored shrinkage no longer applies
 		}
 	}
@@ -97,7 +98,7 @@ func (o Options) Params(base Params) (Params, map[string]float64, error) {
 	}
 	var given map[string]float64
 	if o.Priors != "" {
-		rule, g, err := ParsePriors(o.Priors)
+		rule, g, err := nb.ParsePriors(o.Priors)
 		if err != nil {
 			return p, nil, err
 		}
@@ -109,22 +110,22 @@ func (o Options) Params(base Params) (Params, map[string]float64, error) {
 // Spec builds the TrainSpec for model from source with label.
 func (o Options) Spec(model, source, label string) (TrainSpec, error) {
 	spec := TrainSpec{Model: model, Source: source, Label: label, Features: o.Features, Exclude: o.Exclude, By: o.By, Force: o.Force, Weight: o.Weight,
-		Text: TextOptions{StopWords: strings.ToLower(strings.TrimSpace(o.StopWords))}, Binarize: o.Binarize}
+		Text: nb.TextOptions{StopWords: strings.ToLower(strings.TrimSpace(o.StopWords))}, Binarize: o.Binarize}
 	if o.Ngrams != nil {
 		if *o.Ngrams < 1 || *o.Ngrams > 5 {
-			return spec, fmt.Errorf("%w: ngrams %d: use 1 to 5", ErrBadOption, *o.Ngrams)
+			return spec, fmt.Errorf("%w: ngrams %d: use 1 to 5", nb.ErrBadOption, *o.Ngrams)
 		}
 		spec.Text.Ngrams = *o.Ngrams
 	}
 	if o.Terms == "" && (o.Doc != "" || o.Term != "" || o.Count != "" || o.TermsFeature != "" && o.TermsFeature != "terms") {
 		return spec, fmt.Errorf("%w: --doc, --term, --count and --terms-feature (doc :=, term :=, count :=, terms_feature :=) describe a "+
-			"term table: give the table with --terms (terms :=)", ErrBadOption)
+			"term table: give the table with --terms (terms :=)", nb.ErrBadOption)
 	}
 	if o.Terms != "" {
 		if o.Doc == "" || o.Term == "" || o.Count == "" {
-			return spec, fmt.Errorf("%w: a term table needs its document id, term and count columns (--doc, --term, --count)", ErrBadOption)
+			return spec, fmt.Errorf("%w: a term table needs its document id, term and count columns (--doc, --term, --count)", nb.ErrBadOption)
 		}
-		spec.Terms = &TermsSpec{Source: o.Terms, Doc: o.Doc, Term: o.Term, Count: o.Count, Feature: o.TermsFeature}
+		spec.Terms = &nb.TermsSpec{Source: o.Terms, Doc: o.Doc, Term: o.Term, Count: o.Count, Feature: o.TermsFeature}
 	}
 	var err error
 	if spec.Kind, err = ParseKind(o.Kind); err != nil {
@@ -133,7 +134,7 @@ func (o Options) Spec(model, source, label string) (TrainSpec, error) {
 	if spec.FeatureKinds, err = ParseFeatureKinds(o.FeatureKinds); err != nil {
 		return spec, err
 	}
-	base := DefaultParams()
+	base := nb.DefaultParams()
 	if o.SemiSupervised {
 		base.Tol = DefaultEMTol
 		spec.SemiSupervised = true

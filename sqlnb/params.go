@@ -4,6 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/sqlnb/sqlnb/sqlnb/family/categorical"
+	"github.com/sqlnb/sqlnb/sqlnb/family/counts"
+	"github.com/sqlnb/sqlnb/sqlnb/family/discriminant"
+	"github.com/sqlnb/sqlnb/sqlnb/family/gaussian"
+	"github.com/sqlnb/sqlnb/sqlnb/family/logistic"
+	"github.com/sqlnb/sqlnb/sqlnb/family/poisson"
+	"github.com/sqlnb/sqlnb/sqlnb/family/text"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
+	"github.com/sqlnb/sqlnb/sqlnb/store"
 	"math"
 	"slices"
 	"strings"
@@ -13,36 +22,36 @@ import (
 
 // paramKinds names, for each hyperparameter (by its stored name) that only some kinds use, those kinds; a
 // hyperparameter not listed applies to every model, but priors, which priorIgnorers cancel.
-var paramKinds = map[string][]Kind{
-	"alpha":         {Categorical, Bernoulli, Multinomial, Complement, Text, TextBernoulli, TextComplement},
-	"var_smoothing": {Gaussian},
-	"variance":      {Gaussian},
-	"norm":          {Complement, TextComplement},
-	"min_df":        {Text, TextBernoulli, TextComplement},
-	"max_features":  {Text, TextBernoulli, TextComplement},
-	"threshold":     {Categorical, Bernoulli, Gaussian, Poisson},
-	"eps":           {Categorical, Bernoulli, Gaussian, Poisson},
-	"reg_param":     {QDA},
-	"solver":        {LDA},
-	"shrinkage":     {LDA},
-	"c":             {Logistic},
-	"penalty":       {Logistic},
-	"tol":           {Logistic}, // and EM (semi-supervised training)
-	"max_iter":      {Logistic},
+var paramKinds = map[string][]nb.Kind{
+	"alpha":         {categorical.Categorical, categorical.Bernoulli, counts.Multinomial, counts.Complement, text.Text, text.TextBernoulli, text.TextComplement},
+	"var_smoothing": {gaussian.Gaussian},
+	"variance":      {gaussian.Gaussian},
+	"norm":          {counts.Complement, text.TextComplement},
+	"min_df":        {text.Text, text.TextBernoulli, text.TextComplement},
+	"max_features":  {text.Text, text.TextBernoulli, text.TextComplement},
+	"threshold":     {categorical.Categorical, categorical.Bernoulli, gaussian.Gaussian, poisson.Poisson},
+	"eps":           {categorical.Categorical, categorical.Bernoulli, gaussian.Gaussian, poisson.Poisson},
+	"reg_param":     {discriminant.QDA},
+	"solver":        {discriminant.LDA},
+	"shrinkage":     {discriminant.LDA},
+	"c":             {logistic.Logistic},
+	"penalty":       {logistic.Logistic},
+	"tol":           {logistic.Logistic}, // and EM (semi-supervised training)
+	"max_iter":      {logistic.Logistic},
 }
 
 // paramUsed reports whether the hyperparameter name (as stored: "alpha", "c", ...) has an effect on model m:
 // one of its features is of a kind that uses it (tol and max_iter also bound a semi-supervised model's EM;
 // alpha also smooths the priors of --priors smoothed).
-func paramUsed(m *Model, name string) bool {
+func paramUsed(m *nb.Model, name string) bool {
 	if name == "priors" {
-		return !slices.ContainsFunc(m.Features, func(f Feature) bool { return slices.Contains(priorIgnorers, f.Kind) })
+		return !slices.ContainsFunc(m.Features, func(f nb.Feature) bool { return slices.Contains(priorIgnorers, f.Kind) })
 	}
 	kinds, ok := paramKinds[name]
 	switch {
 	case !ok, (m.UnlabelledRows > 0 || m.Iterations > 0) && (name == "tol" || name == "max_iter"):
 		return true
-	case name == "alpha" && m.Params.Priors == PriorsSmoothed: // the smoothed priors (n_c + α)/(n + αK)
+	case name == "alpha" && m.Params.Priors == nb.PriorsSmoothed: // the smoothed priors (n_c + α)/(n + αK)
 		return true
 	}
 	for _, f := range m.Features {
@@ -55,8 +64,8 @@ func paramUsed(m *Model, name string) bool {
 
 // priorIgnorers are the kinds whose models leave the class priors out (Scorer: one such feature clears
 // them all).
-var priorIgnorers = func() []Kind {
-	var out []Kind
+var priorIgnorers = func() []nb.Kind {
+	var out []nb.Kind
 	for _, k := range families.Kinds() {
 		if k.Priorless {
 			out = append(out, k.Kind)
@@ -67,10 +76,10 @@ var priorIgnorers = func() []Kind {
 
 // ParamsSummary describes, in one line, the hyperparameters that apply to m's kinds (each family that
 // keeps its own says which: summarizer), and the rows left out for a missing value.
-func ParamsSummary(m *Model) string {
+func ParamsSummary(m *nb.Model) string {
 	var parts []string
 	for _, g := range families.ByFamily(m.Features) {
-		if s, ok := g.Family.(Summarizer); ok {
+		if s, ok := g.Family.(nb.Summarizer); ok {
 			parts = append(parts, s.Summary(m))
 		}
 	}
@@ -118,9 +127,9 @@ func ParamsSummary(m *Model) string {
 // statistics are not rewritten: the model row's parameters and generation change in one transaction, on
 // the condition that the statistics are still the version the parameters were checked against (a
 // concurrent retrain makes it start again), so no update is lost.
-func SetParams(ctx context.Context, db DB, name string, p Params, given map[string]float64) (*Model, error) {
-	var out *Model
-	err := RetryConflicts(ctx, name, func(ctx context.Context) error {
+func SetParams(ctx context.Context, db nb.DB, name string, p nb.Params, given map[string]float64) (*nb.Model, error) {
+	var out *nb.Model
+	err := store.RetryConflicts(ctx, name, func(ctx context.Context) error {
 		m, err := Load(ctx, db, name)
 		if err != nil {
 			return err
@@ -130,7 +139,7 @@ func SetParams(ctx context.Context, db DB, name string, p Params, given map[stri
 			return nil
 		}
 		for _, g := range families.ByFamily(m.Features) {
-			if fp, ok := g.Family.(FitParamsFamily); ok {
+			if fp, ok := g.Family.(nb.FitParamsFamily); ok {
 				if err := fp.CheckParams(m, p); err != nil {
 					return err
 				}
@@ -138,19 +147,19 @@ func SetParams(ctx context.Context, db DB, name string, p Params, given map[stri
 		}
 		if m.UnlabelledRows > 0 && (p.Tol != m.Params.Tol || p.MaxIter != m.Params.MaxIter) {
 			return fmt.Errorf("%w: model %q was fitted by EM (semi-supervised): tol and max_iter describe that fit, which changing them "+
-				"would not redo; train it again with --semi-supervised --tol/--max-iter", ErrBadOption, name)
+				"would not redo; train it again with --semi-supervised --tol/--max-iter", nb.ErrBadOption, name)
 		}
-		if len(m.Groups) > 0 && p.Priors == PriorsGiven {
+		if len(m.Groups) > 0 && p.Priors == nb.PriorsGiven {
 			return fmt.Errorf("%w: model %q has one model per group (--by): given priors are not supported, as a group may lack some classes; "+
-				"use fit, smoothed or uniform priors", ErrBadOption, name)
+				"use fit, smoothed or uniform priors", nb.ErrBadOption, name)
 		}
-		keepPriors := p.Priors == PriorsGiven && given == nil && m.Params.Priors == PriorsGiven // the stored given priors
+		keepPriors := p.Priors == nb.PriorsGiven && given == nil && m.Params.Priors == nb.PriorsGiven // the stored given priors
 		m.Params = p
 		old := m.Generation
-		m.Generation = NewGeneration()
+		m.Generation = nb.NewGeneration()
 		switch {
 		case keepPriors:
-		case p.Priors == PriorsGiven:
+		case p.Priors == nb.PriorsGiven:
 			if err := applyGivenPriors(m, given); err != nil {
 				return fmt.Errorf("model %q: %w", name, err)
 			}
@@ -168,7 +177,7 @@ func SetParams(ctx context.Context, db DB, name string, p Params, given map[stri
 		if err := checkModel(m, nil); err != nil {
 			return err
 		}
-		err = InTransaction(ctx, db, func(t *StoreTx) error {
+		err = store.InTransaction(ctx, db, func(t *store.StoreTx) error {
 			q := t.Querier
 			t.Replacing(ctx, name, old)
 			res, err := q.ExecContext(ctx, queries.SQL("store_update_params.sql"), p.Alpha, p.VarSmoothing, p.Variance, p.Priors,
@@ -183,17 +192,17 @@ func SetParams(ctx context.Context, db DB, name string, p Params, given map[stri
 			labels, priors := make([]string, len(m.Classes)), make([]float64, len(m.Classes))
 			for i, c := range m.Classes {
 				labels[i], priors[i] = c.Label, math.NaN()
-				if p.Priors == PriorsGiven {
+				if p.Priors == nb.PriorsGiven {
 					priors[i] = c.Prior
 				}
 			}
 			if _, err := q.ExecContext(ctx, queries.SQL("store_update_priors.sql"), name, labels, priors); err != nil {
 				return err
 			}
-			if err := DropMarker(ctx, q, old); err != nil {
+			if err := store.DropMarker(ctx, q, old); err != nil {
 				return err
 			}
-			return CreateMarker(ctx, q, m.Generation)
+			return store.CreateMarker(ctx, q, m.Generation)
 		})
 		if errors.Is(err, errChanged) {
 			return errors.New("Conflict on update: the model was retrained meanwhile")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"regexp"
 	"strings"
 
@@ -57,12 +58,12 @@ func looksLikeIdentifier(name string) bool {
 // more than MaxClasses distinct values there is refused (ErrTooManyClasses) unless force; a feature (of a
 // kind that is not text, and an integer or text column: measurements are often all different) whose values all differ is reported, as is
 // a feature chosen by default (implicit) whose name is one identifiers usually have.
-func profile(ctx context.Context, db Querier, p *Plan, implicit, force bool) ([]string, error) {
+func profile(ctx context.Context, db nb.Querier, p *nb.Plan, implicit, force bool) ([]string, error) {
 	var cols []string
 	for _, f := range p.Features {
 		// Integer-valued types: HUGEINT, UHUGEINT and DECIMAL(p,0) too (labelTextClass's "integer"), which
 		// account numbers are as often as BIGINT.
-		if ClassifyType(f.Type) == TypeText || labelTextClass(f.Type) == "integer" {
+		if nb.ClassifyType(f.Type) == nb.TypeText || labelTextClass(f.Type) == "integer" {
 			if info := families.KindInfo(f.Kind); info != nil && !info.Text {
 				cols = append(cols, f.Name)
 			}
@@ -126,5 +127,5 @@ func checkClasses(label string, classes int, rows int64, force bool) ([]string, 
 func tooManyClasses(label, what string) error {
 	return fmt.Errorf("%w: label column %q has %s, more than %d classes: a classifier with that many is most likely "+
 		"trained on the wrong column (an identifier or a measurement); choose the class column with --label, "+
-		"or train anyway with --force (force := true)", ErrTooManyClasses, label, what, MaxClasses)
+		"or train anyway with --force (force := true)", nb.ErrTooManyClasses, label, what, MaxClasses)
 }

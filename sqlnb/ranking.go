@@ -3,6 +3,7 @@ package sqlnb
 import (
 	"context"
 	"database/sql"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"math"
 	"math/big"
 	"math/bits"
@@ -73,7 +74,7 @@ func readRanking(ctx context.Context, conn *sql.Conn, e *Evaluation, classes []s
 				out[r.g][i] = r.result()
 			}
 		}
-		err := StreamNumbers(ctx, conn, stmt, nil, func(cols [][]float64) error {
+		err := nb.StreamNumbers(ctx, conn, stmt, nil, func(cols [][]float64) error {
 			gs, pos, s := cols[0], cols[1], cols[2]
 			for k, v := range s {
 				if g := int64(gs[k]); !r.started || g != r.g {

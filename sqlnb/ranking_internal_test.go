@@ -14,25 +14,24 @@ import (
 // scikit-learn 1.2's average precision written out directly (Σ over thresholds of ΔRecall × Precision), the
 // points and bins of group 0 equal plain-Go references (refCurve, refBins).
 func TestRankingStreamAndFallback(t *testing.T) {
-	if numberStream == nil {
-		t.Fatal("package udf's number stream is not installed (the test binary imports udf through the external tests)")
-	}
 	ctx := context.Background()
-	conn := rankingConn(t)
+	conn, plain := rankingConn(t, OpenUDF), rankingConn(t, nil)
 	// 3 groups, 3 classes; posteriors rounded to 2 decimals (many ties), some NULL; yi NULL for ~1/50 rows.
-	if _, err := conn.ExecContext(ctx, `CREATE TEMPORARY TABLE nb_eval_scored AS
+	for _, c := range []*sql.Conn{conn, plain} {
+		if _, err := c.ExecContext(ctx, `CREATE TEMPORARY TABLE nb_eval_scored AS
 		SELECT (i % 3)::INTEGER AS g, CASE WHEN i % 50 = 7 THEN NULL ELSE 1 + (hash(i, 1) % 3) END::USMALLINT AS yi, NULL::VARCHAR AS yx,
 		       round((hash(i, 2) % 100) / 100, 2) AS p1,
 		       CASE WHEN i % 41 = 0 THEN NULL ELSE round((hash(i, 3) % 100) / 100, 2) END AS p2,
 		       (hash(i, 4) % 1000) / 1000 AS p3
 		FROM range(5000) r(i)`); err != nil {
-		t.Fatal(err)
+			t.Fatal(err)
+		}
+		if _, err := c.ExecContext(ctx, "SET preserve_insertion_order = false"); err != nil {
+			t.Fatal(err)
+		}
 	}
 	classes := []string{"a", "b", "c"}
 	// A session without preserve_insertion_order: readRanking needs it for its sorted table and gives it back.
-	if _, err := conn.ExecContext(ctx, "SET preserve_insertion_order = false"); err != nil {
-		t.Fatal(err)
-	}
 	var eFast, eSlow Evaluation
 	fast, err := readRanking(ctx, conn, &eFast, classes, true, true)
 	if err != nil {
@@ -42,10 +41,8 @@ func TestRankingStreamAndFallback(t *testing.T) {
 	if err := conn.QueryRowContext(ctx, "SELECT current_setting('preserve_insertion_order')").Scan(&keep); err != nil || keep {
 		t.Fatalf("preserve_insertion_order after readRanking: %v (%v), want false again", keep, err)
 	}
-	saved := numberStream
-	numberStream = nil
-	slow, err := readRanking(ctx, conn, &eSlow, classes, true, true)
-	numberStream = saved
+	// The plain duckdb-go connection has no nb.NumberStreamConn: database/sql reads the rows.
+	slow, err := readRanking(ctx, plain, &eSlow, classes, true, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +257,7 @@ func refBins(s []float64, pos []bool) []CalibrationBin {
 // (every row at or above it: (1, 1)) always; a class whose posteriors are all equal has that one point.
 func TestCurveThinning(t *testing.T) {
 	ctx := context.Background()
-	conn := rankingConn(t)
+	conn := rankingConn(t, OpenUDF)
 	if _, err := conn.ExecContext(ctx, `CREATE TEMPORARY TABLE nb_eval_scored AS
 		SELECT (1 + hash(i, 1) % 2)::USMALLINT AS yi, NULL::VARCHAR AS yx, (hash(i, 2) % 1000003) / 1000003 AS p1, 0.5 AS p2
 		FROM range(4500) r(i)`); err != nil {
@@ -319,10 +316,14 @@ func TestCurveThinning(t *testing.T) {
 	}
 }
 
-// rankingConn is a connection to a new in-memory DuckDB database, closed when the test ends.
-func rankingConn(t *testing.T) *sql.Conn {
+// rankingConn is a connection to a new in-memory DuckDB database, closed when the test ends: opened by
+// open (package udf's, with its fast paths: OpenUDF), or by duckdb-go's driver when open is nil.
+func rankingConn(t *testing.T, open func(string) (*sql.DB, error)) *sql.Conn {
 	t.Helper()
-	db, err := sql.Open("duckdb", "")
+	if open == nil {
+		open = func(dsn string) (*sql.DB, error) { return sql.Open("duckdb", dsn) }
+	}
+	db, err := open("")
 	if err != nil {
 		t.Fatal(err)
 	}

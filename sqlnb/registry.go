@@ -2,14 +2,22 @@ package sqlnb
 
 import (
 	"fmt"
+	"github.com/sqlnb/sqlnb/sqlnb/family/categorical"
+	"github.com/sqlnb/sqlnb/sqlnb/family/counts"
+	"github.com/sqlnb/sqlnb/sqlnb/family/discriminant"
+	"github.com/sqlnb/sqlnb/sqlnb/family/gaussian"
+	"github.com/sqlnb/sqlnb/sqlnb/family/logistic"
+	"github.com/sqlnb/sqlnb/sqlnb/family/poisson"
+	"github.com/sqlnb/sqlnb/sqlnb/family/text"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"strings"
 )
 
 // families is the registry, in the order training scans run and components are compiled.
-var families = Families{GaussianFamily{}, PoissonFamily{}, CategoricalFamily{}, CountsFamily{}, TextFamily{}, DiscriminantFamily{}, LogisticFamily{}}
+var families = nb.Families{gaussian.GaussianFamily{}, poisson.PoissonFamily{}, categorical.CategoricalFamily{}, counts.CountsFamily{}, text.TextFamily{}, discriminant.DiscriminantFamily{}, logistic.LogisticFamily{}}
 
 // Kinds lists every kind in registry order, with its one-line description.
-func Kinds() []KindInfo { return families.Kinds() }
+func Kinds() []nb.KindInfo { return families.Kinds() }
 
 // KindsHelp is one line per kind for help texts: "  name  description".
 func KindsHelp() string {
@@ -24,9 +32,9 @@ func KindsHelp() string {
 func KindNames() []string { return families.KindNames() }
 
 // ParseKind reads a kind name; "auto" and "" give the empty Kind (chosen from the column type).
-func ParseKind(s string) (Kind, error) { return families.ParseKind(s) }
+func ParseKind(s string) (nb.Kind, error) { return families.ParseKind(s) }
 
 // Validate checks that m is complete and consistent: names, at least two classes, known kinds, the
 // families' rules on mixing features, and every statistics row (known feature and class, unique, finite,
 // non-negative), complete for every feature. Models that Train, Load and Import return are valid.
-func Validate(m *Model) error { return families.Validate(m) }
+func Validate(m *nb.Model) error { return families.Validate(m) }

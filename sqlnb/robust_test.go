@@ -12,8 +12,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sqlnb/sqlnb/internal/kernel"
 	"github.com/sqlnb/sqlnb/queries"
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/family/categorical"
+	"github.com/sqlnb/sqlnb/sqlnb/family/gaussian"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
+	"github.com/sqlnb/sqlnb/sqlnb/store"
 )
 
 func trainErr(db sqlnb.DB, spec sqlnb.TrainSpec) error {
@@ -79,18 +84,18 @@ func TestNaNIsMissing(t *testing.T) {
 	mustExec(t, db, `CREATE TABLE b AS SELECT y, CASE WHEN isnan(x) THEN NULL ELSE x END AS x FROM a`)
 	ma := train(t, db, sqlnb.TrainSpec{Model: "a", Source: "a", Label: "y"})
 	mb := train(t, db, sqlnb.TrainSpec{Model: "b", Source: "b", Label: "y"})
-	for i := range sqlnb.StatRows(ma, sqlnb.GaussianTable) {
-		ga, gb := sqlnb.StatRows(ma, sqlnb.GaussianTable)[i], sqlnb.StatRows(mb, sqlnb.GaussianTable)[i]
+	for i := range nb.StatRows(ma, gaussian.GaussianTable) {
+		ga, gb := nb.StatRows(ma, gaussian.GaussianTable)[i], nb.StatRows(mb, gaussian.GaussianTable)[i]
 		if ga.Count != gb.Count || ga.Mean != gb.Mean || ga.M2 != gb.M2 {
 			t.Errorf("with NaN %+v, with NULL %+v", ga, gb)
 		}
 	}
-	if sqlnb.StatRows(ma, sqlnb.GaussianTable)[0].Count != 2 || ma.Classes[0].Count != 3 {
-		t.Errorf("class a: feature count %d (want 2), class count %d (want 3)", sqlnb.StatRows(ma, sqlnb.GaussianTable)[0].Count, ma.Classes[0].Count)
+	if nb.StatRows(ma, gaussian.GaussianTable)[0].Count != 2 || ma.Classes[0].Count != 3 {
+		t.Errorf("class a: feature count %d (want 2), class count %d (want 3)", nb.StatRows(ma, gaussian.GaussianTable)[0].Count, ma.Classes[0].Count)
 	}
 	// A categorical DOUBLE feature: NaN is missing in training too (scoring skips it), not a category "nan".
 	mc := train(t, db, sqlnb.TrainSpec{Model: "c", Source: "a", Label: "y", FeatureKinds: map[string]sqlnb.Kind{"x": sqlnb.Categorical}})
-	for _, c := range sqlnb.StatRows(mc, sqlnb.CategoricalTable) {
+	for _, c := range nb.StatRows(mc, categorical.CategoricalTable) {
 		if strings.EqualFold(c.Value, "nan") {
 			t.Errorf("NaN counted as a category: %+v", c)
 		}
@@ -122,12 +127,12 @@ func TestZeroVariance(t *testing.T) {
 	s.JointLogLikelihood(b, jll, nil)
 	post := make([]float64, 2)
 	for i := range 3 {
-		sqlnb.LogPosterior(jll, 3, 2, i, post)
+		kernel.LogPosterior(jll, 3, 2, i, post)
 		if sum := math.Exp(post[0]) + math.Exp(post[1]); math.IsNaN(sum) || !near(sum, 1, 1e-12) {
 			t.Errorf("row %d: posteriors %v do not sum to 1", i, post)
 		}
 	}
-	sqlnb.LogPosterior(jll, 3, 2, 0, post)
+	kernel.LogPosterior(jll, 3, 2, 0, post)
 	if math.Exp(post[0]) < 0.99 {
 		t.Errorf("x = 1 (class a's constant) gives p(a) = %v, want ≈ 1", math.Exp(post[0]))
 	}
@@ -142,8 +147,8 @@ func TestLargeOffset(t *testing.T) {
 	mustExec(t, db, `CREATE TABLE shifted AS SELECT y, x + 1e9 AS x FROM noise`)
 	m0 := train(t, db, sqlnb.TrainSpec{Model: "n", Source: "noise", Label: "y"})
 	m1 := train(t, db, sqlnb.TrainSpec{Model: "s", Source: "shifted", Label: "y"})
-	for i := range sqlnb.StatRows(m0, sqlnb.GaussianTable) {
-		g0, g1 := sqlnb.StatRows(m0, sqlnb.GaussianTable)[i], sqlnb.StatRows(m1, sqlnb.GaussianTable)[i]
+	for i := range nb.StatRows(m0, gaussian.GaussianTable) {
+		g0, g1 := nb.StatRows(m0, gaussian.GaussianTable)[i], nb.StatRows(m1, gaussian.GaussianTable)[i]
 		// A double near 1e9 has an ulp of 2^-23 ≈ 1.19e-7: each 1e9 + x is rounded to it, and so is the
 		// mean itself (plus the final rounding of the 1e14-sized Kahan sum, ulp(1e14)/n). Three ulps bound
 		// what any method can keep; a plain sum/n (avg) is off by 1e9 × n × 2^-53 in the worst case.
@@ -167,7 +172,7 @@ func posterior1(s *sqlnb.Scorer, x float64) float64 {
 	jll := make([]float64, len(s.Labels))
 	s.JointLogLikelihood(b, jll, nil)
 	post := make([]float64, len(s.Labels))
-	sqlnb.LogPosterior(jll, 1, len(s.Labels), 0, post)
+	kernel.LogPosterior(jll, 1, len(s.Labels), 0, post)
 	return math.Exp(post[0])
 }
 
@@ -178,17 +183,17 @@ func TestRowOrderInvariance(t *testing.T) {
 	mustExec(t, db, `CREATE TABLE shuffled AS SELECT * FROM d ORDER BY hash(x)`)
 	a := train(t, db, sqlnb.TrainSpec{Model: "a", Source: "d", Label: "y"})
 	b := train(t, db, sqlnb.TrainSpec{Model: "b", Source: "shuffled", Label: "y"})
-	for i := range sqlnb.StatRows(a, sqlnb.GaussianTable) {
-		if !near(sqlnb.StatRows(a, sqlnb.GaussianTable)[i].Mean, sqlnb.StatRows(b, sqlnb.GaussianTable)[i].Mean, 1e-12) || !near(sqlnb.StatRows(a, sqlnb.GaussianTable)[i].M2, sqlnb.StatRows(b, sqlnb.GaussianTable)[i].M2, 1e-12) {
-			t.Errorf("%+v vs %+v", sqlnb.StatRows(a, sqlnb.GaussianTable)[i], sqlnb.StatRows(b, sqlnb.GaussianTable)[i])
+	for i := range nb.StatRows(a, gaussian.GaussianTable) {
+		if !near(nb.StatRows(a, gaussian.GaussianTable)[i].Mean, nb.StatRows(b, gaussian.GaussianTable)[i].Mean, 1e-12) || !near(nb.StatRows(a, gaussian.GaussianTable)[i].M2, nb.StatRows(b, gaussian.GaussianTable)[i].M2, 1e-12) {
+			t.Errorf("%+v vs %+v", nb.StatRows(a, gaussian.GaussianTable)[i], nb.StatRows(b, gaussian.GaussianTable)[i])
 		}
 	}
-	if len(sqlnb.StatRows(a, sqlnb.CategoricalTable)) != len(sqlnb.StatRows(b, sqlnb.CategoricalTable)) {
-		t.Fatalf("%d vs %d counts", len(sqlnb.StatRows(a, sqlnb.CategoricalTable)), len(sqlnb.StatRows(b, sqlnb.CategoricalTable)))
+	if len(nb.StatRows(a, categorical.CategoricalTable)) != len(nb.StatRows(b, categorical.CategoricalTable)) {
+		t.Fatalf("%d vs %d counts", len(nb.StatRows(a, categorical.CategoricalTable)), len(nb.StatRows(b, categorical.CategoricalTable)))
 	}
-	for i := range sqlnb.StatRows(a, sqlnb.CategoricalTable) {
-		if sqlnb.StatRows(a, sqlnb.CategoricalTable)[i] != sqlnb.StatRows(b, sqlnb.CategoricalTable)[i] {
-			t.Errorf("%+v vs %+v", sqlnb.StatRows(a, sqlnb.CategoricalTable)[i], sqlnb.StatRows(b, sqlnb.CategoricalTable)[i])
+	for i := range nb.StatRows(a, categorical.CategoricalTable) {
+		if nb.StatRows(a, categorical.CategoricalTable)[i] != nb.StatRows(b, categorical.CategoricalTable)[i] {
+			t.Errorf("%+v vs %+v", nb.StatRows(a, categorical.CategoricalTable)[i], nb.StatRows(b, categorical.CategoricalTable)[i])
 		}
 	}
 }
@@ -229,7 +234,7 @@ func TestSQLMatchesGoReference(t *testing.T) {
 			spec.Weight = "w"
 		}
 		m := train(t, db, spec)
-		for _, g := range sqlnb.StatRows(m, sqlnb.GaussianTable) {
+		for _, g := range nb.StatRows(m, gaussian.GaussianTable) {
 			j := int(g.Feature[1] - '0')
 			var n, wsum, sum, wsx float64
 			for _, row := range rows {
@@ -255,7 +260,7 @@ func TestSQLMatchesGoReference(t *testing.T) {
 				t.Errorf("%s/%s weighted: got %v %v %v; want %v %v %v", g.Feature, g.Class, g.Weight, g.WMean, g.WM2, wsum, wmean, wm2)
 			}
 		}
-		for _, c := range sqlnb.StatRows(m, sqlnb.CategoricalTable) {
+		for _, c := range nb.StatRows(m, categorical.CategoricalTable) {
 			var n, w float64
 			for _, row := range rows {
 				if row.y == c.Class && row.c != nil && *row.c == c.Value {
@@ -399,7 +404,7 @@ func TestExportImport(t *testing.T) {
 	mustExec(t, db, `CREATE TABLE d AS SELECT * FROM (VALUES ('a', 1.0, 'u'), ('a', 2.0, 'v'), ('b', 5.0, 'u')) v(y, x, c)`)
 	m := train(t, db, sqlnb.TrainSpec{Model: "m", Source: "d", Label: "y"})
 	var buf strings.Builder
-	if err := sqlnb.Export(&buf, m); err != nil {
+	if err := store.Export(&buf, m); err != nil {
 		t.Fatal(err)
 	}
 	got, err := sqlnb.Import(strings.NewReader(buf.String()), "copy")
@@ -413,11 +418,11 @@ func TestExportImport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(sqlnb.StatRows(loaded, sqlnb.GaussianTable)) != len(sqlnb.StatRows(m, sqlnb.GaussianTable)) || len(sqlnb.StatRows(loaded, sqlnb.CategoricalTable)) != len(sqlnb.StatRows(m, sqlnb.CategoricalTable)) || sqlnb.StatRows(loaded, sqlnb.GaussianTable)[0] != sqlnb.StatRows(m, sqlnb.GaussianTable)[0] {
+	if len(nb.StatRows(loaded, gaussian.GaussianTable)) != len(nb.StatRows(m, gaussian.GaussianTable)) || len(nb.StatRows(loaded, categorical.CategoricalTable)) != len(nb.StatRows(m, categorical.CategoricalTable)) || nb.StatRows(loaded, gaussian.GaussianTable)[0] != nb.StatRows(m, gaussian.GaussianTable)[0] {
 		t.Errorf("import changed the statistics")
 	}
 	for _, bad := range []string{`{}`, `not json`, strings.Replace(buf.String(), `"count": 2`, `"count": -2`, 1),
-		strings.Replace(buf.String(), `"kind": "gaussian"`, `"kind": "poisson"`, 1), strings.Replace(buf.String(), fmt.Sprintf(`"format_version": %d`, sqlnb.FormatVersion), `"format_version": 9`, 1),
+		strings.Replace(buf.String(), `"kind": "gaussian"`, `"kind": "poisson"`, 1), strings.Replace(buf.String(), fmt.Sprintf(`"format_version": %d`, nb.FormatVersion), `"format_version": 9`, 1),
 		strings.Replace(buf.String(), `"kind": "gaussian"`, `"kind": "nonsense"`, 1), strings.Replace(buf.String(), `"n_rows": 3`, `"n_rows": 4`, 1)} {
 		if _, err := sqlnb.Import(strings.NewReader(bad), ""); !errors.Is(err, sqlnb.ErrInvalidModel) {
 			t.Errorf("import of damaged JSON: err = %v, want ErrInvalidModel", err)
@@ -482,7 +487,7 @@ func TestCorruptedStoreRejected(t *testing.T) {
 	}
 	m := train(t, db, sqlnb.TrainSpec{Model: "m", Source: "d", Label: "y"})
 	var buf strings.Builder
-	if err := sqlnb.Export(&buf, m); err != nil {
+	if err := store.Export(&buf, m); err != nil {
 		t.Fatal(err)
 	}
 	for _, bad := range []string{strings.Replace(buf.String(), `"value": "u"`, `"value": null`, 1),
@@ -507,7 +512,7 @@ func TestImportLabelTypeAndGroupKeys(t *testing.T) {
 	mustExec(t, db, `CREATE TABLE d AS SELECT i % 3 AS y, i * 0.5 AS x, ['j', 'k'][i % 2 + 1] AS g FROM range(60) r(i)`)
 	export := func(m *sqlnb.Model) string {
 		var buf strings.Builder
-		if err := sqlnb.Export(&buf, m); err != nil {
+		if err := store.Export(&buf, m); err != nil {
 			t.Fatal(err)
 		}
 		return buf.String()

@@ -2,6 +2,8 @@ package sqlnb
 
 import (
 	"fmt"
+	"github.com/sqlnb/sqlnb/internal/kernel"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"math"
 	"slices"
 	"strconv"
@@ -24,12 +26,12 @@ func (s *Scorer) ScoreRow(row map[string]any) (posterior map[string]float64, lab
 	s.JointLogLikelihood(b, jll, &ws)
 	if ws.NullOf(0) {
 		return nil, "", fmt.Errorf("%w: model %q scores complete rows only (%s): the row misses a value of %s (NULL, or NaN or ±Inf for a number), "+
-			"where the SQL functions give NULL", ErrIncompleteRow, s.Model.Name, s.requiredKinds(), s.missingRequired(b))
+			"where the SQL functions give NULL", nb.ErrIncompleteRow, s.Model.Name, s.requiredKinds(), s.missingRequired(b))
 	}
 	post := make([]float64, K)
-	Posterior(jll, 1, K, 0, post)
+	kernel.Posterior(jll, 1, K, 0, post)
 	best := make([]int32, 1)
-	Argmax(jll, 1, K, best, make([]float64, 1))
+	kernel.Argmax(jll, 1, K, best, make([]float64, 1))
 	posterior = make(map[string]float64, K)
 	for c, l := range s.Labels {
 		posterior[l] = post[c]
@@ -50,13 +52,13 @@ func (s *Scorer) ScoreRow(row map[string]any) (posterior map[string]float64, lab
 //     map[string]float64, or map[string]any of numbers); nil is NULL.
 //
 // Any other value is an error naming the model, the feature and what it takes.
-func (s *Scorer) BatchOf(rows []map[string]any) (*Batch, error) {
+func (s *Scorer) BatchOf(rows []map[string]any) (*nb.Batch, error) {
 	if s == nil || s.Model == nil {
-		return nil, fmt.Errorf("%w: a Scorer not made by Compile: compile the model (sqlnb.Compile)", ErrBadOption)
+		return nil, fmt.Errorf("%w: a Scorer not made by Compile: compile the model (sqlnb.Compile)", nb.ErrBadOption)
 	}
 	b := s.NewBatch(len(rows))
 	for _, in := range s.Inputs {
-		if in.Kind != NumberInput {
+		if in.Kind != nb.NumberInput {
 			continue
 		}
 		b.Valid[in.Feature] = make([]uint64, (len(rows)+63)/64)
@@ -71,7 +73,7 @@ func (s *Scorer) BatchOf(rows []map[string]any) (*Batch, error) {
 			v, ok := field(row, in.Name)
 			if !ok {
 				return nil, fmt.Errorf("%w: model %q has one model per group of %q, which the row lacks (it has %s)",
-					ErrUnknownColumn, s.Model.Name, in.Name, keys(row))
+					nb.ErrUnknownColumn, s.Model.Name, in.Name, keys(row))
 			}
 			if err := s.decode(b, in, i, v); err != nil {
 				return nil, fmt.Errorf("model %q: group column %q (trained on %s) but the row gives %T: %w",
@@ -82,7 +84,7 @@ func (s *Scorer) BatchOf(rows []map[string]any) (*Batch, error) {
 			v, ok := field(row, in.Name)
 			if !ok {
 				return nil, fmt.Errorf("%w: model %q needs feature %q, which the row lacks (it has %s)",
-					ErrUnknownColumn, s.Model.Name, in.Name, keys(row))
+					nb.ErrUnknownColumn, s.Model.Name, in.Name, keys(row))
 			}
 			if err := s.decode(b, in, i, v); err != nil {
 				return nil, fmt.Errorf("model %q: feature %q is %s (trained on %s) but the row gives %T: %w",
@@ -101,7 +103,7 @@ func field(row map[string]any, name string) (any, bool) {
 	}
 	var found []string
 	for k := range row {
-		if EqualFoldIdent(k, name) {
+		if nb.EqualFoldIdent(k, name) {
 			found = append(found, k)
 		}
 	}
@@ -115,7 +117,7 @@ func keys(row map[string]any) string {
 	if len(row) == 0 {
 		return "no columns"
 	}
-	ks := SortedKeys(row)
+	ks := nb.SortedKeys(row)
 	for i, k := range ks {
 		ks[i] = strconv.Quote(k)
 	}
@@ -123,21 +125,21 @@ func keys(row map[string]any) string {
 }
 
 // decode writes value v of input in into row i of b.
-func (s *Scorer) decode(b *Batch, in *Input, i int, v any) error {
+func (s *Scorer) decode(b *nb.Batch, in *nb.Input, i int, v any) error {
 	j := in.Feature
 	switch in.Kind {
-	case NumberInput:
+	case nb.NumberInput:
 		if v == nil {
 			return nil // the validity bit stays clear: NULL
 		}
-		x, ok := Number(v)
+		x, ok := nb.Number(v)
 		if !ok {
 			return fmt.Errorf("give a number")
 		}
 		b.Num[j][i] = x
 		b.Valid[j][i>>6] |= 1 << (uint(i) & 63)
 		return nil
-	case TermsInput:
+	case nb.TermsInput:
 		sp := b.Sparse[j]
 		switch t := v.(type) {
 		case nil:
@@ -145,11 +147,11 @@ func (s *Scorer) decode(b *Batch, in *Input, i int, v any) error {
 		case string:
 			in.AddText(sp, t)
 		default:
-			counts, ok := TermCounts(v)
+			counts, ok := nb.TermCounts(v)
 			if !ok {
 				return fmt.Errorf("give the text (a string) or a map of term counts")
 			}
-			for _, term := range SortedKeys(counts) {
+			for _, term := range nb.SortedKeys(counts) {
 				if c := counts[term]; !math.IsNaN(c) && !math.IsInf(c, 0) {
 					in.AddTerm(sp, term, c)
 				}
@@ -172,7 +174,7 @@ func (s *Scorer) decode(b *Batch, in *Input, i int, v any) error {
 			}
 			return nil
 		}
-		x, ok := Number(v)
+		x, ok := nb.Number(v)
 		if !ok {
 			return fmt.Errorf("give a bool or a number (present when > the binarize threshold)")
 		}
@@ -182,16 +184,16 @@ func (s *Scorer) decode(b *Batch, in *Input, i int, v any) error {
 	// As the SQL functions: the value must be of the class of values the input was trained on (a BOOLEAN
 	// feature given 1 or "yes" is an error, not an unseen value).
 	want := in.ValueClass()
-	wrong := map[string]error{ValuesText: fmt.Errorf("give a string"), ValuesBoolean: fmt.Errorf("give a bool (true or false)"),
-		ValuesNumber: fmt.Errorf("give a number")}[want]
+	wrong := map[string]error{nb.ValuesText: fmt.Errorf("give a string"), nb.ValuesBoolean: fmt.Errorf("give a bool (true or false)"),
+		nb.ValuesNumber: fmt.Errorf("give a number")}[want]
 	switch t := v.(type) {
 	case string:
 		// Text as such; for other classes the text of a value of the class (a group key, say): "true" or
 		// "false", or a number, matched as that number.
 		switch want {
-		case ValuesText:
+		case nb.ValuesText:
 			cat[i] = in.Lookup(t)
-		case ValuesBoolean:
+		case nb.ValuesBoolean:
 			if t != "true" && t != "false" {
 				return wrong
 			}
@@ -216,13 +218,13 @@ func (s *Scorer) decode(b *Batch, in *Input, i int, v any) error {
 			}
 		}
 	case bool:
-		if want != ValuesBoolean {
+		if want != nb.ValuesBoolean {
 			return wrong
 		}
 		cat[i] = in.Lookup(strconv.FormatBool(t))
 	default:
-		x, ok := Number(v)
-		if !ok || want != ValuesNumber {
+		x, ok := nb.Number(v)
+		if !ok || want != nb.ValuesNumber {
 			return wrong
 		}
 		cat[i] = in.NumberCode(v, x)
@@ -243,7 +245,7 @@ func (s *Scorer) requiredKinds() string {
 }
 
 // missingRequired names the required inputs row 0 of b misses.
-func (s *Scorer) missingRequired(b *Batch) string {
+func (s *Scorer) missingRequired(b *nb.Batch) string {
 	var names []string
 	for _, j := range s.required {
 		if s.misses(b, j, 0) {

@@ -2,21 +2,23 @@ package sqlnb
 
 import (
 	"fmt"
+	"github.com/sqlnb/sqlnb/internal/kernel"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"math"
 )
 
 // Scorer is a Model compiled for scoring: priors and hyperparameters applied, each family's features laid
 // out as Components. It is immutable and safe for concurrent use.
 type Scorer struct {
-	Model *Model
+	Model *nb.Model
 	// Labels are the class labels in model order.
 	Labels []string
 	// LogPrior is log p(c) per class (0 for every class when a component's scores replace the priors).
 	LogPrior []float64
 	// Inputs are the model's features as the components read them, in model (training) order.
-	Inputs []*Input
+	Inputs []*nb.Input
 	// Components are the compiled blocks of features, in registry order.
-	Components []Component
+	Components []nb.Component
 
 	// Intercepts: LogPrior holds fitted intercepts (logistic regression), not log-priors.
 	Intercepts bool
@@ -25,7 +27,7 @@ type Scorer struct {
 	NoPriors bool
 	// GroupInputs are the group columns of a per-group model (nil otherwise), read as category inputs after
 	// the features (Input.Feature = len(Inputs) + g): they pick each row's group model (groups.go).
-	GroupInputs []*Input
+	GroupInputs []*nb.Input
 
 	groups *groupDispatch
 
@@ -38,9 +40,9 @@ type Scorer struct {
 // (n_c+α)/(n+αK), uniform 1/K, or given), then each family's Compile (see gaussian.go, categorical.go,
 // counts.go, textfamily.go, poisson.go for their rules). A per-group model compiles its pooled model and
 // every group's (the Scorer then scores each row with its group's model: groups.go).
-func Compile(m *Model) (*Scorer, error) {
+func Compile(m *nb.Model) (*Scorer, error) {
 	if m == nil {
-		return nil, fmt.Errorf("%w: compile: a nil model", ErrBadOption)
+		return nil, fmt.Errorf("%w: compile: a nil model", nb.ErrBadOption)
 	}
 	if len(m.By) > 0 {
 		if err := families.Validate(m); err != nil {
@@ -52,7 +54,7 @@ func Compile(m *Model) (*Scorer, error) {
 }
 
 // compileOne compiles a model without groups.
-func compileOne(m *Model) (*Scorer, error) {
+func compileOne(m *nb.Model) (*Scorer, error) {
 	if err := families.Validate(m); err != nil {
 		return nil, err
 	}
@@ -60,17 +62,17 @@ func compileOne(m *Model) (*Scorer, error) {
 }
 
 // compileValid is compileOne for a model the caller validated.
-func compileValid(m *Model) (*Scorer, error) {
+func compileValid(m *nb.Model) (*Scorer, error) {
 	K := len(m.Classes)
 	s := &Scorer{Model: m, Labels: make([]string, K), LogPrior: make([]float64, K), base: make([]float64, K)}
 	for c, cl := range m.Classes {
 		s.Labels[c] = cl.Label
 	}
 	s.computePriors()
-	cc := &Compiler{Model: m, K: K, Class: m.ClassIndex(), Alpha: m.Params.EffectiveAlpha(),
-		Inputs: make([]*Input, len(m.Features)), Pos: m.FeatureIndex()}
+	cc := &nb.Compiler{Model: m, K: K, Class: m.ClassIndex(), Alpha: m.Params.EffectiveAlpha(),
+		Inputs: make([]*nb.Input, len(m.Features)), Pos: m.FeatureIndex()}
 	if p := m.Params; p.Threshold > 0 {
-		cc.Rule = E1071Rule{On: true, Threshold: p.Threshold, Eps: p.Eps, LogThreshold: math.Log(p.Threshold)}
+		cc.Rule = nb.E1071Rule{On: true, Threshold: p.Threshold, Eps: p.Eps, LogThreshold: math.Log(p.Threshold)}
 	}
 	for _, g := range families.ByFamily(m.Features) {
 		comps, err := g.Family.Compile(cc, g.Features)
@@ -82,23 +84,23 @@ func compileValid(m *Model) (*Scorer, error) {
 	s.Inputs = cc.Inputs
 	for j, in := range s.Inputs {
 		if in == nil {
-			return nil, fmt.Errorf("%w: model %q: feature %q was not compiled", ErrInvalidModel, m.Name, m.Features[j].Name)
+			return nil, fmt.Errorf("%w: model %q: feature %q was not compiled", nb.ErrInvalidModel, m.Name, m.Features[j].Name)
 		}
 		switch {
 		case in.Required:
 			s.required = append(s.required, j)
-		case in.Kind == NumberInput:
+		case in.Kind == nb.NumberInput:
 			s.numbers = append(s.numbers, j)
 		}
 	}
 	for _, comp := range s.Components {
-		if p, ok := comp.(Priorless); ok && p.IgnoresPriors() {
+		if p, ok := comp.(nb.Priorless); ok && p.IgnoresPriors() {
 			clear(s.LogPrior) // complement scores ignore the priors, as scikit-learn
 			s.NoPriors = true
 		}
 	}
 	for _, comp := range s.Components {
-		if ic, ok := comp.(Intercepter); ok {
+		if ic, ok := comp.(nb.Intercepter); ok {
 			s.Intercepts = true
 			for c := range K {
 				s.LogPrior[c] += ic.Intercept(c)
@@ -115,7 +117,7 @@ func compileValid(m *Model) (*Scorer, error) {
 }
 
 func (s *Scorer) computePriors() {
-	for c, p := range ClassPriors(s.Model) {
+	for c, p := range nb.ClassPriors(s.Model) {
 		s.LogPrior[c] = math.Log(p)
 	}
 }
@@ -126,13 +128,13 @@ func (s *Scorer) String() string {
 }
 
 // NewBatch returns a batch of n rows with buffers for every input of s and no validity masks.
-func (s *Scorer) NewBatch(n int) *Batch { return s.newBatch(n, s.GroupInputs) }
+func (s *Scorer) NewBatch(n int) *nb.Batch { return s.newBatch(n, s.GroupInputs) }
 
 // newBatch returns a batch of n rows for the features of s and the group inputs given.
-func (s *Scorer) newBatch(n int, groups []*Input) *Batch {
+func (s *Scorer) newBatch(n int, groups []*nb.Input) *nb.Batch {
 	w := len(s.Inputs) + len(groups)
-	b := &Batch{N: n, Num: make([][]float64, w), Valid: make([][]uint64, w),
-		Cat: make([][]int32, w), Sparse: make([]*Sparse, w)}
+	b := &nb.Batch{N: n, Num: make([][]float64, w), Valid: make([][]uint64, w),
+		Cat: make([][]int32, w), Sparse: make([]*nb.Sparse, w)}
 	for _, in := range groups {
 		b.Cat[in.Feature] = make([]int32, n)
 	}
@@ -142,17 +144,17 @@ func (s *Scorer) newBatch(n int, groups []*Input) *Batch {
 	// of classes, evicted its own lines (twice the time at 20 columns × 10 classes).
 	stride, numbers := (n+7)&^7+8, 0
 	for _, in := range s.Inputs {
-		if in.Kind == NumberInput {
+		if in.Kind == nb.NumberInput {
 			numbers++
 		}
 	}
 	slab := make([]float64, stride*numbers)
 	for j, in := range s.Inputs {
 		switch in.Kind {
-		case NumberInput:
+		case nb.NumberInput:
 			b.Num[j], slab = slab[:n:n], slab[stride:]
-		case TermsInput:
-			b.Sparse[j] = &Sparse{}
+		case nb.TermsInput:
+			b.Sparse[j] = &nb.Sparse{}
 			b.Sparse[j].Reset()
 		default:
 			b.Cat[j] = make([]int32, n)
@@ -168,7 +170,7 @@ func (s *Scorer) newBatch(n int, groups []*Input) *Batch {
 // copy costs less than it saves: 0.270 → 0.250 s for 10M rows × 20 DOUBLE count columns × 10 classes).
 func (s *Scorer) OwnBuffer(j int) bool {
 	for _, comp := range s.Components {
-		if o, ok := comp.(BufferOwner); ok && o.OwnsBuffers() {
+		if o, ok := comp.(nb.BufferOwner); ok && o.OwnsBuffers() {
 			for _, in := range comp.Inputs() {
 				if in.Feature == j {
 					return true
@@ -189,7 +191,7 @@ func (s *Scorer) OwnBuffer(j int) bool {
 //
 // A per-group model scores each row with its group's model (groups.go): the classes the group lacks score
 // -Inf.
-func (s *Scorer) JointLogLikelihood(b *Batch, out []float64, ws *Workspace) {
+func (s *Scorer) JointLogLikelihood(b *nb.Batch, out []float64, ws *Workspace) {
 	if ws == nil {
 		ws = &Workspace{}
 	}
@@ -201,10 +203,10 @@ func (s *Scorer) JointLogLikelihood(b *Batch, out []float64, ws *Workspace) {
 }
 
 // pooledJLL is JointLogLikelihood without group dispatch.
-func (s *Scorer) pooledJLL(b *Batch, out []float64, ws *Workspace) {
+func (s *Scorer) pooledJLL(b *nb.Batch, out []float64, ws *Workspace) {
 	n, K := b.N, len(s.Labels)
 	for c := range K {
-		Fill(out[c*n:c*n+n], s.base[c])
+		kernel.Fill(out[c*n:c*n+n], s.base[c])
 	}
 	for _, comp := range s.Components {
 		comp.Add(b, out)
@@ -217,7 +219,7 @@ func (s *Scorer) pooledJLL(b *Batch, out []float64, ws *Workspace) {
 
 // Incomplete reports whether row i of b misses a value the model requires (Input.Required: NULL, or NaN
 // or ±Inf for a number): its results are NULL.
-func (s *Scorer) Incomplete(b *Batch, i int) bool {
+func (s *Scorer) Incomplete(b *nb.Batch, i int) bool {
 	for _, j := range s.required {
 		if s.misses(b, j, i) {
 			return true
@@ -227,10 +229,10 @@ func (s *Scorer) Incomplete(b *Batch, i int) bool {
 }
 
 // misses reports whether row i of b misses input j's value (NULL; NaN or ±Inf for a number).
-func (s *Scorer) misses(b *Batch, j, i int) bool {
-	if s.Inputs[j].Kind == NumberInput {
+func (s *Scorer) misses(b *nb.Batch, j, i int) bool {
+	if s.Inputs[j].Kind == nb.NumberInput {
 		x := b.Num[j][i]
-		return !IsValid(b.Valid[j], i) || x-x != 0
+		return !nb.IsValid(b.Valid[j], i) || x-x != 0
 	}
 	return b.Cat[j][i] == s.Inputs[j].Missing()
 }
@@ -238,7 +240,7 @@ func (s *Scorer) misses(b *Batch, j, i int) bool {
 // markIncomplete sets ws.Null (and NaN scores) for the rows that miss a required value: a NULL (validity
 // mask; word by word) or, for a category, the Missing code. A NaN or ±Inf required number makes the row's
 // scores non-finite, so fixup finds it with the rows to rescore and marks it here (nullIfNonFinite).
-func (s *Scorer) markIncomplete(b *Batch, ws *Workspace) {
+func (s *Scorer) markIncomplete(b *nb.Batch, ws *Workspace) {
 	n := b.N
 	ws.Null = nil
 	mark := func(i int) {
@@ -249,7 +251,7 @@ func (s *Scorer) markIncomplete(b *Batch, ws *Workspace) {
 	}
 	for _, j := range s.required {
 		in := s.Inputs[j]
-		if in.Kind != NumberInput {
+		if in.Kind != nb.NumberInput {
 			miss := in.Missing()
 			for i, code := range b.Cat[j][:n] {
 				if code == miss {
@@ -277,9 +279,9 @@ func (s *Scorer) markIncomplete(b *Batch, ws *Workspace) {
 
 // nullIfNonFinite marks row i NULL if one of its required numbers is NaN or ±Inf, and reports whether it
 // did.
-func (s *Scorer) nullIfNonFinite(b *Batch, i int, ws *Workspace) bool {
+func (s *Scorer) nullIfNonFinite(b *nb.Batch, i int, ws *Workspace) bool {
 	for _, j := range s.required {
-		if s.Inputs[j].Kind == NumberInput {
+		if s.Inputs[j].Kind == nb.NumberInput {
 			if x := b.Num[j][i]; x-x != 0 {
 				if ws.Null == nil {
 					ws.Null = ws.nullBuf(b.N)
@@ -294,7 +296,7 @@ func (s *Scorer) nullIfNonFinite(b *Batch, i int, ws *Workspace) bool {
 
 // fixup rescores with the row reference the rows the vector kernels cannot score, and marks the rows that
 // miss a required value.
-func (s *Scorer) fixup(b *Batch, out []float64, ws *Workspace) {
+func (s *Scorer) fixup(b *nb.Batch, out []float64, ws *Workspace) {
 	n, K := b.N, len(s.Labels)
 	ws.Shift = nil
 	s.markIncomplete(b, ws)
@@ -322,7 +324,7 @@ func (s *Scorer) fixup(b *Batch, out []float64, ws *Workspace) {
 	}
 	for c := range K {
 		col := out[c*n : c*n+n]
-		if AllFinite(col) {
+		if kernel.AllFinite(col) {
 			continue
 		}
 		for i, v := range col {
@@ -343,7 +345,7 @@ func (s *Scorer) fixup(b *Batch, out []float64, ws *Workspace) {
 	if !any {
 		return
 	}
-	scores, row := make([]XFloat, K), make([]float64, K)
+	scores, row := make([]nb.XFloat, K), make([]float64, K)
 	for i, isBad := range bad {
 		if !isBad {
 			continue
@@ -363,7 +365,7 @@ func (s *Scorer) fixup(b *Batch, out []float64, ws *Workspace) {
 // rescore writes row i's class scores computed by the row reference to dst; if they lie beyond float64's
 // range, they are shifted by the largest (shifted reports it, shift is what was subtracted). scores is
 // scratch space (len(s.Labels)).
-func (s *Scorer) rescore(b *Batch, i int, scores []XFloat, dst []float64) (shift float64, shifted bool) {
+func (s *Scorer) rescore(b *nb.Batch, i int, scores []nb.XFloat, dst []float64) (shift float64, shifted bool) {
 	s.rowScores(b, i, scores)
 	top, finite := scores[0], true
 	for _, x := range scores {
@@ -388,9 +390,9 @@ func (s *Scorer) rescore(b *Batch, i int, scores []XFloat, dst []float64) (shift
 // RowScores writes row i's class scores computed by the row reference (each component's Row, in extended
 // range) into dst: what JointLogLikelihood's vector kernels must agree with (-Inf where the true score is
 // below float64's range).
-func (s *Scorer) RowScores(b *Batch, i int, dst []float64) {
+func (s *Scorer) RowScores(b *nb.Batch, i int, dst []float64) {
 	sc, gb, gi, classOf := s.rowGroup(b, i)
-	x := make([]XFloat, len(sc.Labels))
+	x := make([]nb.XFloat, len(sc.Labels))
 	sc.rowScores(gb, gi, x)
 	if classOf != nil {
 		for c := range dst[:len(s.Labels)] {
@@ -407,9 +409,9 @@ func (s *Scorer) RowScores(b *Batch, i int, dst []float64) {
 }
 
 // rowScores writes row i's class scores (the row reference) into dst.
-func (s *Scorer) rowScores(b *Batch, i int, dst []XFloat) {
+func (s *Scorer) rowScores(b *nb.Batch, i int, dst []nb.XFloat) {
 	for c := range dst {
-		v := X(s.LogPrior[c])
+		v := nb.X(s.LogPrior[c])
 		for _, comp := range s.Components {
 			v = v.Add(comp.Row(b, i, c))
 		}

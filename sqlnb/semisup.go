@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"github.com/sqlnb/sqlnb/sqlnb/family/text"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"math"
 
 	"github.com/sqlnb/sqlnb/queries"
@@ -42,7 +44,7 @@ var emTables = []string{"nb_em_rows", "nb_em_post", "nb_em_classes"}
 // The temporary tables live on one connection (conn); the E-step's scorer is made callable from SQL by reg.
 // Only families whose statistics are weighted sums and whose scores are log-likelihoods take part: naive
 // Bayes kinds, not complement (weights, not likelihoods), lda, qda or logistic.
-func trainSemiSupervised(ctx context.Context, conn Querier, reg FoldRegistrar, spec TrainSpec, p *Plan, params Params) (*Model, []string, error) {
+func trainSemiSupervised(ctx context.Context, conn nb.Querier, reg FoldRegistrar, spec TrainSpec, p *nb.Plan, params nb.Params) (*nb.Model, []string, error) {
 	if err := checkSemiSupervised(p, reg); err != nil {
 		return nil, nil, err
 	}
@@ -77,7 +79,7 @@ func trainSemiSupervised(ctx context.Context, conn Querier, reg FoldRegistrar, s
 		return nil, nil, err
 	}
 	mp := *p
-	mp.Src = Source{Text: p.Src.Text, From: from, Args: p.Src.Args}
+	mp.Src = nb.Source{Text: p.Src.Text, From: from, Args: p.Src.Args}
 	mp.Weight = emWeight
 
 	cur := m0
@@ -123,36 +125,36 @@ func trainSemiSupervised(ctx context.Context, conn Querier, reg FoldRegistrar, s
 // checkSemiSupervised rejects what semi-supervised training cannot do: a model with a kind that does not
 // score by a likelihood or whose statistics are not weighted sums, features that take no weights, a term
 // table, no scorer registry, or a column named like the ones it adds.
-func checkSemiSupervised(p *Plan, reg FoldRegistrar) error {
+func checkSemiSupervised(p *nb.Plan, reg FoldRegistrar) error {
 	for _, f := range p.Features {
 		info := families.KindInfo(f.Kind)
-		if _, refits := families.FamilyOf(f.Kind).(Refitter); refits || info.Alone != "" || info.Priorless {
+		if _, refits := families.FamilyOf(f.Kind).(nb.Refitter); refits || info.Alone != "" || info.Priorless {
 			return fmt.Errorf("%w: semi-supervised training needs naive Bayes features, whose statistics are weighted sums of likelihood terms: feature %q is %s; "+
-				"use a naive Bayes kind (gaussian, poisson, categorical, bernoulli, multinomial, text) or drop --semi-supervised", ErrBadOption, f.Name, f.Kind)
+				"use a naive Bayes kind (gaussian, poisson, categorical, bernoulli, multinomial, text) or drop --semi-supervised", nb.ErrBadOption, f.Name, f.Kind)
 		}
-		if f.Kind == TextBernoulli { // its statistics take no weights yet, and EM's M-step is weighted
+		if f.Kind == text.TextBernoulli { // its statistics take no weights yet, and EM's M-step is weighted
 			return fmt.Errorf("%w: feature %q is text_bernoulli, which takes no row weights yet, and semi-supervised training weighs "+
-				"the unlabelled rows by their posteriors: use text, or drop --semi-supervised", ErrBadOption, f.Name)
+				"the unlabelled rows by their posteriors: use text, or drop --semi-supervised", nb.ErrBadOption, f.Name)
 		}
 		if f.Name == emRowID || f.Name == emWeight {
-			return fmt.Errorf("%w: feature %q has a name semi-supervised training uses for itself: rename the column", ErrBadOption, f.Name)
+			return fmt.Errorf("%w: feature %q has a name semi-supervised training uses for itself: rename the column", nb.ErrBadOption, f.Name)
 		}
 	}
 	if p.Terms != nil {
-		return fmt.Errorf("%w: semi-supervised training with a term table (--terms) is not supported: its unlabelled rows carry no term MAP to score; use a text column", ErrBadOption)
+		return fmt.Errorf("%w: semi-supervised training with a term table (--terms) is not supported: its unlabelled rows carry no term MAP to score; use a text column", nb.ErrBadOption)
 	}
 	if err := families.CheckFeatures(p.Features, true); err != nil {
 		return fmt.Errorf("semi-supervised training weighs the unlabelled rows by their posteriors: %w", err)
 	}
 	if reg == nil {
-		return fmt.Errorf("%w: semi-supervised training needs the scoring functions (open the database with package udf)", ErrBadOption)
+		return fmt.Errorf("%w: semi-supervised training needs the scoring functions (open the database with package udf)", nb.ErrBadOption)
 	}
 	return nil
 }
 
 // emSetUp materialises the unlabelled rows (nb_em_rows; their weights are checked as training checks them)
 // and the classes (nb_em_classes), and returns the number of unlabelled rows.
-func emSetUp(ctx context.Context, conn Querier, p *Plan, data map[string]any, labels []string) (int64, error) {
+func emSetUp(ctx context.Context, conn nb.Querier, p *nb.Plan, data map[string]any, labels []string) (int64, error) {
 	stmt, err := queries.Render("em_rows.tmpl.sql", data)
 	if err != nil {
 		return 0, err
@@ -167,7 +169,7 @@ func emSetUp(ctx context.Context, conn Querier, p *Plan, data map[string]any, la
 		return 0, fmt.Errorf("read the unlabelled rows: %w", err)
 	}
 	if p.Weight != "" {
-		if err := CheckWeights(p.Weight, n, nonNull, minW); err != nil {
+		if err := nb.CheckWeights(p.Weight, n, nonNull, minW); err != nil {
 			return 0, fmt.Errorf("unlabelled rows: %w", err)
 		}
 	}
@@ -182,7 +184,7 @@ func emSetUp(ctx context.Context, conn Querier, p *Plan, data map[string]any, la
 
 // emStep runs an E-step with model m: the unlabelled rows' posteriors into nb_em_post, and m's
 // log-likelihood of the training rows (trainSemiSupervised).
-func emStep(ctx context.Context, conn Querier, reg FoldRegistrar, p *Plan, data map[string]any, m *Model, unlabelled int64) (float64, error) {
+func emStep(ctx context.Context, conn nb.Querier, reg FoldRegistrar, p *nb.Plan, data map[string]any, m *nb.Model, unlabelled int64) (float64, error) {
 	s, err := Compile(m)
 	if err != nil {
 		return 0, err
@@ -203,7 +205,7 @@ func emStep(ctx context.Context, conn Querier, reg FoldRegistrar, p *Plan, data 
 		return 0, fmt.Errorf("score the unlabelled rows: %w", err)
 	}
 	if scored != unlabelled {
-		return 0, fmt.Errorf("%w: %d of %d unlabelled rows could not be scored", ErrBadValue, unlabelled-scored, unlabelled)
+		return 0, fmt.Errorf("%w: %d of %d unlabelled rows could not be scored", nb.ErrBadValue, unlabelled-scored, unlabelled)
 	}
 	ld := map[string]any{"Score": "nb_cv_em(" + queries.Literal(name) + ", 0::BIGINT, CAST(" + queries.Ident(p.Label.Name) + " AS VARCHAR), " + queries.Row + ")"}
 	for k, v := range data {
@@ -220,7 +222,7 @@ func emStep(ctx context.Context, conn Querier, reg FoldRegistrar, p *Plan, data 
 		return 0, fmt.Errorf("score the labelled rows: %w", err)
 	}
 	if scoredL != rows {
-		return 0, fmt.Errorf("%w: %d of %d labelled rows could not be scored", ErrBadValue, rows-scoredL, rows)
+		return 0, fmt.Errorf("%w: %d of %d labelled rows could not be scored", nb.ErrBadValue, rows-scoredL, rows)
 	}
 	return llL + llU, nil
 }
@@ -228,7 +230,7 @@ func emStep(ctx context.Context, conn Querier, reg FoldRegistrar, p *Plan, data 
 // emFinish turns the M-step's model m (trained on the expanded rows) into a semi-supervised model: the
 // weight column and row counts of the labelled rows (m0), the unlabelled rows and the steps taken. Its
 // classes keep their weights (labelled weight plus posteriors). It is validated again.
-func emFinish(m, m0 *Model, p *Plan, unlabelled, steps int64) error {
+func emFinish(m, m0 *nb.Model, p *nb.Plan, unlabelled, steps int64) error {
 	m.Weight = p.Weight
 	m.UnlabelledRows, m.SkippedRows, m.Iterations = unlabelled, 0, steps
 	counts := map[string]int64{}
@@ -241,7 +243,7 @@ func emFinish(m, m0 *Model, p *Plan, unlabelled, steps int64) error {
 		m.Rows += m.Classes[i].Count
 	}
 	if len(m.Classes) != len(m0.Classes) {
-		return fmt.Errorf("%w: semi-supervised step %d has %d classes, the labelled rows %d", ErrInvalidModel, steps, len(m.Classes), len(m0.Classes))
+		return fmt.Errorf("%w: semi-supervised step %d has %d classes, the labelled rows %d", nb.ErrInvalidModel, steps, len(m.Classes), len(m0.Classes))
 	}
 	return families.Validate(m)
 }

@@ -2,43 +2,45 @@ package sqlnb
 
 import (
 	"context"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
+	"github.com/sqlnb/sqlnb/sqlnb/store"
 	"io"
 )
 
 // theStore is the model store with sqlnb's families.
-var theStore = Store{Families: families}
+var theStore = store.Store{Families: families}
 
 // EnsureStore creates the model store (schema nb and its tables) if it does not exist, and upgrades one of
 // an earlier format.
-func EnsureStore(ctx context.Context, q Querier) error { return theStore.EnsureStore(ctx, q) }
+func EnsureStore(ctx context.Context, q nb.Querier) error { return theStore.EnsureStore(ctx, q) }
 
 // Upgrade brings the model store of db to FormatVersion, and returns the format it had (FormatVersion: none
 // was needed; 0: there is no store).
-func Upgrade(ctx context.Context, db DB) (from int, err error) { return theStore.Upgrade(ctx, db) }
+func Upgrade(ctx context.Context, db nb.DB) (from int, err error) { return theStore.Upgrade(ctx, db) }
 
 // Save stores m (validated), replacing a model of the same name, in one transaction: readers see the old
 // model or the new one, never a mixture. m gets a new Generation.
-func Save(ctx context.Context, db DB, m *Model) error { return theStore.Save(ctx, db, m) }
+func Save(ctx context.Context, db nb.DB, m *nb.Model) error { return theStore.Save(ctx, db, m) }
 
 // SaveImported stores a model read by Import as Save does, except that a stored model of the same name is
 // replaced only when replace is set: otherwise the result is ErrModelExists and the stored model stays as it
 // was.
-func SaveImported(ctx context.Context, db DB, m *Model, replace bool) error {
+func SaveImported(ctx context.Context, db nb.DB, m *nb.Model, replace bool) error {
 	return theStore.SaveImported(ctx, db, m, replace)
 }
 
 // Load reads the model name from the store, every table from the same committed version of the model.
-func Load(ctx context.Context, q Querier, name string) (*Model, error) {
+func Load(ctx context.Context, q nb.Querier, name string) (*nb.Model, error) {
 	return theStore.Load(ctx, q, name)
 }
 
 // LoadTx reads the model name with q as it is (q's own transaction, if any).
-func LoadTx(ctx context.Context, q Querier, name string) (*Model, error) {
+func LoadTx(ctx context.Context, q nb.Querier, name string) (*nb.Model, error) {
 	return theStore.LoadTx(ctx, q, name)
 }
 
 // Drop deletes the model name; ErrUnknownModel if there is none.
-func Drop(ctx context.Context, db DB, name string) error { return theStore.Drop(ctx, db, name) }
+func Drop(ctx context.Context, db nb.DB, name string) error { return theStore.Drop(ctx, db, name) }
 
 // Import reads a model exported by Export and validates it; rename, if not empty, renames it.
-func Import(r io.Reader, rename string) (*Model, error) { return theStore.Import(r, rename) }
+func Import(r io.Reader, rename string) (*nb.Model, error) { return theStore.Import(r, rename) }

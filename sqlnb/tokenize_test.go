@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 )
 
 // TestTokenizerAgreesWithSQL: the Go tokenizer (scoring) and the SQL tokenizer (training) split the same
@@ -20,7 +21,7 @@ func TestTokenizerAgreesWithSQL(t *testing.T) {
 		"ΣΊΣΥΦΟΣ ΣΟΦΌΣ. ΑΣ ΣΣ aΣ Σ ΑΣ.Β ΑΣ'Σ ΑΣ\u0301 ΑΣ\u0301Β ʰΣ ΑʰΣ ΟΔΟΣ-ΟΔΟΣ ΑΣΑ",
 	}
 	ctx := context.Background()
-	q := "SELECT " + sqlnb.TokenizeSQL("s") + "::VARCHAR[] FROM (VALUES (?)) v(s)"
+	q := "SELECT " + nb.TokenizeSQL("s") + "::VARCHAR[] FROM (VALUES (?)) v(s)"
 	for _, c := range cases {
 		var got []any
 		rows, err := db.QueryContext(ctx, q, c)
@@ -37,7 +38,7 @@ func TestTokenizerAgreesWithSQL(t *testing.T) {
 		for i, g := range got {
 			sqlTokens[i] = g.(string)
 		}
-		goTokens := sqlnb.Tokenize(c)
+		goTokens := nb.Tokenize(c)
 		if len(goTokens) == 0 && len(sqlTokens) == 0 {
 			continue
 		}
@@ -46,7 +47,7 @@ func TestTokenizerAgreesWithSQL(t *testing.T) {
 		}
 	}
 	var isNull bool
-	if err := db.QueryRowContext(ctx, "SELECT "+sqlnb.TokenizeSQL("NULL::VARCHAR")+" IS NULL").Scan(&isNull); err != nil || !isNull {
+	if err := db.QueryRowContext(ctx, "SELECT "+nb.TokenizeSQL("NULL::VARCHAR")+" IS NULL").Scan(&isNull); err != nil || !isNull {
 		t.Errorf("NULL text: %v %v", isNull, err)
 	}
 }
@@ -96,7 +97,7 @@ func TestFinalSigma(t *testing.T) {
 		"ΟΔΟΣ-ΟΔΟΣ ΑΣΑ":             {"οδος", "οδος", "ασα"},
 		"ΑΣ\u0301 ΑΣ\u0301Β ʰΣ ΑʰΣ": {"ας", "ασ", "β", "ʰσ", "αʰς"}, // a combining mark is case-ignorable; ʰ both
 	} {
-		if got := sqlnb.Tokenize(in); !reflect.DeepEqual(got, want) {
+		if got := nb.Tokenize(in); !reflect.DeepEqual(got, want) {
 			t.Errorf("Tokenize(%q) = %q, want %q", in, got, want)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"github.com/sqlnb/sqlnb/sqlnb/family/text"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"reflect"
 
 	"fmt"
@@ -30,23 +32,23 @@ type TrainSpec struct {
 	// Force trains even when the label has more than MaxClasses classes.
 	Force bool
 	// Kind, if set, is the kind of every feature; FeatureKinds overrides it per column.
-	Kind         Kind
-	FeatureKinds map[string]Kind
+	Kind         nb.Kind
+	FeatureKinds map[string]nb.Kind
 	// Weight is an optional sample-weight column (non-negative, not NULL).
 	Weight string
 	// Params are the hyperparameters stored with the model (zero value: DefaultParams).
-	Params *Params
+	Params *nb.Params
 	// GivenPriors are per-class priors when Params.Priors is PriorsGiven.
 	GivenPriors map[string]float64
 	// Terms, if set, adds a text feature from a long term table (document id, term, count), joined to
 	// Source on the document id.
-	Terms *TermsSpec
+	Terms *nb.TermsSpec
 	// Text are the tokenizer settings of the text features.
-	Text TextOptions
+	Text nb.TextOptions
 	// Binarize is the threshold of Bernoulli and text_bernoulli features (Feature.Binarize).
 	Binarize float64
 	// Trace, if set, receives the durations of an iterative fit's SQL passes (logistic regression).
-	Trace *FitTrace
+	Trace *nb.FitTrace
 	// SemiSupervised trains on the rows with a NULL label too, by expectation-maximisation (see
 	// trainSemiSupervised): Params.Tol is its relative log-likelihood tolerance (DefaultEMTol when Params
 	// is nil) and Params.MaxIter its step limit. Registrar makes the E-step's scorer callable from SQL
@@ -60,27 +62,27 @@ type TrainSpec struct {
 // ParseFeatureKinds reads "col=kind" specs, each of which may list several: "col=kind,col=kind". A column
 // name may contain "=" (the last one splits) or "," (a spec whose comma-separated parts do not each hold an
 // "=" is one column's).
-func ParseFeatureKinds(specs []string) (map[string]Kind, error) {
-	out := map[string]Kind{}
+func ParseFeatureKinds(specs []string) (map[string]nb.Kind, error) {
+	out := map[string]nb.Kind{}
 	for _, s := range specs {
-		parts, err := SplitQuoted(s)
+		parts, err := nb.SplitQuoted(s)
 		if err != nil {
-			return nil, fmt.Errorf("%w: feature kind %q: %v", ErrBadOption, s, err)
+			return nil, fmt.Errorf("%w: feature kind %q: %v", nb.ErrBadOption, s, err)
 		}
 		for _, p := range parts {
 			if p.Quoted < 0 && !strings.Contains(p.Text, "=") {
 				// An unquoted name with a comma ("k,v=poisson"): the whole string is one column=kind.
-				parts = []QuotedPart{{Text: strings.TrimSpace(s), Quoted: -1}}
+				parts = []nb.QuotedPart{{Text: strings.TrimSpace(s), Quoted: -1}}
 				break
 			}
 		}
 		for _, p := range parts {
 			eq := strings.LastIndexByte(p.Text, '=')
 			if eq <= 0 || eq < p.Quoted {
-				return nil, fmt.Errorf("%w: feature kind %q: use column=kind (a column with ',', '=', '\"' or spaces at its ends in double quotes: \" n \"=poisson)", ErrBadOption, s)
+				return nil, fmt.Errorf("%w: feature kind %q: use column=kind (a column with ',', '=', '\"' or spaces at its ends in double quotes: \" n \"=poisson)", nb.ErrBadOption, s)
 			}
 			if strings.TrimSpace(p.Text[eq+1:]) == "" { // "x=" names no kind (it trained x as auto, silently)
-				return nil, fmt.Errorf("%w: feature kind %q: name a kind after '=' (use auto, %s)", ErrBadOption, s, strings.Join(KindNames(), ", "))
+				return nil, fmt.Errorf("%w: feature kind %q: name a kind after '=' (use auto, %s)", nb.ErrBadOption, s, strings.Join(KindNames(), ", "))
 			}
 			k, err := ParseKind(p.Text[eq+1:])
 			if err != nil {
@@ -89,7 +91,7 @@ func ParseFeatureKinds(specs []string) (map[string]Kind, error) {
 			name := strings.TrimSpace(p.Text[:eq])
 			if p.Quoted >= 0 {
 				if rest := strings.TrimSpace(p.Text[p.Quoted:eq]); rest != "" {
-					return nil, fmt.Errorf("%w: feature kind %q: %q follows the quoted column %q before its '='", ErrBadOption, s, rest, p.Text[:p.Quoted])
+					return nil, fmt.Errorf("%w: feature kind %q: %q follows the quoted column %q before its '='", nb.ErrBadOption, s, rest, p.Text[:p.Quoted])
 				}
 				name = p.Text[:p.Quoted]
 			}
@@ -101,7 +103,7 @@ func ParseFeatureKinds(specs []string) (map[string]Kind, error) {
 
 // TrainResult summarises a training run.
 type TrainResult struct {
-	Model    *Model
+	Model    *nb.Model
 	Duration time.Duration
 	// Warnings say where scoring will differ from the options given (Params.Warnings), and which columns look
 	// wrong: a feature unique per row or named like an identifier, a label with more distinct values than
@@ -118,9 +120,9 @@ type TrainResult struct {
 //   - NaN in a Gaussian feature: read as NULL; ±Inf: an error naming the column.
 //   - no labelled rows: ErrNoRows; one class: ErrOneClass; NULL or negative weight: ErrBadValue.
 //   - more than MaxClasses classes: ErrTooManyClasses, unless spec.Force.
-func Train(ctx context.Context, db DB, spec TrainSpec) (*TrainResult, error) {
+func Train(ctx context.Context, db nb.DB, spec TrainSpec) (*TrainResult, error) {
 	if isNil(db) {
-		return nil, fmt.Errorf("%w: train %q: a nil database", ErrBadOption, spec.Model)
+		return nil, fmt.Errorf("%w: train %q: a nil database", nb.ErrBadOption, spec.Model)
 	}
 	start := time.Now()
 	m, warnings, err := trainModel(ctx, db, spec)
@@ -133,7 +135,7 @@ func Train(ctx context.Context, db DB, spec TrainSpec) (*TrainResult, error) {
 	if err := theStore.Put(ctx, db, m); err != nil { // trainModel validated m
 		return nil, fmt.Errorf("train %q: %w", spec.Model, err)
 	}
-	base := DefaultParams()
+	base := nb.DefaultParams()
 	if spec.SemiSupervised {
 		base.Tol = DefaultEMTol
 	}
@@ -142,7 +144,7 @@ func Train(ctx context.Context, db DB, spec TrainSpec) (*TrainResult, error) {
 }
 
 // Fit trains the model spec describes as Train does, without storing it.
-func Fit(ctx context.Context, db Querier, spec TrainSpec) (*Model, error) {
+func Fit(ctx context.Context, db nb.Querier, spec TrainSpec) (*nb.Model, error) {
 	m, _, err := trainModel(ctx, db, spec)
 	if err != nil {
 		return nil, fmt.Errorf("train %q: %w", spec.Model, err)
@@ -151,11 +153,11 @@ func Fit(ctx context.Context, db Querier, spec TrainSpec) (*Model, error) {
 }
 
 // trainModel resolves spec, checks its columns (profile), computes the model and checks its classes.
-func trainModel(ctx context.Context, db Querier, spec TrainSpec) (m *Model, warnings []string, err error) {
-	if err := ValidateName(spec.Model); err != nil {
+func trainModel(ctx context.Context, db nb.Querier, spec TrainSpec) (m *nb.Model, warnings []string, err error) {
+	if err := nb.ValidateName(spec.Model); err != nil {
 		return nil, nil, err
 	}
-	params := DefaultParams()
+	params := nb.DefaultParams()
 	if spec.Params != nil {
 		params = *spec.Params
 	} else if spec.SemiSupervised {
@@ -179,14 +181,14 @@ func trainModel(ctx context.Context, db Querier, spec TrainSpec) (m *Model, warn
 	if w := unusedTextOptions(spec, p); w != "" {
 		warnings = append(warnings, w)
 	}
-	if spec.Binarize != 0 && !slices.ContainsFunc(p.Features, func(f Feature) bool { return families.KindInfo(f.Kind).Binarize }) {
+	if spec.Binarize != 0 && !slices.ContainsFunc(p.Features, func(f nb.Feature) bool { return families.KindInfo(f.Kind).Binarize }) {
 		warnings = append(warnings, fmt.Sprintf("binarize %v has no effect: it applies to bernoulli and text_bernoulli features, and the model has none", spec.Binarize))
 	}
 	var more []string
 	if spec.SemiSupervised {
 		if len(spec.By) > 0 {
 			return nil, nil, fmt.Errorf("%w: model %q: semi-supervised training and per-group models (by) do not combine: train one semi-supervised model per group with a WHERE clause instead",
-				ErrBadOption, spec.Model)
+				nb.ErrBadOption, spec.Model)
 		}
 		// Its temporary tables need one connection throughout.
 		conn, release, err := pinConn(ctx, db)
@@ -213,7 +215,7 @@ func trainModel(ctx context.Context, db Querier, spec TrainSpec) (m *Model, warn
 
 // unusedTextOptions warns of --ngrams and --stop-words on a model without a text column to tokenize: they
 // were stored nowhere and applied to nothing (a term table's terms are taken as they are).
-func unusedTextOptions(spec TrainSpec, p *Plan) string {
+func unusedTextOptions(spec TrainSpec, p *nb.Plan) string {
 	if spec.Text.Ngrams <= 1 && spec.Text.StopWords == "" { // unigrams, no stop words: the defaults
 		return ""
 	}
@@ -237,18 +239,18 @@ func unusedTextOptions(spec TrainSpec, p *Plan) string {
 }
 
 // trainPlanned computes and validates the model of a resolved plan (warnings: groups left without a model).
-func trainPlanned(ctx context.Context, db Querier, spec TrainSpec, p *Plan, params Params) (*Model, []string, error) {
+func trainPlanned(ctx context.Context, db nb.Querier, spec TrainSpec, p *nb.Plan, params nb.Params) (*nb.Model, []string, error) {
 	p.Params, p.Trace = params, spec.Trace
-	m := &Model{
+	m := &nb.Model{
 		Name: spec.Model, Label: p.Label.Name, LabelType: p.Label.Type, Weight: p.Weight, Source: spec.Source,
-		Params: params, Created: time.Now().UTC().Truncate(time.Microsecond), Version: FormatVersion,
-		Generation: NewGeneration(), Features: p.Features,
+		Params: params, Created: time.Now().UTC().Truncate(time.Microsecond), Version: nb.FormatVersion,
+		Generation: nb.NewGeneration(), Features: p.Features,
 	}
 	var warnings []string
 	var lost []string // classes whose every row misses a value (lda, qda, logistic)
 	if len(p.By) > 0 {
 		for _, b := range p.By {
-			m.By = append(m.By, GroupColumn{Name: b.Name, Type: b.Type})
+			m.By = append(m.By, nb.GroupColumn{Name: b.Name, Type: b.Type})
 		}
 		var err error
 		if m, warnings, err = trainGrouped(ctx, db, spec, p, m); err != nil {
@@ -269,7 +271,7 @@ func trainPlanned(ctx context.Context, db Querier, spec TrainSpec, p *Plan, para
 	}
 	checked, err := checkTrained(spec, p, m)
 	switch {
-	case err != nil && m.IncompleteRows > 0 && (errors.Is(err, ErrInvalidModel) || errors.Is(err, ErrOneClass) || errors.Is(err, ErrNoRows)):
+	case err != nil && m.IncompleteRows > 0 && (errors.Is(err, nb.ErrInvalidModel) || errors.Is(err, nb.ErrOneClass) || errors.Is(err, nb.ErrNoRows)):
 		// Rows left out for missing values may be why: one more scan says which feature or class.
 		if why := missingValues(ctx, db, p).problem(); why != nil {
 			return nil, nil, why
@@ -284,7 +286,7 @@ func trainPlanned(ctx context.Context, db Querier, spec TrainSpec, p *Plan, para
 // emptyFeatures warns of the features without a value in any labelled row (all NULL, or NaN for a Gaussian
 // one): they take part in no score, and a file source that holds such a column (CSV) may read it as VARCHAR
 // when scored. Only the families whose statistics count their rows (gaussian, poisson, categorical) tell.
-func emptyFeatures(m *Model) []string {
+func emptyFeatures(m *nb.Model) []string {
 	counts := map[string]int64{}
 	counted := map[string]bool{} // tables that count rows, by name
 	for _, f := range m.Features {
@@ -317,15 +319,15 @@ func emptyFeatures(m *Model) []string {
 
 // componentWarnings are the warnings of m's compiled components (nb.Warner: a nearly singular covariance, a
 // variance floored), and of each group's model (three at most, then how many more).
-func componentWarnings(m *Model) []string {
-	one := func(mm *Model) []string {
+func componentWarnings(m *nb.Model) []string {
+	one := func(mm *nb.Model) []string {
 		s, err := Compile(mm)
 		if err != nil {
 			return nil
 		}
 		var out []string
 		for _, c := range s.Components {
-			if w, ok := c.(Warner); ok {
+			if w, ok := c.(nb.Warner); ok {
 				out = append(out, w.Warnings()...)
 			}
 		}
@@ -361,10 +363,10 @@ func classesHave(names []string) string {
 
 // lostClasses lists the classes of part's rows left out for a missing value that have no complete row, so no
 // class of the model (sorted).
-func lostClasses(part *Partial, classes []Class) []string {
+func lostClasses(part *nb.Partial, classes []nb.Class) []string {
 	var out []string
 	for c := range part.IncompleteIn {
-		if !slices.ContainsFunc(classes, func(k Class) bool { return k.Label == c }) {
+		if !slices.ContainsFunc(classes, func(k nb.Class) bool { return k.Label == c }) {
 			out = append(out, c)
 		}
 	}
@@ -374,7 +376,7 @@ func lostClasses(part *Partial, classes []Class) []string {
 
 // completeRowsOnly reports whether kind k scores and trains on complete rows only (Input.Required): a row
 // missing one of its values is left out of training and scores NULL.
-func completeRowsOnly(k Kind) bool {
+func completeRowsOnly(k nb.Kind) bool {
 	info := families.KindInfo(k)
 	return info != nil && info.CompleteRows
 }
@@ -382,7 +384,7 @@ func completeRowsOnly(k Kind) bool {
 // missingReport is what train_missing read: the labelled rows, the rows missing each feature, and the
 // classes none of whose rows is complete.
 type missingReport struct {
-	kind    Kind
+	kind    nb.Kind
 	total   int64
 	names   []string
 	missing []int64
@@ -391,7 +393,7 @@ type missingReport struct {
 
 // missingValues reads train_missing for the features of a model of complete rows (lda, qda, logistic: rows
 // with a missing value are left out): an empty report when there are none or the query fails.
-func missingValues(ctx context.Context, db Querier, p *Plan) missingReport {
+func missingValues(ctx context.Context, db nb.Querier, p *nb.Plan) missingReport {
 	type feat struct {
 		Name  string
 		Float bool
@@ -400,7 +402,7 @@ func missingValues(ctx context.Context, db Querier, p *Plan) missingReport {
 	var feats []feat
 	for _, f := range p.Features {
 		if completeRowsOnly(f.Kind) {
-			feats = append(feats, feat{f.Name, ClassifyType(f.Type) == TypeFloat})
+			feats = append(feats, feat{f.Name, nb.ClassifyType(f.Type) == nb.TypeFloat})
 			r.kind, r.names = f.Kind, append(r.names, f.Name)
 		}
 	}
@@ -451,13 +453,13 @@ func (r missingReport) problem() error {
 	for i, name := range r.names {
 		if r.missing[i] == r.total {
 			return fmt.Errorf("%w: feature %q is missing (NULL or NaN) in all %d labelled rows, and %s leaves out every row with a missing "+
-				"value: leave the feature out (--features, --exclude) or fill it in a --from query", ErrNoRows, name, r.total, r.kind)
+				"value: leave the feature out (--features, --exclude) or fill it in a --from query", nb.ErrNoRows, name, r.total, r.kind)
 		}
 	}
 	if len(r.empty) > 0 {
 		return fmt.Errorf("%w: %s no row without a missing value (NULL or NaN), and %s leaves out every row with one: "+
 			"missing values by feature: %s; leave those features out (--features, --exclude), fill them, or filter the class out",
-			ErrNoRows, classesHave(r.empty), r.kind, r.byFeature())
+			nb.ErrNoRows, classesHave(r.empty), r.kind, r.byFeature())
 	}
 	return nil
 }
@@ -474,7 +476,7 @@ func (r missingReport) byFeature() string {
 }
 
 // checkTrained checks a trained model's classes and weights, applies given priors, validates and compiles it.
-func checkTrained(spec TrainSpec, p *Plan, m *Model) (*Model, error) {
+func checkTrained(spec TrainSpec, p *nb.Plan, m *nb.Model) (*nb.Model, error) {
 	classes, params := m.Classes, m.Params
 	if m.Rows == 0 || len(classes) < 2 {
 		labels := make([]string, len(classes))
@@ -487,17 +489,17 @@ func checkTrained(spec TrainSpec, p *Plan, m *Model) (*Model, error) {
 	}
 	if p.Weight != "" {
 		total := 0.0
-		if c := ZeroWeightClassOf(classes); c != "" {
-			return nil, ZeroWeightClass(c, p.Weight)
+		if c := nb.ZeroWeightClassOf(classes); c != "" {
+			return nil, nb.ZeroWeightClass(c, p.Weight)
 		}
 		for _, c := range classes {
 			total += c.Weight
 		}
 		if !(total > 0) {
-			return nil, fmt.Errorf("%w: weight column %q sums to 0: give some rows a positive weight", ErrBadValue, p.Weight)
+			return nil, fmt.Errorf("%w: weight column %q sums to 0: give some rows a positive weight", nb.ErrBadValue, p.Weight)
 		}
 	}
-	if params.Priors == PriorsGiven {
+	if params.Priors == nb.PriorsGiven {
 		if err := applyGivenPriors(m, spec.GivenPriors); err != nil {
 			return nil, err
 		}
@@ -514,25 +516,25 @@ func checkTrained(spec TrainSpec, p *Plan, m *Model) (*Model, error) {
 	return m, nil
 }
 
-func applyGivenPriors(m *Model, given map[string]float64) error {
+func applyGivenPriors(m *nb.Model, given map[string]float64) error {
 	known := m.ClassIndex()
 	for label := range given {
 		if _, ok := known[label]; !ok {
 			return fmt.Errorf("%w: prior for class %q, which is not in the training data (classes: %s)",
-				ErrBadOption, label, strings.Join(quoteAll(classLabels(m)), ", "))
+				nb.ErrBadOption, label, strings.Join(quoteAll(classLabels(m)), ", "))
 		}
 	}
 	for i := range m.Classes {
 		p, ok := given[m.Classes[i].Label]
 		if !ok {
-			return fmt.Errorf("%w: no prior given for class %q", ErrBadOption, m.Classes[i].Label)
+			return fmt.Errorf("%w: no prior given for class %q", nb.ErrBadOption, m.Classes[i].Label)
 		}
 		m.Classes[i].Prior = p
 	}
 	return nil
 }
 
-func classLabels(m *Model) []string {
+func classLabels(m *nb.Model) []string {
 	out := make([]string, len(m.Classes))
 	for i, c := range m.Classes {
 		out[i] = c.Label
@@ -540,34 +542,34 @@ func classLabels(m *Model) []string {
 	return out
 }
 
-func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*Plan, error) {
+func makePlan(ctx context.Context, db nb.Querier, spec TrainSpec) (*nb.Plan, error) {
 	if math.IsNaN(spec.Binarize) || math.IsInf(spec.Binarize, 0) {
-		return nil, fmt.Errorf("%w: binarize %v: must be a finite number (a value is present when it is > binarize)", ErrBadOption, spec.Binarize)
+		return nil, fmt.Errorf("%w: binarize %v: must be a finite number (a value is present when it is > binarize)", nb.ErrBadOption, spec.Binarize)
 	}
-	src, err := ResolveSource(ctx, db, spec.Source)
+	src, err := nb.ResolveSource(ctx, db, spec.Source)
 	if err != nil {
 		return nil, err
 	}
-	cols, err := Describe(ctx, db, src)
+	cols, err := nb.Describe(ctx, db, src)
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{Src: src, AllColumns: cols}
-	label, ok := FindColumn(cols, spec.Label)
+	p := &nb.Plan{Src: src, AllColumns: cols}
+	label, ok := nb.FindColumn(cols, spec.Label)
 	if !ok {
-		return nil, fmt.Errorf("%w: label column %q is not in the source (columns: %s)", ErrUnknownColumn, spec.Label, ColumnNames(cols))
+		return nil, fmt.Errorf("%w: label column %q is not in the source (columns: %s)", nb.ErrUnknownColumn, spec.Label, nb.ColumnNames(cols))
 	}
 	p.Label = label
 	if spec.Weight != "" {
-		w, ok := FindColumn(cols, spec.Weight)
+		w, ok := nb.FindColumn(cols, spec.Weight)
 		if !ok {
-			return nil, fmt.Errorf("%w: weight column %q is not in the source (columns: %s)", ErrUnknownColumn, spec.Weight, ColumnNames(cols))
+			return nil, fmt.Errorf("%w: weight column %q is not in the source (columns: %s)", nb.ErrUnknownColumn, spec.Weight, nb.ColumnNames(cols))
 		}
-		if !ClassifyType(w.Type).Numeric() {
-			return nil, fmt.Errorf("%w: weight column %q has type %s: it must be numeric", ErrBadType, w.Name, w.Type)
+		if !nb.ClassifyType(w.Type).Numeric() {
+			return nil, fmt.Errorf("%w: weight column %q has type %s: it must be numeric", nb.ErrBadType, w.Name, w.Type)
 		}
 		if w.Name == label.Name {
-			return nil, fmt.Errorf("%w: weight column %q is the label", ErrBadOption, w.Name)
+			return nil, fmt.Errorf("%w: weight column %q is the label", nb.ErrBadOption, w.Name)
 		}
 		p.Weight = w.Name
 	}
@@ -583,9 +585,9 @@ func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*Plan, error) {
 		return nil, err
 	}
 	isGroup := func(name string) bool {
-		return slices.ContainsFunc(p.By, func(b Column) bool { return b.Name == name })
+		return slices.ContainsFunc(p.By, func(b nb.Column) bool { return b.Name == name })
 	}
-	var chosen []Column
+	var chosen []nb.Column
 	if len(spec.Features) == 0 {
 		for _, c := range cols {
 			if c.Name != label.Name && c.Name != p.Weight && c.Name != doc && !isGroup(c.Name) {
@@ -595,15 +597,15 @@ func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*Plan, error) {
 	} else {
 		seen := map[string]bool{}
 		for _, name := range spec.Features {
-			c, ok := FindColumn(cols, name)
+			c, ok := nb.FindColumn(cols, name)
 			if !ok {
-				return nil, fmt.Errorf("%w: feature column %q is not in the source (columns: %s)", ErrUnknownColumn, name, ColumnNames(cols))
+				return nil, fmt.Errorf("%w: feature column %q is not in the source (columns: %s)", nb.ErrUnknownColumn, name, nb.ColumnNames(cols))
 			}
 			if c.Name == label.Name || c.Name == p.Weight {
-				return nil, fmt.Errorf("%w: feature %q is the label or weight column", ErrBadOption, c.Name)
+				return nil, fmt.Errorf("%w: feature %q is the label or weight column", nb.ErrBadOption, c.Name)
 			}
 			if isGroup(c.Name) {
-				return nil, fmt.Errorf("%w: column %q is both a feature and a group column (--by): leave it out of --features", ErrBadOption, c.Name)
+				return nil, fmt.Errorf("%w: column %q is both a feature and a group column (--by): leave it out of --features", nb.ErrBadOption, c.Name)
 			}
 			if !seen[c.Name] {
 				seen[c.Name] = true
@@ -615,21 +617,21 @@ func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*Plan, error) {
 		return nil, err
 	}
 	if len(chosen) == 0 && p.Terms == nil {
-		return nil, fmt.Errorf("%w: no feature columns: the source has only the label (and weight) and the excluded columns", ErrBadOption)
+		return nil, fmt.Errorf("%w: no feature columns: the source has only the label (and weight) and the excluded columns", nb.ErrBadOption)
 	}
-	kinds := map[string]Kind{}
+	kinds := map[string]nb.Kind{}
 	for name, k := range spec.FeatureKinds {
-		c, ok := FindColumn(chosen, name)
+		c, ok := nb.FindColumn(chosen, name)
 		if !ok {
-			if p.Terms != nil && EqualFoldIdent(name, p.Terms.Feature) {
+			if p.Terms != nil && nb.EqualFoldIdent(name, p.Terms.Feature) {
 				return nil, fmt.Errorf("%w: --feature-kind names %q, the term table's feature, which is text (multinomial) only: "+
-					"a term table gives counts, not documents", ErrBadOption, name)
+					"a term table gives counts, not documents", nb.ErrBadOption, name)
 			}
-			have := "features: " + ColumnNames(chosen)
+			have := "features: " + nb.ColumnNames(chosen)
 			if len(chosen) == 0 {
 				have = "the source's only features come from the term table"
 			}
-			return nil, fmt.Errorf("%w: --feature-kind names %q, which is not a feature (%s)", ErrUnknownColumn, name, have)
+			return nil, fmt.Errorf("%w: --feature-kind names %q, which is not a feature (%s)", nb.ErrUnknownColumn, name, have)
 		}
 		kinds[c.Name] = k
 	}
@@ -642,7 +644,7 @@ func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*Plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		f := Feature{Name: c.Name, Kind: kind, Type: c.Type}
+		f := nb.Feature{Name: c.Name, Kind: kind, Type: c.Type}
 		if families.KindInfo(kind).Binarize {
 			f.Binarize = spec.Binarize
 		}
@@ -657,10 +659,10 @@ func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*Plan, error) {
 	if p.Terms != nil {
 		for _, f := range p.Features {
 			if f.Name == p.Terms.Feature {
-				return nil, fmt.Errorf("%w: the term table's feature name %q is also a column: choose another with --terms-feature", ErrBadOption, f.Name)
+				return nil, fmt.Errorf("%w: the term table's feature name %q is also a column: choose another with --terms-feature", nb.ErrBadOption, f.Name)
 			}
 		}
-		p.Features = append(p.Features, Feature{Name: p.Terms.Feature, Kind: Text, Type: "MAP(VARCHAR, DOUBLE)"})
+		p.Features = append(p.Features, nb.Feature{Name: p.Terms.Feature, Kind: text.Text, Type: "MAP(VARCHAR, DOUBLE)"})
 	}
 	if err := families.CheckFeatures(p.Features, p.Weight != ""); err != nil {
 		return nil, err
@@ -669,12 +671,12 @@ func makePlan(ctx context.Context, db Querier, spec TrainSpec) (*Plan, error) {
 }
 
 // exclude removes the columns named in names from chosen; each must be a column of the source (cols).
-func exclude(chosen, cols []Column, names []string) ([]Column, error) {
+func exclude(chosen, cols []nb.Column, names []string) ([]nb.Column, error) {
 	drop := map[string]bool{}
 	for _, name := range names {
-		c, ok := FindColumn(cols, name)
+		c, ok := nb.FindColumn(cols, name)
 		if !ok {
-			return nil, fmt.Errorf("%w: excluded column %q is not in the source (columns: %s)", ErrUnknownColumn, name, ColumnNames(cols))
+			return nil, fmt.Errorf("%w: excluded column %q is not in the source (columns: %s)", nb.ErrUnknownColumn, name, nb.ColumnNames(cols))
 		}
 		drop[c.Name] = true
 	}
@@ -687,25 +689,25 @@ func exclude(chosen, cols []Column, names []string) ([]Column, error) {
 	return kept, nil
 }
 
-func planTerms(ctx context.Context, db Querier, labelled []Column, ts *TermsSpec) (*TermsPlan, error) {
-	src, err := ResolveSource(ctx, db, ts.Source)
+func planTerms(ctx context.Context, db nb.Querier, labelled []nb.Column, ts *nb.TermsSpec) (*nb.TermsPlan, error) {
+	src, err := nb.ResolveSource(ctx, db, ts.Source)
 	if err != nil {
 		return nil, fmt.Errorf("term table: %w", err)
 	}
-	cols, err := Describe(ctx, db, src)
+	cols, err := nb.Describe(ctx, db, src)
 	if err != nil {
 		return nil, fmt.Errorf("term table: %w", err)
 	}
-	tp := &TermsPlan{Src: src, Feature: ts.Feature}
+	tp := &nb.TermsPlan{Src: src, Feature: ts.Feature}
 	if tp.Feature == "" {
 		tp.Feature = "terms"
 	}
-	d, ok := FindColumn(labelled, ts.Doc)
+	d, ok := nb.FindColumn(labelled, ts.Doc)
 	if !ok {
-		return nil, fmt.Errorf("%w: document id column %q is not in the labelled source (columns: %s)", ErrUnknownColumn, ts.Doc, ColumnNames(labelled))
+		return nil, fmt.Errorf("%w: document id column %q is not in the labelled source (columns: %s)", nb.ErrUnknownColumn, ts.Doc, nb.ColumnNames(labelled))
 	}
-	if _, ok := FindColumn(cols, d.Name); !ok {
-		return nil, fmt.Errorf("%w: document id column %q is not in the term table (columns: %s)", ErrUnknownColumn, d.Name, ColumnNames(cols))
+	if _, ok := nb.FindColumn(cols, d.Name); !ok {
+		return nil, fmt.Errorf("%w: document id column %q is not in the term table (columns: %s)", nb.ErrUnknownColumn, d.Name, nb.ColumnNames(cols))
 	}
 	tp.Doc = d.Name
 	for _, x := range []struct {
@@ -713,14 +715,14 @@ func planTerms(ctx context.Context, db Querier, labelled []Column, ts *TermsSpec
 		dst  *string
 		what string
 	}{{ts.Term, &tp.Term, "term"}, {ts.Count, &tp.Count, "count"}} {
-		c, ok := FindColumn(cols, x.name)
+		c, ok := nb.FindColumn(cols, x.name)
 		if !ok {
-			return nil, fmt.Errorf("%w: %s column %q is not in the term table (columns: %s)", ErrUnknownColumn, x.what, x.name, ColumnNames(cols))
+			return nil, fmt.Errorf("%w: %s column %q is not in the term table (columns: %s)", nb.ErrUnknownColumn, x.what, x.name, nb.ColumnNames(cols))
 		}
 		*x.dst = c.Name
 	}
-	if c, _ := FindColumn(cols, tp.Count); !ClassifyType(c.Type).Numeric() {
-		return nil, fmt.Errorf("%w: count column %q has type %s: it must be numeric", ErrBadType, c.Name, c.Type)
+	if c, _ := nb.FindColumn(cols, tp.Count); !nb.ClassifyType(c.Type).Numeric() {
+		return nil, fmt.Errorf("%w: count column %q has type %s: it must be numeric", nb.ErrBadType, c.Name, c.Type)
 	}
 	return tp, nil
 }
@@ -728,8 +730,8 @@ func planTerms(ctx context.Context, db Querier, labelled []Column, ts *TermsSpec
 // trainStats runs every family's statistics scan over the plan's source, per fold when fold (an SQL
 // expression over the source row t) is set. If no family's scan yields the classes (text only), a class
 // scan does.
-func trainStats(ctx context.Context, db Querier, p *Plan, fold string) (*Scan, error) {
-	sc := &Scan{Conn: db, Plan: p, Fold: fold, Parts: map[int64]*Partial{}}
+func trainStats(ctx context.Context, db nb.Querier, p *nb.Plan, fold string) (*nb.Scan, error) {
+	sc := &nb.Scan{Conn: db, Plan: p, Fold: fold, Parts: map[int64]*nb.Partial{}}
 	for _, g := range families.ByFamily(p.Features) {
 		if err := g.Family.Train(ctx, sc, g.Features); err != nil {
 			return nil, err
@@ -750,7 +752,7 @@ func trainStats(ctx context.Context, db Querier, p *Plan, fold string) (*Scan, e
 }
 
 // pinConn returns one connection of db (db itself unless it is a pool: *sql.DB) and its release.
-func pinConn(ctx context.Context, db Querier) (Querier, func(), error) {
+func pinConn(ctx context.Context, db nb.Querier) (nb.Querier, func(), error) {
 	if pool, ok := db.(interface {
 		Conn(context.Context) (*sql.Conn, error)
 	}); ok {
@@ -764,9 +766,9 @@ func pinConn(ctx context.Context, db Querier) (Querier, func(), error) {
 }
 
 // checkModel asks the families of m's features that check whole models (ModelChecker).
-func checkModel(m *Model, terms *TermsSpec) error {
+func checkModel(m *nb.Model, terms *nb.TermsSpec) error {
 	for _, g := range families.ByFamily(m.Features) {
-		if c, ok := g.Family.(ModelChecker); ok {
+		if c, ok := g.Family.(nb.ModelChecker); ok {
 			if err := c.CheckModel(m, terms); err != nil {
 				return err
 			}

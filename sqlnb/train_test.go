@@ -9,6 +9,10 @@ import (
 	"testing"
 
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/family/categorical"
+	"github.com/sqlnb/sqlnb/sqlnb/family/gaussian"
+	"github.com/sqlnb/sqlnb/sqlnb/family/text"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"github.com/sqlnb/sqlnb/udf"
 )
 
@@ -43,8 +47,8 @@ func TestMissingValuesSeed004(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(sqlnb.StatRows(m, sqlnb.CategoricalTable)) != len(sqlnb.StatRows(res.Model, sqlnb.CategoricalTable)) || m.Rows != 282 {
-		t.Errorf("loaded model: %d counts, %d rows; want %d counts, 282 rows", len(sqlnb.StatRows(m, sqlnb.CategoricalTable)), m.Rows, len(sqlnb.StatRows(res.Model, sqlnb.CategoricalTable)))
+	if len(nb.StatRows(m, categorical.CategoricalTable)) != len(nb.StatRows(res.Model, categorical.CategoricalTable)) || m.Rows != 282 {
+		t.Errorf("loaded model: %d counts, %d rows; want %d counts, 282 rows", len(nb.StatRows(m, categorical.CategoricalTable)), m.Rows, len(nb.StatRows(res.Model, categorical.CategoricalTable)))
 	}
 }
 
@@ -130,9 +134,9 @@ func TestNonFiniteUnlabelled(t *testing.T) {
 				t.Errorf("%s in a NULL-label row, by %v: %v", v, by, err)
 				continue
 			}
-			if m.SkippedRows != 4 || fmt.Sprint(sqlnb.StatRows(m.Pooled(), sqlnb.GaussianTable)) != fmt.Sprint(sqlnb.StatRows(want, sqlnb.GaussianTable)) {
+			if m.SkippedRows != 4 || fmt.Sprint(nb.StatRows(m.Pooled(), gaussian.GaussianTable)) != fmt.Sprint(nb.StatRows(want, gaussian.GaussianTable)) {
 				t.Errorf("%s in a NULL-label row, by %v: %d skipped, statistics %v, want those of the labelled rows %v", v, by, m.SkippedRows,
-					sqlnb.StatRows(m.Pooled(), sqlnb.GaussianTable), sqlnb.StatRows(want, sqlnb.GaussianTable))
+					nb.StatRows(m.Pooled(), gaussian.GaussianTable), nb.StatRows(want, gaussian.GaussianTable))
 			}
 		}
 	}
@@ -283,17 +287,17 @@ func TestTextBernoulliDocumentRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	docs := map[string]int64{}
-	for _, r := range sqlnb.StatRows(res.Model, sqlnb.TermsTable) {
-		if r.Term == sqlnb.DocsTerm {
+	for _, r := range nb.StatRows(res.Model, text.TermsTable) {
+		if r.Term == text.DocsTerm {
 			docs[r.Class] = r.Docs
 		}
 	}
 	if docs["A"] != 2 || docs["B"] != 1 {
 		t.Errorf("documents per class %v, want A 2 (x y and the empty one), B 1", docs)
 	}
-	rows := sqlnb.StatRows(res.Model, sqlnb.TermsTable)
+	rows := nb.StatRows(res.Model, text.TermsTable)
 	for i := range rows {
-		if rows[i].Term == sqlnb.DocsTerm {
+		if rows[i].Term == text.DocsTerm {
 			rows[i].Count = 1
 		}
 	}
@@ -334,7 +338,7 @@ func TestSourceForms(t *testing.T) {
 			t.Errorf("%s: %d rows", src, res.Model.Rows)
 		}
 	}
-	_, err := sqlnb.ResolveSource(ctx, db, "nosuch")
+	_, err := nb.ResolveSource(ctx, db, "nosuch")
 	if err == nil || !strings.Contains(err.Error(), "db.table") || !strings.Contains(err.Error(), "VALUES") || !strings.Contains(err.Error(), "read_csv(") {
 		t.Errorf("an unknown source: %v", err)
 	}
@@ -431,7 +435,7 @@ func TestTrainEmptyVocabulary(t *testing.T) {
 	}
 	// A term table none of whose documents is labelled.
 	mustExec(t, db, `CREATE TABLE docs AS SELECT * FROM (VALUES (1, 'A'), (2, 'B')) t(id, label); CREATE TABLE tt AS SELECT 7 AS id, 'x' AS term, 1 AS n`)
-	_, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "tt", Source: "docs", Label: "label", Terms: &sqlnb.TermsSpec{Source: "tt", Doc: "id", Term: "term", Count: "n"}})
+	_, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "tt", Source: "docs", Label: "label", Terms: &nb.TermsSpec{Source: "tt", Doc: "id", Term: "term", Count: "n"}})
 	if !errors.Is(err, sqlnb.ErrBadValue) || !strings.Contains(err.Error(), `text feature "terms": empty vocabulary: no training document has a term (none has a row with a positive count in the term table): check that its document ids (column "id") match`) {
 		t.Errorf("term table: %v", err)
 	}

@@ -5,6 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/sqlnb/sqlnb/sqlnb/family/text"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
+	"github.com/sqlnb/sqlnb/sqlnb/store"
 	"math"
 	"reflect"
 	"regexp"
@@ -35,8 +38,8 @@ type UpdateSpec struct {
 // UpdateResult summarises an Append or Forget: the stored model and the statistics of the rows added or
 // removed (Part: its classes, rows, skipped rows).
 type UpdateResult struct {
-	Model    *Model
-	Part     *Model
+	Model    *nb.Model
+	Part     *nb.Model
 	Duration time.Duration
 	// Warnings say where the result may fall short of the model of the remaining rows (Forget:
 	// forgetRounding).
@@ -49,8 +52,8 @@ type UpdateResult struct {
 // replaced in one transaction, on the condition that it is still the version read (a concurrent change
 // makes it merge again), so no update is lost and readers see the old model or the new one. A fitted
 // model (logistic regression) cannot: ErrNotMergeable.
-func Append(ctx context.Context, db DB, spec UpdateSpec) (*UpdateResult, error) {
-	res, err := updateModel(ctx, db, spec, func(ctx context.Context, m, part *Model) (*Model, error) {
+func Append(ctx context.Context, db nb.DB, spec UpdateSpec) (*UpdateResult, error) {
+	res, err := updateModel(ctx, db, spec, func(ctx context.Context, m, part *nb.Model) (*nb.Model, error) {
 		order, err := orderLabels(ctx, db, m.LabelType, classLabels(m), classLabels(part))
 		if err != nil {
 			return nil, err
@@ -59,10 +62,10 @@ func Append(ctx context.Context, db DB, spec UpdateSpec) (*UpdateResult, error) 
 		for _, c := range part.Classes {
 			if _, ok := known[c.Label]; !ok && m.Weight != "" && c.Weight == 0 {
 				return nil, fmt.Errorf("%w: the rows add class %q with total weight 0 in weight column %q: it could never be predicted; "+
-					"give its rows positive weights or filter them out", ErrBadValue, c.Label, m.Weight)
+					"give its rows positive weights or filter them out", nb.ErrBadValue, c.Label, m.Weight)
 			}
 		}
-		if m.Params.Priors == PriorsGiven {
+		if m.Params.Priors == nb.PriorsGiven {
 			var added []string
 			for _, c := range part.Classes {
 				if _, ok := known[c.Label]; !ok {
@@ -71,7 +74,7 @@ func Append(ctx context.Context, db DB, spec UpdateSpec) (*UpdateResult, error) 
 			}
 			if len(added) > 0 { // a given prior cannot be made up for a new class
 				return nil, fmt.Errorf("%w: model %q has given priors, and the rows add %s, which %s none: set fit priors first "+
-					"(models set --priors fit; nb_set), add the rows, then give every class its prior", ErrBadOption, m.Name,
+					"(models set --priors fit; nb_set), add the rows, then give every class its prior", nb.ErrBadOption, m.Name,
 					strings.Join(quoteAll(added), ", "), map[bool]string{true: "has", false: "have"}[len(added) == 1])
 			}
 		}
@@ -79,7 +82,7 @@ func Append(ctx context.Context, db DB, spec UpdateSpec) (*UpdateResult, error) 
 		if err != nil {
 			return nil, err
 		}
-		out.Generation = NewGeneration()
+		out.Generation = nb.NewGeneration()
 		out.Source = updatedSource(m.Source, "+", spec.Source)
 		return out, nil
 	})
@@ -95,9 +98,9 @@ func Append(ctx context.Context, db DB, spec UpdateSpec) (*UpdateResult, error) 
 // rows is dropped. Forgetting rows that were never trained is an error (ErrCannotForget) only where a count,
 // weight or variance would fall below zero or a class, value or term was never counted; otherwise it cannot
 // be detected.
-func Forget(ctx context.Context, db DB, spec UpdateSpec) (*UpdateResult, error) {
-	var before *Model
-	res, err := updateModel(ctx, db, spec, func(_ context.Context, m, part *Model) (*Model, error) {
+func Forget(ctx context.Context, db nb.DB, spec UpdateSpec) (*UpdateResult, error) {
+	var before *nb.Model
+	res, err := updateModel(ctx, db, spec, func(_ context.Context, m, part *nb.Model) (*nb.Model, error) {
 		before = m
 		out, err := Subtract(m, part)
 		if err != nil {
@@ -106,14 +109,14 @@ func Forget(ctx context.Context, db DB, spec UpdateSpec) (*UpdateResult, error) 
 		// A feature whose rows to forget hold no value (NULL) where the trained rows had one leaves its
 		// statistics counting more rows than their class keeps (it said "invalid model ... more than the
 		// class's", as if the store were corrupt).
-		var re *RowError
-		if verr := families.Validate(out); errors.As(verr, &re) && errors.Is(re.Err, ErrBeyondClass) {
+		var re *nb.RowError
+		if verr := families.Validate(out); errors.As(verr, &re) && errors.Is(re.Err, nb.ErrBeyondClass) {
 			return nil, fmt.Errorf("%w: model %q: the rows to forget do not match the rows that were trained: after forgetting them, %s "+
 				"would count more rows than its class keeps — rows to forget must hold the values they were trained with (a NULL "+
-				"where the trained row had a value is a different row); forget exactly the rows that were trained", ErrCannotForget, m.Name, re.Detail)
+				"where the trained row had a value is a different row); forget exactly the rows that were trained", nb.ErrCannotForget, m.Name, re.Detail)
 		}
 		out.Source = updatedSource(m.Source, "−", spec.Source)
-		if m.Params.Priors == PriorsGiven && len(out.Classes) < len(m.Classes) {
+		if m.Params.Priors == nb.PriorsGiven && len(out.Classes) < len(m.Classes) {
 			left := out.ClassIndex()
 			var gone []string
 			for _, c := range m.Classes {
@@ -123,7 +126,7 @@ func Forget(ctx context.Context, db DB, spec UpdateSpec) (*UpdateResult, error) 
 			}
 			return nil, fmt.Errorf("%w: model %q has given priors, and forgetting the rows removes %s, whose prior the others would have "+
 				"to make up: set fit priors first (models set --priors fit; nb_set), forget the rows, then give the classes left their priors",
-				ErrBadOption, m.Name, strings.Join(quoteAll(gone), ", "))
+				nb.ErrBadOption, m.Name, strings.Join(quoteAll(gone), ", "))
 		}
 		return out, nil
 	})
@@ -150,10 +153,10 @@ func updatedSource(source, op, rows string) string {
 // forgetRounding warns of the features of model after, which Forget made from model before, whose
 // estimates may be off by more than 1e-11 relative (each family that can tell says: ForgetWarner), the
 // worst estimate of each feature. Training on the remaining rows computes them afresh.
-func forgetRounding(before, after *Model) []string {
-	worst := map[string]RoundingWarning{}
+func forgetRounding(before, after *nb.Model) []string {
+	worst := map[string]nb.RoundingWarning{}
 	for _, g := range families.ByFamily(after.Features) {
-		fw, ok := g.Family.(ForgetWarner)
+		fw, ok := g.Family.(nb.ForgetWarner)
 		if !ok {
 			continue
 		}
@@ -164,7 +167,7 @@ func forgetRounding(before, after *Model) []string {
 		}
 	}
 	var out []string
-	for _, f := range SortedKeys(worst) {
+	for _, f := range nb.SortedKeys(worst) {
 		w := worst[f]
 		out = append(out, fmt.Sprintf("feature %q: its %s may be off by about %.1g relative, as the rounding of the sums grows "+
 			"when most of a class's rows are forgotten (%s): train the model again on the remaining rows for every digit", f, w.Estimate, w.Off, w.When))
@@ -174,9 +177,9 @@ func forgetRounding(before, after *Model) []string {
 
 // updateModel loads the model, scans the rows once, and stores combine(model, rows) provided the stored
 // model is still the version loaded; if it changed meanwhile, it loads it again and combines again.
-func updateModel(ctx context.Context, db DB, spec UpdateSpec, combine func(ctx context.Context, m, part *Model) (*Model, error)) (*UpdateResult, error) {
+func updateModel(ctx context.Context, db nb.DB, spec UpdateSpec, combine func(ctx context.Context, m, part *nb.Model) (*nb.Model, error)) (*UpdateResult, error) {
 	start := time.Now()
-	if err := ValidateName(spec.Model); err != nil {
+	if err := nb.ValidateName(spec.Model); err != nil {
 		return nil, err
 	}
 	m, err := Load(ctx, db, spec.Model)
@@ -198,8 +201,8 @@ func updateModel(ctx context.Context, db DB, spec UpdateSpec, combine func(ctx c
 	if err := sameFeatures(m, part, "the rows"); err != nil {
 		return nil, err
 	}
-	var out *Model
-	err = RetryConflicts(ctx, m.Name, func(ctx context.Context) error {
+	var out *nb.Model
+	err = store.RetryConflicts(ctx, m.Name, func(ctx context.Context) error {
 		if m == nil {
 			if m, err = Load(ctx, db, spec.Model); err != nil {
 				return err
@@ -227,17 +230,17 @@ func updateModel(ctx context.Context, db DB, spec UpdateSpec, combine func(ctx c
 }
 
 // finish checks a combined model as training checks a new one: valid, not too many classes, and compilable.
-func finish(m *Model, force bool) error {
+func finish(m *nb.Model, force bool) error {
 	if _, err := checkClasses(m.Label, len(m.Classes), m.Rows, force); err != nil {
 		return err
 	}
 	if err := families.Validate(m); err != nil {
 		// The parts were valid: their sums overflowed (it said "invalid model", as if the store were corrupt).
-		var re *RowError
-		if errors.As(err, &re) && errors.Is(re.Err, ErrNotFinite) {
+		var re *nb.RowError
+		if errors.As(err, &re) && errors.Is(re.Err, nb.ErrNotFinite) {
 			return fmt.Errorf("%w: model %q: the combined statistics of %s overflow a DOUBLE: the values are too large for the sums of "+
 				"their squares; rescale the feature (for example divide it by a power of ten) in every part and train them again",
-				ErrBadValue, m.Name, re.Detail)
+				nb.ErrBadValue, m.Name, re.Detail)
 		}
 		return err
 	}
@@ -250,12 +253,12 @@ var errModelChanged = errors.New("Conflict on update: the model was changed mean
 
 // saveIfUnchanged stores m in one transaction provided the stored model of m's name has generation want
 // (want "": none is stored); else errModelChanged, or ErrModelExists when a model appeared where none was.
-func saveIfUnchanged(ctx context.Context, db DB, m *Model, want string) error {
-	m.Version = FormatVersion
+func saveIfUnchanged(ctx context.Context, db nb.DB, m *nb.Model, want string) error {
+	m.Version = nb.FormatVersion
 	if err := theStore.EnsureStore(ctx, db); err != nil {
 		return err
 	}
-	return InTransaction(ctx, db, func(t *StoreTx) error {
+	return store.InTransaction(ctx, db, func(t *store.StoreTx) error {
 		q := t.Querier
 		var gen sql.NullString
 		if err := q.QueryRowContext(ctx, queries.SQL("store_model_generation.sql"), m.Name).Scan(&gen); err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -265,7 +268,7 @@ func saveIfUnchanged(ctx context.Context, db DB, m *Model, want string) error {
 		case gen.String == want:
 			return theStore.SaveTx(ctx, t, m)
 		case want == "":
-			return fmt.Errorf("%w: model %q was stored by another command meanwhile: merge into another name, or replace it (--replace, replace := true)", ErrModelExists, m.Name)
+			return fmt.Errorf("%w: model %q was stored by another command meanwhile: merge into another name, or replace it (--replace, replace := true)", nb.ErrModelExists, m.Name)
 		}
 		return errModelChanged
 	})
@@ -273,7 +276,7 @@ func saveIfUnchanged(ctx context.Context, db DB, m *Model, want string) error {
 
 // scanRows computes the statistics of the rows of spec's source as training does (the same scans), without
 // the checks that apply to a whole model: the rows may hold a single class.
-func scanRows(ctx context.Context, db Querier, spec TrainSpec) (*Model, error) {
+func scanRows(ctx context.Context, db nb.Querier, spec TrainSpec) (*nb.Model, error) {
 	p, err := makePlan(ctx, db, spec)
 	if err != nil {
 		return nil, err
@@ -284,24 +287,24 @@ func scanRows(ctx context.Context, db Querier, spec TrainSpec) (*Model, error) {
 		return nil, err
 	}
 	part := sc.Part(0)
-	m := &Model{Name: spec.Model, Label: p.Label.Name, LabelType: p.Label.Type, Weight: p.Weight, Source: spec.Source,
+	m := &nb.Model{Name: spec.Model, Label: p.Label.Name, LabelType: p.Label.Type, Weight: p.Weight, Source: spec.Source,
 		Params: p.Params, Features: p.Features, Classes: part.ClassList(sc.Order), SkippedRows: part.Skipped,
 		IncompleteRows: part.Incomplete, Stats: part.Stats}
 	for _, c := range m.Classes {
 		m.Rows += c.Count
 	}
 	if m.Rows == 0 {
-		return nil, fmt.Errorf("%w: source %s has no rows with a non-NULL label %q", ErrNoRows, p.Src.Quoted(), p.Label.Name)
+		return nil, fmt.Errorf("%w: source %s has no rows with a non-NULL label %q", nb.ErrNoRows, p.Src.Quoted(), p.Label.Name)
 	}
 	return m, nil
 }
 
 // updateTrainSpec checks the options of spec against model m (set ones must equal the model's) and returns
 // the training spec that scans rows as m's training did.
-func updateTrainSpec(m *Model, spec UpdateSpec) (TrainSpec, error) {
+func updateTrainSpec(m *nb.Model, spec UpdateSpec) (TrainSpec, error) {
 	o := spec.Options
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: model %q %s", ErrBadOption, m.Name, fmt.Sprintf(format, args...))
+		return fmt.Errorf("%w: model %q %s", nb.ErrBadOption, m.Name, fmt.Sprintf(format, args...))
 	}
 	if o.SemiSupervised {
 		return TrainSpec{}, bad("cannot take rows semi-supervised: adding or forgetting rows sums the statistics of labelled rows, " +
@@ -312,40 +315,40 @@ func updateTrainSpec(m *Model, spec UpdateSpec) (TrainSpec, error) {
 			"train it again with --by on all the rows")
 	}
 	// Names are matched as DuckDB matches identifiers (ASCII case aside): the rows' "Y" is the model's "y".
-	if spec.Label != "" && !EqualFoldIdent(spec.Label, m.Label) {
+	if spec.Label != "" && !nb.EqualFoldIdent(spec.Label, m.Label) {
 		return TrainSpec{}, bad("has the label column %q, not %q: the rows must have the same label", m.Label, spec.Label)
 	}
-	if o.Weight != "" && !EqualFoldIdent(o.Weight, m.Weight) {
+	if o.Weight != "" && !nb.EqualFoldIdent(o.Weight, m.Weight) {
 		if m.Weight == "" {
 			return TrainSpec{}, bad("has no weight column, so its rows cannot take weight column %q: leave --weight out, or train a new model", o.Weight)
 		}
 		return TrainSpec{}, bad("has the weight column %q, not %q: %s", m.Weight, o.Weight, asTrained)
 	}
-	byName := map[string]Feature{}
+	byName := map[string]nb.Feature{}
 	for _, f := range m.Features {
-		byName[FoldIdent(f.Name)] = f
+		byName[nb.FoldIdent(f.Name)] = f
 	}
-	ts := TrainSpec{Model: m.Name, Source: spec.Source, Label: m.Label, Weight: m.Weight, Force: true, FeatureKinds: map[string]Kind{}}
+	ts := TrainSpec{Model: m.Name, Source: spec.Source, Label: m.Label, Weight: m.Weight, Force: true, FeatureKinds: map[string]nb.Kind{}}
 	termsFeature := ""
 	if o.Terms == "" && (o.Doc != "" || o.Term != "" || o.Count != "" || o.TermsFeature != "" && o.TermsFeature != "terms") {
 		return TrainSpec{}, fmt.Errorf("%w: --doc, --term, --count and --terms-feature (doc :=, term :=, count :=, terms_feature :=) describe a "+
-			"term table: give the table with --terms (terms :=)", ErrBadOption)
+			"term table: give the table with --terms (terms :=)", nb.ErrBadOption)
 	}
 	if o.Terms != "" {
 		termsFeature = o.TermsFeature
 		if termsFeature == "" {
 			termsFeature = "terms"
 		}
-		if f, ok := byName[FoldIdent(termsFeature)]; !ok || f.Kind != Text || f.Name != termsFeature {
+		if f, ok := byName[nb.FoldIdent(termsFeature)]; !ok || f.Kind != text.Text || f.Name != termsFeature {
 			return TrainSpec{}, bad("has no text feature %q for the term table: name the model's term-table feature with --terms-feature (terms_feature :=)", termsFeature)
 		}
 		if o.Doc == "" || o.Term == "" || o.Count == "" {
-			return TrainSpec{}, fmt.Errorf("%w: a term table needs its document id, term and count columns (--doc, --term, --count)", ErrBadOption)
+			return TrainSpec{}, fmt.Errorf("%w: a term table needs its document id, term and count columns (--doc, --term, --count)", nb.ErrBadOption)
 		}
-		ts.Terms = &TermsSpec{Source: o.Terms, Doc: o.Doc, Term: o.Term, Count: o.Count, Feature: termsFeature}
+		ts.Terms = &nb.TermsSpec{Source: o.Terms, Doc: o.Doc, Term: o.Term, Count: o.Count, Feature: termsFeature}
 	}
 	var names []string
-	binarize, text := math.NaN(), (*TextOptions)(nil)
+	binarize, tok := math.NaN(), (*nb.TextOptions)(nil)
 	for _, f := range m.Features {
 		if f.Name == termsFeature {
 			continue
@@ -359,40 +362,40 @@ func updateTrainSpec(m *Model, spec UpdateSpec) (TrainSpec, error) {
 			binarize = f.Binarize
 		}
 		if families.KindInfo(f.Kind).Text {
-			if text != nil && !sameText(*text, f.Text) {
+			if tok != nil && !sameText(*tok, f.Text) {
 				return TrainSpec{}, bad("has text features with different tokenizer settings: rows cannot be scanned as it was trained")
 			}
-			text = &f.Text
+			tok = &f.Text
 		}
 	}
 	ts.Features = names
 	if !math.IsNaN(binarize) {
 		ts.Binarize = binarize
 	}
-	if text != nil {
-		ts.Text = *text
+	if tok != nil {
+		ts.Text = *tok
 	}
 	for _, f := range m.Features {
 		// A text column is VARCHAR: a text feature of this type was made from a term table.
-		if f.Kind == Text && f.Type == "MAP(VARCHAR, DOUBLE)" && ts.Terms == nil {
+		if f.Kind == text.Text && f.Type == "MAP(VARCHAR, DOUBLE)" && ts.Terms == nil {
 			return TrainSpec{}, bad("has the feature %q from a term table: give its rows with --terms, --doc, --term and --count (terms :=, ...)", f.Name)
 		}
 	}
 	// Options the user set must be the model's.
 	if len(o.Features) > 0 {
 		for _, n := range o.Features {
-			if f, ok := byName[FoldIdent(n)]; !ok || f.Name == termsFeature {
+			if f, ok := byName[nb.FoldIdent(n)]; !ok || f.Name == termsFeature {
 				return TrainSpec{}, bad("has no feature %q (features: %s): the rows must have the model's features", n, strings.Join(names, ", "))
 			}
 		}
 		for _, n := range names {
-			if !slices.ContainsFunc(o.Features, func(x string) bool { return EqualFoldIdent(x, n) }) {
+			if !slices.ContainsFunc(o.Features, func(x string) bool { return nb.EqualFoldIdent(x, n) }) {
 				return TrainSpec{}, bad("has the feature %q, which --features (features :=) leaves out: the rows must have every feature of the model", n)
 			}
 		}
 	}
 	for _, n := range o.Exclude {
-		if _, ok := byName[FoldIdent(n)]; ok {
+		if _, ok := byName[nb.FoldIdent(n)]; ok {
 			return TrainSpec{}, bad("has the feature %q, which --exclude (exclude :=) leaves out: the rows must have every feature of the model", n)
 		}
 	}
@@ -404,15 +407,15 @@ func updateTrainSpec(m *Model, spec UpdateSpec) (TrainSpec, error) {
 	if err != nil {
 		return TrainSpec{}, err
 	}
-	folded := map[string]Kind{}
+	folded := map[string]nb.Kind{}
 	for n, k := range kinds {
-		if _, ok := byName[FoldIdent(n)]; !ok {
+		if _, ok := byName[nb.FoldIdent(n)]; !ok {
 			return TrainSpec{}, bad("has no feature %q (--feature-kind, feature_kinds :=): %s", n, asTrained)
 		}
-		folded[FoldIdent(n)] = k
+		folded[nb.FoldIdent(n)] = k
 	}
 	for _, f := range m.Features {
-		k, set := folded[FoldIdent(f.Name)], false
+		k, set := folded[nb.FoldIdent(f.Name)], false
 		if k != "" {
 			set = true
 		} else if kind != "" {
@@ -423,7 +426,7 @@ func updateTrainSpec(m *Model, spec UpdateSpec) (TrainSpec, error) {
 		}
 	}
 	if spec.BinarizeSet || o.Binarize != 0 {
-		if !slices.ContainsFunc(m.Features, func(f Feature) bool { return families.KindInfo(f.Kind).Binarize }) {
+		if !slices.ContainsFunc(m.Features, func(f nb.Feature) bool { return families.KindInfo(f.Kind).Binarize }) {
 			return TrainSpec{}, bad("has no bernoulli or text_bernoulli feature: --binarize (binarize :=) does not apply to it")
 		}
 		for _, f := range m.Features {
@@ -432,10 +435,10 @@ func updateTrainSpec(m *Model, spec UpdateSpec) (TrainSpec, error) {
 			}
 		}
 	}
-	asked := TextOptions{StopWords: strings.ToLower(strings.TrimSpace(o.StopWords))}
+	asked := nb.TextOptions{StopWords: strings.ToLower(strings.TrimSpace(o.StopWords))}
 	if o.Ngrams != nil {
 		if *o.Ngrams < 1 || *o.Ngrams > 5 {
-			return TrainSpec{}, fmt.Errorf("%w: ngrams %d: use 1 to 5", ErrBadOption, *o.Ngrams)
+			return TrainSpec{}, fmt.Errorf("%w: ngrams %d: use 1 to 5", nb.ErrBadOption, *o.Ngrams)
 		}
 		asked.Ngrams = *o.Ngrams
 	}
@@ -467,14 +470,14 @@ func updateTrainSpec(m *Model, spec UpdateSpec) (TrainSpec, error) {
 // asTrained is what to do about an option of Append or Forget that differs from the model's.
 const asTrained = "leave the option out: rows are added and forgotten as the model was trained"
 
-func sameText(a, b TextOptions) bool {
+func sameText(a, b nb.TextOptions) bool {
 	return max(1, a.Ngrams) == max(1, b.Ngrams) && a.StopWords == b.StopWords
 }
 
 // diffParams returns the name (as stored) of the first hyperparameter that differs between a and b, or "".
 // Only those that model m's features use count (ParamUsed): a logistic regression's C stored on a naive
 // Bayes model does not keep it from merging.
-func diffParams(a, b Params, m *Model) string {
+func diffParams(a, b nb.Params, m *nb.Model) string {
 	for _, c := range changedParams(a, b) {
 		if paramUsed(m, c.name) {
 			return c.name
@@ -491,7 +494,7 @@ type paramChange struct {
 }
 
 // changedParams lists the hyperparameters whose values differ between a and b, in field order.
-func changedParams(a, b Params) []paramChange {
+func changedParams(a, b nb.Params) []paramChange {
 	var out []paramChange
 	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
 	for i := range va.NumField() {
@@ -503,7 +506,7 @@ func changedParams(a, b Params) []paramChange {
 	return out
 }
 
-func kindNames(kinds []Kind) []string {
+func kindNames(kinds []nb.Kind) []string {
 	out := make([]string, len(kinds))
 	for i, k := range kinds {
 		out[i] = string(k)
@@ -513,18 +516,18 @@ func kindNames(kinds []Kind) []string {
 
 // UnusedChanges warns of the hyperparameters that p sets away from model m's and that have no effect on m
 // (sqlnb models set, nb_set: --C on a naive Bayes model).
-func UnusedChanges(m *Model, p Params) []string {
+func UnusedChanges(m *nb.Model, p nb.Params) []string {
 	changed := *m
 	changed.Params = p
 	return unusedParams(&changed, m.Params)
 }
 
 // unusedParams warns of the hyperparameters set away from their defaults (base) that have no effect on model m.
-func unusedParams(m *Model, base Params) []string {
+func unusedParams(m *nb.Model, base nb.Params) []string {
 	var out []string
 	for _, c := range changedParams(m.Params, base) {
 		if c.name == "priors" && !paramUsed(m, c.name) {
-			var has []Kind // the model's own kinds that leave the priors out (not every such kind)
+			var has []nb.Kind // the model's own kinds that leave the priors out (not every such kind)
 			for _, f := range m.Features {
 				if slices.Contains(priorIgnorers, f.Kind) && !slices.Contains(has, f.Kind) {
 					has = append(has, f.Kind)
@@ -552,16 +555,16 @@ func unusedParams(m *Model, base Params) []string {
 // ASCII case: DuckDB reads "X1" and "x1" as one column, so rows read from a source whose column is spelled
 // otherwise, or a model trained on it, add to or merge with base as the same column (they were refused as
 // different features).
-func alignNames(base, part *Model) {
-	if part.Label != base.Label && EqualFoldIdent(part.Label, base.Label) {
+func alignNames(base, part *nb.Model) {
+	if part.Label != base.Label && nb.EqualFoldIdent(part.Label, base.Label) {
 		part.Label = base.Label
 	}
-	if part.Weight != base.Weight && EqualFoldIdent(part.Weight, base.Weight) {
+	if part.Weight != base.Weight && nb.EqualFoldIdent(part.Weight, base.Weight) {
 		part.Weight = base.Weight
 	}
 	to := map[string]string{}
 	for i := range min(len(base.Features), len(part.Features)) {
-		if a, b := base.Features[i].Name, part.Features[i].Name; a != b && EqualFoldIdent(a, b) {
+		if a, b := base.Features[i].Name, part.Features[i].Name; a != b && nb.EqualFoldIdent(a, b) {
 			to[b] = a
 		}
 	}
@@ -573,7 +576,7 @@ func alignNames(base, part *Model) {
 			part.Features[i].Name = n
 		}
 	}
-	rename := func(s Stats) {
+	rename := func(s nb.Stats) {
 		for _, t := range families.Tables() {
 			if rows, ok := s[t.TableName()]; ok {
 				t.RenameFeatures(rows, to)
@@ -586,7 +589,7 @@ func alignNames(base, part *Model) {
 	}
 }
 
-func sameFeatures(m, part *Model, what string) error {
+func sameFeatures(m, part *nb.Model, what string) error {
 	// What to do, unless the difference says it (cast it): models merge when trained alike, and rows are read
 	// as the model was trained.
 	todo := "train them alike (the same label, weight column and features, of the same kinds and settings)"
@@ -598,7 +601,7 @@ func sameFeatures(m, part *Model, what string) error {
 		if !strings.Contains(detail, "cast it") {
 			detail += ": " + todo
 		}
-		return fmt.Errorf("%w: model %q and %s differ: %s", ErrBadOption, m.Name, what, detail)
+		return fmt.Errorf("%w: model %q and %s differ: %s", nb.ErrBadOption, m.Name, what, detail)
 	}
 	if m.Label != part.Label {
 		return bad("label column %q, not %q", m.Label, part.Label)
@@ -612,8 +615,8 @@ func sameFeatures(m, part *Model, what string) error {
 	}
 	if len(m.Features) != len(part.Features) {
 		// Name the columns one side has and the other lacks (it said only "2 features, not 1").
-		has := func(fs []Feature, name string) bool {
-			return slices.ContainsFunc(fs, func(f Feature) bool { return f.Name == name })
+		has := func(fs []nb.Feature, name string) bool {
+			return slices.ContainsFunc(fs, func(f nb.Feature) bool { return f.Name == name })
 		}
 		var only, lacks []string
 		for _, f := range m.Features {
@@ -699,12 +702,12 @@ type MergeSpec struct {
 // storedMergeable is mergeable for a stored model the user names: a per-group model is refused by its By, as
 // one whose every group fell back to the pooled model has no Groups (mergeable alone let it through, and the
 // result lost its grouping). Merge itself takes per-group parts: trainGrouped builds the pooled model so.
-func storedMergeable(m *Model) error {
+func storedMergeable(m *nb.Model) error {
 	if len(m.By) > 0 {
 		return errPerGroup(m)
 	}
 	for _, g := range families.ByFamily(m.Features) {
-		if u, ok := g.Family.(Updater); ok {
+		if u, ok := g.Family.(nb.Updater); ok {
 			if err := u.Updatable(m); err != nil {
 				return err
 			}
@@ -720,7 +723,7 @@ func storedMergeable(m *Model) error {
 // Into may be one of the inputs (it is replaced, on the condition that it is still the version read); any
 // other stored model of that name is replaced only with spec.Replace. Whether the rows were disjoint
 // cannot be checked: rows in two inputs count twice.
-func MergeModels(ctx context.Context, db DB, spec MergeSpec) (*Model, error) {
+func MergeModels(ctx context.Context, db nb.DB, spec MergeSpec) (*nb.Model, error) {
 	out, err := mergeModels(ctx, db, spec)
 	if err != nil {
 		return nil, fmt.Errorf("merge into %q: %w", spec.Into, err)
@@ -728,21 +731,21 @@ func MergeModels(ctx context.Context, db DB, spec MergeSpec) (*Model, error) {
 	return out, nil
 }
 
-func mergeModels(ctx context.Context, db DB, spec MergeSpec) (*Model, error) {
-	if err := ValidateName(spec.Into); err != nil {
+func mergeModels(ctx context.Context, db nb.DB, spec MergeSpec) (*nb.Model, error) {
+	if err := nb.ValidateName(spec.Into); err != nil {
 		return nil, err
 	}
 	if len(spec.Inputs) < 2 {
-		return nil, fmt.Errorf("%w: %d model(s) to merge: name at least two", ErrBadOption, len(spec.Inputs))
+		return nil, fmt.Errorf("%w: %d model(s) to merge: name at least two", nb.ErrBadOption, len(spec.Inputs))
 	}
 	for i, n := range spec.Inputs {
 		if slices.Contains(spec.Inputs[:i], n) {
-			return nil, fmt.Errorf("%w: model %q is named twice: its rows would count twice", ErrBadOption, n)
+			return nil, fmt.Errorf("%w: model %q is named twice: its rows would count twice", nb.ErrBadOption, n)
 		}
 	}
-	var out *Model
-	err := RetryConflicts(ctx, spec.Into, func(ctx context.Context) error {
-		models := make([]*Model, len(spec.Inputs))
+	var out *nb.Model
+	err := store.RetryConflicts(ctx, spec.Into, func(ctx context.Context) error {
+		models := make([]*nb.Model, len(spec.Inputs))
 		want := "" // the generation of Into, if it is an input
 		for i, n := range spec.Inputs {
 			m, err := Load(ctx, db, n)
@@ -758,7 +761,7 @@ func mergeModels(ctx context.Context, db DB, spec MergeSpec) (*Model, error) {
 					return err
 				}
 				if name := diffParams(models[0].Params, m.Params, m); name != "" {
-					return fmt.Errorf("%w: models %q and %q have different %s: set it equal first (sqlnb models set, nb_set)", ErrBadOption, models[0].Name, n, name)
+					return fmt.Errorf("%w: models %q and %q have different %s: set it equal first (sqlnb models set, nb_set)", nb.ErrBadOption, models[0].Name, n, name)
 				}
 			}
 			if n == spec.Into {
@@ -768,12 +771,12 @@ func mergeModels(ctx context.Context, db DB, spec MergeSpec) (*Model, error) {
 		}
 		replace := spec.Replace && want == ""
 		if want == "" && !replace {
-			names, err := ModelNames(ctx, db)
+			names, err := store.ModelNames(ctx, db)
 			if err != nil {
 				return err
 			}
 			if slices.Contains(names, spec.Into) {
-				return fmt.Errorf("%w: model %q is stored and is not one of the models merged: merge into another name, or replace it (--replace, replace := true)", ErrModelExists, spec.Into)
+				return fmt.Errorf("%w: model %q is stored and is not one of the models merged: merge into another name, or replace it (--replace, replace := true)", nb.ErrModelExists, spec.Into)
 			}
 		}
 		var labels [][]string
@@ -788,7 +791,7 @@ func mergeModels(ctx context.Context, db DB, spec MergeSpec) (*Model, error) {
 		if err != nil {
 			return err
 		}
-		m.Name, m.Generation, m.Created = spec.Into, NewGeneration(), time.Now().UTC().Truncate(time.Microsecond)
+		m.Name, m.Generation, m.Created = spec.Into, nb.NewGeneration(), time.Now().UTC().Truncate(time.Microsecond)
 		m.Source = "merge of " + strings.Join(quoteAll(spec.Inputs), ", ")
 		if err := finish(m, spec.Force); err != nil {
 			return err
@@ -826,15 +829,15 @@ var (
 // type, which is the order training gives classes (ORDER BY label): numbers by value, text byte by byte,
 // ENUM by position; other types are cast in DuckDB. A type it cannot compare keeps the lists' order of
 // first appearance.
-func orderLabels(ctx context.Context, q Querier, labelType string, lists ...[]string) ([]string, error) {
+func orderLabels(ctx context.Context, q nb.Querier, labelType string, lists ...[]string) ([]string, error) {
 	var all []string
 	for _, l := range lists {
 		for _, s := range l {
-			all = AppendNew(all, s)
+			all = nb.AppendNew(all, s)
 		}
 	}
 	typ := strings.ToUpper(strings.TrimSpace(labelType))
-	if parse, ok := LabelTypes[typ]; ok {
+	if parse, ok := nb.LabelTypes[typ]; ok {
 		vals := make([]any, len(all))
 		for i, s := range all {
 			v, err := parse(s)

@@ -51,7 +51,7 @@ import (
 	"unsafe"
 
 	"github.com/sqlnb/sqlnb/queries"
-	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 
 	"github.com/duckdb/duckdb-go/v2/mapping"
 )
@@ -128,9 +128,9 @@ func (r *registry) callerSource(cctx mapping.ClientContext, src string) (string,
 	if path == "" || !bareName.MatchString(src) {
 		return src, nil
 	}
-	name := sqlnb.SplitOutsideQuotes(src, '.')[0] // one part, unquoted
-	for _, entry := range sqlnb.SplitOutsideQuotes(path, ',') {
-		parts := sqlnb.SplitOutsideQuotes(entry, '.')
+	name := nb.SplitOutsideQuotes(src, '.')[0] // one part, unquoted
+	for _, entry := range nb.SplitOutsideQuotes(path, ',') {
+		parts := nb.SplitOutsideQuotes(entry, '.')
 		var db, schema any
 		switch len(parts) {
 		case 1:

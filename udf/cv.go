@@ -15,6 +15,7 @@ import (
 
 	"github.com/duckdb/duckdb-go/v2/mapping"
 
+	"github.com/sqlnb/sqlnb/internal/kernel"
 	"github.com/sqlnb/sqlnb/sqlnb"
 )
 
@@ -248,7 +249,7 @@ func nbCVExec(infoPtr, inputPtr, outputPtr unsafe.Pointer) {
 		K, m := len(b.labels), len(idx)
 		var w stringWriter
 		w.reset(keys, s.first)
-		sqlnb.Posteriors(jll, m, K, vals[off:off+m*K], s.top)
+		kernel.Posteriors(jll, m, K, vals[off:off+m*K], s.top)
 		for r, i := range idx {
 			for c := range K {
 				w.write(off+r*K+c, int32(c), &b.labels[c])
@@ -378,7 +379,7 @@ func (cb *cvBound) writeEM(input mapping.DataChunk, out mapping.Vector, structVe
 		b := cb.folds[f]
 		s, jll := b.scoreRows(input, structVec, n, idx)
 		K, m := len(b.labels), len(idx)
-		sqlnb.Posteriors(jll, m, K, vals[off:off+m*K], s.top)
+		kernel.Posteriors(jll, m, K, vals[off:off+m*K], s.top)
 		for r, i := range idx {
 			if s.ws.NullOf(r) {
 				nulls = append(nulls, i)
@@ -392,7 +393,7 @@ func (cb *cvBound) writeEM(input mapping.DataChunk, out mapping.Vector, structVe
 				}
 				ll[i] = jll[y*m+r] + s.ws.ShiftOf(r)
 			} else {
-				ll[i] = sqlnb.LogEvidence(jll, m, K, r) + s.ws.ShiftOf(r)
+				ll[i] = kernel.LogEvidence(jll, m, K, r) + s.ws.ShiftOf(r)
 			}
 			entries[i] = listEntry{offset: uint64(off + r*K), length: uint64(K)}
 		}

@@ -11,12 +11,11 @@ import (
 	"unsafe"
 
 	"github.com/duckdb/duckdb-go/v2/mapping"
-
-	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/family/logistic"
 )
 
 // nb_logistic_pass(token, k INTEGER[, w DOUBLE], x1 DOUBLE, ...[, h UBIGINT]) → BOOLEAN feeds one pass of
-// a logistic regression fit in progress (sqlnb.LookupLogisticPass(token)) with the rows of each chunk: the
+// a logistic regression fit in progress (logistic.LookupLogisticPass(token)) with the rows of each chunk: the
 // class index, the weight and the design columns, read straight from DuckDB's vectors; with a trailing
 // hash h the rows are kept for the fit's sample instead. It is sqlnb's own (train_logistic_pass and
 // train_logistic_sample call it), and returns true for every row.
@@ -33,7 +32,7 @@ func registerLogisticPass(conn mapping.Connection) error {
 
 // passBound is nb_logistic_pass bound to one fit.
 type passBound struct {
-	pass       *sqlnb.LogisticPass
+	pass       *logistic.LogisticPass
 	collect    bool // a trailing UBIGINT hash: the rows are kept for the fit's sample
 	unknownArg int
 }
@@ -65,7 +64,7 @@ func bindLogisticPass(info mapping.BindInfo) (*passBound, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the first argument must be a fit's constant token: %v", err)
 	}
-	p, err := sqlnb.LookupLogisticPass(token)
+	p, err := logistic.LookupLogisticPass(token)
 	if err != nil {
 		return nil, err
 	}

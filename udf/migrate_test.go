@@ -14,6 +14,7 @@ import (
 
 	"github.com/sqlnb/sqlnb/queries"
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"github.com/sqlnb/sqlnb/udf"
 )
 
@@ -65,10 +66,10 @@ func TestUpgradeVersion1Store(t *testing.T) {
 	}
 	defer db.Close()
 	got := queryStrings(t, db, `SELECT min(format_version), max(format_version), count(*) FROM nb.models`)
-	if got[0][0] != strconv.Itoa(sqlnb.FormatVersion) || got[0][2] != "9" {
+	if got[0][0] != strconv.Itoa(nb.FormatVersion) || got[0][2] != "9" {
 		t.Fatalf("after opening: format versions %v", got[0])
 	}
-	if from, err := sqlnb.Upgrade(context.Background(), db.DB); err != nil || from != sqlnb.FormatVersion {
+	if from, err := sqlnb.Upgrade(context.Background(), db.DB); err != nil || from != nb.FormatVersion {
 		t.Errorf("second upgrade: from %d, %v; want nothing to do", from, err)
 	}
 	// What opening upgraded is known (sqlnb models upgrade said "nothing to do" right after it upgraded).
@@ -109,7 +110,7 @@ func TestUpgradeVersion1Store(t *testing.T) {
 	t.Logf("9 version-1 models upgraded: %s scores equal to the version-1 release's within %.3g", res[0][1], worst)
 	// A model saved by this release beside the upgraded ones.
 	mustExec(t, db, `CALL nb_set('votes', alpha := 0.5, threshold := 0.001)`)
-	if got := queryStrings(t, db, `SELECT threshold, format_version FROM nb.models WHERE name = 'votes'`); got[0][0] != "0.001" || got[0][1] != strconv.Itoa(sqlnb.FormatVersion) {
+	if got := queryStrings(t, db, `SELECT threshold, format_version FROM nb.models WHERE name = 'votes'`); got[0][0] != "0.001" || got[0][1] != strconv.Itoa(nb.FormatVersion) {
 		t.Errorf("nb_set on an upgraded store: %v", got)
 	}
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/sqlnb/sqlnb/internal/duckdbline"
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 )
 
 // DB is a DuckDB database opened by sqlnb: every connection of its pool can call the nb_* functions.
@@ -166,7 +167,7 @@ func newRegistry(key string, c *duckdb.Connector, maxConns int) (*registry, erro
 	if key != "" || maxConns > 0 {
 		// A model store of an earlier format is upgraded on open; if the database is read-only this fails and
 		// loading a model says what to do.
-		if from, err := sqlnb.Upgrade(context.Background(), reg.internal); err == nil && from != sqlnb.FormatVersion {
+		if from, err := sqlnb.Upgrade(context.Background(), reg.internal); err == nil && from != nb.FormatVersion {
 			reg.upgradedFrom = from
 		}
 	}
@@ -174,7 +175,7 @@ func newRegistry(key string, c *duckdb.Connector, maxConns int) (*registry, erro
 }
 
 // UpgradedFrom returns the format version of the model store that opening the database upgraded to
-// sqlnb.FormatVersion, or 0 if it was current (or there was none).
+// nb.FormatVersion, or 0 if it was current (or there was none).
 func (db *DB) UpgradedFrom() int { return db.reg.upgradedFrom }
 
 // Close closes the pool; the database closes when the last DB opened on it is closed.

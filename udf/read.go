@@ -9,40 +9,24 @@ import (
 	"unsafe"
 
 	"github.com/duckdb/duckdb-go/v2/mapping"
-
-	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 )
 
-func init() { sqlnb.SetRowReader(readRows) }
-
 // errNotFast makes sqlnb fall back to database/sql: the query cannot be read through result chunks here.
-var errNotFast = sqlnb.ErrFallback
+var errNotFast = nb.ErrFallback
 
-// readRows runs query with args on a connection of q and reads the whole result through DuckDB's result
-// chunks — numbers from the vectors' memory, strings without a C call each — instead of database/sql's
-// value-by-value conversion (sqlnb.RowReader): statistics scans and model loads with millions of rows
-// take a fraction of the time. Columns of other types than VARCHAR, BOOLEAN, integers and DOUBLE fall
-// back (errNotFast).
-func readRows(ctx context.Context, q sqlnb.Querier, query string, args ...any) (sqlnb.Rows, error) {
-	var conn *sql.Conn
-	switch d := q.(type) {
-	case *sql.Conn:
-		conn = d
-	case interface {
-		Conn(context.Context) (*sql.Conn, error)
-	}:
-		c, err := d.Conn(ctx)
-		if err != nil {
-			return nil, err
-		}
-		defer c.Close()
-		conn = c
-	default:
+// ReadRows implements nb.RowReaderConn: it runs query with args and reads the whole result through
+// DuckDB's result chunks — numbers from the vectors' memory, strings without a C call each — instead of
+// database/sql's value-by-value conversion: statistics scans and model loads with millions of rows take a
+// fraction of the time. Columns of other types than VARCHAR, BOOLEAN, integers and DOUBLE fall back
+// (errNotFast).
+func (c *conn) ReadRows(ctx context.Context, query string, args []any) (nb.Rows, error) {
+	raw, err := rawConnection(c.Conn)
+	if err != nil {
 		return nil, errNotFast
 	}
 	out := &chunkRows{}
-	err := onRawConn(conn, func(raw mapping.Connection) error { return out.run(ctx, raw, query, args) })
-	if err != nil {
+	if err := out.run(ctx, raw, query, args); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -170,21 +154,6 @@ func (r *chunkRows) run(ctx context.Context, conn mapping.Connection, query stri
 	}
 	r.pos = -1
 	return ctx.Err()
-}
-
-// onRawConn runs f on conn's DuckDB connection handle (errNotFast when conn is not a duckdb-go connection).
-func onRawConn(conn *sql.Conn, f func(raw mapping.Connection) error) error {
-	return conn.Raw(func(dc any) error {
-		c, ok := unwrapConn(dc)
-		if !ok {
-			return errNotFast
-		}
-		raw, err := rawConnection(c)
-		if err != nil {
-			return errNotFast
-		}
-		return f(raw)
-	})
 }
 
 // nextChunk fetches the next chunk of res and its size; 0 at the end (the chunk is then destroyed already).

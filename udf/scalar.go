@@ -14,8 +14,10 @@ import (
 
 	"github.com/duckdb/duckdb-go/v2/mapping"
 
+	"github.com/sqlnb/sqlnb/internal/kernel"
 	"github.com/sqlnb/sqlnb/queries"
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 )
 
 // output is what a scoring function returns.
@@ -101,10 +103,10 @@ func returnType(o output) mapping.LogicalType {
 	return mapping.CreateMapType(k, v)
 }
 
-// reader converts one argument (or struct field) into a feature column of a sqlnb.Batch, as the feature's
+// reader converts one argument (or struct field) into a feature column of a nb.Batch, as the feature's
 // Input declares (a number, a category code, or the terms of a document).
 type reader struct {
-	in    *sqlnb.Input
+	in    *nb.Input
 	arg   int // input column
 	child int // struct field index, -1 for a positional argument
 	typ   mapping.Type
@@ -153,8 +155,8 @@ type bound struct {
 }
 
 type scratch struct {
-	batch *sqlnb.Batch
-	sub   *sqlnb.Batch // nb_cv_proba: the rows of one fold
+	batch *nb.Batch
+	sub   *nb.Batch // nb_cv_proba: the rows of one fold
 	num   [][]float64
 	jll   []float64
 	ws    sqlnb.Workspace
@@ -439,7 +441,7 @@ func groupNames(s *sqlnb.Scorer) []string {
 }
 
 // structChild returns the index of the struct field named name: exact first, else the only field equal to it
-// ignoring ASCII case (sqlnb.EqualFoldIdent: DuckDB's rule, under which "É" and "é" differ); -1 if none.
+// ignoring ASCII case (nb.EqualFoldIdent: DuckDB's rule, under which "É" and "é" differ); -1 if none.
 func structChild(names []string, name string) int {
 	for i, nm := range names {
 		if nm == name {
@@ -448,7 +450,7 @@ func structChild(names []string, name string) int {
 	}
 	found := -1
 	for i, nm := range names {
-		if sqlnb.EqualFoldIdent(nm, name) {
+		if nb.EqualFoldIdent(nm, name) {
 			if found >= 0 {
 				return -1
 			}
@@ -550,7 +552,7 @@ func (b *bound) newReader(j, arg, child int, t mapping.LogicalType) (reader, err
 }
 
 // inputReader prepares the conversion of an argument of type t to input in (what names it in messages).
-func (b *bound) inputReader(in *sqlnb.Input, what string, arg, child int, t mapping.LogicalType) (reader, error) {
+func (b *bound) inputReader(in *nb.Input, what string, arg, child int, t mapping.LogicalType) (reader, error) {
 	m := b.scorer.Model
 	r := reader{in: in, arg: arg, child: child, typ: mapping.GetTypeId(t)}
 	if r.typ == mapping.TypeSQLNull {
@@ -572,7 +574,7 @@ func (b *bound) inputReader(in *sqlnb.Input, what string, arg, child int, t mapp
 		r.typ = mapping.DecimalInternalType(t)
 	}
 	switch {
-	case in.Kind == sqlnb.NumberInput:
+	case in.Kind == nb.NumberInput:
 		if !isNumberType(r.typ) {
 			// A CSV column empty in every row reads as VARCHAR: say how to cast where the rows are read.
 			return r, wrong(fmt.Sprintf("cast it to DOUBLE (SELECT CAST(%s AS DOUBLE) AS %s, ... in the query that reads the rows; "+
@@ -580,7 +582,7 @@ func (b *bound) inputReader(in *sqlnb.Input, what string, arg, child int, t mapp
 		}
 		r.copy = b.scorer.OwnBuffer(in.Feature)
 		return r, nil
-	case in.Kind == sqlnb.TermsInput:
+	case in.Kind == nb.TermsInput:
 		if r.typ == mapping.TypeVarchar {
 			return r, nil
 		}
@@ -604,20 +606,20 @@ func (b *bound) inputReader(in *sqlnb.Input, what string, arg, child int, t mapp
 		}
 		return r, nil
 	}
-	class := sqlnb.ValuesText
+	class := nb.ValuesText
 	switch {
 	case r.typ == mapping.TypeBoolean:
-		class = sqlnb.ValuesBoolean
+		class = nb.ValuesBoolean
 	case isNumberType(r.typ) || r.decimal:
-		class = sqlnb.ValuesNumber
+		class = nb.ValuesNumber
 	}
-	if want := in.ValueClass(); class != want || (r.typ != mapping.TypeVarchar && r.typ != mapping.TypeEnum && class == sqlnb.ValuesText) {
+	if want := in.ValueClass(); class != want || (r.typ != mapping.TypeVarchar && r.typ != mapping.TypeEnum && class == nb.ValuesText) {
 		col := queries.Ident(in.Name)
-		what := map[string]string{sqlnb.ValuesText: fmt.Sprintf("cast it to VARCHAR (SELECT CAST(%s AS VARCHAR) AS %s, ... in the query that reads the rows, "+
+		what := map[string]string{nb.ValuesText: fmt.Sprintf("cast it to VARCHAR (SELECT CAST(%s AS VARCHAR) AS %s, ... in the query that reads the rows, "+
 			"which sqlnb predict and eval take as --from; a hive partition column reads as a number unless read with "+
-			"read_parquet(..., hive_types_autocast = false))", col, col), sqlnb.ValuesBoolean: fmt.Sprintf("give a BOOLEAN (true or false), "+
+			"read_parquet(..., hive_types_autocast = false))", col, col), nb.ValuesBoolean: fmt.Sprintf("give a BOOLEAN (true or false), "+
 			"e.g. %s = 'yes' or %s::BOOLEAN (which reads true/false, t/f, 1/0)", col, col),
-			sqlnb.ValuesNumber: "give a number (cast it)"}[want]
+			nb.ValuesNumber: "give a number (cast it)"}[want]
 		return r, wrong(what)
 	}
 	switch {
@@ -632,7 +634,7 @@ func (b *bound) inputReader(in *sqlnb.Input, what string, arg, child int, t mapp
 			r.enumMap[i] = in.Lookup(mapping.EnumDictionaryValue(t, mapping.IdxT(i)))
 		}
 	case isNumberType(r.typ) && (in.FloatTrained() || r.typ == mapping.TypeFloat || r.typ == mapping.TypeDouble):
-		// By value, as SQL's = compares (sqlnb.NumberKeys): as the training column's float type, or for an
+		// By value, as SQL's = compares (nb.NumberKeys): as the training column's float type, or for an
 		// integer- or DECIMAL-trained input as the argument's (a FLOAT as float32, a DOUBLE as DOUBLE).
 		r.f32 = in.Float32() || (r.typ == mapping.TypeFloat && !in.FloatTrained()) // DOUBLE-trained: FLOAT widens
 		r.fltIdx = in.NumberKeys().F64
@@ -733,7 +735,7 @@ func (b *bound) execute(input mapping.DataChunk, out mapping.Vector, n int, s *s
 	}
 	switch b.spec.out {
 	case outLabel:
-		sqlnb.Argmax(jll, n, K, s.best, s.top)
+		kernel.Argmax(jll, n, K, s.best, s.top)
 		if b.short && !anyNull { // the common case in a tight loop: one 16-byte copy a row
 			slots := unsafe.Slice((*[16]byte)(mapping.VectorGetData(out)), n)
 			for i, c := range s.best[:n] {
@@ -754,7 +756,7 @@ func (b *bound) execute(input mapping.DataChunk, out mapping.Vector, n int, s *s
 		// Every posterior of the chunk by the vector kernels, then the asked class's: ClassPosterior's value
 		// bit for bit (Posteriors gives Posterior's, as ClassPosterior does), K exponentials a row either way.
 		post := s.wideN(n * K)
-		sqlnb.Posteriors(jll, n, K, post, s.top)
+		kernel.Posteriors(jll, n, K, post, s.top)
 		var classes unsafe.Pointer
 		var classMask []uint64
 		if b.classArg >= 0 {
@@ -778,7 +780,7 @@ func (b *bound) execute(input mapping.DataChunk, out mapping.Vector, n int, s *s
 		}
 	case outEvidence:
 		data := unsafe.Slice((*float64)(mapping.VectorGetData(out)), n)
-		sqlnb.LogEvidences(jll, n, K, data, s.wideN(n*K), s.top) // LogEvidence's values, by the vector kernels
+		kernel.LogEvidences(jll, n, K, data, s.wideN(n*K), s.top) // LogEvidence's values, by the vector kernels
 		for i := range n {
 			data[i] += s.ws.ShiftOf(i)
 		}
@@ -811,9 +813,9 @@ func (b *bound) writeMaps(out mapping.Vector, jll []float64, n, K int, s *scratc
 	w.reset(keys, s.first)
 	switch b.spec.out {
 	case outProba:
-		sqlnb.Posteriors(jll, n, K, vals[base:base+n*K], s.top)
+		kernel.Posteriors(jll, n, K, vals[base:base+n*K], s.top)
 	case outLogProba:
-		sqlnb.LogPosteriors(jll, n, K, vals[base:base+n*K], s.top)
+		kernel.LogPosteriors(jll, n, K, vals[base:base+n*K], s.top)
 	}
 	for i := range n {
 		off := base + i*K
@@ -854,13 +856,13 @@ func (b *bound) readAll(input mapping.DataChunk, structVec mapping.Vector, n int
 
 // read converts vec (n rows) into feature r.in.Feature of batch; num is the feature's own buffer for
 // numbers that are not DOUBLE.
-func (r *reader) read(vec mapping.Vector, n int, batch *sqlnb.Batch, num []float64) {
+func (r *reader) read(vec mapping.Vector, n int, batch *nb.Batch, num []float64) {
 	j := r.in.Feature
 	switch r.in.Kind {
-	case sqlnb.TermsInput:
+	case nb.TermsInput:
 		r.readTerms(vec, n, batch.Sparse[j])
 		return
-	case sqlnb.NumberInput:
+	case nb.NumberInput:
 		if r.null {
 			batch.Num[j] = num[:n]
 			batch.Valid[j] = make([]uint64, (n+63)/64) // all NULL
@@ -947,7 +949,7 @@ func (r *reader) readDenseInts(data unsafe.Pointer, cat []int32) bool {
 
 // readTerms fills the terms of a document: tokenized text, or the entries of a MAP of term counts; NULL
 // (or the NULL literal) adds nothing.
-func (r *reader) readTerms(vec mapping.Vector, n int, sp *sqlnb.Sparse) {
+func (r *reader) readTerms(vec mapping.Vector, n int, sp *nb.Sparse) {
 	sp.Reset()
 	if r.null {
 		for range n {

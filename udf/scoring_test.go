@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sqlnb/sqlnb/internal/kernel"
 	"github.com/sqlnb/sqlnb/queries"
 	"github.com/sqlnb/sqlnb/sqlnb"
 	"github.com/sqlnb/sqlnb/udf"
@@ -477,7 +478,7 @@ func TestProbaAndEvidenceChunks(t *testing.T) {
 				}
 				b = append(b, v)
 			}
-			want := sqlnb.LogEvidence(b, 1, len(b), 0)
+			want := kernel.LogEvidence(b, 1, len(b), 0)
 			// Within rounding, not bit for bit: the scores printed include the row's workspace shift, which
 			// nb_log_evidence adds after the log-sum-exp (TestPosteriorsMatchRows checks LogEvidences' bits).
 			if got, err := strconv.ParseFloat(r[1], 64); err != nil || math.Abs(got-want) > 1e-13*max(1, math.Abs(want)) {

@@ -2,26 +2,26 @@ package udf
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"unsafe"
 
 	bindings "github.com/duckdb/duckdb-go-bindings"
 	"github.com/duckdb/duckdb-go/v2/mapping"
-
-	"github.com/sqlnb/sqlnb/sqlnb"
 )
 
-func init() { sqlnb.SetNumberStream(streamNumbers) }
-
-// streamNumbers runs query with args on conn as a streaming query and calls each with every result chunk,
-// in order, as one []float64 per column (sqlnb.NumberStream): DOUBLE columns are the vector's own memory,
-// BOOLEAN and integer columns are converted. DuckDB produces the chunks as they are fetched, so scanning a
-// table of any size holds a chunk at a time (an ORDER BY read this way ran out of memory at 50M rows under
-// 256MB: sort into a table first, as readRanking does). A NULL value is an error; other column types fall back to database/sql (errNotFast).
-func streamNumbers(ctx context.Context, conn *sql.Conn, query string, args []any, each func(cols [][]float64) error) error {
-	return onRawConn(conn, func(raw mapping.Connection) error { return streamRaw(ctx, raw, query, args, each) })
+// StreamNumbers implements nb.NumberStreamConn: it runs query with args as a streaming query and calls each
+// with every result chunk, in order, as one []float64 per column: DOUBLE columns are the vector's own
+// memory, BOOLEAN and integer columns are converted. DuckDB produces the chunks as they are fetched, so
+// scanning a table of any size holds a chunk at a time (an ORDER BY read this way ran out of memory at 50M
+// rows under 256MB: sort into a table first, as readRanking does). A NULL value is an error; other column
+// types fall back to database/sql (errNotFast).
+func (c *conn) StreamNumbers(ctx context.Context, query string, args []any, each func(cols [][]float64) error) error {
+	raw, err := rawConnection(c.Conn)
+	if err != nil {
+		return errNotFast
+	}
+	return streamRaw(ctx, raw, query, args, each)
 }
 
 func streamRaw(ctx context.Context, conn mapping.Connection, query string, args []any, each func(cols [][]float64) error) error {

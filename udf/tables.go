@@ -13,6 +13,7 @@ import (
 
 	"github.com/sqlnb/sqlnb/internal/outfile"
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/store"
 )
 
 // optionParams are the named parameters shared by nb_train and nb_set.
@@ -278,7 +279,7 @@ func logLikelihood(m *sqlnb.Model) any {
 }
 
 func runModels(ctx context.Context, reg *registry, _ map[string]any) ([][]any, error) {
-	names, err := sqlnb.ModelNames(ctx, reg.internal)
+	names, err := store.ModelNames(ctx, reg.internal)
 	if err != nil {
 		return nil, err
 	}
@@ -369,7 +370,7 @@ func runSet(ctx context.Context, reg *registry, args map[string]any) ([][]any, e
 func runExport(ctx context.Context, reg *registry, args map[string]any) ([][]any, error) {
 	m := args["version"].(*sqlnb.Scorer).Model
 	var buf bytes.Buffer
-	if err := sqlnb.Export(&buf, m); err != nil {
+	if err := store.Export(&buf, m); err != nil {
 		return nil, err
 	}
 	path := str(args, "path")

@@ -7,8 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/duckdb/duckdb-go/v2/mapping"
-
-	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/internal/kernel"
 )
 
 // stringAt reads element i of a VARCHAR vector's data (DuckDB's 16-byte string_t: length, then 12
@@ -232,8 +231,8 @@ func hugeDecimalToDouble(h hugeint, scale int, f32 bool) float64 {
 }
 
 // numbersAt converts n numbers of DuckDB type t (integers, floats, HUGEINT, UHUGEINT) to float64 (INTEGER,
-// the usual type of count columns, sixteen at a time: sqlnb.Int32sToFloats; BIGINT, which DuckDB's CSV reader
-// gives integer columns, four at a time: sqlnb.Int64sToFloats).
+// the usual type of count columns, sixteen at a time: kernel.Int32sToFloats; BIGINT, which DuckDB's CSV reader
+// gives integer columns, four at a time: kernel.Int64sToFloats).
 func numbersAt(t mapping.Type, data unsafe.Pointer, dst []float64) bool {
 	switch t {
 	case mapping.TypeTinyInt:
@@ -241,9 +240,9 @@ func numbersAt(t mapping.Type, data unsafe.Pointer, dst []float64) bool {
 	case mapping.TypeSmallInt:
 		toFloats[int16](data, dst)
 	case mapping.TypeInteger:
-		sqlnb.Int32sToFloats(dst, unsafe.Slice((*int32)(data), len(dst)))
+		kernel.Int32sToFloats(dst, unsafe.Slice((*int32)(data), len(dst)))
 	case mapping.TypeBigInt:
-		sqlnb.Int64sToFloats(dst, unsafe.Slice((*int64)(data), len(dst)))
+		kernel.Int64sToFloats(dst, unsafe.Slice((*int64)(data), len(dst)))
 	case mapping.TypeUTinyInt:
 		toFloats[uint8](data, dst)
 	case mapping.TypeUSmallInt:

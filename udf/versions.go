@@ -13,12 +13,14 @@ import (
 	"github.com/duckdb/duckdb-go/v2/mapping"
 
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
+	"github.com/sqlnb/sqlnb/sqlnb/store"
 )
 
 // Model versions and snapshots.
 //
 // Every stored version of a model (each training, append, forget, merge, import and nb_set) has a
-// generation and a marker in DuckDB's catalog, the sequence nb."v_<generation>" (sqlnb.VersionMarker),
+// generation and a marker in DuckDB's catalog, the sequence nb."v_<generation>" (store.VersionMarker),
 // created in the transaction that stores the version and dropped in the one that replaces it. DuckDB
 // versions its catalog per transaction like its tables, so whether a transaction sees a marker is whether
 // it sees that version. A scoring function's bind asks DuckDB, with the caller's client context
@@ -73,7 +75,7 @@ func (r *registry) scorerFor(ctx context.Context, name string, cctx mapping.Clie
 	if pinned != nil {
 		return pinned, nil
 	}
-	gen, params, err := sqlnb.CurrentParams(ctx, r.lookup, name)
+	gen, params, err := store.CurrentParams(ctx, r.lookup, name)
 	gone := errors.Is(err, sqlnb.ErrUnknownModel) // dropped, or never stored
 	if err != nil && !gone {
 		return nil, err
@@ -85,7 +87,7 @@ func (r *registry) scorerFor(ctx context.Context, name string, cctx mapping.Clie
 		return r.version(ctx, name, gen, params)
 	}
 	if !gone {
-		found, ok := seesEntry(cctx, r.catalog, entrySequence, "nb", sqlnb.VersionMarker(gen))
+		found, ok := seesEntry(cctx, r.catalog, entrySequence, "nb", store.VersionMarker(gen))
 		if !ok {
 			return nil, fmt.Errorf("model %q: cannot tell which version your transaction sees: DuckDB's catalog %q could not be read", name, r.catalog)
 		}
@@ -94,7 +96,7 @@ func (r *registry) scorerFor(ctx context.Context, name string, cctx mapping.Clie
 		}
 	}
 	for _, v := range r.older(name, gen) {
-		if found, ok := seesEntry(cctx, r.catalog, entrySequence, "nb", sqlnb.VersionMarker(v.scorer.Model.Generation)); ok && found {
+		if found, ok := seesEntry(cctx, r.catalog, entrySequence, "nb", store.VersionMarker(v.scorer.Model.Generation)); ok && found {
 			r.use(v)
 			return v.scorer, nil
 		}
@@ -348,11 +350,11 @@ func keyPath(key string) string {
 	return key
 }
 
-// KeepVersion implements sqlnb.VersionKeeper: inside the transaction that replaces version gen of model
+// KeepVersion implements store.VersionKeeper: inside the transaction that replaces version gen of model
 // name, each registry of the database that may still need the version — it has the model cached (a
 // statement may be binding it), or a transaction or statement is open on another of sqlnb's connections
 // (its snapshot may still see it) — gets it compiled from the writer's transaction, once.
-func (c *conn) KeepVersion(ctx context.Context, q sqlnb.Querier, name, gen string) {
+func (c *conn) KeepVersion(ctx context.Context, q nb.Querier, name, gen string) {
 	var s *sqlnb.Scorer
 	others := openOtherThan(c.state)
 	for _, r := range c.reg.sameDatabase() {
@@ -375,7 +377,7 @@ func (c *conn) KeepVersion(ctx context.Context, q sqlnb.Querier, name, gen strin
 	}
 }
 
-// VersionGone implements sqlnb.VersionKeeper: once the replacement committed, version gen of model name
+// VersionGone implements store.VersionKeeper: once the replacement committed, version gen of model name
 // counts as replaced from now on.
 func (c *conn) VersionGone(name, gen string, committed bool) {
 	if !committed {

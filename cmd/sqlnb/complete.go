@@ -15,7 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sqlnb/sqlnb/queries"
-	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 )
 
 // catalog is what Tab completes in the shell, read from DuckDB's own catalog.
@@ -37,7 +37,7 @@ const (
 )
 
 // loadCatalog reads the catalog through q. A part that cannot be read is left empty.
-func loadCatalog(ctx context.Context, q sqlnb.Querier) *catalog {
+func loadCatalog(ctx context.Context, q nb.Querier) *catalog {
 	strs := func(stmt string) [][]string {
 		rows, err := q.QueryContext(ctx, stmt)
 		if err != nil {
@@ -369,7 +369,7 @@ func modelNames(dsn string) []string {
 }
 
 // loadModels returns the names in nb.models; none when the model store does not exist.
-func loadModels(ctx context.Context, db sqlnb.Querier) []string {
+func loadModels(ctx context.Context, db nb.Querier) []string {
 	var exists bool
 	if db.QueryRowContext(ctx, queries.SQL("store_schema_exists.sql")).Scan(&exists) != nil || !exists {
 		return nil

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 )
 
 type mergeOptions struct {
@@ -42,7 +43,7 @@ models count twice.`,
 }
 
 func runMerge(cmd *cobra.Command, e *env, o *mergeOptions, inputs []string) error {
-	if err := sqlnb.ValidateName(o.into); err != nil {
+	if err := nb.ValidateName(o.into); err != nil {
 		return usageError{err}
 	}
 	db, err := e.openExisting()

@@ -12,6 +12,8 @@ import (
 
 	"github.com/sqlnb/sqlnb/internal/outfile"
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
+	"github.com/sqlnb/sqlnb/sqlnb/store"
 )
 
 func newModelsCmd(e *env) *cobra.Command {
@@ -134,10 +136,10 @@ func newModelsCmd(e *env) *cobra.Command {
 				return err
 			}
 			if exportOut == "" {
-				return sqlnb.Export(e.stdout, m)
+				return store.Export(e.stdout, m)
 			}
 			var buf bytes.Buffer
-			if err := sqlnb.Export(&buf, m); err != nil {
+			if err := store.Export(&buf, m); err != nil {
 				return err
 			}
 			if err := outfile.WriteFile(exportOut, buf.Bytes()); err != nil {
@@ -232,10 +234,10 @@ func newModelsCmd(e *env) *cobra.Command {
 			if db.UpgradedFrom() != 0 { // opening the database upgraded it already, and said so
 				return nil
 			}
-			if from == sqlnb.FormatVersion {
+			if from == nb.FormatVersion {
 				fmt.Fprintf(e.stderr, "the model store is at format version %d: nothing to do\n", from)
 			} else {
-				fmt.Fprintf(e.stderr, "upgraded the model store from format version %d to %d\n", from, sqlnb.FormatVersion)
+				fmt.Fprintf(e.stderr, "upgraded the model store from format version %d to %d\n", from, nb.FormatVersion)
 			}
 			return nil
 		},

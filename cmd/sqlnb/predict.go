@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"github.com/sqlnb/sqlnb/udf"
 
 	"github.com/spf13/cobra"
@@ -91,7 +92,7 @@ func runPredict(cmd *cobra.Command, e *env, o *predictOptions) error {
 				f.Value.String(), o.output, copyFormat)}
 		}
 	}
-	if err := sqlnb.ValidateName(o.model); err != nil {
+	if err := nb.ValidateName(o.model); err != nil {
 		return usageError{err}
 	}
 	ctx := cmd.Context()
@@ -104,7 +105,7 @@ func runPredict(cmd *cobra.Command, e *env, o *predictOptions) error {
 	if err != nil {
 		return err
 	}
-	src, err := sqlnb.ResolveSource(ctx, db, o.from)
+	src, err := nb.ResolveSource(ctx, db, o.from)
 	if err != nil {
 		return err
 	}
@@ -157,36 +158,36 @@ func runPredict(cmd *cobra.Command, e *env, o *predictOptions) error {
 // posteriors). Output column names are unambiguous by rule: DuckDB's names ignore case, so a class whose
 // proba_ column would repeat another's (classes "A" and "a"), or a sqlnb column that the source already has,
 // is an error saying what to do (--proba-map, --prefix, --columns), never a silent rename.
-func predictQuery(ctx context.Context, db *udf.DB, o *predictOptions, m *sqlnb.Model, src sqlnb.Source) (string, error) {
-	cols, err := sqlnb.Describe(ctx, db, src)
+func predictQuery(ctx context.Context, db *udf.DB, o *predictOptions, m *sqlnb.Model, src nb.Source) (string, error) {
+	cols, err := nb.Describe(ctx, db, src)
 	if err != nil {
 		return "", err
 	}
 	kept := cols
 	keep := queries.Row + ".*"
 	if len(o.columns) > 0 {
-		if err := sqlnb.RequireColumns(ctx, db, src, "--columns", o.columns...); err != nil {
+		if err := nb.RequireColumns(ctx, db, src, "--columns", o.columns...); err != nil {
 			return "", usageError{err}
 		}
 		kept = nil
 		q := make([]string, len(o.columns))
 		for i, c := range o.columns {
 			q[i] = queries.Row + "." + queries.Ident(c)
-			kept = append(kept, sqlnb.Column{Name: c})
+			kept = append(kept, nb.Column{Name: c})
 		}
 		keep = strings.Join(q, ", ")
 	}
 	taken := map[string]string{} // name folded as DuckDB folds identifiers (ASCII letters) → what holds it
 	classOf := map[string]bool{} // the folded names that are class columns
 	for _, c := range kept {
-		if prev, ok := taken[sqlnb.FoldIdent(c.Name)]; ok && len(o.columns) > 0 {
+		if prev, ok := taken[nb.FoldIdent(c.Name)]; ok && len(o.columns) > 0 {
 			return "", usageError{fmt.Errorf("predict %q: --columns names %q and %s, which are one column to DuckDB (its names ignore case): name it once",
 				m.Name, c.Name, strings.TrimPrefix(prev, "the source column "))}
 		}
-		taken[sqlnb.FoldIdent(c.Name)] = fmt.Sprintf("the source column %q", c.Name)
+		taken[nb.FoldIdent(c.Name)] = fmt.Sprintf("the source column %q", c.Name)
 	}
 	claim := func(name, what string, class bool) error {
-		key := sqlnb.FoldIdent(name)
+		key := nb.FoldIdent(name)
 		if prev, ok := taken[key]; ok {
 			advice := "give sqlnb's columns a prefix with --prefix (e.g. --prefix nb_), or keep other columns with --columns"
 			switch {
@@ -252,7 +253,7 @@ func readsFile(ctx context.Context, conn *sql.Conn, from, path string) bool {
 	if err != nil {
 		return false
 	}
-	names := append(append([]string{from}, sqlnb.StringLiterals(from)...), pathWords(from)...)
+	names := append(append([]string{from}, nb.StringLiterals(from)...), pathWords(from)...)
 	views := map[string]string{} // lower-case name → SQL
 	if rows, err := conn.QueryContext(ctx, "SELECT view_name, sql FROM duckdb_views() WHERE NOT internal"); err == nil {
 		for rows.Next() {
@@ -272,7 +273,7 @@ func readsFile(ctx context.Context, conn *sql.Conn, from, path string) bool {
 			for name, def := range views {
 				if !seen[name] && mentions(lower, name) {
 					seen[name] = true
-					names = append(names, sqlnb.StringLiterals(def)...)
+					names = append(names, nb.StringLiterals(def)...)
 					names = append(names, pathWords(def)...)
 					next = append(next, def)
 				}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"github.com/sqlnb/sqlnb/udf"
 )
 
@@ -75,7 +76,7 @@ func TestPredictProbaColumns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := sqlnb.ResolveSource(ctx, db, "d")
+	src, err := nb.ResolveSource(ctx, db, "d")
 	if err != nil {
 		t.Fatal(err)
 	}

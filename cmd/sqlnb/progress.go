@@ -12,6 +12,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"github.com/sqlnb/sqlnb/udf"
 )
 
@@ -182,7 +183,7 @@ func (e *env) track(ctx context.Context, conn *sql.Conn, desc, source string) *t
 	if conn != nil {
 		poll, _ = enableProgress(ctx, conn)
 		if source != "" {
-			if src, err := sqlnb.ResolveSource(ctx, conn, source); err == nil {
+			if src, err := nb.ResolveSource(ctx, conn, source); err == nil {
 				total, _ = sqlnb.EstimateRows(ctx, conn, src)
 			}
 		}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"github.com/sqlnb/sqlnb/udf"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sqlnb/sqlnb/udf"
 
 	"github.com/sqlnb/sqlnb/sqlnb"
 )

@@ -23,6 +23,7 @@ import (
 	"github.com/duckdb/duckdb-go/v2/mapping"
 
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"github.com/sqlnb/sqlnb/udf"
 )
 
@@ -152,7 +153,7 @@ func versionText() string {
 			}
 		}
 	}
-	return fmt.Sprintf("%s%s%s, model store format %d, DuckDB %s, %s", rev, dirty, when, sqlnb.FormatVersion, mapping.LibraryVersion(), runtime.Version())
+	return fmt.Sprintf("%s%s%s, model store format %d, DuckDB %s, %s", rev, dirty, when, nb.FormatVersion, mapping.LibraryVersion(), runtime.Version())
 }
 
 // upgradeNoted: this run said that opening the database upgraded its model store.
@@ -175,7 +176,7 @@ func (e *env) openDB(dsn string) (*udf.DB, error) {
 			upgradeNoted = true
 			path, _, _ := strings.Cut(dsn, "?")
 			fmt.Fprintf(e.stderr, "upgraded the model store in %s from format version %d to %d (an older sqlnb cannot read it any more)\n",
-				path, from, sqlnb.FormatVersion)
+				path, from, nb.FormatVersion)
 		}
 	}
 	if err != nil && strings.Contains(err.Error(), "Could not set lock on file") {

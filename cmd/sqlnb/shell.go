@@ -21,7 +21,7 @@ import (
 
 	"github.com/sqlnb/sqlnb/internal/outfile"
 	"github.com/sqlnb/sqlnb/queries"
-	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"github.com/sqlnb/sqlnb/udf"
 )
 
@@ -568,7 +568,7 @@ func tableArg(s string) (schema, name string, err error) {
 }
 
 // importFile loads file into table with DuckDB's reader for its extension (.csv, .tsv, .parquet, .json,
-// ...; see sqlnb.ResolveSource): the rows are appended when the table exists (by column position, as the
+// ...; see nb.ResolveSource): the rows are appended when the table exists (by column position, as the
 // DuckDB CLI's .import does), else the table is created from the file.
 func (sh *shell) importFile(file, table string) error {
 	ctx := context.Background()
@@ -576,7 +576,7 @@ func (sh *shell) importFile(file, table string) error {
 	if err != nil {
 		return fmt.Errorf(".import %q: %w", file, err)
 	}
-	src, err := sqlnb.ResolveSource(ctx, sh.conn, file)
+	src, err := nb.ResolveSource(ctx, sh.conn, file)
 	if err != nil || !strings.HasPrefix(src.From, "read_") {
 		return fmt.Errorf(".import %q: not a file DuckDB reads: use .csv, .tsv, .parquet, .json, .jsonl or .ndjson (also .gz or .zst)", file)
 	}

@@ -8,6 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
+	"github.com/sqlnb/sqlnb/sqlnb/store"
 )
 
 // modelFlags are the training and hyperparameter flags, defined once and shared by train, cv and models
@@ -220,7 +222,7 @@ func runTrain(cmd *cobra.Command, e *env, o *trainOptions) error {
 	if len(missing) > 0 { // as cobra words it
 		return usageError{fmt.Errorf("required flag(s) %s not set", strings.Join(missing, ", "))}
 	}
-	if err := sqlnb.ValidateName(o.model); err != nil {
+	if err := nb.ValidateName(o.model); err != nil {
 		return usageError{err}
 	}
 	if o.add || o.forget {
@@ -247,7 +249,7 @@ func runTrain(cmd *cobra.Command, e *env, o *trainOptions) error {
 		return err
 	}
 	defer conn.Close()
-	names, _ := sqlnb.ModelNames(ctx, conn) // to say when training replaces a model (the summary line)
+	names, _ := store.ModelNames(ctx, conn) // to say when training replaces a model (the summary line)
 	replaced := slices.Contains(names, spec.Model)
 	bar := e.track(ctx, conn, "training", o.from)
 	res, err := sqlnb.Train(ctx, conn, spec)

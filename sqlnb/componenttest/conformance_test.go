@@ -20,8 +20,17 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/sqlnb/sqlnb/internal/kernel"
 	"github.com/sqlnb/sqlnb/queries"
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/family/categorical"
+	"github.com/sqlnb/sqlnb/sqlnb/family/counts"
+	"github.com/sqlnb/sqlnb/sqlnb/family/discriminant"
+	"github.com/sqlnb/sqlnb/sqlnb/family/gaussian"
+	"github.com/sqlnb/sqlnb/sqlnb/family/logistic"
+	"github.com/sqlnb/sqlnb/sqlnb/family/poisson"
+	"github.com/sqlnb/sqlnb/sqlnb/family/text"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"github.com/sqlnb/sqlnb/udf"
 )
 
@@ -36,9 +45,9 @@ type kindCase struct {
 	// binarize, when set, is the threshold given at training (Bernoulli kinds).
 	binarize float64
 	// ref adds the kind's statistics for feature f over rows (plain Go) to stats.
-	ref func(stats sqlnb.Stats, f string, rows []row, bin float64)
+	ref func(stats nb.Stats, f string, rows []row, bin float64)
 	// refAll, for kinds whose statistics span every feature (lda, qda), adds them for feats over rows.
-	refAll func(stats sqlnb.Stats, feats []string, rows []row)
+	refAll func(stats nb.Stats, feats []string, rows []row)
 	// fitted: the kind's parameters are fitted (logistic): models do not merge, and fold models are
 	// compared with direct training at tolerance statTol.
 	fitted  bool
@@ -75,7 +84,7 @@ func doc(r *rand.Rand, c int) any {
 	return strings.Join(w, " ")
 }
 
-func counts(r *rand.Rand, c int) any {
+func countValues(r *rand.Rand, c int) any {
 	if r.IntN(15) == 0 {
 		return nil
 	}
@@ -93,7 +102,7 @@ var cases = map[sqlnb.Kind]kindCase{
 			return float64(3*c) + r.NormFloat64()*float64(1+c)
 		}, ref: refGaussian},
 	sqlnb.Poisson: {colType: "DOUBLE", edges: []any{nil, math.NaN(), math.Inf(1), -1.0, 2.5, 0.0, 1e300, 1000.0},
-		train: counts, ref: refPoisson},
+		train: countValues, ref: refPoisson},
 	sqlnb.Categorical: {colType: "VARCHAR", edges: []any{nil, "unseen value", "u", ""},
 		train: func(r *rand.Rand, c int) any {
 			if r.IntN(15) == 0 {
@@ -102,9 +111,9 @@ var cases = map[sqlnb.Kind]kindCase{
 			return []string{"u", "v", "w", "x"}[(c+r.IntN(2+c))%4]
 		}, ref: refCategorical},
 	sqlnb.Bernoulli: {colType: "DOUBLE", edges: []any{nil, math.NaN(), 0.0, 5.0, -1.0, math.Inf(1), 1e300}, binarize: 1,
-		train: counts, ref: refCategorical},
-	sqlnb.Multinomial: {colType: "DOUBLE", edges: []any{nil, math.NaN(), math.Inf(1), 0.0, 7.0, 1e300}, train: counts, ref: refTotals},
-	sqlnb.Complement:  {colType: "DOUBLE", edges: []any{nil, math.NaN(), math.Inf(-1), 0.0, 7.0, 1e300}, train: counts, ref: refTotals},
+		train: countValues, ref: refCategorical},
+	sqlnb.Multinomial: {colType: "DOUBLE", edges: []any{nil, math.NaN(), math.Inf(1), 0.0, 7.0, 1e300}, train: countValues, ref: refTotals},
+	sqlnb.Complement:  {colType: "DOUBLE", edges: []any{nil, math.NaN(), math.Inf(-1), 0.0, 7.0, 1e300}, train: countValues, ref: refTotals},
 	sqlnb.Text: {colType: "VARCHAR", edges: []any{nil, "", "zzzz qqqq", "free free free money", "Team! MEETING, now…"},
 		train: doc, ref: refTerms},
 	sqlnb.TextBernoulli: {colType: "VARCHAR", edges: []any{nil, "", "zzzz", "free free win", "team lunch"}, noWeights: true, binarize: 1,
@@ -402,12 +411,12 @@ func regParam(sp spec) float64 {
 }
 
 // batch decodes rows as the scorer's inputs declare: numbers (NULL invalid), category codes, terms.
-func batch(s *sqlnb.Scorer, rows []row) *sqlnb.Batch {
+func batch(s *sqlnb.Scorer, rows []row) *nb.Batch {
 	n := len(rows)
 	b := s.NewBatch(n)
 	for j, in := range s.Inputs {
 		switch in.Kind {
-		case sqlnb.NumberInput:
+		case nb.NumberInput:
 			mask := make([]uint64, (n+63)/64)
 			for i, rw := range rows {
 				if v, ok := rw.vals[in.Name].(float64); ok {
@@ -416,7 +425,7 @@ func batch(s *sqlnb.Scorer, rows []row) *sqlnb.Batch {
 				}
 			}
 			b.Valid[j] = mask
-		case sqlnb.CategoryInput:
+		case nb.CategoryInput:
 			for i, rw := range rows {
 				switch v := rw.vals[in.Name].(type) {
 				case nil:
@@ -427,7 +436,7 @@ func batch(s *sqlnb.Scorer, rows []row) *sqlnb.Batch {
 					b.Cat[j][i] = in.Lookup(v)
 				}
 			}
-		case sqlnb.TermsInput:
+		case nb.TermsInput:
 			sp := b.Sparse[j]
 			sp.Reset()
 			for _, rw := range rows {
@@ -481,7 +490,7 @@ func checkKernel(t *testing.T, s *sqlnb.Scorer, sp spec, rows []row) [][]float64
 				errorf("row %d (%v) class %s: vector kernel %v, row reference %v", i, rows[i].vals, s.Labels[c], v, ref[c])
 			}
 		}
-		sqlnb.Posterior(out, n, K, i, post)
+		kernel.Posterior(out, n, K, i, post)
 		sum := 0.0
 		for _, p := range post {
 			sum += p
@@ -815,7 +824,7 @@ func compareModels(t *testing.T, what string, got, want *sqlnb.Model, tol float6
 	compareStats(t, what, got.Stats, want.Stats, tol)
 }
 
-func compareStats(t *testing.T, what string, got, want sqlnb.Stats, tol float64) {
+func compareStats(t *testing.T, what string, got, want nb.Stats, tol float64) {
 	errorf := errs(t)
 	t.Helper()
 	names := map[string]bool{}
@@ -877,7 +886,7 @@ func keyed(rows any) map[string]reflect.Value {
 
 // checkReference: the statistics SQL training computed equal the plain-Go reference's.
 func checkReference(t *testing.T, m *sqlnb.Model, sp spec, rows []row, weighted bool) {
-	want := sqlnb.Stats{}
+	want := nb.Stats{}
 	for i := range rows {
 		if !weighted {
 			rows[i].w = 1
@@ -906,7 +915,7 @@ func checkReference(t *testing.T, m *sqlnb.Model, sp spec, rows []row, weighted 
 	compareStats(t, "reference", m.Stats, want, tol)
 }
 
-func refGaussian(stats sqlnb.Stats, f string, rows []row, _ float64) {
+func refGaussian(stats nb.Stats, f string, rows []row, _ float64) {
 	for c, cl := range classes {
 		var xs, ws []float64
 		for _, r := range rows {
@@ -914,7 +923,7 @@ func refGaussian(stats sqlnb.Stats, f string, rows []row, _ float64) {
 				xs, ws = append(xs, x), append(ws, r.w)
 			}
 		}
-		g := sqlnb.GaussianStat{Feature: f, Class: cl, Count: int64(len(xs))}
+		g := gaussian.GaussianStat{Feature: f, Class: cl, Count: int64(len(xs))}
 		var sw, swx float64
 		for i, x := range xs {
 			g.Mean += x / float64(len(xs))
@@ -929,13 +938,13 @@ func refGaussian(stats sqlnb.Stats, f string, rows []row, _ float64) {
 			g.M2 += (x - g.Mean) * (x - g.Mean)
 			g.WM2 += ws[i] * (x - g.WMean) * (x - g.WMean)
 		}
-		stats["gaussian"] = append(asRows[sqlnb.GaussianStat](stats["gaussian"]), g)
+		stats["gaussian"] = append(asRows[gaussian.GaussianStat](stats["gaussian"]), g)
 	}
 }
 
 // refCoMoments: per class over the complete rows (every feature a number), the weight, the weighted means
 // and the co-moments Σ w (x_j - mean_j)(x_k - mean_k), by the two-pass definition.
-func refCoMoments(stats sqlnb.Stats, feats []string, rows []row) {
+func refCoMoments(stats nb.Stats, feats []string, rows []row) {
 	for c, cl := range classes {
 		var xs [][]float64
 		var ws []float64
@@ -971,7 +980,7 @@ func refCoMoments(stats sqlnb.Stats, feats []string, rows []row) {
 				for i, x := range xs {
 					co += ws[i] * (x[j] - mean[j]) * (x[k] - mean[k])
 				}
-				stats["comoments"] = append(asRows[sqlnb.CoMoment](stats["comoments"]), sqlnb.CoMoment{Feature: feats[j], Class: cl, Other: feats[k],
+				stats["comoments"] = append(asRows[discriminant.CoMoment](stats["comoments"]), discriminant.CoMoment{Feature: feats[j], Class: cl, Other: feats[k],
 					Count: int64(len(xs)), Weight: sw, Mean: mean[j], OtherMean: mean[k], CoMoment: co})
 			}
 		}
@@ -982,7 +991,7 @@ func refCoMoments(stats sqlnb.Stats, feats []string, rows []row) {
 // steps over every class's weights and the intercepts of classes 1..K-1 (class 0's is 0; the weights'
 // penalty ½ Σ_c ‖w_c‖² makes them sum to 0 over the classes), then centres the intercepts, as scikit-learn
 // reports them; to a gradient of 1e-13 per unit weight.
-func refLogistic(stats sqlnb.Stats, feats []string, rows []row) {
+func refLogistic(stats nb.Stats, feats []string, rows []row) {
 	var xs [][]float64
 	var ws []float64
 	var ys []int
@@ -1093,16 +1102,16 @@ func refLogistic(stats sqlnb.Stats, feats []string, rows []row) {
 		mean += theta[c*d] / float64(K)
 	}
 	for c, cl := range classes {
-		stats["logistic"] = append(asRows[sqlnb.LogisticCoef](stats["logistic"]), sqlnb.LogisticCoef{Class: cl, Coef: theta[c*d] - mean})
+		stats["logistic"] = append(asRows[logistic.LogisticCoef](stats["logistic"]), logistic.LogisticCoef{Class: cl, Coef: theta[c*d] - mean})
 		for j, f := range feats {
-			stats["logistic"] = append(asRows[sqlnb.LogisticCoef](stats["logistic"]), sqlnb.LogisticCoef{Feature: f, Class: cl, Coef: theta[c*d+j+1]})
+			stats["logistic"] = append(asRows[logistic.LogisticCoef](stats["logistic"]), logistic.LogisticCoef{Feature: f, Class: cl, Coef: theta[c*d+j+1]})
 		}
 	}
 }
 
-func refPoisson(stats sqlnb.Stats, f string, rows []row, _ float64) {
+func refPoisson(stats nb.Stats, f string, rows []row, _ float64) {
 	for c, cl := range classes {
-		p := sqlnb.PoissonStat{Feature: f, Class: cl}
+		p := poisson.PoissonStat{Feature: f, Class: cl}
 		var sum, swx float64
 		for _, r := range rows {
 			if x, ok := r.vals[f].(float64); ok && r.class == c {
@@ -1118,13 +1127,13 @@ func refPoisson(stats sqlnb.Stats, f string, rows []row, _ float64) {
 		if p.Weight > 0 {
 			p.WMean = swx / p.Weight
 		}
-		stats["poisson"] = append(asRows[sqlnb.PoissonStat](stats["poisson"]), p)
+		stats["poisson"] = append(asRows[poisson.PoissonStat](stats["poisson"]), p)
 	}
 }
 
 // refCategorical counts values as DuckDB casts them to text; a number of a Bernoulli feature is "true"
 // when > the threshold.
-func refCategorical(stats sqlnb.Stats, f string, rows []row, bin float64) {
+func refCategorical(stats nb.Stats, f string, rows []row, bin float64) {
 	type key struct{ c, v string }
 	n, w := map[key]int64{}, map[key]float64{}
 	var order []key
@@ -1146,11 +1155,11 @@ func refCategorical(stats sqlnb.Stats, f string, rows []row, bin float64) {
 		w[k] += r.w
 	}
 	for _, k := range order {
-		stats["categorical"] = append(asRows[sqlnb.CategoryCount](stats["categorical"]), sqlnb.CategoryCount{Feature: f, Class: k.c, Value: k.v, Count: n[k], Weight: w[k]})
+		stats["categorical"] = append(asRows[categorical.CategoryCount](stats["categorical"]), categorical.CategoryCount{Feature: f, Class: k.c, Value: k.v, Count: n[k], Weight: w[k]})
 	}
 }
 
-func refTotals(stats sqlnb.Stats, f string, rows []row, _ float64) {
+func refTotals(stats nb.Stats, f string, rows []row, _ float64) {
 	for c, cl := range classes {
 		total := 0.0
 		for _, r := range rows {
@@ -1158,15 +1167,15 @@ func refTotals(stats sqlnb.Stats, f string, rows []row, _ float64) {
 				total += r.w * x
 			}
 		}
-		stats["totals"] = append(asRows[sqlnb.CountStat](stats["totals"]), sqlnb.CountStat{Feature: f, Class: cl, Total: total})
+		stats["totals"] = append(asRows[counts.CountStat](stats["totals"]), counts.CountStat{Feature: f, Class: cl, Total: total})
 	}
 }
 
 // refTerms counts each document's terms (sqlnb's Go tokenizer, held equal to the training SQL by
 // TestTextOptionsAgreeWithSQL): occurrences, documents, documents with more than bin occurrences, weight.
-func refTerms(stats sqlnb.Stats, f string, rows []row, bin float64) {
+func refTerms(stats nb.Stats, f string, rows []row, bin float64) {
 	type key struct{ c, t string }
-	agg := map[key]*sqlnb.TermCount{}
+	agg := map[key]*text.TermCount{}
 	var order []key
 	for _, r := range rows {
 		d, ok := r.vals[f].(string)
@@ -1180,7 +1189,7 @@ func refTerms(stats sqlnb.Stats, f string, rows []row, bin float64) {
 		for term, n := range hist {
 			k := key{classes[r.class], term}
 			if agg[k] == nil {
-				agg[k] = &sqlnb.TermCount{Feature: f, Class: k.c, Term: term}
+				agg[k] = &text.TermCount{Feature: f, Class: k.c, Term: term}
 				order = append(order, k)
 			}
 			a := agg[k]
@@ -1194,13 +1203,13 @@ func refTerms(stats sqlnb.Stats, f string, rows []row, bin float64) {
 	}
 	sort.Slice(order, func(i, j int) bool { return order[i].c+order[i].t < order[j].c+order[j].t })
 	for _, k := range order {
-		stats["terms"] = append(asRows[sqlnb.TermCount](stats["terms"]), *agg[k])
+		stats["terms"] = append(asRows[text.TermCount](stats["terms"]), *agg[k])
 	}
 }
 
 // refBernoulliTerms: refTerms, and per class with a non-NULL document the DocsTerm row counting those
 // documents (empty ones too: BernoulliNB's n_c over the rows whose text is not missing).
-func refBernoulliTerms(stats sqlnb.Stats, f string, rows []row, bin float64) {
+func refBernoulliTerms(stats nb.Stats, f string, rows []row, bin float64) {
 	refTerms(stats, f, rows, bin)
 	for c, cl := range classes {
 		var n int64
@@ -1210,7 +1219,7 @@ func refBernoulliTerms(stats sqlnb.Stats, f string, rows []row, bin float64) {
 			}
 		}
 		if n > 0 {
-			stats["terms"] = append(asRows[sqlnb.TermCount](stats["terms"]), sqlnb.TermCount{Feature: f, Class: cl, Term: sqlnb.DocsTerm, Docs: n})
+			stats["terms"] = append(asRows[text.TermCount](stats["terms"]), text.TermCount{Feature: f, Class: cl, Term: text.DocsTerm, Docs: n})
 		}
 	}
 }

@@ -1,7 +1,0 @@
-//go:build !amd64 || purego
-
-package sqlnb
-
-func allFiniteAVX2(*float64, int) bool {
-	panic("sqlnb: no AVX2 kernel on this platform")
-}

@@ -1,9 +1,0 @@
-//go:build !amd64
-
-package sqlnb
-
-import "runtime"
-
-// hasFMA reports whether math.FMA is one instruction here (fma_amd64.go): on these architectures the
-// compiler emits it unconditionally; elsewhere (386, wasm, mips...) math.FMA is software.
-var hasFMA = map[string]bool{"arm64": true, "ppc64": true, "ppc64le": true, "s390x": true, "riscv64": true, "loong64": true}[runtime.GOARCH]
