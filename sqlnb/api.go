@@ -30,8 +30,11 @@ type (
 	DB = nb.DB
 )
 
+// ParamSpecs lists the hyperparameters the families declare, in the order help and nb_show list them.
+func ParamSpecs() []nb.ParamSpec { return families.ParamSet().Specs() }
+
 // DefaultParams returns the hyperparameters a model gets when none are given.
-func DefaultParams() Params { return nb.DefaultParams() }
+func DefaultParams() Params { return families.DefaultParams() }
 
 // The kinds of model.
 const (

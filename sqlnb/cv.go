@@ -94,7 +94,7 @@ func (r *CVResult) Rows() []CVRow {
 		}
 		slices.Sort(names)
 		for _, k := range names {
-			row := CVRow{Alpha: s.Params.Alpha, VarSmoothing: s.Params.VarSmoothing, Metric: k, Mean: s.Mean[k], SD: s.SD[k],
+			row := CVRow{Alpha: s.Params.Float("alpha"), VarSmoothing: s.Params.Float("var_smoothing"), Metric: k, Mean: s.Mean[k], SD: s.SD[k],
 				Folds: make([]float64, len(s.Folds)), Best: i == r.Best}
 			for f, m := range s.Folds {
 				v, ok := m[k]
@@ -156,11 +156,11 @@ func foldModels(ctx context.Context, db nb.Querier, reg FoldRegistrar, spec CVSp
 	if t.Terms != nil {
 		return nil, "", nil, fmt.Errorf("%w: cross-validation of a model with a term table is not supported yet: its rows carry no term MAP to score", nb.ErrBadOption)
 	}
-	params := nb.DefaultParams()
+	params := DefaultParams()
 	if t.Params != nil {
 		params = *t.Params
 	} else if t.SemiSupervised {
-		params.Tol = DefaultEMTol
+		params = params.With("tol", DefaultEMTol)
 	}
 	p, err := makePlan(ctx, db, t)
 	if err != nil {
@@ -170,7 +170,7 @@ func foldModels(ctx context.Context, db nb.Querier, reg FoldRegistrar, spec CVSp
 	if err != nil {
 		return nil, "", nil, err
 	}
-	if err := params.Validate(); err != nil {
+	if err := families.ValidateParams(params); err != nil {
 		return nil, "", nil, err
 	}
 	p.Params = params
@@ -242,7 +242,7 @@ func foldModels(ctx context.Context, db nb.Querier, reg FoldRegistrar, spec CVSp
 		}
 		out[f].Name = fmt.Sprintf("%s (fold %d)", t.Model, f+1)
 		out[f].Generation = nb.NewGeneration()
-		if t.Params != nil && params.Priors == nb.PriorsGiven {
+		if t.Params != nil && params.Text("priors") == nb.PriorsGiven {
 			if err := applyGivenPriors(out[f], t.GivenPriors); err != nil {
 				return nil, "", nil, err
 			}
@@ -292,7 +292,7 @@ func refitFolds(ctx context.Context, db nb.Querier, spec CVSpec, p *nb.Plan, bas
 		}
 		m.Name = fmt.Sprintf("%s (fold %d)", spec.Train.Model, f+1)
 		m.Generation = nb.NewGeneration()
-		if spec.Train.Params != nil && m.Params.Priors == nb.PriorsGiven {
+		if spec.Train.Params != nil && m.Params.Text("priors") == nb.PriorsGiven {
 			if err := applyGivenPriors(&m, spec.Train.GivenPriors); err != nil {
 				return nil, err
 			}
@@ -357,10 +357,10 @@ func semiSupervisedFolds(ctx context.Context, db nb.Querier, reg FoldRegistrar, 
 		// (the CLI's --alpha is the sweep's, and left the training options' alpha at 0).
 		params := p.Params
 		if len(spec.Alphas) == 1 {
-			params.Alpha = spec.Alphas[0]
+			params = params.With("alpha", spec.Alphas[0])
 		}
 		if len(spec.VarSmoothings) == 1 {
-			params.VarSmoothing = spec.VarSmoothings[0]
+			params = params.With("var_smoothing", spec.VarSmoothings[0])
 		}
 		fp.Params = params
 		m, more, err := trainSemiSupervised(ctx, conn, reg, spec.Train, &fp, params)
@@ -435,17 +435,16 @@ func CrossValidate(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, spec 
 	base := models[0].Params
 	alphas, vss := spec.Alphas, spec.VarSmoothings
 	if len(alphas) == 0 {
-		alphas = []float64{base.Alpha}
+		alphas = []float64{base.Float("alpha")}
 	}
 	if len(vss) == 0 {
-		vss = []float64{base.VarSmoothing}
+		vss = []float64{base.Float("var_smoothing")}
 	}
 	res := &CVResult{Metric: spec.Metric, Warnings: warnings}
 	for _, a := range alphas {
 		for _, v := range vss {
-			p := base
-			p.Alpha, p.VarSmoothing = a, v
-			if err := p.Validate(); err != nil {
+			p := base.With("alpha", a).With("var_smoothing", v)
+			if err := families.ValidateParams(p); err != nil {
 				return nil, err
 			}
 			setting, err := cvSetting(ctx, conn, reg, models, p, src, fold, spec)

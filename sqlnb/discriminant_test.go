@@ -76,16 +76,17 @@ func TestDiscriminantSingular(t *testing.T) {
 	db := mustOpenDB(t)
 	mustExec(t, db, `CREATE TABLE d AS SELECT ['a', 'b'][1 + i % 2] AS y, sin(i) AS x1, cos(i) AS x2,
 		2 * sin(i) - cos(i) AS x3, 5.0 AS c FROM range(200) r(i)`)
+	type fix struct{ regParam, shrinkage float64 }
 	for _, c := range []struct {
 		kind     sqlnb.Kind
 		features []string
 		want     []string
-		fix      sqlnb.Params
+		fix      fix
 	}{
-		{sqlnb.LDA, []string{"x1", "x2", "x3"}, []string{`"x3"`, "linear combination", "shrinkage"}, sqlnb.Params{Solver: sqlnb.SolverLSQR, Shrinkage: 0.1}},
-		{sqlnb.QDA, []string{"x1", "x2", "x3"}, []string{`"x3"`, "linear combination", "reg_param", `class "a"`}, sqlnb.Params{RegParam: 0.1}},
-		{sqlnb.QDA, []string{"c", "x1"}, []string{`"c"`, "constant", "reg_param"}, sqlnb.Params{RegParam: 0.1}},
-		{sqlnb.LDA, []string{"x1", "c"}, []string{`"c"`, "constant", "shrinkage"}, sqlnb.Params{Solver: sqlnb.SolverLSQR, Shrinkage: 0.1}},
+		{sqlnb.LDA, []string{"x1", "x2", "x3"}, []string{`"x3"`, "linear combination", "shrinkage"}, fix{shrinkage: 0.1}},
+		{sqlnb.QDA, []string{"x1", "x2", "x3"}, []string{`"x3"`, "linear combination", "reg_param", `class "a"`}, fix{regParam: 0.1}},
+		{sqlnb.QDA, []string{"c", "x1"}, []string{`"c"`, "constant", "reg_param"}, fix{regParam: 0.1}},
+		{sqlnb.LDA, []string{"x1", "c"}, []string{`"c"`, "constant", "shrinkage"}, fix{shrinkage: 0.1}},
 	} {
 		spec := sqlnb.TrainSpec{Model: "sing", Source: "d", Label: "y", Kind: c.kind, Features: c.features}
 		_, err := sqlnb.Train(ctx, db, spec)
@@ -98,9 +99,9 @@ func TestDiscriminantSingular(t *testing.T) {
 			}
 		}
 		p := sqlnb.DefaultParams()
-		p.RegParam, p.Shrinkage = c.fix.RegParam, c.fix.Shrinkage
-		if c.fix.Solver != "" {
-			p.Solver = c.fix.Solver
+		p = p.With("reg_param", c.fix.regParam).With("shrinkage", c.fix.shrinkage)
+		if c.fix.shrinkage > 0 {
+			p = p.With("solver", sqlnb.SolverLSQR)
 		}
 		spec.Params = &p
 		res, err := sqlnb.Train(ctx, db, spec)
@@ -229,7 +230,7 @@ func TestDiscriminantUnitsDoNotMatter(t *testing.T) {
 			var scored [2][][]float64
 			for i, src := range []string{"d", "s"} {
 				p := sqlnb.DefaultParams()
-				p.Penalty = "none" // an L2 penalty on the coefficients is not invariant to the features' units
+				p = p.With("penalty", "none") // an L2 penalty on the coefficients is not invariant to the features' units
 				res, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "u" + src, Source: src, Label: "y", Kind: kind, Params: &p})
 				if err != nil {
 					t.Fatalf("%s on %s (scale %g): %v", kind, src, scale, err)
@@ -315,7 +316,7 @@ func TestLogisticSingularNamesFeature(t *testing.T) {
 	mustExec(t, db, `CREATE TABLE t AS SELECT sin(i * 1.7) + (i % 3) * 0.3 AS a, cos(i * 2.3) AS b, (i % 3)::VARCHAR AS label,
 		['x', 'y'][1 + i % 2] AS cat FROM range(60) r(i)`)
 	params := sqlnb.DefaultParams()
-	params.Penalty = "none"
+	params = params.With("penalty", "none")
 	for src, want := range map[string]string{
 		"SELECT a, b, b AS b2, label FROM t":       `(feature "b2" is (nearly) a linear combination of the intercept and the features before it)`,
 		"SELECT a, cat, cat AS cat2, label FROM t": `(level "y" of feature "cat2" is (nearly) a linear combination`,

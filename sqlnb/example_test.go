@@ -168,9 +168,9 @@ func ExampleCrossValidate() {
 		log.Fatal(err)
 	}
 	for _, s := range res.Settings {
-		fmt.Printf("alpha %g: accuracy %.4f ± %.4f\n", s.Params.Alpha, s.Mean["accuracy"], s.SD["accuracy"])
+		fmt.Printf("alpha %g: accuracy %.4f ± %.4f\n", s.Params.Float("alpha"), s.Mean["accuracy"], s.SD["accuracy"])
 	}
-	fmt.Printf("best alpha: %g\n", res.Settings[res.Best].Params.Alpha)
+	fmt.Printf("best alpha: %g\n", res.Settings[res.Best].Params.Float("alpha"))
 	// Output:
 	// alpha 0: accuracy 0.8823 ± 0.0419
 	// alpha 1: accuracy 0.8823 ± 0.0419

@@ -49,14 +49,10 @@ type ExportOptions struct {
 // ExportMarker is the comment sqlnb puts on the objects it persists for model name.
 func ExportMarker(name string) string { return "sqlnb export of model " + name }
 
-// VersionSQL is an SQL expression giving the stored version of model name: its generation and every
-// hyperparameter applied when it is bound (NULL when there is no such model).
+// VersionSQL is an SQL expression giving the stored version of model name: its generation and its
+// hyperparameters (nb.models.params; NULL when there is no such model).
 func VersionSQL(name string) string {
-	// lda's and qda's settings (reg_param, solver, shrinkage) join the version when they are not the defaults
-	// (concat_ws skips a NULL), so that a model with the defaults, every naive Bayes model, keeps the version
-	// its macros were exported with before they joined.
-	return "(SELECT concat_ws('|', generation, alpha, var_smoothing, variance, priors, norm, min_df, max_features, threshold, eps, " +
-		"nullif(concat_ws(',', reg_param, solver, shrinkage), '0.0,svd,0.0')) FROM nb.models WHERE name = " + queries.Literal(name) + ")"
+	return "(SELECT concat_ws('|', generation, params) FROM nb.models WHERE name = " + queries.Literal(name) + ")"
 }
 
 // ExportedObjects lists what ExportSQL creates for model name, as ("table" or "macro", name).

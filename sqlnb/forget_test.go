@@ -244,7 +244,7 @@ func TestUnusedParams(t *testing.T) {
 	mustExec(t, db, `CREATE TABLE t AS SELECT i, CASE WHEN i % 3 = 0 THEN 'a' ELSE 'b' END AS y, i * 0.5 AS x,
 		(i % 4)::VARCHAR AS s, i % 2 AS g FROM range(40) r(i)`)
 	c, tol, shrink := 5.0, 0.01, 0.5
-	spec, err := sqlnb.Options{C: &c, Tol: &tol, Shrinkage: &shrink}.Spec("one", "SELECT y, x, s FROM t WHERE i % 2 = 0", "y")
+	spec, err := sqlnb.Options{Hyperparams: map[string]any{"c": c, "tol": tol, "shrinkage": shrink}}.Spec("one", "SELECT y, x, s FROM t WHERE i % 2 = 0", "y")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +272,11 @@ func TestUnusedParams(t *testing.T) {
 	// in it; no warning).
 	a50, smoothed := 50.0, "smoothed"
 	for i, a := range []*float64{nil, &a50} {
-		spec, err := sqlnb.Options{Alpha: a, Priors: smoothed}.Spec(fmt.Sprintf("sm%d", i), fmt.Sprintf("SELECT y, x FROM t WHERE i %% 2 = %d", i), "y")
+		hp := map[string]any{"priors": smoothed}
+		if a != nil {
+			hp["alpha"] = *a
+		}
+		spec, err := sqlnb.Options{Hyperparams: hp}.Spec(fmt.Sprintf("sm%d", i), fmt.Sprintf("SELECT y, x FROM t WHERE i %% 2 = %d", i), "y")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -299,8 +303,7 @@ func TestUnusedParams(t *testing.T) {
 	}
 	// Weights that sum to ≤ 1 in a class under --variance sample: a warning (the variances were 0 silently).
 	mustExec(t, db, `CREATE TABLE w AS SELECT y, x, 0.01 AS w FROM t`)
-	res, err = sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "small", Source: "w", Label: "y", Weight: "w", Params: &sqlnb.Params{
-		Alpha: 1, VarSmoothing: 1e-9, Variance: sqlnb.VarianceSample, Priors: sqlnb.PriorsFit, Solver: sqlnb.SolverSVD, C: 1, Penalty: sqlnb.PenaltyL2, Tol: 1e-10, MaxIter: 100}})
+	res, err = sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "small", Source: "w", Label: "y", Weight: "w", Params: ptr(sqlnb.DefaultParams().With("variance", sqlnb.VarianceSample))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -350,7 +353,7 @@ func TestUnusedParams(t *testing.T) {
 		if c.kind == "complement" {
 			cols = "y, i % 4 AS n"
 		}
-		spec, err := sqlnb.Options{Kind: c.kind, Priors: "uniform"}.Spec("pr", "SELECT "+cols+" FROM t", "y")
+		spec, err := sqlnb.Options{Kind: c.kind, Hyperparams: map[string]any{"priors": "uniform"}}.Spec("pr", "SELECT "+cols+" FROM t", "y")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -407,7 +410,7 @@ func TestUpdateRefusals(t *testing.T) {
 		t.Errorf("append to a per-group model: %v", err)
 	}
 	mustExec(t, db, `CREATE TABLE c AS SELECT ['a', 'b', 'c'][1 + i % 3] AS y, (i % 7) * 1.0 + (i % 3) AS x FROM range(300) r(i)`)
-	spec, err := sqlnb.Options{Priors: "a=0.6,b=0.4"}.Spec("pr", "FROM c WHERE y <> 'c'", "y")
+	spec, err := sqlnb.Options{Hyperparams: map[string]any{"priors": "a=0.6,b=0.4"}}.Spec("pr", "FROM c WHERE y <> 'c'", "y")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -420,7 +423,7 @@ func TestUpdateRefusals(t *testing.T) {
 	}
 	// Forgetting every row of a class of a model with given priors: the same advice (it was "invalid model:
 	// given priors sum to 0.6, not 1"), the model kept.
-	spec, err = sqlnb.Options{Priors: "a=0.5,b=0.3,c=0.2"}.Spec("pr3", "c", "y")
+	spec, err = sqlnb.Options{Hyperparams: map[string]any{"priors": "a=0.5,b=0.3,c=0.2"}}.Spec("pr3", "c", "y")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -674,7 +677,7 @@ func TestPriorsWarningNamesOwnKinds(t *testing.T) {
 	ctx := context.Background()
 	db := mustOpenDB(t)
 	mustExec(t, db, `CREATE TABLE z AS SELECT ['p', 'q'][1 + i % 2] AS y, sin(i) + i % 2 AS x FROM range(60) r(i)`)
-	spec, err := sqlnb.Options{Priors: "p=0.6,q=0.4", Kind: "logistic"}.Spec("lr", "z", "y")
+	spec, err := sqlnb.Options{Kind: "logistic", Hyperparams: map[string]any{"priors": "p=0.6,q=0.4"}}.Spec("lr", "z", "y")
 	if err != nil {
 		t.Fatal(err)
 	}

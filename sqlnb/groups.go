@@ -74,7 +74,7 @@ func checkGroupable(p *nb.Plan, params nb.Params) error {
 				"train one model per group with a WHERE clause instead", nb.ErrBadOption, g.Features[0].Kind, g.Features[0].Kind)
 		}
 	}
-	if params.Priors == nb.PriorsGiven {
+	if params.Text("priors") == nb.PriorsGiven {
 		return fmt.Errorf("%w: --by with given priors is not supported: a group may lack some classes; use fit, smoothed or uniform priors", nb.ErrBadOption)
 	}
 	return nil

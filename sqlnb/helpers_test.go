@@ -60,3 +60,6 @@ func init() {
 		return db.DB, nil
 	}
 }
+
+// ptr returns a pointer to a copy of v.
+func ptr[T any](v T) *T { return &v }

@@ -16,7 +16,7 @@ import (
 // w (a:1, b:2).
 func toyModel(alpha float64) *sqlnb.Model {
 	p := sqlnb.DefaultParams()
-	p.Alpha = alpha
+	p = p.With("alpha", alpha)
 	return &sqlnb.Model{
 		Name: "toy", Label: "y", LabelType: "VARCHAR", Params: p, Version: nb.FormatVersion, Rows: 5,
 		Features: []sqlnb.Feature{{Name: "x", Kind: sqlnb.Gaussian, Type: "DOUBLE"}, {Name: "c", Kind: sqlnb.Categorical, Type: "VARCHAR"}},
@@ -99,7 +99,7 @@ func TestKernelAlphaZero(t *testing.T) {
 	m.Features = append(m.Features, sqlnb.Feature{Name: "d", Kind: sqlnb.Categorical, Type: "VARCHAR"})
 	m.Stats["categorical"] = append(nb.StatRows(m, categorical.CategoricalTable), categorical.CategoryCount{Feature: "d", Class: "a", Value: "p", Count: 3, Weight: 3},
 		categorical.CategoryCount{Feature: "d", Class: "b", Value: "q", Count: 2, Weight: 2})
-	if w := m.Params.Warnings(); len(w) != 1 || !strings.Contains(w[0], "raised to 1e-10") {
+	if w := nb.ParamWarnings(m.Params); len(w) != 1 || !strings.Contains(w[0], "raised to 1e-10") {
 		t.Errorf("warnings %q, want the alpha rule", w)
 	}
 	s := compile(t, m)

@@ -55,7 +55,7 @@ func TestZeroWeightRowsChangeNothing(t *testing.T) {
 		UNION ALL SELECT 1e10, -3e9, ['0', '1'][1 + i % 2], 0.0 FROM range(6) r(i)`)
 	for _, kind := range []sqlnb.Kind{sqlnb.Gaussian, sqlnb.LDA, sqlnb.QDA} {
 		params := sqlnb.DefaultParams()
-		params.VarSmoothing = 0
+		params = params.With("var_smoothing", 0)
 		for name, src := range map[string]string{"all": "d", "kept": "SELECT * FROM d WHERE w > 0"} {
 			if _, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: name + string(kind), Source: src, Label: "y", Weight: "w", Kind: kind,
 				Params: &params}); err != nil {
@@ -79,7 +79,7 @@ func TestLargeOffsetMoments(t *testing.T) {
 		-3e9 + ((i * 104729) % 997) / 498.5 AS z, (i % 2)::VARCHAR AS y, 1.0 AS w FROM range(200) r(i)`)
 	for _, kind := range []sqlnb.Kind{sqlnb.Gaussian, sqlnb.LDA, sqlnb.QDA} {
 		params := sqlnb.DefaultParams()
-		params.VarSmoothing = 0
+		params = params.With("var_smoothing", 0)
 		if _, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "plain" + string(kind), Source: "o", Label: "y", Kind: kind, Params: &params,
 			Exclude: []string{"w"}}); err != nil {
 			t.Fatal(err)

@@ -2,8 +2,11 @@ package sqlnb
 
 import (
 	"fmt"
-	"github.com/sqlnb/sqlnb/sqlnb/nb"
+	"maps"
+	"slices"
 	"strings"
+
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 )
 
 // Options are training and hyperparameter options as a user types them (CLI flags, nb_train named
@@ -16,22 +19,10 @@ type Options struct {
 	Kind         string
 	FeatureKinds []string // "column=kind"
 	Weight       string
-	Alpha        *float64
-	VarSmoothing *float64
-	Variance     string
-	Priors       string   // fit, smoothed, uniform or class=p,class=p
-	Norm         *bool    // complement models: normalise the weights
-	MinDF        *int64   // text: minimum document frequency of a term
-	MaxFeatures  *int64   // text: keep the most frequent terms
-	Threshold    *float64 // e1071's rule: probabilities ≤ Eps count as Threshold (0: off)
-	Eps          *float64
-	RegParam     *float64 // QDA: covariance regularisation towards the identity
-	Solver       string   // LDA: svd or lsqr
-	Shrinkage    *float64 // LDA: shrinkage (sets solver lsqr unless Solver says otherwise)
-	C            *float64 // logistic: inverse L2 penalty strength
-	Penalty      string   // logistic: l2 or none
-	Tol          *float64 // logistic: gradient tolerance
-	MaxIter      *int64   // logistic: iteration limit
+	// Hyperparams are the hyperparameters given, by name (nb.ParamSpec.Name): a value of the declared type
+	// (float64, int64, bool, string) or its text as typed on the command line. priors takes fit, smoothed,
+	// uniform or class=p,class=p,... (given priors).
+	Hyperparams map[string]any
 	// A long term table (TermsSpec): source, document id, term and count columns, feature name.
 	Terms, Doc, Term, Count, TermsFeature string
 	// Tokenizer settings of text features: n-gram length (nil: unigrams; 1 to 5) and stop words ("english").
@@ -44,67 +35,40 @@ type Options struct {
 	SemiSupervised bool
 }
 
-// Params applies the hyperparameter options to base.
+// Params applies the hyperparameter options to base: each value is checked against its declaration, then
+// the families derive what follows from what was given (nb.ParamAdjuster) and check the whole.
 func (o Options) Params(base nb.Params) (nb.Params, map[string]float64, error) {
-	p := base
-	if o.Alpha != nil {
-		p.Alpha = *o.Alpha
-	}
-	if o.VarSmoothing != nil {
-		p.VarSmoothing = *o.VarSmoothing
-	}
-	if o.Norm != nil {
-		p.Norm = *o.Norm
-	}
-	if o.MinDF != nil {
-		p.MinDF = *o.MinDF
-	}
-	if o.MaxFeatures != nil {
-		p.MaxFeatures = *o.MaxFeatures
-	}
-	if o.Threshold != nil {
-		p.Threshold = *o.Threshold
-	}
-	if o.Eps != nil {
-		p.Eps = *o.Eps
-	}
-	if o.Variance != "" {
-		p.Variance = strings.ToLower(strings.TrimSpace(o.Variance))
-	}
-	if o.RegParam != nil {
-		p.RegParam = *o.RegParam
-	}
-	if o.Shrinkage != nil {
-		p.Shrinkage = *o.Shrinkage
-		p.Solver = nb.SolverLSQR
-	}
-	if o.Solver != "" {
-		p.Solver = strings.ToLower(strings.TrimSpace(o.Solver))
-		if p.Solver == nb.SolverSVD && o.Shrinkage == nil {
-			p.Shrinkage = 0 // back to svd: the stored shrinkage no longer applies
+	p, ps := base, families.ParamSet()
+	var givenPriors map[string]float64
+	given := map[string]bool{}
+	names := slices.Sorted(maps.Keys(o.Hyperparams))
+	for _, name := range names {
+		v := o.Hyperparams[name]
+		given[name] = true
+		if name == "priors" {
+			text, ok := v.(string)
+			if !ok {
+				return p, nil, fmt.Errorf("%w: priors %v: use fit, smoothed, uniform or class=p,...", nb.ErrBadOption, v)
+			}
+			rule, g, err := nb.ParsePriors(text)
+			if err != nil {
+				return p, nil, err
+			}
+			p, givenPriors = p.With("priors", rule), g
+			continue
 		}
-	}
-	if o.C != nil {
-		p.C = *o.C
-	}
-	if o.Penalty != "" {
-		p.Penalty = strings.ToLower(strings.TrimSpace(o.Penalty))
-	}
-	if o.Tol != nil {
-		p.Tol = *o.Tol
-	}
-	if o.MaxIter != nil {
-		p.MaxIter = *o.MaxIter
-	}
-	var given map[string]float64
-	if o.Priors != "" {
-		rule, g, err := nb.ParsePriors(o.Priors)
+		val, err := ps.Value(name, v)
 		if err != nil {
 			return p, nil, err
 		}
-		p.Priors, given = rule, g
+		p = p.With(name, val)
 	}
-	return p, given, p.Validate()
+	for _, f := range families {
+		if a, ok := f.(nb.ParamAdjuster); ok {
+			p = a.AdjustParams(p, given)
+		}
+	}
+	return p, givenPriors, families.ValidateParams(p)
 }
 
 // Spec builds the TrainSpec for model from source with label.
@@ -134,9 +98,9 @@ func (o Options) Spec(model, source, label string) (TrainSpec, error) {
 	if spec.FeatureKinds, err = ParseFeatureKinds(o.FeatureKinds); err != nil {
 		return spec, err
 	}
-	base := nb.DefaultParams()
+	base := DefaultParams()
 	if o.SemiSupervised {
-		base.Tol = DefaultEMTol
+		base = base.With("tol", DefaultEMTol)
 		spec.SemiSupervised = true
 	}
 	params, given, err := o.Params(base)

@@ -2,43 +2,18 @@ package sqlnb
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/sqlnb/sqlnb/sqlnb/family/categorical"
-	"github.com/sqlnb/sqlnb/sqlnb/family/counts"
-	"github.com/sqlnb/sqlnb/sqlnb/family/discriminant"
-	"github.com/sqlnb/sqlnb/sqlnb/family/gaussian"
-	"github.com/sqlnb/sqlnb/sqlnb/family/logistic"
-	"github.com/sqlnb/sqlnb/sqlnb/family/poisson"
-	"github.com/sqlnb/sqlnb/sqlnb/family/text"
-	"github.com/sqlnb/sqlnb/sqlnb/nb"
-	"github.com/sqlnb/sqlnb/sqlnb/store"
 	"math"
 	"slices"
 	"strings"
 
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
+	"github.com/sqlnb/sqlnb/sqlnb/store"
+
 	"github.com/sqlnb/sqlnb/queries"
 )
-
-// paramKinds names, for each hyperparameter (by its stored name) that only some kinds use, those kinds; a
-// hyperparameter not listed applies to every model, but priors, which priorIgnorers cancel.
-var paramKinds = map[string][]nb.Kind{
-	"alpha":         {categorical.Categorical, categorical.Bernoulli, counts.Multinomial, counts.Complement, text.Text, text.TextBernoulli, text.TextComplement},
-	"var_smoothing": {gaussian.Gaussian},
-	"variance":      {gaussian.Gaussian},
-	"norm":          {counts.Complement, text.TextComplement},
-	"min_df":        {text.Text, text.TextBernoulli, text.TextComplement},
-	"max_features":  {text.Text, text.TextBernoulli, text.TextComplement},
-	"threshold":     {categorical.Categorical, categorical.Bernoulli, gaussian.Gaussian, poisson.Poisson},
-	"eps":           {categorical.Categorical, categorical.Bernoulli, gaussian.Gaussian, poisson.Poisson},
-	"reg_param":     {discriminant.QDA},
-	"solver":        {discriminant.LDA},
-	"shrinkage":     {discriminant.LDA},
-	"c":             {logistic.Logistic},
-	"penalty":       {logistic.Logistic},
-	"tol":           {logistic.Logistic}, // and EM (semi-supervised training)
-	"max_iter":      {logistic.Logistic},
-}
 
 // paramUsed reports whether the hyperparameter name (as stored: "alpha", "c", ...) has an effect on model m:
 // one of its features is of a kind that uses it (tol and max_iter also bound a semi-supervised model's EM;
@@ -47,11 +22,12 @@ func paramUsed(m *nb.Model, name string) bool {
 	if name == "priors" {
 		return !slices.ContainsFunc(m.Features, func(f nb.Feature) bool { return slices.Contains(priorIgnorers, f.Kind) })
 	}
-	kinds, ok := paramKinds[name]
+	spec, ok := families.ParamSet().Spec(name)
+	kinds := spec.Kinds
 	switch {
 	case !ok, (m.UnlabelledRows > 0 || m.Iterations > 0) && (name == "tol" || name == "max_iter"):
 		return true
-	case name == "alpha" && m.Params.Priors == nb.PriorsSmoothed: // the smoothed priors (n_c + α)/(n + αK)
+	case name == "alpha" && m.Params.Text("priors") == nb.PriorsSmoothed: // the smoothed priors (n_c + α)/(n + αK)
 		return true
 	}
 	for _, f := range m.Features {
@@ -85,7 +61,7 @@ func ParamsSummary(m *nb.Model) string {
 	}
 	p := m.Params
 	if len(parts) == 0 {
-		parts = append(parts, fmt.Sprintf("alpha %g, var_smoothing %g, variance %s, priors %s", p.Alpha, p.VarSmoothing, p.Variance, p.Priors))
+		parts = append(parts, usedParamsText(m))
 	}
 	// Text features: the vocabulary limits (model parameters) and each feature's tokenizer settings.
 	var text []string
@@ -93,8 +69,8 @@ func ParamsSummary(m *nb.Model) string {
 		if !families.KindInfo(f.Kind).Text {
 			continue
 		}
-		if text == nil && (p.MinDF > 0 || p.MaxFeatures > 0) {
-			text = append(text, fmt.Sprintf("min_df %d, max_features %d", p.MinDF, p.MaxFeatures))
+		if text == nil && (p.Int("min_df") > 0 || p.Int("max_features") > 0) {
+			text = append(text, fmt.Sprintf("min_df %d, max_features %d", p.Int("min_df"), p.Int("max_features")))
 		}
 		if f.Text.Ngrams > 1 || f.Text.StopWords != "" {
 			opts := []string{fmt.Sprintf("ngrams %d", max(1, f.Text.Ngrams))}
@@ -110,7 +86,7 @@ func ParamsSummary(m *nb.Model) string {
 	}
 	if m.UnlabelledRows > 0 {
 		parts = append(parts, fmt.Sprintf("semi-supervised (EM, tol %g, max_iter %d): %d unlabelled rows, %d EM steps, log-likelihood %.10g",
-			p.Tol, p.MaxIter, m.UnlabelledRows, m.Iterations, m.LogLikelihood))
+			p.Float("tol"), p.Int("max_iter"), m.UnlabelledRows, m.Iterations, m.LogLikelihood))
 	}
 	if len(m.By) > 0 {
 		names := make([]string, len(m.By))
@@ -134,32 +110,28 @@ func SetParams(ctx context.Context, db nb.DB, name string, p nb.Params, given ma
 		if err != nil {
 			return err
 		}
-		if p == m.Params && given == nil { // nothing changes: the model (and exports bound to it) stays as it is
+		if p.Equal(m.Params) && given == nil { // nothing changes: the model (and exports bound to it) stays as it is
 			out = m
 			return nil
 		}
-		for _, g := range families.ByFamily(m.Features) {
-			if fp, ok := g.Family.(nb.FitParamsFamily); ok {
-				if err := fp.CheckParams(m, p); err != nil {
-					return err
-				}
-			}
+		if err := checkFitted(m, p); err != nil {
+			return err
 		}
-		if m.UnlabelledRows > 0 && (p.Tol != m.Params.Tol || p.MaxIter != m.Params.MaxIter) {
+		if m.UnlabelledRows > 0 && (p.Float("tol") != m.Params.Float("tol") || p.Int("max_iter") != m.Params.Int("max_iter")) {
 			return fmt.Errorf("%w: model %q was fitted by EM (semi-supervised): tol and max_iter describe that fit, which changing them "+
 				"would not redo; train it again with --semi-supervised --tol/--max-iter", nb.ErrBadOption, name)
 		}
-		if len(m.Groups) > 0 && p.Priors == nb.PriorsGiven {
+		if len(m.Groups) > 0 && p.Text("priors") == nb.PriorsGiven {
 			return fmt.Errorf("%w: model %q has one model per group (--by): given priors are not supported, as a group may lack some classes; "+
 				"use fit, smoothed or uniform priors", nb.ErrBadOption, name)
 		}
-		keepPriors := p.Priors == nb.PriorsGiven && given == nil && m.Params.Priors == nb.PriorsGiven // the stored given priors
+		keepPriors := p.Text("priors") == nb.PriorsGiven && given == nil && m.Params.Text("priors") == nb.PriorsGiven // the stored given priors
 		m.Params = p
 		old := m.Generation
 		m.Generation = nb.NewGeneration()
 		switch {
 		case keepPriors:
-		case p.Priors == nb.PriorsGiven:
+		case p.Text("priors") == nb.PriorsGiven:
 			if err := applyGivenPriors(m, given); err != nil {
 				return fmt.Errorf("model %q: %w", name, err)
 			}
@@ -180,9 +152,11 @@ func SetParams(ctx context.Context, db nb.DB, name string, p nb.Params, given ma
 		err = store.InTransaction(ctx, db, func(t *store.StoreTx) error {
 			q := t.Querier
 			t.Replacing(ctx, name, old)
-			res, err := q.ExecContext(ctx, queries.SQL("store_update_params.sql"), p.Alpha, p.VarSmoothing, p.Variance, p.Priors,
-				p.Norm, p.MinDF, p.MaxFeatures, p.Threshold, p.Eps, p.RegParam, p.Solver, p.Shrinkage, p.C, p.Penalty, p.Tol, p.MaxIter,
-				m.Generation, name, old)
+			params, err := json.Marshal(p)
+			if err != nil {
+				return err
+			}
+			res, err := q.ExecContext(ctx, queries.SQL("store_update_params.sql"), string(params), m.Generation, name, old)
 			if err != nil {
 				return err
 			}
@@ -192,7 +166,7 @@ func SetParams(ctx context.Context, db nb.DB, name string, p nb.Params, given ma
 			labels, priors := make([]string, len(m.Classes)), make([]float64, len(m.Classes))
 			for i, c := range m.Classes {
 				labels[i], priors[i] = c.Label, math.NaN()
-				if p.Priors == nb.PriorsGiven {
+				if p.Text("priors") == nb.PriorsGiven {
 					priors[i] = c.Prior
 				}
 			}
@@ -215,3 +189,53 @@ func SetParams(ctx context.Context, db nb.DB, name string, p nb.Params, given ma
 
 // errChanged: the stored model is no longer the version read.
 var errChanged = errors.New("model changed")
+
+// usedParams lists the hyperparameters that have an effect on model m (paramUsed), in declaration order.
+func usedParams(m *nb.Model) []nb.ParamSpec {
+	var out []nb.ParamSpec
+	for _, s := range families.ParamSet().Specs() {
+		if paramUsed(m, s.Name) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// usedParamsText writes the hyperparameters that apply to m as "alpha 1, var_smoothing 1e-09, ...".
+func usedParamsText(m *nb.Model) string {
+	var parts []string
+	for _, s := range usedParams(m) {
+		v, _ := m.Params.Value(s.Name)
+		parts = append(parts, fmt.Sprintf("%s %v", s.Name, v))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// checkFitted refuses to change, without training again, a hyperparameter that shaped model m's fit
+// (nb.ParamSpec.Fitted) and that m uses.
+func checkFitted(m *nb.Model, p nb.Params) error {
+	var fitted []string
+	changed := false
+	for _, s := range usedParams(m) {
+		if !s.Fitted || (s.Name == "tol" || s.Name == "max_iter") && m.UnlabelledRows > 0 {
+			continue // EM's tol and max_iter: SetParams says why
+		}
+		fitted = append(fitted, s.Label())
+		a, _ := m.Params.Value(s.Name)
+		b, _ := p.Value(s.Name)
+		changed = changed || !m.Params.With(s.Name, a).Equal(m.Params.With(s.Name, b))
+	}
+	if !changed {
+		return nil
+	}
+	return fmt.Errorf("%w: model %q: %s were used to fit it: train it again to change them (sqlnb train --%s ..., or nb_train(..., %s := ...))",
+		nb.ErrBadOption, m.Name, orList(fitted), strings.ReplaceAll(fitted[0], "_", "-"), strings.ToLower(fitted[0]))
+}
+
+// orList writes "a, b and c".
+func orList(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}

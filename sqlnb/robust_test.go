@@ -568,12 +568,12 @@ func TestPipeSourceRefused(t *testing.T) {
 func TestPartialParamsSaysDefaultParams(t *testing.T) {
 	db := mustOpenDB(t)
 	mustExec(t, db, `CREATE TABLE d AS SELECT (i % 2)::VARCHAR AS y, i * 1.0 AS x FROM range(20) r(i)`)
-	err := trainErr(db, sqlnb.TrainSpec{Model: "p", Source: "d", Label: "y", Params: &sqlnb.Params{Alpha: 2}})
+	err := trainErr(db, sqlnb.TrainSpec{Model: "p", Source: "d", Label: "y", Params: ptr(sqlnb.Params{}.With("alpha", 2.0))})
 	if !errors.Is(err, sqlnb.ErrBadOption) || !strings.Contains(err.Error(), "sqlnb.DefaultParams()") {
 		t.Errorf("Params{Alpha: 2}: %v", err)
 	}
 	p := sqlnb.DefaultParams()
-	p.Alpha = 2
+	p = p.With("alpha", 2)
 	if err := trainErr(db, sqlnb.TrainSpec{Model: "p", Source: "d", Label: "y", Params: &p}); err != nil {
 		t.Error(err)
 	}

@@ -69,10 +69,10 @@ func compileValid(m *nb.Model) (*Scorer, error) {
 		s.Labels[c] = cl.Label
 	}
 	s.computePriors()
-	cc := &nb.Compiler{Model: m, K: K, Class: m.ClassIndex(), Alpha: m.Params.EffectiveAlpha(),
+	cc := &nb.Compiler{Model: m, K: K, Class: m.ClassIndex(), Alpha: nb.EffectiveAlpha(m.Params),
 		Inputs: make([]*nb.Input, len(m.Features)), Pos: m.FeatureIndex()}
-	if p := m.Params; p.Threshold > 0 {
-		cc.Rule = nb.E1071Rule{On: true, Threshold: p.Threshold, Eps: p.Eps, LogThreshold: math.Log(p.Threshold)}
+	if p := m.Params; p.Float("threshold") > 0 {
+		cc.Rule = nb.E1071Rule{On: true, Threshold: p.Float("threshold"), Eps: p.Float("eps"), LogThreshold: math.Log(p.Float("threshold"))}
 	}
 	for _, g := range families.ByFamily(m.Features) {
 		comps, err := g.Family.Compile(cc, g.Features)

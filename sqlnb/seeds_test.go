@@ -40,7 +40,7 @@ func TestAdditiveSmoothingSeed000(t *testing.T) {
 	db := mustOpenDB(t)
 	mustExec(t, db, `CREATE TABLE d AS SELECT * FROM (VALUES ('a','u'), ('a','u'), ('a','v'), ('b','w')) v(y, x)`)
 	m := train(t, db, sqlnb.TrainSpec{Model: "s", Source: "d", Label: "y",
-		Params: withParams(func(p *sqlnb.Params) { p.Priors = sqlnb.PriorsSmoothed })})
+		Params: withParams(func(p *sqlnb.Params) { *p = p.With("priors", sqlnb.PriorsSmoothed) })})
 	s := compile(t, m)
 	for _, c := range []struct {
 		class int
@@ -58,11 +58,11 @@ func TestAdditiveSmoothingSeed000(t *testing.T) {
 		t.Errorf("smoothed prior of a = %v, want 2/3", got)
 	}
 	// The fitted prior n_c/n (seed 000's MLE θ_y = n_1/n) and the uniform one.
-	m.Params.Priors = sqlnb.PriorsFit
+	m.Params = m.Params.With("priors", sqlnb.PriorsFit)
 	if got := math.Exp(compile(t, m).LogPrior[0]); !near(got, 3.0/4, 1e-15) {
 		t.Errorf("fitted prior of a = %v, want 3/4", got)
 	}
-	m.Params.Priors = sqlnb.PriorsUniform
+	m.Params = m.Params.With("priors", sqlnb.PriorsUniform)
 	if got := math.Exp(compile(t, m).LogPrior[1]); !near(got, 0.5, 1e-15) {
 		t.Errorf("uniform prior = %v, want 1/2", got)
 	}
@@ -77,7 +77,7 @@ func TestGaussianMLESeed000(t *testing.T) {
 	db := mustOpenDB(t)
 	mustExec(t, db, `CREATE TABLE d AS SELECT * FROM (VALUES ('a',1.0), ('a',2.0), ('a',3.0), ('b',10.0), ('b',14.0)) v(y, x)`)
 	m := train(t, db, sqlnb.TrainSpec{Model: "g", Source: "d", Label: "y",
-		Params: withParams(func(p *sqlnb.Params) { p.VarSmoothing = 0.01 })})
+		Params: withParams(func(p *sqlnb.Params) { *p = p.With("var_smoothing", 0.01) })})
 	s0 := compile(t, m)
 	eps := 0.01 * 26.0
 	for c, want := range [][2]float64{{2, 2.0/3 + eps}, {12, 4 + eps}} {
@@ -87,7 +87,7 @@ func TestGaussianMLESeed000(t *testing.T) {
 		}
 	}
 	// Pooled (seed 000: shared variance makes NB a linear discriminant): (2 + 8)/5 = 2, plus ε.
-	m.Params.Variance = sqlnb.VariancePooled
+	m.Params = m.Params.With("variance", sqlnb.VariancePooled)
 	s1 := compile(t, m)
 	for _, l := range s1.Labels {
 		if v := param(t, s1, "x", l, "variance", ""); !near(v, 2+eps, 1e-14) {
@@ -95,7 +95,7 @@ func TestGaussianMLESeed000(t *testing.T) {
 		}
 	}
 	// Sample (R's n - 1): class a 2/2 = 1, class b 8/1 = 8, plus ε.
-	m.Params.Variance = sqlnb.VarianceSample
+	m.Params = m.Params.With("variance", sqlnb.VarianceSample)
 	s2 := compile(t, m)
 	for c, want := range []float64{1 + eps, 8 + eps} {
 		if v := param(t, s2, "x", s2.Labels[c], "variance", ""); !near(v, want, 1e-14) {
@@ -103,7 +103,7 @@ func TestGaussianMLESeed000(t *testing.T) {
 		}
 	}
 	// log N(x; μ, σ²) at x = 2.5 for class a, written out.
-	m.Params.Variance = sqlnb.VarianceClass
+	m.Params = m.Params.With("variance", sqlnb.VarianceClass)
 	s := compile(t, m)
 	b := s.NewBatch(1)
 	b.Num[0][0] = 2.5
@@ -120,7 +120,7 @@ func TestGaussianMLESeed000(t *testing.T) {
 func TestGivenPriors(t *testing.T) {
 	db := mustOpenDB(t)
 	mustExec(t, db, `CREATE TABLE d AS SELECT * FROM (VALUES ('a','u'), ('a','u'), ('b','w')) v(y, x)`)
-	o := sqlnb.Options{Priors: "a=0.2,b=0.8"}
+	o := sqlnb.Options{Hyperparams: map[string]any{"priors": "a=0.2,b=0.8"}}
 	spec, err := o.Spec("p", "d", "y")
 	if err != nil {
 		t.Fatal(err)
@@ -131,7 +131,7 @@ func TestGivenPriors(t *testing.T) {
 	}
 	// Classes with ',', '=', '"' or spaces, in double quotes (a doubled quote for one), and '=' without.
 	mustExec(t, db, `CREATE TABLE odd AS SELECT * FROM (VALUES ('x,y','u'), ('p=q','u'), ('say "hi" ','w'), ('a=b=c','w')) v(y, x)`)
-	spec, err = sqlnb.Options{Priors: ` "x,y" = 0.1, "p=q"=0.2,"say ""hi"" "=0.3 , a=b=c=0.4`}.Spec("odd", "odd", "y")
+	spec, err = sqlnb.Options{Hyperparams: map[string]any{"priors": ` "x,y" = 0.1, "p=q"=0.2,"say ""hi"" "=0.3 , a=b=c=0.4`}}.Spec("odd", "odd", "y")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestGivenPriors(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"a=0.2,b=0.7", "a=0.5,c=0.5", "a=1", "a=-1,b=2", "nonsense", `"a=0.2,b=0.8`, `"a=0.2",b=0.8`, "a=0.2,a=0.8", `"a"x=0.2,b=0.8`, `"a"=0.2 "b"=0.8`} {
-		o := sqlnb.Options{Priors: bad}
+		o := sqlnb.Options{Hyperparams: map[string]any{"priors": bad}}
 		spec, err := o.Spec("p", "d", "y")
 		if err == nil {
 			_, err = sqlnb.Train(context.Background(), db, spec)

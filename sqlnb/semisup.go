@@ -11,7 +11,7 @@ import (
 	"github.com/sqlnb/sqlnb/queries"
 )
 
-// DefaultEMTol is the tolerance of semi-supervised training when none is given (Params.Tol): EM stops when
+// DefaultEMTol is the tolerance of semi-supervised training when none is given (Params.Float("tol")): EM stops when
 // an iteration raises the log-likelihood by at most DefaultEMTol × |its previous value|.
 const DefaultEMTol = 1e-6
 
@@ -105,14 +105,14 @@ func trainSemiSupervised(ctx context.Context, conn nb.Querier, reg FoldRegistrar
 		// The first step is not compared with the start: the labelled rows' model knows only their
 		// categories and terms, so its likelihood leaves out the others.
 		gain := nll - ll
-		if it > 1 && !(gain > params.Tol*math.Abs(ll)) {
+		if it > 1 && !(gain > params.Float("tol")*math.Abs(ll)) {
 			break
 		}
 		ll = nll
-		if it >= params.MaxIter {
-			change := fmt.Sprintf("the last step changed it by %.3g; tol %g is relative to its magnitude", gain, params.Tol)
+		if it >= params.Int("max_iter") {
+			change := fmt.Sprintf("the last step changed it by %.3g; tol %g is relative to its magnitude", gain, params.Float("tol"))
 			if it == 1 { // the first step's change is from the labelled rows' start, which is never compared
-				change = fmt.Sprintf("one step is never compared with the start; tol %g is relative to the log-likelihood", params.Tol)
+				change = fmt.Sprintf("one step is never compared with the start; tol %g is relative to the log-likelihood", params.Float("tol"))
 			}
 			warnings = append(warnings, fmt.Sprintf("semi-supervised: EM stopped at max_iter %d steps before the log-likelihood settled (%s): the model of the last step is stored",
 				it, change))

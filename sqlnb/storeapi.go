@@ -2,9 +2,10 @@ package sqlnb
 
 import (
 	"context"
+	"io"
+
 	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"github.com/sqlnb/sqlnb/sqlnb/store"
-	"io"
 )
 
 // theStore is the model store with sqlnb's families.
@@ -44,3 +45,9 @@ func Drop(ctx context.Context, db nb.DB, name string) error { return theStore.Dr
 
 // Import reads a model exported by Export and validates it; rename, if not empty, renames it.
 func Import(r io.Reader, rename string) (*nb.Model, error) { return theStore.Import(r, rename) }
+
+// CurrentParams reads the generation and hyperparameters of a stored model (one row), so that a cached
+// compiled model is reused while both are unchanged.
+func CurrentParams(ctx context.Context, q nb.Querier, name string) (generation string, p nb.Params, err error) {
+	return theStore.CurrentParams(ctx, q, name)
+}

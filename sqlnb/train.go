@@ -38,7 +38,7 @@ type TrainSpec struct {
 	Weight string
 	// Params are the hyperparameters stored with the model (zero value: DefaultParams).
 	Params *nb.Params
-	// GivenPriors are per-class priors when Params.Priors is PriorsGiven.
+	// GivenPriors are per-class priors when Params.Text("priors") is PriorsGiven.
 	GivenPriors map[string]float64
 	// Terms, if set, adds a text feature from a long term table (document id, term, count), joined to
 	// Source on the document id.
@@ -50,8 +50,8 @@ type TrainSpec struct {
 	// Trace, if set, receives the durations of an iterative fit's SQL passes (logistic regression).
 	Trace *nb.FitTrace
 	// SemiSupervised trains on the rows with a NULL label too, by expectation-maximisation (see
-	// trainSemiSupervised): Params.Tol is its relative log-likelihood tolerance (DefaultEMTol when Params
-	// is nil) and Params.MaxIter its step limit. Registrar makes the E-step's scorer callable from SQL
+	// trainSemiSupervised): Params.Float("tol") is its relative log-likelihood tolerance (DefaultEMTol when Params
+	// is nil) and Params.Int("max_iter") its step limit. Registrar makes the E-step's scorer callable from SQL
 	// (udf.DB implements it); it is required then.
 	SemiSupervised bool
 	Registrar      FoldRegistrar
@@ -135,11 +135,11 @@ func Train(ctx context.Context, db nb.DB, spec TrainSpec) (*TrainResult, error) 
 	if err := theStore.Put(ctx, db, m); err != nil { // trainModel validated m
 		return nil, fmt.Errorf("train %q: %w", spec.Model, err)
 	}
-	base := nb.DefaultParams()
+	base := DefaultParams()
 	if spec.SemiSupervised {
-		base.Tol = DefaultEMTol
+		base = base.With("tol", DefaultEMTol)
 	}
-	warnings = append(append(warnings, m.Params.Warnings()...), unusedParams(m, base)...)
+	warnings = append(append(warnings, nb.ParamWarnings(m.Params)...), unusedParams(m, base)...)
 	return &TrainResult{Model: m, Duration: time.Since(start), Warnings: warnings}, nil
 }
 
@@ -157,13 +157,13 @@ func trainModel(ctx context.Context, db nb.Querier, spec TrainSpec) (m *nb.Model
 	if err := nb.ValidateName(spec.Model); err != nil {
 		return nil, nil, err
 	}
-	params := nb.DefaultParams()
+	params := DefaultParams()
 	if spec.Params != nil {
 		params = *spec.Params
 	} else if spec.SemiSupervised {
-		params.Tol = DefaultEMTol
+		params = params.With("tol", DefaultEMTol)
 	}
-	if err := params.Validate(); err != nil {
+	if err := families.ValidateParams(params); err != nil {
 		return nil, nil, err
 	}
 	p, err := makePlan(ctx, db, spec)
@@ -499,7 +499,7 @@ func checkTrained(spec TrainSpec, p *nb.Plan, m *nb.Model) (*nb.Model, error) {
 			return nil, fmt.Errorf("%w: weight column %q sums to 0: give some rows a positive weight", nb.ErrBadValue, p.Weight)
 		}
 	}
-	if params.Priors == nb.PriorsGiven {
+	if params.Text("priors") == nb.PriorsGiven {
 		if err := applyGivenPriors(m, spec.GivenPriors); err != nil {
 			return nil, err
 		}

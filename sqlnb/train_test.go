@@ -26,7 +26,7 @@ func TestMissingValuesSeed004(t *testing.T) {
 		FROM range(182) r(i)
 		UNION ALL SELECT 'Trump', CASE WHEN i < 40 THEN 'Y' ELSE 'N' END FROM range(100) r(i)`)
 	params := sqlnb.DefaultParams()
-	params.Alpha = 0
+	params = params.With("alpha", 0)
 	res, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "votes", Source: "voters", Label: "candidate", Params: &params})
 	if err != nil {
 		t.Fatal(err)
@@ -155,7 +155,7 @@ func TestSetParamsKeeps(t *testing.T) {
 	defer db.Close()
 	mustExec(t, db.DB, `CREATE TABLE d AS SELECT ['a', 'b', 'c'][i % 3 + 1] AS y, i * 0.1 + i % 3 AS x,
 		CASE WHEN i % 5 = 0 THEN NULL ELSE ['a', 'b', 'c'][i % 3 + 1] END AS ys FROM range(60) r(i)`)
-	spec, err := sqlnb.Options{Priors: "a=0.2,b=0.3,c=0.5"}.Spec("gp", "SELECT y, x FROM d", "y")
+	spec, err := sqlnb.Options{Hyperparams: map[string]any{"priors": "a=0.2,b=0.3,c=0.5"}}.Spec("gp", "SELECT y, x FROM d", "y")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,12 +164,12 @@ func TestSetParamsKeeps(t *testing.T) {
 	}
 	m, _ := sqlnb.Load(ctx, db, "gp")
 	p := m.Params
-	p.VarSmoothing = 0.5
+	p = p.With("var_smoothing", 0.5)
 	got, err := sqlnb.SetParams(ctx, db, "gp", p, nil)
 	if err != nil {
 		t.Fatalf("var_smoothing on a model with given priors: %v", err)
 	}
-	if got.Classes[2].Prior != 0.5 || got.Params.VarSmoothing != 0.5 {
+	if got.Classes[2].Prior != 0.5 || got.Params.Float("var_smoothing") != 0.5 {
 		t.Errorf("after the change: classes %+v, params %+v", got.Classes, got.Params)
 	}
 	same, err := sqlnb.SetParams(ctx, db, "gp", got.Params, nil)
@@ -177,7 +177,7 @@ func TestSetParamsKeeps(t *testing.T) {
 		t.Errorf("a change to nothing: generation %s → %s (%v)", got.Generation, same.Generation, err)
 	}
 	c := 0.1
-	q, _, _ := sqlnb.Options{C: &c}.Params(got.Params)
+	q, _, _ := sqlnb.Options{Hyperparams: map[string]any{"c": c}}.Params(got.Params)
 	if w := sqlnb.UnusedChanges(got, q); len(w) != 1 || !strings.Contains(w[0], "c 0.1 has no effect") {
 		t.Errorf("UnusedChanges: %q", w)
 	}
@@ -187,7 +187,7 @@ func TestSetParamsKeeps(t *testing.T) {
 		t.Fatal(err)
 	}
 	p = em.Params
-	p.MaxIter = 2
+	p = p.With("max_iter", 2)
 	if _, err := sqlnb.SetParams(ctx, db, "em", p, nil); !errors.Is(err, sqlnb.ErrBadOption) || !strings.Contains(err.Error(), "fitted by EM") {
 		t.Errorf("max_iter of an EM model: %v", err)
 	}
@@ -263,7 +263,7 @@ func TestParamsSummaryText(t *testing.T) {
 	db := mustOpenDB(t)
 	mustExec(t, db, `CREATE TABLE d AS SELECT ['a', 'b'][i % 2 + 1] AS y, ['red car', 'the apple'][i % 2 + 1] AS body FROM range(40) r(i)`)
 	params := sqlnb.DefaultParams()
-	params.MinDF, params.MaxFeatures = 2, 5
+	params = params.With("min_df", int64(2)).With("max_features", int64(5))
 	spec := sqlnb.TrainSpec{Model: "m", Source: "d", Label: "y", Text: sqlnb.TextOptions{Ngrams: 2, StopWords: "english"},
 		FeatureKinds: map[string]sqlnb.Kind{"body": sqlnb.Text}, Params: &params}
 	res, err := sqlnb.Train(context.Background(), db, spec)
@@ -385,7 +385,7 @@ func TestWeightedVocabulary(t *testing.T) {
 		{"SELECT * FROM (VALUES ('x', 'foo bar', 1.0), ('y', 'bar', 1.0), ('x', 'zz', 0.0)) v(label, body, w)", "foo", 0, 8.0 / 13},
 	} {
 		params := sqlnb.DefaultParams()
-		params.MaxFeatures = c.maxFeatures
+		params = params.With("max_features", c.maxFeatures)
 		res, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "m", Source: c.src, Label: "label", Weight: "w", FeatureKinds: kinds, Params: &params})
 		if err != nil {
 			t.Fatal(err)

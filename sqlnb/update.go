@@ -5,17 +5,17 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"github.com/sqlnb/sqlnb/sqlnb/family/text"
-	"github.com/sqlnb/sqlnb/sqlnb/nb"
-	"github.com/sqlnb/sqlnb/sqlnb/store"
 	"math"
-	"reflect"
 	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sqlnb/sqlnb/sqlnb/family/text"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
+	"github.com/sqlnb/sqlnb/sqlnb/store"
 
 	"github.com/sqlnb/sqlnb/queries"
 )
@@ -65,7 +65,7 @@ func Append(ctx context.Context, db nb.DB, spec UpdateSpec) (*UpdateResult, erro
 					"give its rows positive weights or filter them out", nb.ErrBadValue, c.Label, m.Weight)
 			}
 		}
-		if m.Params.Priors == nb.PriorsGiven {
+		if m.Params.Text("priors") == nb.PriorsGiven {
 			var added []string
 			for _, c := range part.Classes {
 				if _, ok := known[c.Label]; !ok {
@@ -116,7 +116,7 @@ func Forget(ctx context.Context, db nb.DB, spec UpdateSpec) (*UpdateResult, erro
 				"where the trained row had a value is a different row); forget exactly the rows that were trained", nb.ErrCannotForget, m.Name, re.Detail)
 		}
 		out.Source = updatedSource(m.Source, "−", spec.Source)
-		if m.Params.Priors == nb.PriorsGiven && len(out.Classes) < len(m.Classes) {
+		if m.Params.Text("priors") == nb.PriorsGiven && len(out.Classes) < len(m.Classes) {
 			left := out.ClassIndex()
 			var gone []string
 			for _, c := range m.Classes {
@@ -493,14 +493,14 @@ type paramChange struct {
 	value any
 }
 
-// changedParams lists the hyperparameters whose values differ between a and b, in field order.
+// changedParams lists the hyperparameters whose values differ between a and b, in declaration order.
 func changedParams(a, b nb.Params) []paramChange {
 	var out []paramChange
-	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
-	for i := range va.NumField() {
-		if !va.Field(i).Equal(vb.Field(i)) {
-			name, _, _ := strings.Cut(va.Type().Field(i).Tag.Get("json"), ",")
-			out = append(out, paramChange{name, va.Field(i).Interface()})
+	for _, spec := range families.ParamSet().Specs() {
+		va, _ := a.Value(spec.Name)
+		vb, _ := b.Value(spec.Name)
+		if !a.With(spec.Name, va).Equal(a.With(spec.Name, vb)) {
+			out = append(out, paramChange{spec.Name, va})
 		}
 	}
 	return out
@@ -538,10 +538,8 @@ func unusedParams(m *nb.Model, base nb.Params) []string {
 			continue
 		}
 		if !paramUsed(m, c.name) {
-			var kinds []string
-			for _, k := range paramKinds[c.name] {
-				kinds = append(kinds, string(k))
-			}
+			spec, _ := families.ParamSet().Spec(c.name)
+			kinds := kindNames(spec.Kinds)
 			out = append(out, fmt.Sprintf("%s %v has no effect: it applies to %s features, and the model has none", c.name, c.value, strings.Join(kinds, ", ")))
 		}
 	}

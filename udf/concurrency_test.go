@@ -134,7 +134,7 @@ func TestConcurrentScoringSeesWholeModels(t *testing.T) {
 				return
 			}
 			p := m.Params
-			p.Alpha = float64(1 + i%2)
+			p = p.With("alpha", float64(1+i%2))
 			if _, err := sqlnb.SetParams(ctx, db.DB, "m", p, nil); err != nil {
 				fail("nb_set: %v", err)
 				return
@@ -177,7 +177,7 @@ func TestBindRaceSeesOneVersion(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := m.Params
-		p.Alpha = alpha
+		p = p.With("alpha", alpha)
 		if _, err := sqlnb.SetParams(ctx, db.DB, "m", p, nil); err != nil {
 			t.Fatal(err)
 		}

@@ -38,9 +38,9 @@ func TestCrossValidationMatchesDirectEvaluation(t *testing.T) {
 	fold := sqlnb.FoldExpr(5, 3, "", "y", false)
 	for si, s := range res.Settings {
 		for f := range 5 {
-			alpha := s.Params.Alpha
+			alpha := s.Params.Float("alpha")
 			p := sqlnb.DefaultParams()
-			p.Alpha = alpha
+			p = p.With("alpha", alpha)
 			if _, err := sqlnb.Train(ctx, db, sqlnb.TrainSpec{Model: "direct", Label: "y", Params: &p,
 				Source: fmt.Sprintf("SELECT * EXCLUDE (__f) FROM (SELECT *, %s AS __f FROM d __sqlnb_row) WHERE __f <> %d", fold, f)}); err != nil {
 				t.Fatal(err)

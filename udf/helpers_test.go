@@ -104,3 +104,6 @@ func queryRows(q querier, stmt string, args ...any) ([][]string, error) {
 	}
 	return out, rows.Err()
 }
+
+// ptr returns a pointer to a copy of v.
+func ptr[T any](v T) *T { return &v }

@@ -20,7 +20,7 @@ func TestLogisticSeparable(t *testing.T) {
 	db := mustOpenDB(t)
 	src := fmt.Sprintf("SELECT x1, x2, label FROM read_csv(%s)", queries.Literal(fixture("lr_separable.csv")))
 	_, err := sqlnb.Train(ctx, db.DB, sqlnb.TrainSpec{Model: "sep", Source: src, Label: "label", Kind: sqlnb.Logistic,
-		Params: &sqlnb.Params{Alpha: 1, VarSmoothing: 1e-9, Variance: "class", Priors: "fit", Solver: "svd", C: 1, Penalty: "none", Tol: 1e-10, MaxIter: 100}})
+		Params: ptr(sqlnb.DefaultParams().With("penalty", "none"))})
 	if !errors.Is(err, sqlnb.ErrSeparable) || !strings.Contains(err.Error(), "set C") || !strings.Contains(err.Error(), `"sep"`) {
 		t.Fatalf("separable data without a penalty: %v, want ErrSeparable saying to set C", err)
 	}
@@ -78,7 +78,7 @@ func TestLogisticFitParams(t *testing.T) {
 		t.Errorf("nb_set c: %v", err)
 	}
 	p := sqlnb.DefaultParams()
-	p.MaxIter = 2
+	p = p.With("max_iter", 2)
 	_, err := sqlnb.Train(ctx, db.DB, sqlnb.TrainSpec{Model: "m2", Source: src, Label: "label", Kind: sqlnb.Logistic, Params: &p})
 	if !errors.Is(err, sqlnb.ErrNotConverged) || !strings.Contains(err.Error(), "max_iter") {
 		t.Errorf("max_iter 2: %v", err)

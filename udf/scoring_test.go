@@ -315,7 +315,7 @@ func TestModelChangesAreSeen(t *testing.T) {
 	db := mixedDB(t)
 	q := `SELECT nb_proba('m', {'x': 1.0, 'color': 'green', 'n': 1, 'flag': true}, 'yes')`
 	p1 := one(t, db, q)
-	mustExec(t, db, `UPDATE nb.models SET alpha = 5 WHERE name = 'm'`)
+	mustExec(t, db, `UPDATE nb.models SET params = json_merge_patch(params, '{"alpha": 5}') WHERE name = 'm'`)
 	p2 := one(t, db, q)
 	mustExec(t, db, `CALL nb_set('m', priors := 'uniform')`)
 	p3 := one(t, db, q)

@@ -519,7 +519,7 @@ func TestSemiSupervisedCancelledKeepsModel(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
 	defer cancel()
 	p := sqlnb.DefaultParams()
-	p.Tol, p.MaxIter = 1e-300, 1000
+	p = p.With("tol", 1e-300).With("max_iter", int64(1000))
 	_, err = sqlnb.Train(ctx, conn, sqlnb.TrainSpec{Model: "m", Source: "d", Label: "y", SemiSupervised: true, Registrar: db, Params: &p})
 	if err == nil {
 		t.Fatal("the training finished before it was cancelled: make the data larger")

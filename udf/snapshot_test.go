@@ -80,7 +80,7 @@ func TestTransactionKeepsItsVersion(t *testing.T) {
 			defer reader.ExecContext(ctx, `ROLLBACK`) // after a failure: the connection goes back to the pool
 			first := score()
 			var rowsBefore string
-			if err := reader.QueryRowContext(ctx, `SELECT n_rows::VARCHAR || ' ' || alpha::VARCHAR FROM nb.models WHERE name = 'm'`).Scan(&rowsBefore); err != nil {
+			if err := reader.QueryRowContext(ctx, `SELECT n_rows::VARCHAR || ' ' || (params::JSON->>'alpha') FROM nb.models WHERE name = 'm'`).Scan(&rowsBefore); err != nil {
 				t.Fatal(err)
 			}
 			for i := range 5 {
@@ -90,7 +90,7 @@ func TestTransactionKeepsItsVersion(t *testing.T) {
 				}
 			}
 			var rowsAfter string
-			if err := reader.QueryRowContext(ctx, `SELECT n_rows::VARCHAR || ' ' || alpha::VARCHAR FROM nb.models WHERE name = 'm'`).Scan(&rowsAfter); err != nil || rowsAfter != rowsBefore {
+			if err := reader.QueryRowContext(ctx, `SELECT n_rows::VARCHAR || ' ' || (params::JSON->>'alpha') FROM nb.models WHERE name = 'm'`).Scan(&rowsAfter); err != nil || rowsAfter != rowsBefore {
 				t.Fatalf("DuckDB's own tables in the transaction: rows %s, then %s (%v)", rowsBefore, rowsAfter, err)
 			}
 			if _, err := reader.ExecContext(ctx, `COMMIT`); err != nil {

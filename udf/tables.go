@@ -13,16 +13,28 @@ import (
 
 	"github.com/sqlnb/sqlnb/internal/outfile"
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"github.com/sqlnb/sqlnb/sqlnb/store"
 )
 
-// optionParams are the named parameters shared by nb_train and nb_set.
-var optionParams = []param{
-	{"alpha", tDouble}, {"var_smoothing", tDouble}, {"variance", tVarchar}, {"priors", tVarchar}, {"norm", tBoolean},
-	{"min_df", tBigint}, {"max_features", tBigint}, {"threshold", tDouble}, {"eps", tDouble},
-	{"reg_param", tDouble}, {"solver", tVarchar}, {"shrinkage", tDouble}, {"c", tDouble}, {"penalty", tVarchar},
-	{"tol", tDouble}, {"max_iter", tBigint},
-}
+// optionParams are the named parameters shared by nb_train and nb_set: the hyperparameters the families
+// declare (nb.ParamSpec), with their types.
+var optionParams = func() []param {
+	var out []param
+	for _, s := range sqlnb.ParamSpecs() {
+		t := tVarchar
+		switch s.Type {
+		case nb.ParamFloat:
+			t = tDouble
+		case nb.ParamInt:
+			t = tBigint
+		case nb.ParamBool:
+			t = tBoolean
+		}
+		out = append(out, param{s.Name, t})
+	}
+	return out
+}()
 
 // trainParams are nb_train's named parameters besides the hyperparameters: the columns and how they are
 // read. nb_cv takes them too.
@@ -207,10 +219,13 @@ func optFloat(args map[string]any, k string) *float64 {
 // sqlnb.Options cannot tell from "not given" is an error here: ngrams := 0 (0 is its "not given"; the words
 // of a text are ngrams 1).
 func options(args map[string]any) (sqlnb.Options, error) {
-	o := sqlnb.Options{Kind: str(args, "kind"), Weight: str(args, "weight"), Alpha: optFloat(args, "alpha"),
-		VarSmoothing: optFloat(args, "var_smoothing"), Variance: str(args, "variance"), Priors: str(args, "priors")}
-	if v, ok := args["norm"].(bool); ok {
-		o.Norm = &v
+	o := sqlnb.Options{Kind: str(args, "kind"), Weight: str(args, "weight"), Hyperparams: map[string]any{}}
+	for _, p := range optionParams {
+		v, ok := args[p.name]
+		if _, sweep := v.([]float64); !ok || v == nil || sweep { // nb_cv's alpha and var_smoothing lists: its sweeps
+			continue
+		}
+		o.Hyperparams[p.name] = v
 	}
 	o.Terms, o.Doc, o.Term, o.Count, o.TermsFeature = str(args, "terms"), str(args, "doc"), str(args, "term"), str(args, "count"), str(args, "terms_feature")
 	if v, ok := args["ngrams"].(int64); ok {
@@ -220,18 +235,6 @@ func options(args map[string]any) (sqlnb.Options, error) {
 	o.StopWords = str(args, "stop_words")
 	if v, ok := args["binarize"].(float64); ok {
 		o.Binarize = v
-	}
-	if v, ok := args["min_df"].(int64); ok {
-		o.MinDF = &v
-	}
-	if v, ok := args["max_features"].(int64); ok {
-		o.MaxFeatures = &v
-	}
-	o.Threshold, o.Eps = optFloat(args, "threshold"), optFloat(args, "eps")
-	o.RegParam, o.Shrinkage, o.C, o.Tol = optFloat(args, "reg_param"), optFloat(args, "shrinkage"), optFloat(args, "c"), optFloat(args, "tol")
-	o.Solver, o.Penalty = str(args, "solver"), str(args, "penalty")
-	if v, ok := args["max_iter"].(int64); ok {
-		o.MaxIter = &v
 	}
 	if f, ok := args["features"].([]string); ok {
 		o.Features = f
@@ -290,7 +293,7 @@ func runModels(ctx context.Context, reg *registry, _ map[string]any) ([][]any, e
 			return nil, err
 		}
 		rows = append(rows, []any{m.Name, m.Label, m.Rows, int64(len(m.Classes)), int64(len(m.Features)),
-			strings.Join(m.Kinds(), ","), m.Params.Alpha, m.Params.VarSmoothing, m.Params.Variance, m.Params.Priors, m.Created,
+			strings.Join(m.Kinds(), ","), m.Params.Float("alpha"), m.Params.Float("var_smoothing"), m.Params.Text("variance"), m.Params.Text("priors"), m.Created,
 			m.UnlabelledRows, m.Iterations, logLikelihood(m)})
 	}
 	return rows, nil
@@ -363,8 +366,8 @@ func runSet(ctx context.Context, reg *registry, args map[string]any) ([][]any, e
 		return nil, err
 	}
 	// The warnings sqlnb models set prints (they were lost in SQL: alpha := 0, a parameter of another family).
-	warnings := append(append([]string{}, m.Params.Warnings()...), unused...)
-	return [][]any{{m.Name, m.Params.Alpha, m.Params.VarSmoothing, m.Params.Variance, m.Params.Priors, warnings}}, nil
+	warnings := append(append([]string{}, nb.ParamWarnings(m.Params)...), unused...)
+	return [][]any{{m.Name, m.Params.Float("alpha"), m.Params.Float("var_smoothing"), m.Params.Text("variance"), m.Params.Text("priors"), warnings}}, nil
 }
 
 func runExport(ctx context.Context, reg *registry, args map[string]any) ([][]any, error) {
@@ -499,7 +502,7 @@ func runUpdate(ctx context.Context, reg *registry, args map[string]any,
 	}
 	m := res.Model
 	return [][]any{{m.Name, m.Rows, m.SkippedRows, int64(len(m.Classes)), int64(len(m.Features)),
-		strings.Join(m.Kinds(), ","), res.Duration.Seconds(), m.IncompleteRows, m.Iterations, append(append([]string{}, m.Params.Warnings()...), res.Warnings...),
+		strings.Join(m.Kinds(), ","), res.Duration.Seconds(), m.IncompleteRows, m.Iterations, append(append([]string{}, nb.ParamWarnings(m.Params)...), res.Warnings...),
 		m.UnlabelledRows, logLikelihood(m)}}, nil
 }
 

@@ -57,7 +57,7 @@ type modelVersion struct {
 }
 
 func (v *modelVersion) is(gen string, params sqlnb.Params) bool {
-	return v.scorer.Model.Generation == gen && v.scorer.Model.Params == params
+	return v.scorer.Model.Generation == gen && v.scorer.Model.Params.Equal(params)
 }
 
 // errVersionGone is the error of a snapshot whose version of model name this process no longer holds.
@@ -75,7 +75,7 @@ func (r *registry) scorerFor(ctx context.Context, name string, cctx mapping.Clie
 	if pinned != nil {
 		return pinned, nil
 	}
-	gen, params, err := store.CurrentParams(ctx, r.lookup, name)
+	gen, params, err := sqlnb.CurrentParams(ctx, r.lookup, name)
 	gone := errors.Is(err, sqlnb.ErrUnknownModel) // dropped, or never stored
 	if err != nil && !gone {
 		return nil, err

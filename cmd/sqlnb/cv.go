@@ -51,13 +51,12 @@ deviation over the folds, then each fold's value (fold1 … foldK), in every --f
 	f.StringVar(&o.from, "from", "", "training source: table, query or file glob (required)")
 	o.flags.addFeatures(cmd)
 	o.flags.addTraining(cmd)
-	o.flags.addRule(cmd)
-	o.flags.addPriors(cmd)
-	f.Float64SliceVar(&o.alphas, "alpha", []float64{d.Alpha}, "α values to sweep, comma-separated")
-	f.Float64SliceVar(&o.vss, "var-smoothing", []float64{d.VarSmoothing}, "var_smoothing values to sweep, comma-separated")
+	o.flags.addParams(cmd, "alpha", "var_smoothing")
+	f.Float64SliceVar(&o.alphas, "alpha", []float64{d.Float("alpha")}, "α values to sweep, comma-separated")
+	f.Float64SliceVar(&o.vss, "var-smoothing", []float64{d.Float("var_smoothing")}, "var_smoothing values to sweep, comma-separated")
 	// pflag shows a float slice's default with %f ("[0.000000]" for 1e-9).
-	f.Lookup("alpha").DefValue = "[" + strconv.FormatFloat(d.Alpha, 'g', -1, 64) + "]"
-	f.Lookup("var-smoothing").DefValue = "[" + strconv.FormatFloat(d.VarSmoothing, 'g', -1, 64) + "]"
+	f.Lookup("alpha").DefValue = "[" + strconv.FormatFloat(d.Float("alpha"), 'g', -1, 64) + "]"
+	f.Lookup("var-smoothing").DefValue = "[" + strconv.FormatFloat(d.Float("var_smoothing"), 'g', -1, 64) + "]"
 	f.IntVar(&o.folds, "folds", 5, "number of folds k ≥ 2")
 	f.BoolVar(&o.stratified, "stratified", false, "deal each class round-robin over the folds")
 	f.Int64Var(&o.seed, "seed", 0, "seed of the fold assignment")
@@ -77,7 +76,6 @@ func runCV(cmd *cobra.Command, e *env, o *cvOptions) error {
 	// --alpha and --var-smoothing are cv's own lists to sweep (cv.Alphas below), not the training flags
 	// options reads: their training values stay the defaults.
 	opts := o.flags.options(cmd)
-	opts.Alpha, opts.VarSmoothing = nil, nil
 	spec, err := opts.Spec(o.model, o.from, o.label)
 	if err != nil {
 		return usageError{err}
@@ -137,18 +135,18 @@ func runCV(cmd *cobra.Command, e *env, o *cvOptions) error {
 	metric := res.Metric
 	best := res.Settings[res.Best]
 	bar.summary("%d-fold cv in %.3fs; best by %s: alpha %g, var_smoothing %g (%s %.6g ± %.2g)", o.folds,
-		res.Duration.Seconds(), metric, best.Params.Alpha, best.Params.VarSmoothing, metric, best.Mean[metric], best.SD[metric])
+		res.Duration.Seconds(), metric, best.Params.Float("alpha"), best.Params.Float("var_smoothing"), metric, best.Mean[metric], best.SD[metric])
 	if o.plot != "" && len(res.Settings) > 1 {
 		param, logX := "alpha", false
 		var pts []plots.SweepPoint
-		bestX := best.Params.Alpha
+		bestX := best.Params.Float("alpha")
 		if len(cv.Alphas) <= 1 {
-			param, logX, bestX = "var_smoothing", true, best.Params.VarSmoothing
+			param, logX, bestX = "var_smoothing", true, best.Params.Float("var_smoothing")
 		}
 		for _, s := range res.Settings {
-			x := s.Params.Alpha
+			x := s.Params.Float("alpha")
 			if param == "var_smoothing" {
-				x = s.Params.VarSmoothing
+				x = s.Params.Float("var_smoothing")
 			}
 			pts = append(pts, plots.SweepPoint{X: x, Mean: s.Mean[metric], SD: s.SD[metric]})
 		}
@@ -168,7 +166,7 @@ func writeCV(e *env, format string, res *sqlnb.CVResult) error {
 	rows := res.Rows()
 	if format == "json" {
 		best := res.Settings[res.Best]
-		out := map[string]any{"metric": res.Metric, "best": map[string]any{"alpha": best.Params.Alpha, "var_smoothing": best.Params.VarSmoothing,
+		out := map[string]any{"metric": res.Metric, "best": map[string]any{"alpha": best.Params.Float("alpha"), "var_smoothing": best.Params.Float("var_smoothing"),
 			"mean": jsonValue(best.Mean[res.Metric]), "sd": jsonValue(best.SD[res.Metric])}}
 		list := []map[string]any{}
 		for _, r := range rows {

@@ -61,8 +61,8 @@ func TestExportPersistDiscriminantParams(t *testing.T) {
 	t.Chdir(t.TempDir())
 	mustRun(t, "sql", "-c", `CREATE TABLE g AS SELECT ['a','b','c'][1 + i % 3] AS y, (i % 7) * 1.0 + (i % 3) AS x1, ((i * 13) % 11) * 1.0 AS x2 FROM range(300) r(i)`)
 	for _, c := range []struct{ kind, update string }{
-		{"qda", "UPDATE nb.models SET reg_param = 0.9 WHERE name = 'm'"},
-		{"lda", "UPDATE nb.models SET solver = 'lsqr', shrinkage = 0.01 WHERE name = 'm'"},
+		{"qda", "UPDATE nb.models SET params = json_merge_patch(params, '{\"reg_param\": 0.9}') WHERE name = 'm'"},
+		{"lda", "UPDATE nb.models SET params = json_merge_patch(params, '{\"solver\": \"lsqr\", \"shrinkage\": 0.01}') WHERE name = 'm'"},
 	} {
 		mustRun(t, "train", "--model", "m", "--label", "y", "--kind", c.kind, "--from", "g")
 		mustRun(t, "export", "--model", "m", "--persist")

@@ -206,7 +206,7 @@ func newModelsCmd(e *env) *cobra.Command {
 			if m, err = sqlnb.SetParams(cmd.Context(), db, args[0], p, given); err != nil {
 				return err
 			}
-			for _, w := range append(m.Params.Warnings(), unused...) {
+			for _, w := range append(nb.ParamWarnings(m.Params), unused...) {
 				fmt.Fprintf(e.stderr, "warning: model %q: %s\n", m.Name, w)
 			}
 			fmt.Fprintf(e.stderr, "model %q: %s\n", m.Name, sqlnb.ParamsSummary(m))
@@ -214,10 +214,12 @@ func newModelsCmd(e *env) *cobra.Command {
 		},
 	}
 	sf.addParams(set)
-	// A logistic regression (or an EM fit) must be fitted again to change these: set says so when given one,
-	// and its help does not offer them.
-	for _, name := range []string{"C", "penalty", "tol", "max-iter"} {
-		_ = set.Flags().MarkHidden(name)
+	// A parameter that shaped the fit (logistic regression's C, EM's tol) needs a new fit: set says so when
+	// given one, and its help does not offer them.
+	for _, s := range sqlnb.ParamSpecs() {
+		if s.Fitted {
+			_ = set.Flags().MarkHidden(s.Flag())
+		}
 	}
 	upgrade := &cobra.Command{
 		Use: "upgrade", Short: "Upgrade the model store of an earlier sqlnb to this version's format", Args: cobra.NoArgs,

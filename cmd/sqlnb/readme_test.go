@@ -151,7 +151,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"sql", "--db", ":memory:", "SELECT 42"}, exitUsage, `to run SQL given on the command line, use -c`},
 		{[]string{"--max-rows", "-1", "sql", "--db", ":memory:", "-c", "SELECT 1"}, exitUsage, `--max-rows -1`},
 		{[]string{"models", "dorp", "m"}, exitUsage, `did you mean drop`},
-		{[]string{"--version"}, exitOK, `, model store format 4, DuckDB ` + udf.DuckDBLine().String()},
+		{[]string{"--version"}, exitOK, `, model store format 5, DuckDB ` + udf.DuckDBLine().String()},
 		{[]string{"shell", "SELECT 1"}, exitUsage, `the argument is the database to open`},
 		{[]string{"sql", "my file.sql"}, exitError, `open my file.sql: no such file`}, // a name with a blank is a file name
 	} {

@@ -20,22 +20,8 @@ type modelFlags struct {
 	kind         string
 	featureKinds []string
 	weight       string
-	alpha        float64
-	varSmoothing float64
-	variance     string
-	priors       string
-	norm         bool
-	minDF        int64
-	maxFeatures  int64
-	threshold    float64
-	eps          float64
-	regParam     float64
-	solver       string
-	shrinkage    float64
-	c            float64
-	penalty      string
-	tol          float64
-	maxIter      int64
+	// params holds each hyperparameter flag's value (addParams), by parameter name.
+	params map[string]any
 
 	force                                 bool
 	terms, doc, term, count, termsFeature string
@@ -45,39 +31,41 @@ type modelFlags struct {
 	semiSupervised                        bool
 }
 
-// addParams adds --alpha and --var-smoothing (single values) and the other hyperparameter flags (addRule,
-// addPriors).
-func (f *modelFlags) addParams(cmd *cobra.Command) {
-	d := sqlnb.DefaultParams()
-	cmd.Flags().Float64Var(&f.alpha, "alpha", d.Alpha, "additive smoothing α of categorical, Bernoulli and count features (≥ 0; below 1e-10 scored as 1e-10, as scikit-learn)")
-	cmd.Flags().Float64Var(&f.varSmoothing, "var-smoothing", d.VarSmoothing, "Gaussian variance floor as a fraction of the largest feature variance")
-	f.addRule(cmd)
-	f.addPriors(cmd)
-}
-
-// addRule adds e1071's prediction rule: --threshold and --eps.
-func (f *modelFlags) addRule(cmd *cobra.Command) {
-	cmd.Flags().Float64Var(&f.threshold, "threshold", 0, "e1071's rule: a per-feature probability or density ≤ --eps counts as this (R's naiveBayes: 0.001; 0: off)")
-	cmd.Flags().Float64Var(&f.eps, "eps", 0, "e1071's rule: probabilities (and Gaussian standard deviations) ≤ this are replaced by --threshold")
-}
-
-// addPriors adds --variance, --priors, --norm, --min-df, --max-features and the discriminant and logistic
-// regression flags.
-func (f *modelFlags) addPriors(cmd *cobra.Command) {
-	d := sqlnb.DefaultParams()
-	cmd.Flags().Float64Var(&f.regParam, "reg-param", 0, "qda: regularise each class covariance towards the identity, (1 - r) Σ + r I (scikit-learn's reg_param)")
-	cmd.Flags().StringVar(&f.solver, "solver", "", "lda: svd (pooled covariance, n - K; the default) or lsqr (prior-weighted class covariances, with --shrinkage)")
-	cmd.Flags().Float64Var(&f.shrinkage, "shrinkage", 0, "lda: shrinkage in [0, 1] towards a scaled identity (implies --solver lsqr; scikit-learn's shrinkage)")
-	cmd.Flags().Float64Var(&f.c, "C", d.C, "logistic: inverse L2 penalty strength (scikit-learn's C; intercepts are not penalised)")
-	cmd.Flags().StringVar(&f.penalty, "penalty", "", "logistic: l2 (the default) or none")
-	cmd.Flags().Float64Var(&f.tol, "tol", d.Tol, fmt.Sprintf("logistic: stop when the largest gradient component (standardised features, per unit weight) is ≤ this; "+
-		"--semi-supervised: stop when an EM step raises the log-likelihood by at most this × its magnitude (default %g there)", sqlnb.DefaultEMTol))
-	cmd.Flags().Int64Var(&f.maxIter, "max-iter", d.MaxIter, "logistic: at most this many Newton steps; --semi-supervised: at most this many EM steps")
-	cmd.Flags().BoolVar(&f.norm, "norm", false, "complement models: normalise the weights (scikit-learn's ComplementNB norm)")
-	cmd.Flags().Int64Var(&f.minDF, "min-df", 0, "text features: keep terms found in at least this many training documents")
-	cmd.Flags().Int64Var(&f.maxFeatures, "max-features", 0, "text features: keep only the most frequent terms (0: all)")
-	cmd.Flags().StringVar(&f.variance, "variance", "", "Gaussian variance: class (one per class), pooled (shared) or sample (per class, n - 1 as R)")
-	cmd.Flags().StringVar(&f.priors, "priors", "", "class priors: fit, smoothed, uniform, or class=p,class=p (\"a,b\"=p for a class with a comma)")
+// addParams adds a flag for every hyperparameter the families declare (sqlnb.ParamSpecs): typed by the
+// declaration, with its default and help. skip names parameters the command has flags of its own for (cv's
+// sweeps of alpha and var_smoothing).
+func (f *modelFlags) addParams(cmd *cobra.Command, skip ...string) {
+	if f.params == nil {
+		f.params = map[string]any{}
+	}
+	fl := cmd.Flags()
+	for _, s := range sqlnb.ParamSpecs() {
+		if slices.Contains(skip, s.Name) {
+			continue
+		}
+		help := s.Help
+		if s.Name == "tol" {
+			help += fmt.Sprintf(" (--semi-supervised: default %g)", sqlnb.DefaultEMTol)
+		}
+		switch s.Type {
+		case nb.ParamFloat:
+			v := new(float64)
+			fl.Float64Var(v, s.Flag(), s.Default.(float64), help)
+			f.params[s.Name] = v
+		case nb.ParamInt:
+			v := new(int64)
+			fl.Int64Var(v, s.Flag(), s.Default.(int64), help)
+			f.params[s.Name] = v
+		case nb.ParamBool:
+			v := new(bool)
+			fl.BoolVar(v, s.Flag(), s.Default.(bool), help)
+			f.params[s.Name] = v
+		default:
+			v := new(string)
+			fl.StringVar(v, s.Flag(), s.Default.(string), help)
+			f.params[s.Name] = v
+		}
+	}
 }
 
 // addFeatures adds the flags that choose features and their kinds: --features, --exclude, --kind,
@@ -109,47 +97,27 @@ func (f *modelFlags) addTraining(cmd *cobra.Command) {
 // options turns the flags that were set into sqlnb.Options.
 func (f *modelFlags) options(cmd *cobra.Command) sqlnb.Options {
 	o := sqlnb.Options{Features: f.features, Exclude: f.exclude, Force: f.force, Kind: f.kind, FeatureKinds: f.featureKinds,
-		Weight: f.weight, Variance: f.variance, Priors: f.priors, Terms: f.terms, Doc: f.doc, Term: f.term, Count: f.count,
-		TermsFeature: f.termsFeature, StopWords: f.stopWords, Binarize: f.binarize, SemiSupervised: f.semiSupervised}
+		Weight: f.weight, Terms: f.terms, Doc: f.doc, Term: f.term, Count: f.count,
+		TermsFeature: f.termsFeature, StopWords: f.stopWords, Binarize: f.binarize, SemiSupervised: f.semiSupervised,
+		Hyperparams: map[string]any{}}
 	if cmd.Flags().Changed("ngrams") {
 		o.Ngrams = &f.ngrams
 	}
-	if cmd.Flags().Changed("alpha") {
-		o.Alpha = &f.alpha
-	}
-	if cmd.Flags().Changed("var-smoothing") {
-		o.VarSmoothing = &f.varSmoothing
-	}
-	if cmd.Flags().Changed("norm") {
-		o.Norm = &f.norm
-	}
-	if cmd.Flags().Changed("min-df") {
-		o.MinDF = &f.minDF
-	}
-	if cmd.Flags().Changed("max-features") {
-		o.MaxFeatures = &f.maxFeatures
-	}
-	if cmd.Flags().Changed("threshold") {
-		o.Threshold = &f.threshold
-	}
-	if cmd.Flags().Changed("eps") {
-		o.Eps = &f.eps
-	}
-	o.Solver, o.Penalty = f.solver, f.penalty
-	if cmd.Flags().Changed("reg-param") {
-		o.RegParam = &f.regParam
-	}
-	if cmd.Flags().Changed("shrinkage") {
-		o.Shrinkage = &f.shrinkage
-	}
-	if cmd.Flags().Changed("C") {
-		o.C = &f.c
-	}
-	if cmd.Flags().Changed("tol") {
-		o.Tol = &f.tol
-	}
-	if cmd.Flags().Changed("max-iter") {
-		o.MaxIter = &f.maxIter
+	for _, s := range sqlnb.ParamSpecs() {
+		v, ok := f.params[s.Name]
+		if !ok || !cmd.Flags().Changed(s.Flag()) {
+			continue
+		}
+		switch v := v.(type) {
+		case *float64:
+			o.Hyperparams[s.Name] = *v
+		case *int64:
+			o.Hyperparams[s.Name] = *v
+		case *bool:
+			o.Hyperparams[s.Name] = *v
+		case *string:
+			o.Hyperparams[s.Name] = *v
+		}
 	}
 	return o
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sqlnb/sqlnb/sqlnb"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 )
 
 // runUpdate is train --append and train --forget: the flags given must be the model's (sqlnb.UpdateSpec),
@@ -40,7 +41,7 @@ func runUpdate(cmd *cobra.Command, e *env, o *trainOptions) error {
 		return err
 	}
 	m, p := res.Model, res.Part
-	printWarnings(e, m.Name, append(m.Params.Warnings(), res.Warnings...))
+	printWarnings(e, m.Name, append(nb.ParamWarnings(m.Params), res.Warnings...))
 	skipped := fmt.Sprintf("%d skipped: NULL label", p.SkippedRows)
 	if p.IncompleteRows > 0 {
 		skipped += fmt.Sprintf("; %d skipped: a missing feature value", p.IncompleteRows)

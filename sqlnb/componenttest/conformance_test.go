@@ -771,7 +771,7 @@ func checkFolds(t *testing.T, db *udf.DB, sp spec, src string, weighted bool) {
 	}
 	if r := regParam(sp); r > 0 {
 		p := sqlnb.DefaultParams()
-		p.RegParam = r
+		p = p.With("reg_param", r)
 		ts.Params = &p
 	}
 	models, fold, err := sqlnb.FoldModels(ctx, db.DB, sqlnb.CVSpec{Folds: 3, Seed: 11, Train: ts})
@@ -1369,7 +1369,7 @@ func checkPostgres(t *testing.T, db *udf.DB, s *sqlnb.Scorer, sp spec, rows []ro
 		return string(out)
 	}
 	// A fresh schema per model and setting: the export creates its objects and replaces nothing.
-	schema := pgIdent(s.Model.Name + "_" + strconv.FormatFloat(s.Model.Params.Alpha, 'g', -1, 64))
+	schema := pgIdent(s.Model.Name + "_" + strconv.FormatFloat(s.Model.Params.Float("alpha"), 'g', -1, 64))
 	psql("-c", `DROP SCHEMA IF EXISTS `+schema+` CASCADE; CREATE SCHEMA `+schema+`; CREATE TABLE `+schema+`.conf (id integer, f jsonb)`)
 	t.Setenv("PGOPTIONS", "-c search_path="+schema)
 	psql("-c", `\copy conf FROM '`+data+`'`)

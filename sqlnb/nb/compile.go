@@ -54,9 +54,9 @@ func ClassPriors(m *Model) []float64 {
 	}
 	out := make([]float64, len(m.Classes))
 	for c, cl := range m.Classes {
-		switch m.Params.Priors {
+		switch m.Params.Text("priors") {
 		case PriorsSmoothed:
-			out[c] = (cl.Weight + m.Params.Alpha) / (total + m.Params.Alpha*K)
+			out[c] = (cl.Weight + m.Params.Float("alpha")) / (total + m.Params.Float("alpha")*K)
 		case PriorsUniform:
 			out[c] = 1 / K
 		case PriorsGiven:

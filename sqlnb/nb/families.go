@@ -167,7 +167,7 @@ func (fs Families) ValidateModel(m *Model, members bool) error {
 	if err := ValidateName(m.Name); err != nil {
 		return err
 	}
-	if err := m.Params.Validate(); err != nil {
+	if err := fs.ValidateParams(m.Params); err != nil {
 		return fmt.Errorf("model %q: %w", m.Name, err)
 	}
 	if m.Version < 1 || m.Version > FormatVersion {
@@ -196,13 +196,13 @@ func (fs Families) ValidateModel(m *Model, members bool) error {
 		if m.Weight == "" && m.UnlabelledRows == 0 && c.Weight != float64(c.Count) {
 			return bad("table nb.classes, class %q: weight %v but %d rows, in a model without a weight column", c.Label, c.Weight, c.Count)
 		}
-		if m.Params.Priors == PriorsGiven && !(c.Prior > 0 && c.Prior <= 1) {
+		if m.Params.Text("priors") == PriorsGiven && !(c.Prior > 0 && c.Prior <= 1) {
 			return bad("class %q: given prior %v: must be in (0, 1]", c.Label, c.Prior)
 		}
 		sumPrior += c.Prior
 		rows += c.Count
 	}
-	if m.Params.Priors == PriorsGiven && math.Abs(sumPrior-1) > 1e-6 {
+	if m.Params.Text("priors") == PriorsGiven && math.Abs(sumPrior-1) > 1e-6 {
 		return bad("given priors sum to %g, not 1", sumPrior)
 	}
 	if rows != m.Rows {
@@ -398,8 +398,11 @@ func (fs Families) DecodeModel(data []byte) (*Model, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(rest))
 	dec.DisallowUnknownFields()
-	f := modelFields{Params: DefaultParams()}
+	var f modelFields
 	if err := dec.Decode(&f); err != nil {
+		return nil, err
+	}
+	if f.Params, err = fs.ParamSet().Complete(f.Params); err != nil {
 		return nil, err
 	}
 	m := Model(f)
@@ -429,4 +432,51 @@ func (fs Families) decodeGroup(data []byte) (*Group, error) {
 	g := Group(f)
 	g.Stats = stats
 	return &g, nil
+}
+
+// ParamSet collects the hyperparameters the families declare (ParamDeclarer), after the ones sqlnb's
+// training itself reads (priors; tol and max_iter bound semi-supervised EM).
+func (fs Families) ParamSet() *ParamSet {
+	specs := []ParamSpec{PriorsParam}
+	for _, f := range fs {
+		if d, ok := f.(ParamDeclarer); ok {
+			for _, s := range d.Params() {
+				if s.Kinds == nil {
+					for _, k := range f.Kinds() {
+						s.Kinds = append(s.Kinds, k.Kind)
+					}
+				}
+				specs = append(specs, s)
+			}
+		}
+	}
+	tol, maxIter := TolParam, MaxIterParam
+	tol.Kinds, maxIter.Kinds = []Kind{}, []Kind{} // EM's use (semi-supervised): paramUsed
+	ps, err := NewParamSet(append(specs, tol, maxIter))
+	if err != nil {
+		panic(err) // the families' declarations disagree: a programming error the tests catch
+	}
+	return ps
+}
+
+// DefaultParams are the hyperparameters of a newly trained model: every declared parameter's default.
+func (fs Families) DefaultParams() Params { return fs.ParamSet().Defaults() }
+
+// ValidateParams checks p against the declarations, then each family's constraints between its
+// parameters (ParamChecker).
+func (fs Families) ValidateParams(p Params) error {
+	if err := fs.ParamSet().Validate(p); err != nil {
+		return err
+	}
+	if err := CheckThreshold(p); err != nil {
+		return err
+	}
+	for _, f := range fs {
+		if c, ok := f.(ParamChecker); ok {
+			if err := c.CheckParams(p); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -39,13 +39,6 @@ type Refitter interface {
 	Refits()
 }
 
-// A fitParamsFamily is a Family whose fit used some hyperparameters (logistic regression's C): changing
-// them needs a new fit, so SetParams refuses it (checkParams returns why, or nil).
-type FitParamsFamily interface {
-	Family
-	CheckParams(m *Model, p Params) error
-}
-
 // A summarizer is a Family with hyperparameters of its own: summary describes those of model m in a few
 // words for `sqlnb models show` (Model.ParamsSummary).
 type Summarizer interface {

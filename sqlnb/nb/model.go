@@ -20,10 +20,11 @@ import (
 // discriminant analysis and logistic regression (reg_param, solver, shrinkage, c, penalty, tol, max_iter),
 // the fit summary (incomplete_rows, iterations, grad_norm) and their statistics tables; version 4 the summary
 // of semi-supervised training (unlabelled_rows, log_likelihood) and per-group models (nb.models.group_by,
-// nb.groups, nb.group_classes and a group_id column in every statistics table, 0 for the model itself).
-// Earlier stores are upgraded by Upgrade; earlier JSON imports as it is (missing hyperparameters take their
-// defaults).
-const FormatVersion = 4
+// nb.groups, nb.group_classes and a group_id column in every statistics table, 0 for the model itself);
+// version 5 keeps the hyperparameters as one JSON object (nb.models.params) instead of a column each, so
+// that a family declares its own (ParamSpec). Earlier stores are upgraded by Upgrade; earlier JSON imports
+// as it is (missing hyperparameters take their defaults).
+const FormatVersion = 5
 
 // Kind is the distribution of one feature given the class: one of the kinds a Family registers (Kinds).
 type Kind string
@@ -51,52 +52,6 @@ const (
 	PriorsGiven = "given"
 )
 
-// Params are the hyperparameters applied when a model is compiled for scoring.
-type Params struct {
-	// Alpha is the additive smoothing of categorical, Bernoulli and count features, ≥ 0 (default 1). Below
-	// 1e-10 it is raised to 1e-10 when scoring, as scikit-learn 1.2 does (force_alpha=False), unless e1071's
-	// rule is on (Threshold > 0), where 0 means no smoothing at all.
-	Alpha float64 `json:"alpha"`
-	// VarSmoothing scales the variance floor ε = VarSmoothing × the largest feature variance, ≥ 0
-	// (default 1e-9, scikit-learn's GaussianNB rule).
-	VarSmoothing float64 `json:"var_smoothing"`
-	// Variance is VarianceClass, VariancePooled or VarianceSample.
-	Variance string `json:"variance"`
-	// Priors is PriorsFit, PriorsSmoothed, PriorsUniform or PriorsGiven.
-	Priors string `json:"priors"`
-	// Norm normalises complement weights (scikit-learn's ComplementNB norm).
-	Norm bool `json:"norm,omitempty"`
-	// MinDF keeps, for text features, the terms found in at least MinDF training documents (0 or 1: all).
-	MinDF int64 `json:"min_df,omitempty"`
-	// MaxFeatures keeps, for text features, the MaxFeatures most frequent terms (ties by term; 0: all),
-	// after MinDF, as scikit-learn's CountVectorizer.
-	MaxFeatures int64 `json:"max_features,omitempty"`
-	// Threshold, when > 0, turns on e1071's prediction rule: a per-feature probability or density ≤ Eps is
-	// replaced by Threshold (not renormalised), and a Gaussian standard deviation ≤ Eps by Threshold
-	// (e1071::naiveBayes's threshold and eps; its defaults are 0.001 and 0). It applies to categorical,
-	// Bernoulli, Gaussian and Poisson features.
-	Threshold float64 `json:"threshold,omitempty"`
-	Eps       float64 `json:"eps,omitempty"`
-	// RegParam regularises QDA's class covariances towards the identity, as scikit-learn's
-	// QuadraticDiscriminantAnalysis(reg_param): Σ_c ← (1 - r) Σ_c + r I, r in [0, 1] (default 0).
-	RegParam float64 `json:"reg_param,omitempty"`
-	// Solver picks LDA's covariance estimate with scikit-learn's meaning: SolverSVD (default) pools the class
-	// co-moments with the n - K denominator; SolverLSQR takes the prior-weighted biased class covariances,
-	// shrunk by Shrinkage.
-	Solver string `json:"solver,omitempty"`
-	// Shrinkage is LDA's (lsqr) shrinkage a in [0, 1]: Σ = Σ_c π_c ((1 - a) S_c + a tr(S_c)/p I) (default 0).
-	Shrinkage float64 `json:"shrinkage,omitempty"`
-	// C is the inverse L2 regularisation strength of logistic regression (scikit-learn's C, default 1;
-	// the intercepts are not penalised); Penalty PenaltyNone drops the penalty.
-	C       float64 `json:"c,omitempty"`
-	Penalty string  `json:"penalty,omitempty"`
-	// Tol ends logistic regression's Newton iterations when the largest absolute gradient component (with
-	// respect to the coefficients of standardised features, per unit of training weight) is ≤ Tol
-	// (default 1e-10); MaxIter bounds the iterations (default 100).
-	Tol     float64 `json:"tol,omitempty"`
-	MaxIter int64   `json:"max_iter,omitempty"`
-}
-
 // LDA solvers (scikit-learn's names for its covariance estimates).
 const (
 	SolverSVD  = "svd"
@@ -109,95 +64,22 @@ const (
 	PenaltyNone = "none"
 )
 
-// DefaultParams are the hyperparameters of a newly trained model.
-func DefaultParams() Params {
-	return Params{Alpha: 1, VarSmoothing: 1e-9, Variance: VarianceClass, Priors: PriorsFit,
-		Solver: SolverSVD, C: 1, Penalty: PenaltyL2, Tol: 1e-10, MaxIter: 100}
-}
-
-// Validate checks the ranges and names of p. Params is complete as given: build one from DefaultParams()
-// (a Params{} literal leaves every name empty and C, Tol and MaxIter 0, which the error then says).
-func (p Params) Validate() error {
-	if err := p.validate(); err != nil {
-		if p.Variance == "" || p.Priors == "" || p.Solver == "" || p.Penalty == "" {
-			return fmt.Errorf("%w (this Params was not built from sqlnb.DefaultParams(): start from it and change the fields you set, "+
-				"e.g. p := sqlnb.DefaultParams(); p.Alpha = 2)", err)
-		}
-		return err
-	}
-	return nil
-}
-
-func (p Params) validate() error {
-	if !(p.Alpha >= 0) || math.IsInf(p.Alpha, 1) {
-		return fmt.Errorf("%w: alpha %v: must be a finite number ≥ 0", ErrBadOption, p.Alpha)
-	}
-	if !(p.VarSmoothing >= 0) || math.IsInf(p.VarSmoothing, 1) {
-		return fmt.Errorf("%w: var_smoothing %v: must be a finite number ≥ 0", ErrBadOption, p.VarSmoothing)
-	}
-	if p.MinDF < 0 || p.MaxFeatures < 0 {
-		return fmt.Errorf("%w: min_df %d, max_features %d: must be ≥ 0", ErrBadOption, p.MinDF, p.MaxFeatures)
-	}
-	if p.Variance != VarianceClass && p.Variance != VariancePooled && p.Variance != VarianceSample {
-		return fmt.Errorf("%w: variance %q: use class, pooled or sample", ErrBadOption, p.Variance)
-	}
-	if !(p.Threshold >= 0) || math.IsInf(p.Threshold, 1) || !(p.Eps >= 0) || math.IsInf(p.Eps, 1) {
-		return fmt.Errorf("%w: threshold %v, eps %v: must be finite numbers ≥ 0", ErrBadOption, p.Threshold, p.Eps)
-	}
-	if p.Eps > 0 && p.Threshold == 0 {
-		return fmt.Errorf("%w: eps %v without a threshold: eps only applies with e1071's rule (set threshold, e.g. 0.001)", ErrBadOption, p.Eps)
-	}
-	switch p.Priors {
-	case PriorsFit, PriorsSmoothed, PriorsUniform, PriorsGiven:
-	default:
-		return fmt.Errorf("%w: priors %q: use fit, smoothed, uniform or class=p,...", ErrBadOption, p.Priors)
-	}
-	if !(p.RegParam >= 0 && p.RegParam <= 1) {
-		return fmt.Errorf("%w: reg_param %v: must be in [0, 1]", ErrBadOption, p.RegParam)
-	}
-	if !(p.Shrinkage >= 0 && p.Shrinkage <= 1) {
-		return fmt.Errorf("%w: shrinkage %v: must be in [0, 1]", ErrBadOption, p.Shrinkage)
-	}
-	switch p.Solver {
-	case SolverSVD:
-		if p.Shrinkage != 0 {
-			return fmt.Errorf("%w: shrinkage %v with solver svd: shrinkage needs solver lsqr (as scikit-learn)", ErrBadOption, p.Shrinkage)
-		}
-	case SolverLSQR:
-	default:
-		return fmt.Errorf("%w: solver %q: use svd or lsqr", ErrBadOption, p.Solver)
-	}
-	if !(p.C > 0) || math.IsInf(p.C, 1) {
-		return fmt.Errorf("%w: C %v: must be a finite number > 0", ErrBadOption, p.C)
-	}
-	if p.Penalty != PenaltyL2 && p.Penalty != PenaltyNone {
-		return fmt.Errorf("%w: penalty %q: use l2 or none", ErrBadOption, p.Penalty)
-	}
-	if !(p.Tol > 0) || math.IsInf(p.Tol, 1) {
-		return fmt.Errorf("%w: tol %v: must be a finite number > 0", ErrBadOption, p.Tol)
-	}
-	if p.MaxIter < 1 {
-		return fmt.Errorf("%w: max_iter %d: must be ≥ 1", ErrBadOption, p.MaxIter)
-	}
-	return nil
-}
-
 // alphaMin is scikit-learn's lower bound for alpha (naive_bayes._ALPHA_MIN).
 const alphaMin = 1e-10
 
-// effectiveAlpha is the smoothing used for scoring: Alpha, raised to 1e-10 unless e1071's rule is on.
-func (p Params) EffectiveAlpha() float64 {
-	if p.Threshold > 0 {
-		return p.Alpha
+// EffectiveAlpha is the smoothing used for scoring: alpha, raised to 1e-10 unless e1071's rule is on.
+func EffectiveAlpha(p Params) float64 {
+	if p.Float("threshold") > 0 {
+		return p.Float("alpha")
 	}
-	return math.Max(p.Alpha, alphaMin)
+	return math.Max(p.Float("alpha"), alphaMin)
 }
 
-// Warnings lists what scoring will do differently from what the parameters say.
-func (p Params) Warnings() []string {
-	if p.Threshold == 0 && p.Alpha < alphaMin {
+// ParamWarnings lists what scoring will do differently from what the parameters say.
+func ParamWarnings(p Params) []string {
+	if p.Float("threshold") == 0 && p.Float("alpha") < alphaMin {
 		return []string{fmt.Sprintf("alpha %g is below 1e-10: it is raised to 1e-10 when scoring, as scikit-learn does "+
-			"(a zero probability would rule a class out); for e1071's rule with exact zeros set threshold", p.Alpha)}
+			"(a zero probability would rule a class out); for e1071's rule with exact zeros set threshold", p.Float("alpha"))}
 	}
 	return nil
 }

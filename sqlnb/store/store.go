@@ -89,6 +89,80 @@ func (st Store) EnsureStore(ctx context.Context, q nb.Querier) error {
 	if _, err := q.ExecContext(ctx, queries.SQL(upgradeLast)); err != nil {
 		return fmt.Errorf("upgrade model store: %w", err)
 	}
+	return st.upgradeParams(ctx, q)
+}
+
+// formatFourParams are the hyperparameter columns of a format-4 nb.models, in store_upgrade_read_params.sql's
+// order.
+var formatFourParams = []string{"alpha", "var_smoothing", "variance", "priors", "norm", "min_df", "max_features", "threshold",
+	"eps", "reg_param", "solver", "shrinkage", "c", "penalty", "tol", "max_iter"}
+
+// upgradeParams is format 4 → 5: each model's hyperparameter columns become one JSON object in params, and
+// the columns are dropped.
+func (st Store) upgradeParams(ctx context.Context, q nb.Querier) error {
+	fail := func(err error) error { return fmt.Errorf("upgrade model store to format 5: %w", err) }
+	if _, err := q.ExecContext(ctx, queries.SQL("store_upgrade_params.sql")); err != nil {
+		return fail(err)
+	}
+	rows, err := q.QueryContext(ctx, queries.SQL("store_upgrade_read_params.sql"))
+	if err != nil {
+		return fail(err)
+	}
+	type model struct {
+		name   string
+		params []byte
+	}
+	var models []model
+	ps := st.Families.ParamSet()
+	for rows.Next() {
+		var name string
+		vals := make([]any, len(formatFourParams))
+		dst := []any{&name}
+		for i := range vals {
+			dst = append(dst, &vals[i])
+		}
+		if err := rows.Scan(dst...); err != nil {
+			rows.Close()
+			return fail(err)
+		}
+		p := ps.Defaults()
+		for i, col := range formatFourParams {
+			if vals[i] != nil {
+				if i32, ok := vals[i].(int32); ok {
+					vals[i] = int64(i32)
+				}
+				p = p.With(col, vals[i])
+			}
+		}
+		if p, err = ps.Complete(p); err != nil {
+			rows.Close()
+			return fail(fmt.Errorf("model %q: %w", name, err))
+		}
+		b, err := json.Marshal(p)
+		if err != nil {
+			rows.Close()
+			return fail(err)
+		}
+		models = append(models, model{name, b})
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fail(err)
+	}
+	for _, m := range models {
+		if _, err := q.ExecContext(ctx, queries.SQL("store_upgrade_write_params.sql"), string(m.params), m.name); err != nil {
+			return fail(err)
+		}
+	}
+	for _, col := range formatFourParams {
+		stmt, err := queries.Render("store_upgrade_drop_column.tmpl.sql", map[string]any{"Column": queries.Ident(col)})
+		if err != nil {
+			return err
+		}
+		if _, err := q.ExecContext(ctx, stmt); err != nil {
+			return fail(err)
+		}
+	}
 	return nil
 }
 
@@ -119,7 +193,7 @@ func (st Store) Upgrade(ctx context.Context, db nb.DB) (from int, err error) {
 	if _, err := tx.ExecContext(ctx, queries.SQL("store_set_format_version.sql"), nb.FormatVersion); err != nil {
 		return from, fmt.Errorf("upgrade model store: %w", err)
 	}
-	// Format 1 had no version markers.
+	// Stores written before version markers existed (format 4 and earlier) have none, or some.
 	gens, err := tx.QueryContext(ctx, queries.SQL("store_generations.sql"))
 	if err != nil {
 		return from, fmt.Errorf("upgrade model store: %w", err)
@@ -135,7 +209,7 @@ func (st Store) Upgrade(ctx context.Context, db nb.DB) (from int, err error) {
 	}
 	gens.Close()
 	for _, g := range all {
-		if err := CreateMarker(ctx, tx, g); err != nil {
+		if err := createMarker(ctx, tx, g, true); err != nil {
 			return from, fmt.Errorf("upgrade model store: %w", err)
 		}
 	}
@@ -376,10 +450,12 @@ func (st Store) SaveTx(ctx context.Context, t *StoreTx, m *nb.Model) error {
 		}
 		groupBy = string(b)
 	}
-	p := m.Params
+	params, err := json.Marshal(m.Params)
+	if err != nil {
+		return err
+	}
 	if _, err := q.ExecContext(ctx, queries.SQL("store_insert_model.sql"), m.Name, m.Label, m.LabelType, weight,
-		m.Source, p.Alpha, p.VarSmoothing, p.Variance, p.Priors, p.Norm, p.MinDF, p.MaxFeatures, m.Rows, m.SkippedRows,
-		m.Created, m.Version, m.Generation, p.Threshold, p.Eps, p.RegParam, p.Solver, p.Shrinkage, p.C, p.Penalty, p.Tol, p.MaxIter,
+		m.Source, string(params), m.Rows, m.SkippedRows, m.Created, m.Version, m.Generation,
 		m.IncompleteRows, m.Iterations, m.GradNorm, m.UnlabelledRows, m.LogLikelihood, groupBy); err != nil {
 		return err
 	}
@@ -396,7 +472,7 @@ func (st Store) SaveTx(ctx context.Context, t *StoreTx, m *nb.Model) error {
 		make([]float64, len(m.Classes)), make([]any, len(m.Classes))
 	for i, c := range m.Classes {
 		labels[i], counts[i], weights[i] = c.Label, c.Count, c.Weight
-		if m.Params.Priors == nb.PriorsGiven {
+		if m.Params.Text("priors") == nb.PriorsGiven {
 			priors[i] = c.Prior
 		}
 	}
@@ -423,7 +499,12 @@ func (st Store) SaveTx(ctx context.Context, t *StoreTx, m *nb.Model) error {
 func VersionMarker(generation string) string { return "v_" + generation }
 
 func CreateMarker(ctx context.Context, q nb.Querier, generation string) error {
-	stmt, err := queries.Render("store_create_marker.tmpl.sql", map[string]any{"Name": VersionMarker(generation)})
+	return createMarker(ctx, q, generation, false)
+}
+
+// createMarker creates the marker of generation; ifMissing keeps one that exists (Upgrade).
+func createMarker(ctx context.Context, q nb.Querier, generation string, ifMissing bool) error {
+	stmt, err := queries.Render("store_create_marker.tmpl.sql", map[string]any{"Name": VersionMarker(generation), "IfMissing": ifMissing})
 	if err != nil {
 		return err
 	}
@@ -585,11 +666,10 @@ func (st Store) LoadTx(ctx context.Context, q nb.Querier, name string) (*nb.Mode
 	}
 	m := &nb.Model{}
 	var weight, groupBy sql.NullString
-	p := &m.Params
+	var params string
 	err := q.QueryRowContext(ctx, queries.SQL("store_load_model.sql"), name).Scan(&m.Name, &m.Label, &m.LabelType, &weight,
-		&m.Source, &p.Alpha, &p.VarSmoothing, &p.Variance, &p.Priors, &p.Norm, &p.MinDF, &p.MaxFeatures, &m.Rows, &m.SkippedRows,
-		&m.Created, &m.Version, &m.Generation, &p.Threshold, &p.Eps, &p.RegParam, &p.Solver, &p.Shrinkage, &p.C, &p.Penalty,
-		&p.Tol, &p.MaxIter, &m.IncompleteRows, &m.Iterations, &m.GradNorm, &m.UnlabelledRows, &m.LogLikelihood, &groupBy)
+		&m.Source, &params, &m.Rows, &m.SkippedRows, &m.Created, &m.Version, &m.Generation,
+		&m.IncompleteRows, &m.Iterations, &m.GradNorm, &m.UnlabelledRows, &m.LogLikelihood, &groupBy)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, UnknownModelError(ctx, q, name)
 	}
@@ -597,6 +677,9 @@ func (st Store) LoadTx(ctx context.Context, q nb.Querier, name string) (*nb.Mode
 		return nil, fmt.Errorf("load model %q: %w", name, err)
 	}
 	m.Weight = weight.String
+	if m.Params, err = st.decodeParams(name, params); err != nil {
+		return nil, err
+	}
 	if groupBy.Valid {
 		if err := json.Unmarshal([]byte(groupBy.String), &m.By); err != nil {
 			return nil, fmt.Errorf("%w: model %q: nb.models.group_by: %v", nb.ErrInvalidModel, name, err)
@@ -648,10 +731,9 @@ func loadRows(ctx context.Context, q nb.Querier, file, name string, scan func(*s
 
 // CurrentParams reads the generation and hyperparameters of a stored model (cheap: one row), so a
 // cached compiled model can be reused while both are unchanged.
-func CurrentParams(ctx context.Context, q nb.Querier, name string) (generation string, p nb.Params, err error) {
-	err = q.QueryRowContext(ctx, queries.SQL("store_load_params.sql"), name).Scan(&generation, &p.Alpha, &p.VarSmoothing,
-		&p.Variance, &p.Priors, &p.Norm, &p.MinDF, &p.MaxFeatures, &p.Threshold, &p.Eps, &p.RegParam, &p.Solver, &p.Shrinkage,
-		&p.C, &p.Penalty, &p.Tol, &p.MaxIter)
+func (st Store) CurrentParams(ctx context.Context, q nb.Querier, name string) (generation string, p nb.Params, err error) {
+	var params string
+	err = q.QueryRowContext(ctx, queries.SQL("store_load_params.sql"), name).Scan(&generation, &params)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", p, UnknownModelError(ctx, q, name)
 	}
@@ -662,8 +744,24 @@ func CurrentParams(ctx context.Context, q nb.Querier, name string) (generation s
 		if v, verr := storeVersion(ctx, q); verr == nil && v < nb.FormatVersion {
 			return "", p, errOldStore(v)
 		}
+		return "", p, err
 	}
+	p, err = st.decodeParams(name, params)
 	return generation, p, err
+}
+
+// decodeParams reads nb.models.params: the JSON object, completed with the defaults of parameters declared
+// since (nb.ParamSet.Complete).
+func (st Store) decodeParams(name, text string) (nb.Params, error) {
+	var p nb.Params
+	if err := json.Unmarshal([]byte(text), &p); err != nil {
+		return p, fmt.Errorf("%w: model %q: nb.models.params: %v", nb.ErrInvalidModel, name, err)
+	}
+	p, err := st.Families.ParamSet().Complete(p)
+	if err != nil {
+		return p, fmt.Errorf("%w: model %q: nb.models.params: %v", nb.ErrInvalidModel, name, err)
+	}
+	return p, nil
 }
 
 // Drop deletes the model name; ErrUnknownModel if there is none.

@@ -17,7 +17,7 @@ const (
 	// (scikit-learn's MultinomialNB).
 	Multinomial nb.Kind = "multinomial"
 	// Complement: scikit-learn's ComplementNB (Rennie et al. 2003) over the count columns: weights from the
-	// other classes' counts, b_c = Σ_j x_j w_jc without priors; Params.Norm normalises the weights.
+	// other classes' counts, b_c = Σ_j x_j w_jc without priors; Params.Bool("norm") normalises the weights.
 	Complement nb.Kind = "complement"
 )
 
@@ -126,7 +126,7 @@ type countsComponent struct {
 // Compile sets the weights of the count columns, as scikit-learn's MultinomialNB and ComplementNB:
 //   - multinomial: w_jc = log θ_jc = log(N_jc + α) - log(Σ_j N_jc + αV), V = number of count columns;
 //   - complement: with C_jc = Σ_c' N_jc' - N_jc + α (the other classes' counts), l_jc = log(C_jc / Σ_j C_jc),
-//     w_jc = -l_jc, or with Params.Norm w_jc = l_jc / Σ_j l_jc; complement scores ignore the priors.
+//     w_jc = -l_jc, or with Params.Bool("norm") w_jc = l_jc / Σ_j l_jc; complement scores ignore the priors.
 func (CountsFamily) Compile(cc *nb.Compiler, feats []nb.Feature) ([]nb.Component, error) {
 	comp := &countsComponent{kind: feats[0].Kind, complement: feats[0].Kind == Complement, K: cc.K}
 	pos := map[string]int{}
@@ -141,7 +141,7 @@ func (CountsFamily) Compile(cc *nb.Compiler, feats []nb.Feature) ([]nb.Component
 	}
 	var w []float64
 	if comp.complement {
-		w = nb.ComplementTable(n, V, cc.K, cc.Alpha, cc.Model.Params.Norm)
+		w = nb.ComplementTable(n, V, cc.K, cc.Alpha, cc.Model.Params.Bool("norm"))
 	} else {
 		w = nb.MultinomialTable(n, V, cc.K, cc.Alpha)
 	}

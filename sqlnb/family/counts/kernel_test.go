@@ -17,7 +17,7 @@ import (
 // per-class totals from 0 to ~10⁶ (weights of very different sizes), plus G Gaussian features when G > 0.
 func countsKernelModel(t *testing.T, r *rand.Rand, V, K, G int, kind nb.Kind) *nb.Model {
 	t.Helper()
-	m := &nb.Model{Name: "k", Label: "y", Params: nb.DefaultParams(), Version: nb.FormatVersion, Rows: int64(10 * K)}
+	m := &nb.Model{Name: "k", Label: "y", Params: sqlnb.DefaultParams(), Version: nb.FormatVersion, Rows: int64(10 * K)}
 	for c := range K {
 		m.Classes = append(m.Classes, nb.Class{Label: fmt.Sprint("c", c), Count: 10, Weight: 10})
 	}

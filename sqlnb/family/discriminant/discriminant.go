@@ -356,12 +356,12 @@ func (DiscriminantFamily) Validate(m *nb.Model, feats []nb.Feature) error {
 func (DiscriminantFamily) Summary(m *nb.Model) string {
 	p := m.Params
 	if m.Features[0].Kind == QDA {
-		return fmt.Sprintf("reg_param %g, priors %s", p.RegParam, p.Priors)
+		return fmt.Sprintf("reg_param %g, priors %s", p.Float("reg_param"), p.Text("priors"))
 	}
-	if p.Solver == nb.SolverLSQR {
-		return fmt.Sprintf("solver lsqr, shrinkage %g, priors %s", p.Shrinkage, p.Priors)
+	if p.Text("solver") == nb.SolverLSQR {
+		return fmt.Sprintf("solver lsqr, shrinkage %g, priors %s", p.Float("shrinkage"), p.Text("priors"))
 	}
-	return fmt.Sprintf("solver svd, priors %s", p.Priors)
+	return fmt.Sprintf("solver svd, priors %s", p.Text("priors"))
 }
 
 // discriminantComponent scores an lda or qda model: one block over the feature vector. Every feature is
@@ -445,7 +445,7 @@ func (DiscriminantFamily) Compile(cc *nb.Compiler, feats []nb.Feature) ([]nb.Com
 	}
 	p := cc.Model.Params
 	if qda {
-		return g.compileQDA(cc, feats, co, p.RegParam)
+		return g.compileQDA(cc, feats, co, p.Float("reg_param"))
 	}
 	return g.compileLDA(cc, feats, co, total, p)
 }
@@ -508,9 +508,9 @@ func (g *discriminantComponent) compileQDA(cc *nb.Compiler, feats []nb.Feature, 
 func (g *discriminantComponent) compileLDA(cc *nb.Compiler, feats []nb.Feature, co []*mat.SymDense, total float64, p nb.Params) ([]nb.Component, error) {
 	m, K := g.m, g.K
 	sigma := mat.NewSymDense(m, nil)
-	if p.Solver == nb.SolverLSQR {
+	if p.Text("solver") == nb.SolverLSQR {
 		pri := nb.ClassPriors(cc.Model)
-		a := p.Shrinkage
+		a := p.Float("shrinkage")
 		for c := range K {
 			tr := 0.0
 			for j := range m {

@@ -257,13 +257,13 @@ type gaussianComponent struct {
 }
 
 // Compile applies the variance rules (documented in README "Scoring rules"):
-//   - var = WM2/W per class (Params.Variance class), Σ WM2 / Σ W over classes (pooled), or WM2/(W - 1)
+//   - var = WM2/W per class (Params.Text("variance") class), Σ WM2 / Σ W over classes (pooled), or WM2/(W - 1)
 //     (sample, R's naiveBayes), plus ε = VarSmoothing × the largest whole-training-set variance of any
 //     Gaussian feature (unweighted, as scikit-learn; in a semi-supervised model, where the unweighted
 //     statistics count each unlabelled row once per class, weighted: every row once with its sample
 //     weight), or VarSmoothing itself if every feature is constant; at least 2.2e-308;
 //   - a class without a non-NULL value of the feature uses the feature's statistics over all classes;
-//   - with e1071's rule (Params.Threshold > 0) a standard deviation ≤ Eps becomes Threshold.
+//   - with e1071's rule (Params.Float("threshold") > 0) a standard deviation ≤ Eps becomes Threshold.
 func (GaussianFamily) Compile(cc *nb.Compiler, feats []nb.Feature) ([]nb.Component, error) {
 	m, K := cc.Model, cc.K
 	byFeature := nb.RowsByFeature(m, GaussianTable)
@@ -276,11 +276,11 @@ func (GaussianFamily) Compile(cc *nb.Compiler, feats []nb.Feature) ([]nb.Compone
 	if maxVar == 0 {
 		maxVar = 1
 	}
-	eps := m.Params.VarSmoothing * maxVar
+	eps := m.Params.Float("var_smoothing") * maxVar
 	g := &gaussianComponent{K: K, rule: cc.Rule}
 	// A weighted model with --variance sample: a class whose weights sum to ≤ 1 over more than one row has
 	// variances 0 (ε remains) whatever the values, as the n − 1 variance divides by (weight − 1).
-	if m.Weight != "" && m.Params.Variance == nb.VarianceSample {
+	if m.Weight != "" && m.Params.Text("variance") == nb.VarianceSample {
 		for _, c := range m.Classes {
 			if c.Count > 1 && c.Weight <= 1 {
 				g.warnings = append(g.warnings, fmt.Sprintf("class %q: its %d rows weigh %g in all: --variance sample divides by (weight - 1), weights counting "+
@@ -308,7 +308,7 @@ func (GaussianFamily) Compile(cc *nb.Compiler, feats []nb.Feature) ([]nb.Compone
 			mu, v := allMean, allVar
 			if s.Weight > 0 {
 				mu = s.WMean
-				switch m.Params.Variance {
+				switch m.Params.Text("variance") {
 				case nb.VariancePooled:
 					v = pooledM2 / pooledN
 				case nb.VarianceSample:

@@ -80,21 +80,11 @@ func isNumeric(f nb.Feature) bool { return nb.ClassifyType(f.Type).Numeric() }
 
 func (LogisticFamily) Summary(m *nb.Model) string {
 	p := m.Params
-	pen := fmt.Sprintf("penalty l2, C %g", p.C)
-	if p.Penalty == nb.PenaltyNone {
+	pen := fmt.Sprintf("penalty l2, C %g", p.Float("c"))
+	if p.Text("penalty") == nb.PenaltyNone {
 		pen = "penalty none"
 	}
-	return fmt.Sprintf("%s, tol %g, max_iter %d: %d Newton steps, final gradient %.3g", pen, p.Tol, p.MaxIter, m.Iterations, m.GradNorm)
-}
-
-// checkParams refuses to change the hyperparameters the fit used.
-func (LogisticFamily) CheckParams(m *nb.Model, p nb.Params) error {
-	o := m.Params
-	if p.C != o.C || p.Penalty != o.Penalty || p.Tol != o.Tol || p.MaxIter != o.MaxIter {
-		return fmt.Errorf("%w: model %q: C, penalty, tol and max_iter were used to fit its logistic regression: "+
-			"train it again to change them (sqlnb train --kind logistic --C ..., or nb_train(..., c := ...))", nb.ErrBadOption, m.Name)
-	}
-	return nil
+	return fmt.Sprintf("%s, tol %g, max_iter %d: %d Newton steps, final gradient %.3g", pen, p.Float("tol"), p.Int("max_iter"), m.Iterations, m.GradNorm)
 }
 
 // logisticFeature is a feature of the describe and step templates.
@@ -357,7 +347,7 @@ func newtonFit(ctx context.Context, sc *nb.Scan, feats []nb.Feature, d *logistic
 		return nil, fmt.Errorf("%w: %d classes and %d design columns (categories one-hot) make %d coefficients: Newton's method "+
 			"keeps a Hessian of that size; leave features out or merge category levels (at most %d)", nb.ErrBadOption, K, nc, D, maxLogisticParams)
 	}
-	none := params.Penalty == nb.PenaltyNone
+	none := params.Text("penalty") == nb.PenaltyNone
 	if none {
 		for _, c := range d.cols {
 			if c.numeric && c.constantLevel {
@@ -446,7 +436,7 @@ func newtonFit(ctx context.Context, sc *nb.Scan, feats []nb.Feature, d *logistic
 			m -= 1 / float64(K)
 		}
 		s := d.cols[j-1].scale
-		return m / (params.C * s * s)
+		return m / (params.Float("c") * s * s)
 	}
 	idx := func(c, j int) int { return (c-1)*dim + j }
 	type point struct {
@@ -587,8 +577,8 @@ func newtonFit(ctx context.Context, sc *nb.Scan, feats []nb.Feature, d *logistic
 		}
 		sp, err := atSample(theta)
 		var h *mat.SymDense
-		for it := int64(0); err == nil && gradNorm(sp.g) > math.Max(params.Tol, 1e-5); it++ {
-			if it >= params.MaxIter || (none && sp.unsure == 0) {
+		for it := int64(0); err == nil && gradNorm(sp.g) > math.Max(params.Float("tol"), 1e-5); it++ {
+			if it >= params.Int("max_iter") || (none && sp.unsure == 0) {
 				err = nb.ErrNotConverged
 				break
 			}
@@ -628,7 +618,7 @@ func newtonFit(ctx context.Context, sc *nb.Scan, feats []nb.Feature, d *logistic
 	var iter int64
 	for {
 		gn := gradNorm(cur.g)
-		if gn <= params.Tol {
+		if gn <= params.Float("tol") {
 			break
 		}
 		if none && cur.unsure == 0 {
@@ -636,10 +626,10 @@ func newtonFit(ctx context.Context, sc *nb.Scan, feats []nb.Feature, d *logistic
 				"linearly separable and, without a penalty, the weights grow without bound (seed 004): set C (penalty l2, e.g. "+
 				"--C 1 or c := 1) to regularise", nb.ErrSeparable, iter)
 		}
-		if iter >= params.MaxIter {
+		if iter >= params.Int("max_iter") {
 			return nil, fmt.Errorf("%w: logistic regression after %d Newton steps (max_iter): the largest gradient component is "+
 				"%.3g per unit weight, above tol %g; the classes may be (quasi-)separable or features collinear: set C (penalty l2), "+
-				"or raise max_iter", nb.ErrNotConverged, iter, gn, params.Tol)
+				"or raise max_iter", nb.ErrNotConverged, iter, gn, params.Float("tol"))
 		}
 		if exact && cur.h == nil {
 			if cur, err = pass(cur.theta, true); err != nil {
@@ -698,7 +688,7 @@ func newtonFit(ctx context.Context, sc *nb.Scan, feats []nb.Feature, d *logistic
 				continue
 			}
 			return nil, fmt.Errorf("%w: the Newton step %d does not decrease the log-loss (largest gradient component %.3g per "+
-				"unit weight, tol %g): the fit is at the limit of floating-point precision; raise tol", nb.ErrNotConverged, iter, gn, params.Tol)
+				"unit weight, tol %g): the fit is at the limit of floating-point precision; raise tol", nb.ErrNotConverged, iter, gn, params.Float("tol"))
 		}
 		if sampled && !exact {
 			if t == 1 && gradNorm(nxt.g) > gn/2 {

@@ -72,8 +72,7 @@ func TestLogisticKernel(t *testing.T) {
 	}
 	t.Cleanup(func() { kern.Close() })
 	base := sqlnb.DefaultParams()
-	half, none := base, base
-	half.C, none.Penalty = 0.5, sqlnb.PenaltyNone
+	half, none := base.With("c", 0.5), base.With("penalty", sqlnb.PenaltyNone)
 	for _, tc := range []struct {
 		name     string
 		file     string

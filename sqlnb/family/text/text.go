@@ -27,7 +27,7 @@ const (
 	// out, in training as in scoring. Unweighted only.
 	TextBernoulli nb.Kind = "text_bernoulli"
 	// TextComplement: scikit-learn's ComplementNB over the term counts (as Complement over count columns):
-	// weights from the other classes' counts, Params.Norm, priors ignored.
+	// weights from the other classes' counts, Params.Bool("norm"), priors ignored.
 	TextComplement nb.Kind = "text_complement"
 )
 
@@ -230,12 +230,12 @@ func (TextFamily) Compile(cc *nb.Compiler, feats []nb.Feature) ([]nb.Component, 
 		in.Text = f.Text
 		in.Presence, in.Threshold = f.Kind == TextBernoulli, f.Binarize
 		vocab, total, _ := vocabulary(terms[f.Name], p, cc.Model.Weight != "")
-		if p.MaxFeatures > 0 && int64(len(vocab)) > p.MaxFeatures {
+		if p.Int("max_features") > 0 && int64(len(vocab)) > p.Int("max_features") {
 			sort.Slice(vocab, func(a, b int) bool {
 				ta, tb := total[vocab[a]], total[vocab[b]]
 				return ta > tb || (ta == tb && vocab[a] < vocab[b])
 			})
-			vocab = vocab[:p.MaxFeatures]
+			vocab = vocab[:p.Int("max_features")]
 		}
 		sort.Strings(vocab)
 		in.SetValues(vocab)
@@ -253,7 +253,7 @@ func (TextFamily) Compile(cc *nb.Compiler, feats []nb.Feature) ([]nb.Component, 
 		tc := &textComponent{in: in, kind: f.Kind, weight: n, K: K}
 		switch f.Kind {
 		case TextComplement:
-			tc.table = nb.ComplementTable(n, V, K, cc.Alpha, p.Norm)
+			tc.table = nb.ComplementTable(n, V, K, cc.Alpha, p.Bool("norm"))
 		case TextBernoulli:
 			tc.table, tc.absent = bernoulliTables(n, V, bernoulliDocs(terms[f.Name], cc.Model.Classes, cc.Class), cc.Alpha)
 		default:
@@ -407,7 +407,7 @@ func vocabulary(terms []TermCount, p nb.Params, weighted bool) (vocab []string, 
 		docs[t.Term] += t.Docs
 	}
 	for t, w := range total {
-		if w > 0 && docs[t] >= p.MinDF {
+		if w > 0 && docs[t] >= p.Int("min_df") {
 			vocab = append(vocab, t)
 		}
 		mostDocs = max(mostDocs, docs[t])
@@ -435,7 +435,7 @@ func checkVocabulary(m *nb.Model, ts *nb.TermsSpec) error {
 		}
 		if all, _, _ := vocabulary(terms[f.Name], nb.Params{}, weighted); len(all) > 0 {
 			return fmt.Errorf("%w: model %q: text feature %q: min_df %d leaves no term (the most frequent is in %d documents): lower min_df",
-				nb.ErrBadOption, m.Name, f.Name, m.Params.MinDF, most)
+				nb.ErrBadOption, m.Name, f.Name, m.Params.Int("min_df"), most)
 		}
 		what, todo := "each is NULL, empty or punctuation", "check that the column holds the documents"
 		if ts != nil && f.Name == cmp.Or(ts.Feature, "terms") {
