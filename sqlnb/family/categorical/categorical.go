@@ -13,7 +13,8 @@ import (
 
 // The kinds of the categorical family.
 const (
-	// Categorical: x | c ~ Categorical(θ_c) over the distinct training values (seed 000).
+	// Categorical: x | c ~ Categorical(θ_c) over the column's declared levels (ENUM, BOOLEAN) or else the
+	// distinct training values (seed 000).
 	Categorical nb.Kind = "categorical"
 	// Bernoulli: present (value > Feature.Binarize, or true) | c ~ Bernoulli(p_c); absence contributes
 	// log(1 - p_c) (scikit-learn's BernoulliNB).
@@ -175,7 +176,7 @@ func (CategoricalFamily) Validate(m *nb.Model, feats []nb.Feature) error {
 }
 
 // categoricalComponent scores the categorical and Bernoulli features of a model by table lookup: per
-// feature and class the J+2 log-probabilities of the J training values, an unseen value and NULL (0).
+// feature and class the J+2 log-probabilities of the J categories (Compile), a value outside them and NULL (0).
 type categoricalComponent struct {
 	in      []*nb.Input
 	kinds   []nb.Kind
@@ -185,11 +186,16 @@ type categoricalComponent struct {
 	K       int
 }
 
-// Compile: θ_jvc = (n_jvc + α)/(n_jc + αJ) over the J distinct training values (Bernoulli: J = 2, false
-// and true); an unseen value gets α/(n_jc + αJ); a class with n_jc + αJ = 0 is uniform (1/J). A feature
-// without any training value (J = 0: NULL in every training row, or every value forgotten) adds nothing. α is the
-// effective smoothing (compiler.alpha). With e1071's rule, probabilities ≤ Eps count as Threshold and an
-// unseen value is skipped (e1071 re-codes it as NA).
+// Compile: θ_jvc = (n_jvc + α)/(n_jc + αJ) over the feature's J categories: the levels its column type
+// declares (an ENUM's levels, BOOLEAN's false and true: declaredLevels) together with any other training
+// value, or for other types (VARCHAR, numbers) the distinct training values (Bernoulli: J = 2, false and
+// true). A declared level no training row has counts 0: α/(n_jc + αJ), as e1071 gives a factor's unused
+// levels and scikit-learn's CategoricalNB with min_categories. A value outside the categories (a VARCHAR
+// argument to an ENUM-trained feature, a value VARCHAR training never saw) gets α/(n_jc + αJ) too; a class
+// with n_jc + αJ = 0 is uniform (1/J). A feature without any category (J = 0: a VARCHAR column NULL in every
+// training row, or every value forgotten) adds nothing. α is the effective smoothing (compiler.alpha). With
+// e1071's rule, probabilities ≤ Eps count as Threshold and a value outside the categories is skipped (e1071
+// re-codes it as NA); a declared level is one of the table's columns there, so it is not skipped.
 func (CategoricalFamily) Compile(cc *nb.Compiler, feats []nb.Feature) ([]nb.Component, error) {
 	counts := nb.RowsByFeature(cc.Model, CategoricalTable)
 	comp := &categoricalComponent{K: cc.K}
@@ -199,7 +205,7 @@ func (CategoricalFamily) Compile(cc *nb.Compiler, feats []nb.Feature) ([]nb.Comp
 			in.SetValues([]string{"false", "true"})
 			in.Binary, in.Threshold = true, f.Binarize
 		} else {
-			in.SetValues(distinctValues(counts[f.Name]))
+			in.SetValues(categories(declaredLevels(f.Type), counts[f.Name]))
 		}
 		J := len(in.Values)
 		w := make([][]float64, cc.K)
@@ -247,6 +253,37 @@ func (CategoricalFamily) Compile(cc *nb.Compiler, feats []nb.Feature) ([]nb.Comp
 		comp.unseen = append(comp.unseen, f.Kind == Categorical)
 	}
 	return []nb.Component{comp}, nil
+}
+
+// declaredLevels returns the categories a categorical feature's column type declares, as R's factor levels:
+// an ENUM's levels (nb.EnumLevels of the type text DuckDB gave at training, stored with the feature), and
+// BOOLEAN's false and true (as training casts them to text); nil for any other type.
+func declaredLevels(typ string) []string {
+	if levels, ok := nb.EnumLevels(typ); ok {
+		return levels
+	}
+	if nb.ClassifyType(typ) == nb.TypeBool {
+		return []string{"false", "true"}
+	}
+	return nil
+}
+
+// categories returns a categorical feature's categories, sorted: the declared levels and the training
+// values (distinctValues). Training an ENUM or BOOLEAN column gives declared values only; the union keeps a
+// value of a hand-edited store.
+func categories(declared []string, rows []CategoryCount) []string {
+	seen := distinctValues(rows)
+	if len(declared) == 0 {
+		return seen
+	}
+	set := make(map[string]bool, len(declared)+len(seen))
+	for _, v := range declared {
+		set[v] = true
+	}
+	for _, v := range seen {
+		set[v] = true
+	}
+	return nb.SortedKeys(set)
 }
 
 // distinctValues returns the sorted values with a count or weight: in one pass when the rows are sorted by
@@ -338,7 +375,8 @@ func (cat *categoricalComponent) Informative(labels []string, c int) []nb.Inform
 
 // linear: a Bernoulli feature adds log p(x | 1) - log p(x | 0) = w0_j + w_j x with x its presence (seed
 // 002): w0_j = log((1 - p_1)/(1 - p_0)), w_j = log(p_1/p_0) - w0_j; a categorical feature adds, per level
-// v, log θ_v1/θ_v0 times the level's indicator (unseen levels and NULL aside).
+// v of its categories (declared levels unseen in training included), log θ_v1/θ_v0 times the level's
+// indicator (values outside the categories and NULL aside).
 func (cat *categoricalComponent) Linear() (float64, []nb.LinearTerm, error) {
 	w0 := 0.0
 	var terms []nb.LinearTerm
@@ -357,7 +395,7 @@ func (cat *categoricalComponent) Linear() (float64, []nb.LinearTerm, error) {
 	return w0, terms, nil
 }
 
-// SQL: a CASE over the training values (an unseen value gets its own probability, NULL adds 0); Bernoulli
+// SQL: a CASE over the categories (a value outside them gets its own probability, NULL adds 0); Bernoulli
 // features binarize numbers with presentSQL (booleans read as 1 and 0).
 func (cat *categoricalComponent) SQL(x *nb.Exporter, c int) (string, error) {
 	var terms []string
