@@ -817,12 +817,6 @@ func quoteAll(names []string) []string {
 // TIME ZONE, HUGEINT, UUID, ...): letters, digits, spaces, and a parenthesised list of numbers.
 var safeType = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_ ]*(\([0-9]+( ?, ?[0-9]+)?\))?$`)
 
-// enumType matches an ENUM type name; enumValue its values, single-quoted with ” for a quote.
-var (
-	enumType  = regexp.MustCompile(`^ENUM\((.*)\)$`)
-	enumValue = regexp.MustCompile(`'((?:[^']|'')*)'`)
-)
-
 // orderLabels returns the union of the class label lists (each in model order) in the order of the label
 // type, which is the order training gives classes (ORDER BY label): numbers by value, text byte by byte,
 // ENUM by position; other types are cast in DuckDB. A type it cannot compare keeps the lists' order of
@@ -855,10 +849,10 @@ func orderLabels(ctx context.Context, q nb.Querier, labelType string, lists ...[
 		}
 		return out, nil
 	}
-	if m := enumType.FindStringSubmatch(strings.TrimSpace(labelType)); m != nil {
+	if levels, ok := nb.EnumLevels(labelType); ok {
 		pos := map[string]int{}
-		for i, v := range enumValue.FindAllStringSubmatch(m[1], -1) {
-			pos[strings.ReplaceAll(v[1], "''", "'")] = i
+		for i, v := range levels {
+			pos[v] = i
 		}
 		out := slices.Clone(all)
 		sort.SliceStable(out, func(a, b int) bool { return pos[out[a]] < pos[out[b]] })

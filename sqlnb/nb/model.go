@@ -180,17 +180,6 @@ func SplitQuoted(s string) ([]QuotedPart, error) {
 	}
 }
 
-// splitList splits a comma-separated option list, trimming spaces; empty parts are dropped.
-func splitList(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, ",") {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 // Feature is one input column of a model.
 type Feature struct {
 	Name string `json:"name"`
