@@ -97,8 +97,8 @@ func (b *bound) execute(input mapping.DataChunk, out mapping.Vector, n int, s *s
 		}
 	case outClassProba:
 		data := unsafe.Slice((*float64)(mapping.VectorGetData(out)), n)
-		// Every posterior of the chunk by the vector kernels, then the asked class's: ClassPosterior's value
-		// bit for bit (Posteriors gives Posterior's, as ClassPosterior does), K exponentials a row either way.
+		// Every posterior of the chunk by the vector kernels, then the asked class's: Posterior's value bit
+		// for bit (Posteriors gives Posterior's), K exponentials a row either way.
 		post := s.wideN(n * K)
 		kernel.Posteriors(jll, n, K, post, s.top)
 		var classes unsafe.Pointer
