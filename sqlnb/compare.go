@@ -60,22 +60,8 @@ const compareTable = "__sqlnb_compare"
 // (compare_split), which picks the test rows and orders the training pool. Models are fitted, not stored.
 func Compare(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, spec CompareSpec) (*CompareResult, error) {
 	start := time.Now()
-	if len(spec.Kinds) == 0 || len(spec.Sizes) == 0 {
-		return nil, fmt.Errorf("%w: give the kinds to compare and the training sizes", nb.ErrBadOption)
-	}
-	if spec.TestFraction == 0 {
-		spec.TestFraction = 0.3
-	}
-	if !(spec.TestFraction > 0 && spec.TestFraction < 1) {
-		return nil, fmt.Errorf("%w: test fraction %v: must be in (0, 1)", nb.ErrBadOption, spec.TestFraction)
-	}
-	if spec.Repeats < 1 {
-		spec.Repeats = 1
-	}
-	for _, n := range spec.Sizes {
-		if n < 2 {
-			return nil, fmt.Errorf("%w: training size %d: must be at least 2", nb.ErrBadOption, n)
-		}
+	if err := spec.normalize(); err != nil {
+		return nil, err
 	}
 	src, err := nb.ResolveSource(ctx, conn, spec.Train.Source)
 	if err != nil {
@@ -182,6 +168,29 @@ func Compare(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, spec Compar
 	}
 	res.Duration = time.Since(start)
 	return res, nil
+}
+
+// normalize fills in spec's defaults (TestFraction 0.3, Repeats 1) and checks it: some kinds and sizes,
+// every size at least 2, the test fraction in (0, 1).
+func (spec *CompareSpec) normalize() error {
+	if len(spec.Kinds) == 0 || len(spec.Sizes) == 0 {
+		return fmt.Errorf("%w: give the kinds to compare and the training sizes", nb.ErrBadOption)
+	}
+	if spec.TestFraction == 0 {
+		spec.TestFraction = 0.3
+	}
+	if !(spec.TestFraction > 0 && spec.TestFraction < 1) {
+		return fmt.Errorf("%w: test fraction %v: must be in (0, 1)", nb.ErrBadOption, spec.TestFraction)
+	}
+	if spec.Repeats < 1 {
+		spec.Repeats = 1
+	}
+	for _, n := range spec.Sizes {
+		if n < 2 {
+			return fmt.Errorf("%w: training size %d: must be at least 2", nb.ErrBadOption, n)
+		}
+	}
+	return nil
 }
 
 // compareMetrics scores the test rows once per model (compare_test_rows, nb_cv_terms over the registered

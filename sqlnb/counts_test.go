@@ -77,6 +77,9 @@ func TestCountFoldModelsAreExact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(models) != 3 {
+		t.Fatalf("%d fold models, want 3", len(models))
+	}
 	for f, m := range models {
 		direct := train(t, db, sqlnb.TrainSpec{Model: "direct", Label: "y", Kind: sqlnb.Multinomial,
 			Source: "SELECT * EXCLUDE (__f) FROM (SELECT *, " + fold + " AS __f FROM d __sqlnb_row) WHERE __f <> " + string(rune('0'+f))})
@@ -106,6 +109,9 @@ func TestTextFoldModelsAreExact(t *testing.T) {
 	models, fold, err := sqlnb.FoldModels(ctx, db, spec)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(models) != 3 {
+		t.Fatalf("%d fold models, want 3", len(models))
 	}
 	for f, m := range models {
 		direct := train(t, db, sqlnb.TrainSpec{Model: "direct", Label: "y", Kind: sqlnb.Text,

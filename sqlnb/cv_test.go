@@ -64,6 +64,9 @@ func compareModels(t *testing.T, f int, got, want *sqlnb.Model) {
 	for _, g := range nb.StatRows(want, gaussian.GaussianTable) {
 		wg[g.Feature+"/"+g.Class] = g
 	}
+	if n := len(nb.StatRows(got, gaussian.GaussianTable)); n == 0 || n != len(wg) {
+		t.Errorf("fold %d: %d Gaussian rows vs %d", f, n, len(wg))
+	}
 	for _, g := range nb.StatRows(got, gaussian.GaussianTable) {
 		w := wg[g.Feature+"/"+g.Class]
 		if g.Count != w.Count || !near(g.Mean, w.Mean, 1e-12) || !near(g.M2, w.M2, 1e-12) ||

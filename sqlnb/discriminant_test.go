@@ -47,6 +47,10 @@ func TestCoMomentsWithLargeOffset(t *testing.T) {
 		}
 		plain, shifted := comoments(ms[0]), comoments(ms[1])
 		offset := map[string]float64{"x1": 1e9, "x2": 1e9, "x3": -1e9}
+		// Three classes, six pairs j ≤ k of three features.
+		if len(plain) != 18 || len(shifted) != 18 {
+			t.Fatalf("weight %q: %d and %d co-moment rows, want 18", weight, len(plain), len(shifted))
+		}
 		worst := 0.0
 		for k, p := range plain {
 			s := shifted[k]

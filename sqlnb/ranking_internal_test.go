@@ -79,6 +79,9 @@ func TestRankingStreamAndFallback(t *testing.T) {
 		t.Fatalf("groups: stream %d, database/sql %d; want 3", len(fast), len(slow))
 	}
 	for g, cs := range fast {
+		if len(cs) != 3 {
+			t.Fatalf("group %d: %d classes ranked, want 3", g, len(cs))
+		}
 		for c, got := range cs {
 			other := slow[g][c]
 			if got.n != other.n || got.np != other.np || math.Float64bits(got.rocAUC) != math.Float64bits(other.rocAUC) ||

@@ -95,6 +95,9 @@ func TestNaNIsMissing(t *testing.T) {
 	}
 	// A categorical DOUBLE feature: NaN is missing in training too (scoring skips it), not a category "nan".
 	mc := train(t, db, sqlnb.TrainSpec{Model: "c", Source: "a", Label: "y", FeatureKinds: map[string]sqlnb.Kind{"x": sqlnb.Categorical}})
+	if n := len(nb.StatRows(mc, categorical.CategoricalTable)); n != 4 {
+		t.Errorf("%d category counts, want 4 (1 and 3 in class a, 2 and 5 in b)", n)
+	}
 	for _, c := range nb.StatRows(mc, categorical.CategoricalTable) {
 		if strings.EqualFold(c.Value, "nan") {
 			t.Errorf("NaN counted as a category: %+v", c)
@@ -147,6 +150,9 @@ func TestLargeOffset(t *testing.T) {
 	mustExec(t, db, `CREATE TABLE shifted AS SELECT y, x + 1e9 AS x FROM noise`)
 	m0 := train(t, db, sqlnb.TrainSpec{Model: "n", Source: "noise", Label: "y"})
 	m1 := train(t, db, sqlnb.TrainSpec{Model: "s", Source: "shifted", Label: "y"})
+	if n0, n1 := len(nb.StatRows(m0, gaussian.GaussianTable)), len(nb.StatRows(m1, gaussian.GaussianTable)); n0 != 2 || n1 != 2 {
+		t.Fatalf("%d and %d Gaussian rows, want 2 (x in classes a and b)", n0, n1)
+	}
 	for i := range nb.StatRows(m0, gaussian.GaussianTable) {
 		g0, g1 := nb.StatRows(m0, gaussian.GaussianTable)[i], nb.StatRows(m1, gaussian.GaussianTable)[i]
 		// A double near 1e9 has an ulp of 2^-23 ≈ 1.19e-7: each 1e9 + x is rounded to it, and so is the
@@ -183,6 +189,9 @@ func TestRowOrderInvariance(t *testing.T) {
 	mustExec(t, db, `CREATE TABLE shuffled AS SELECT * FROM d ORDER BY hash(x)`)
 	a := train(t, db, sqlnb.TrainSpec{Model: "a", Source: "d", Label: "y"})
 	b := train(t, db, sqlnb.TrainSpec{Model: "b", Source: "shuffled", Label: "y"})
+	if nA, nB := len(nb.StatRows(a, gaussian.GaussianTable)), len(nb.StatRows(b, gaussian.GaussianTable)); nA != 3 || nB != 3 {
+		t.Fatalf("%d and %d Gaussian rows, want 3 (x in three classes)", nA, nB)
+	}
 	for i := range nb.StatRows(a, gaussian.GaussianTable) {
 		if !near(nb.StatRows(a, gaussian.GaussianTable)[i].Mean, nb.StatRows(b, gaussian.GaussianTable)[i].Mean, 1e-12) || !near(nb.StatRows(a, gaussian.GaussianTable)[i].M2, nb.StatRows(b, gaussian.GaussianTable)[i].M2, 1e-12) {
 			t.Errorf("%+v vs %+v", nb.StatRows(a, gaussian.GaussianTable)[i], nb.StatRows(b, gaussian.GaussianTable)[i])
@@ -234,6 +243,10 @@ func TestSQLMatchesGoReference(t *testing.T) {
 			spec.Weight = "w"
 		}
 		m := train(t, db, spec)
+		// Three classes: x0 and x1 in each; c's four values in each.
+		if ng, nc := len(nb.StatRows(m, gaussian.GaussianTable)), len(nb.StatRows(m, categorical.CategoricalTable)); ng != 6 || nc != 12 {
+			t.Fatalf("weighted=%v: %d Gaussian rows and %d category counts, want 6 and 12", weighted, ng, nc)
+		}
 		for _, g := range nb.StatRows(m, gaussian.GaussianTable) {
 			j := int(g.Feature[1] - '0')
 			var n, wsum, sum, wsx float64
@@ -297,6 +310,9 @@ func TestOddIdentifiers(t *testing.T) {
 	got, err := sqlnb.Load(context.Background(), db, m.Name)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(got.Features) != 5 {
+		t.Fatalf("loaded features %+v", got.Features)
 	}
 	for i, f := range got.Features {
 		if f.Name != names[i+1] {

@@ -44,6 +44,9 @@ func TestCompareMatchesDirectEvaluation(t *testing.T) {
 			queries.Literal(name), p.Size, queries.Literal(string(p.Kind))))
 		got := queryStrings(t, db, fmt.Sprintf(`SELECT metric, value FROM nb_eval(%s, 'SELECT * EXCLUDE (u) FROM split WHERE u < 0.3')
 			WHERE metric IN ('accuracy', 'log_loss') AND class IS NULL ORDER BY metric`, queries.Literal(name)))
+		if len(got) != 2 {
+			t.Fatalf("%s at %d rows: nb_eval gave %v, want accuracy and log_loss", p.Kind, p.Size, got)
+		}
 		for _, r := range got {
 			v, _ := strconv.ParseFloat(r[1], 64)
 			if math.Abs(v-p.Mean[r[0]]) > 1e-12 {

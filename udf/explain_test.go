@@ -27,6 +27,9 @@ func TestExplainSumsToLogOdds(t *testing.T) {
 			nb_joint_log_likelihood('e', t)::VARCHAR, nb_predict('e', t), nb_log_evidence('e', t),
 			len(nb_explain('e', t)), nb_explain('e', t)[1].feature, nb_explain('e', t)[4].feature
 			FROM (SELECT * REPLACE (CASE WHEN x > 1.5 THEN 'zz' ELSE cat END AS cat) FROM d) t`)
+		if len(rows) != 600 {
+			t.Fatalf("%d classes: %d rows scored, want 600", k, len(rows))
+		}
 		for _, r := range rows {
 			sum, _ := strconv.ParseFloat(r[0], 64)
 			jll := parseMap(t, r[1])
@@ -107,6 +110,9 @@ func TestExplainVersus(t *testing.T) {
 			nb_joint_log_likelihood('`+strings.Split(q, "'")[1]+`', t)::VARCHAR, nb_predict('`+strings.Split(q, "'")[1]+`', t),
 			len(list_distinct([e.class || '/' || e.versus FOR e IN `+q+`])), y
 			FROM d t`)
+		if len(rows) != 300 {
+			t.Fatalf("%s: %d rows scored, want 300", q, len(rows))
+		}
 		for _, r := range rows {
 			jll := parseMap(t, r[3])
 			class, versus := r[1], r[2]

@@ -80,8 +80,14 @@ func TestGroupExplainPair(t *testing.T) {
 	mustExec(t, db, `CREATE TABLE d3 AS SELECT CASE WHEN i % 2 = 0 THEN 'A' ELSE 'B' END AS grp, ['p', 'q', 'r'][i % 3 + 1] AS y,
 		(i % 3)::DOUBLE + (i % 17) / 10.0 AS v FROM range(600) t(i) WHERE NOT (i % 2 = 0 AND i % 3 = 2)`)
 	mustExec(t, db, `CALL nb_train('g3', 'd3', 'y', by := ['grp'])`)
-	for _, row := range queryStrings(t, db, `SELECT grp, v, nb_predict('g3', t), nb_explain('g3', t)[1].class, nb_explain('g3', t, 'r') IS NULL
-		FROM d3 t WHERE v IN (0, 1.1, 2.3)`) {
+	// 53 rows: v = 0 is i ≡ 0 (mod 51), 12 rows; 1.1 is i ≡ 1 or 45 (mod 51), 12 + 11; 2.3 is i ≡ 13 (mod 51),
+	// 12, and i ≡ 20 (mod 51) for odd i only (class r of group B), 6.
+	rows := queryStrings(t, db, `SELECT grp, v, nb_predict('g3', t), nb_explain('g3', t)[1].class, nb_explain('g3', t, 'r') IS NULL
+		FROM d3 t WHERE v IN (0, 1.1, 2.3)`)
+	if len(rows) != 53 {
+		t.Fatalf("%d rows, want 53", len(rows))
+	}
+	for _, row := range rows {
 		if row[2] != row[3] {
 			t.Errorf("group %s, v %s: predicted %s, explained %s", row[0], row[1], row[2], row[3])
 		}

@@ -73,6 +73,9 @@ func TestScoreRowMatchesSQL(t *testing.T) {
 	// A map of term counts scores as the text.
 	text, _, _ := s.ScoreRow(map[string]any{"x": 1.0, "colour": "u", "grade": 2, "flag": true, "visits": 3, "note": "red red apple"})
 	counts, _, _ := s.ScoreRow(map[string]any{"x": 1.0, "colour": "u", "grade": 2, "flag": true, "visits": 3, "note": map[string]int{"red": 2, "apple": 1}})
+	if len(text) != 3 || len(counts) != 3 {
+		t.Fatalf("term counts %v, text %v: want the posteriors of classes a, b and c", counts, text)
+	}
 	for c := range text {
 		if math.Abs(text[c]-counts[c]) > 1e-15 {
 			t.Errorf("term counts %v, text %v", counts, text)

@@ -469,6 +469,9 @@ func TestProbaAndEvidenceChunks(t *testing.T) {
 		}
 		// The reference in Go: LogEvidence over each row's joint log-likelihoods.
 		rows := queryStrings(t, db, fmt.Sprintf(`SELECT map_values(nb_joint_log_likelihood('%[1]s', t))::VARCHAR, nb_log_evidence('%[1]s', t) FROM %[2]s t`, m.name, m.table))
+		if len(rows) != 5000 {
+			t.Fatalf("%s: %d rows scored, want 5000", m.name, len(rows))
+		}
 		for i, r := range rows {
 			var b []float64
 			for _, f := range strings.Split(strings.Trim(r[0], "[]"), ", ") {
@@ -499,6 +502,9 @@ func TestAllNullCategoricalFeature(t *testing.T) {
 	mustExec(t, db, `CALL nb_train('without', 'SELECT y, x FROM d', 'y')`)
 	got := queryStrings(t, db, `SELECT nb_predict_proba('with', {'x': x, 'notes': notes})::VARCHAR, nb_predict_proba('without', {'x': x})::VARCHAR,
 		nb_predict('with', {'x': x, 'notes': notes}) FROM (VALUES (1.0, 'vip'), (3.2, NULL), (2.2, '')) v(x, notes)`)
+	if len(got) != 3 {
+		t.Fatalf("%d rows scored, want 3", len(got))
+	}
 	for _, row := range got {
 		if row[0] != row[1] || strings.Contains(row[0], "nan") {
 			t.Errorf("with the all-NULL feature %s, without it %s (prediction %s)", row[0], row[1], row[2])
@@ -614,8 +620,12 @@ func TestFloatCategory(t *testing.T) {
 		"0.2": 40.0 / 60 * 11 / 42 / (40.0/60*11/42 + 20.0/60*21/22)}
 	s := mustScorer(t, db, "cg")
 	mustExec(t, db, exportSQL(t, s, "duckdb"))
-	for _, row := range queryStrings(t, db, `SELECT g::VARCHAR, any_value(nb_proba('cg', {'g': g}, 'a')), any_value(nb_proba('cg', {'g': g::DOUBLE}, 'a')),
-		any_value(cg_predict_proba({'g': g})['a']), any_value(cg_predict_proba({'g': g::DOUBLE})['a']) FROM f GROUP BY g`) {
+	rows := queryStrings(t, db, `SELECT g::VARCHAR, any_value(nb_proba('cg', {'g': g}, 'a')), any_value(nb_proba('cg', {'g': g::DOUBLE}, 'a')),
+		any_value(cg_predict_proba({'g': g})['a']), any_value(cg_predict_proba({'g': g::DOUBLE})['a']) FROM f GROUP BY g`)
+	if len(rows) != 2 {
+		t.Fatalf("%d values of g, want 2: %v", len(rows), rows)
+	}
+	for _, row := range rows {
 		for k, got := range row[1:] {
 			if p := parseF(t, got); math.Abs(p-want[row[0]]) > 1e-12 {
 				t.Errorf("g = %s, path %d: P(a) %v, want %v", row[0], k, p, want[row[0]])

@@ -24,8 +24,6 @@ import (
 	"github.com/jedib0t/go-pretty/v6/text"
 )
 
-func mkdirAll(dir string) error { return os.MkdirAll(dir, 0o755) }
-
 // maxRows is the global --max-rows flag: the most rows a table shows (0: all of them). Other formats
 // write every row.
 var maxRows = defaultMaxRows

@@ -50,14 +50,6 @@ func pick(cond bool, a, b int32) int32 {
 	return b
 }
 
-// ClassPosterior returns p(c | x) for row i: Posterior's value for class c, bit for bit (exp(b_c − B) ·
-// (1/Σ), B = max b), as nb_proba gives it (from Posteriors, chunk-wide) — also in the limits (a
-// class at −∞ next to finite ones gives 0; every class at −∞, or a NaN score, gives NaN, as Posterior).
-func ClassPosterior(jll []float64, n, K, i, c int) float64 {
-	mx, sum := shiftedExpSum(jll, n, K, i, nil)
-	return expNonPositive(jll[c*n+i]-mx) * (1 / sum)
-}
-
 // LogPosterior turns the joint log-likelihoods of row i (class-major jll with n rows) into
 // log p(c | x) = b_c - log Σ exp(b_c') (seed 004's log-sum-exp: the largest b is factored out first),
 // written to dst.

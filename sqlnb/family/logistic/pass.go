@@ -5,11 +5,12 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"github.com/sqlnb/sqlnb/internal/kernel"
 	"math"
 	"runtime"
 	"slices"
 	"sync"
+
+	"github.com/sqlnb/sqlnb/internal/kernel"
 )
 
 // lrKernel evaluates the weighted log-loss of a logistic regression, its gradient and (hess) its Hessian
