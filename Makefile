@@ -132,6 +132,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzIdent -fuzztime 30s ./queries/
 	$(GO) test -run '^$$' -fuzz FuzzStructBinding -fuzztime 30s ./udf/
 	$(GO) test -run '^$$' -fuzz FuzzNamedArgumentsAsParsed -fuzztime 30s ./udf/
+	$(GO) test -run '^$$' -fuzz FuzzTokens -fuzztime 30s ./internal/sqltext/
+	$(GO) test -run '^$$' -fuzz FuzzStatementsAsDuckDB -fuzztime 30s ./internal/sqltext/
 	$(GO) test -run '^$$' -fuzz FuzzImport -fuzztime 30s ./sqlnb/
 
 lint:

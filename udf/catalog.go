@@ -46,12 +46,11 @@ import "C"
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unsafe"
 
+	"github.com/sqlnb/sqlnb/internal/sqltext"
 	"github.com/sqlnb/sqlnb/queries"
-	"github.com/sqlnb/sqlnb/sqlnb/nb"
 
 	"github.com/duckdb/duckdb-go/v2/mapping"
 )
@@ -97,9 +96,20 @@ func callerTemporary(cctx mapping.ClientContext, name string) bool {
 	return false
 }
 
-// bareName matches a source given as one unqualified identifier (plain, of letters in any script, or
-// double-quoted).
-var bareName = regexp.MustCompile(`^\s*([\p{L}_][\p{L}\p{N}_$]*|"([^"]|"")+")\s*$`)
+// bareName returns the name src gives when it is one unqualified identifier, plain or quoted (blanks and
+// comments around it aside).
+func bareName(src string) (string, bool) {
+	var only sqltext.Token
+	n := 0
+	for t := range Lexer().Significant(src) {
+		only = t
+		n++
+	}
+	if n != 1 || only.Name() == "" {
+		return "", false
+	}
+	return only.Name(), true
+}
 
 // callerSetting returns setting name as the caller's client context sees it ("" when unset or unreadable).
 func callerSetting(cctx mapping.ClientContext, name string) string {
@@ -125,12 +135,13 @@ func callerSetting(cctx mapping.ClientContext, name string) string {
 // own query read s2.g.
 func (r *registry) callerSource(cctx mapping.ClientContext, src string) (string, error) {
 	path := strings.TrimSpace(callerSetting(cctx, "search_path"))
-	if path == "" || !bareName.MatchString(src) {
+	name, ok := bareName(src)
+	if path == "" || !ok {
 		return src, nil
 	}
-	name := nb.SplitOutsideQuotes(src, '.')[0] // one part, unquoted
-	for _, entry := range nb.SplitOutsideQuotes(path, ',') {
-		parts := nb.SplitOutsideQuotes(entry, '.')
+	lex := Lexer()
+	for _, entry := range lex.SplitList(path, ',') {
+		parts := lex.SplitList(entry, '.')
 		var db, schema any
 		switch len(parts) {
 		case 1:

@@ -13,6 +13,7 @@ import (
 	"github.com/duckdb/duckdb-go/v2"
 	"github.com/duckdb/duckdb-go/v2/mapping"
 
+	"github.com/sqlnb/sqlnb/internal/sqltext"
 	"github.com/sqlnb/sqlnb/queries"
 )
 
@@ -258,21 +259,32 @@ func statementStarts(toks iter.Seq[token]) []statement {
 	var prev token // the token before, in the statement; none (lexSQL yields no zero token) at its start
 	for t := range toks {
 		switch {
-		case t.is(";"):
+		case t.Is(";"):
 			prev = token{}
 			continue
 		case prev == token{}: // the statement's first token
 			out = append(out, statement{})
-			if t.kind == tokWord {
-				out[len(out)-1].keyword = strings.ToLower(t.text)
+			if t.Kind == sqltext.Word {
+				out[len(out)-1].keyword = strings.ToLower(t.Text)
 			}
-		case t.is("(") && writers[prev.name()]:
+		case t.Is("(") && writers[tokenName(prev)]:
 			out[len(out)-1].writer = true
 		}
 		prev = t
 	}
 	return out
 }
+
+// token is a token of SQL text: package sqltext's, blanks and comments left out (lexSQL).
+type token = sqltext.Token
+
+// lexSQL returns the tokens of text other than blanks and comments, by the rules of the DuckDB line in the
+// process.
+func lexSQL(text string) iter.Seq[token] { return Lexer().Significant(text) }
+
+// tokenName returns t's name in lower case when t is an identifier, written plain or quoted, and "" otherwise:
+// DuckDB looks functions up without regard to case, quoted or not.
+func tokenName(t token) string { return strings.ToLower(t.Name()) }
 
 // scoringFunctions are the nb_* functions whose arguments DuckDB binds by position.
 var scoringFunctions = map[string]bool{}
@@ -314,23 +326,23 @@ func namedArgument(toks iter.Seq[token]) (function, arg, op string) {
 	var calls []string   // the open brackets, innermost last: the scoring function a ( calls, else ""
 	var prev, cand token // the token before; a name that starts an argument of a scoring call
 	for t := range toks {
-		if cand != (token{}) && (t.is(":=") || t.is("=>")) {
-			return calls[len(calls)-1], cand.text, t.text
+		if cand != (token{}) && (t.Is(":=") || t.Is("=>")) {
+			return calls[len(calls)-1], cand.Name(), t.Text
 		}
 		cand = token{}
 		switch {
-		case t.is("(") || t.is("[") || t.is("{"):
+		case t.Is("(") || t.Is("[") || t.Is("{"):
 			f := ""
-			if t.is("(") && scoringFunctions[prev.name()] {
-				f = prev.name()
+			if t.Is("(") && scoringFunctions[tokenName(prev)] {
+				f = tokenName(prev)
 			}
 			calls = append(calls, f)
-		case t.is(")") || t.is("]") || t.is("}"):
+		case t.Is(")") || t.Is("]") || t.Is("}"):
 			if len(calls) > 0 {
 				calls = calls[:len(calls)-1]
 			}
-		case t.kind == tokWord && !(t.text[0] >= '0' && t.text[0] <= '9') || t.kind == tokQuoted: // a name, not a number
-			if len(calls) > 0 && calls[len(calls)-1] != "" && (prev.is("(") || prev.is(",")) {
+		case t.Kind == sqltext.Word || t.Kind == sqltext.QuotedName && !t.Open: // a name
+			if len(calls) > 0 && calls[len(calls)-1] != "" && (prev.Is("(") || prev.Is(",")) {
 				cand = t
 			}
 		}

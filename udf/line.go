@@ -6,11 +6,15 @@ import (
 	"github.com/duckdb/duckdb-go/v2/mapping"
 
 	"github.com/sqlnb/sqlnb/internal/duckdbline"
+	"github.com/sqlnb/sqlnb/internal/sqltext"
 )
 
 // DuckDBLine returns the release line of the DuckDB library in this process (package duckdbline decides
 // what differs between lines).
 func DuckDBLine() duckdbline.Line { return hostLine() }
+
+// Lexer returns the lexical rules of SQL text (package sqltext) of the DuckDB line in this process.
+func Lexer() sqltext.Rules { return sqltext.Rules{Backticks: hostLine().BacktickNames()} }
 
 // hostLine is the release line of the DuckDB library in this process, as it reports itself: the binary's
 // own, or the host's when sqlnb runs as a loadable extension (the call goes through the host's function

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -356,29 +355,6 @@ func TestSQLScripts(t *testing.T) {
 	}
 	if out := mustRun(t, "--db", "m.duckdb", "sql", "--format", "csv", "-c", "SELECT m_predict({'x': 1.2}) = nb_predict('m', {'x': 1.2}) AS same"); out != "same\ntrue\n" {
 		t.Errorf("the exported macro: %q", out)
-	}
-}
-
-// TestSemicolons: the candidate cut points of the simple scan.
-func TestSemicolons(t *testing.T) {
-	for _, c := range []struct {
-		text string
-		want []int
-	}{
-		{"a;b;", []int{1, 3}},
-		{"'x;y';", []int{5}},
-		{`"x;y";`, []int{5}},
-		{"-- a;\n;", []int{6}},
-		{"/* a; /* b; */ c; */;", []int{20}},
-		{"$q$a;$q$;", []int{8}},
-		{"$$a;$$;", []int{6}},
-		{`E'a\';b';`, []int{8}},
-		{"'it''s;';", []int{8}},
-		{"SELECT $1;", []int{9}},
-	} {
-		if got := semicolons(c.text); !slices.Equal(got, c.want) {
-			t.Errorf("semicolons(%q) = %v, want %v", c.text, got, c.want)
-		}
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"github.com/sqlnb/sqlnb/udf"
@@ -16,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sqlnb/sqlnb/internal/outfile"
+	"github.com/sqlnb/sqlnb/internal/sqltext"
 	"github.com/sqlnb/sqlnb/queries"
 	"github.com/sqlnb/sqlnb/sqlnb"
 )
@@ -253,7 +253,7 @@ func readsFile(ctx context.Context, conn *sql.Conn, from, path string) bool {
 	if err != nil {
 		return false
 	}
-	names := append(append([]string{from}, nb.StringLiterals(from)...), pathWords(from)...)
+	names := append(append([]string{from}, sqltext.Literals(from)...), pathWords(from)...)
 	views := map[string]string{} // lower-case name → SQL
 	if rows, err := conn.QueryContext(ctx, "SELECT view_name, sql FROM duckdb_views() WHERE NOT internal"); err == nil {
 		for rows.Next() {
@@ -273,7 +273,7 @@ func readsFile(ctx context.Context, conn *sql.Conn, from, path string) bool {
 			for name, def := range views {
 				if !seen[name] && mentions(lower, name) {
 					seen[name] = true
-					names = append(names, nb.StringLiterals(def)...)
+					names = append(names, sqltext.Literals(def)...)
 					names = append(names, pathWords(def)...)
 					next = append(next, def)
 				}
@@ -296,20 +296,32 @@ func readsFile(ctx context.Context, conn *sql.Conn, from, path string) bool {
 }
 
 // pathWords returns the words of SQL text that may name a file without quotes, as DuckDB reads FROM
-// data.parquet or FROM dir/x.csv (which a view's stored SQL spells bare."csv"): the runs of characters other
-// than blanks, single quotes, commas, semicolons and parentheses that hold a '.' or '/' and no glob
-// character, without their double quotes. A glob is read only from a string (quoted), and unquoted * and ?
-// are SQL's: SELECT *, t.*, x * 2 (taken as globs they matched every file of the directory, and predict
-// refused to replace its own --output of the last run).
+// data.parquet or FROM dir/x.csv (which a view's stored SQL spells bare."csv"): the runs of adjacent tokens
+// other than blanks, comments, strings, commas, semicolons and parentheses that hold a '.' or '/' and no
+// glob character, without the quotes of their quoted names. A glob is read only from a string (quoted), and
+// unquoted * and ? are SQL's: SELECT *, t.*, x * 2 (taken as globs they matched every file of the
+// directory, and predict refused to replace its own --output of the last run).
 func pathWords(text string) []string {
 	var out []string
-	for _, w := range strings.FieldsFunc(text, func(r rune) bool {
-		return unicode.IsSpace(r) || strings.ContainsRune(`',;()`, r)
-	}) {
-		if w = strings.ReplaceAll(w, `"`, ""); strings.ContainsAny(w, "./") && !strings.ContainsAny(w, "*?[") {
-			out = append(out, w)
+	var w strings.Builder
+	flush := func() {
+		if s := w.String(); strings.ContainsAny(s, "./") && !strings.ContainsAny(s, "*?[") {
+			out = append(out, s)
+		}
+		w.Reset()
+	}
+	for t := range sqltext.Tokens(text) {
+		switch {
+		case t.Kind == sqltext.Space || t.Kind == sqltext.Comment || t.Kind == sqltext.String ||
+			t.Is(",") || t.Is(";") || t.Is("(") || t.Is(")"):
+			flush()
+		case t.Kind == sqltext.QuotedName && !t.Open:
+			w.WriteString(t.Name())
+		default:
+			w.WriteString(t.Text)
 		}
 	}
+	flush()
 	return out
 }
 
@@ -334,28 +346,16 @@ func recursiveGlobMatches(pattern, path string) bool {
 	return matched && strings.HasPrefix(file, dir+string(filepath.Separator))
 }
 
-// mentions reports whether text (lower case) holds name as a word of its own.
+// mentions reports whether text names name (lower case) as an identifier, plain or quoted, or holds a string
+// that does (a query in a string: query('SELECT * FROM v')).
 func mentions(text, name string) bool {
-	for i := 0; ; {
-		j := strings.Index(text[i:], name)
-		if j < 0 {
-			return false
-		}
-		j += i
-		before, after := byte(' '), byte(' ')
-		if j > 0 {
-			before = text[j-1]
-		}
-		if k := j + len(name); k < len(text) {
-			after = text[k]
-		}
-		if !isWordByte(before) && !isWordByte(after) {
+	for t := range sqltext.Significant(text) {
+		switch {
+		case strings.EqualFold(t.Name(), name):
+			return true
+		case t.Kind == sqltext.String && strings.Contains(strings.ToLower(t.Value()), name) && mentions(t.Value(), name):
 			return true
 		}
-		i = j + 1
 	}
-}
-
-func isWordByte(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+	return false
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"strings"
+
+	"github.com/sqlnb/sqlnb/udf"
 )
 
 // sqlParser cuts SQL text into statements with DuckDB's own parser (duckdb_extract_statements, through
@@ -39,7 +41,7 @@ func (p sqlParser) endsWith(text, sentinel string) (n int, end bool, err error) 
 
 // split decides what the shell does with the text typed so far. complete is false while the text needs
 // more lines: it does not yet end with a ';' that ends a statement, or it ends inside a string, quoted
-// identifier or comment (endsOpen; DuckDB 1.5's lexer also says "unterminated ...", 2.0's says so except for
+// identifier or comment (package sqltext's EndsOpen; DuckDB 1.5's lexer also says "unterminated ...", 2.0's says so except for
 // a dollar-quoted string, "syntax error at or near"). A complete
 // text is either cut into its statements (a comment goes with the statement after it; a text of only
 // comments has none), or, when DuckDB cannot parse it, returned with the parse error, and then none of its
@@ -48,7 +50,7 @@ func (p sqlParser) split(text string) (stmts []string, complete bool, err error)
 	n, end, err := p.ends(text)
 	switch {
 	case err != nil:
-		if endsOpen(text) || strings.Contains(err.Error(), "unterminated") || !strings.HasSuffix(strings.TrimSpace(text), ";") {
+		if udf.Lexer().EndsOpen(text) || strings.Contains(err.Error(), "unterminated") || !strings.HasSuffix(strings.TrimSpace(text), ";") {
 			return nil, false, nil
 		}
 		return nil, true, err
@@ -56,10 +58,10 @@ func (p sqlParser) split(text string) (stmts []string, complete bool, err error)
 		return nil, false, nil
 	}
 	// The whole text parses, so each statement parses alone: cut at every ';' after which the text so far
-	// ends between statements. Only the ';' a simple scan finds outside strings and comments are asked
-	// (semicolons.go): asking at every ';' parsed the text again for each one inside a long string.
+	// ends between statements. Only the ';' the lexer finds outside strings and comments are asked (package
+	// sqltext): asking at every ';' parsed the text again for each one inside a long string.
 	start, found := 0, 0
-	for _, i := range semicolons(text) {
+	for _, i := range udf.Lexer().Semicolons(text) {
 		if found >= n {
 			break
 		}

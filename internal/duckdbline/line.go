@@ -15,6 +15,8 @@
 //   - Text of nested values (CAST(list AS VARCHAR)): 2.0 also quotes a string or BLOB inside a LIST,
 //     STRUCT or MAP when it holds a backslash (NestedQuotesBackslash); sqlnb's CLI writes values as DuckDB
 //     does.
+//   - Backticks: 2.0 reads `name` as a quoted identifier, 1.5 reads ` as an operator character
+//     (BacktickNames; package sqltext lexes by it).
 //   - Lambdas: 2.0 refuses the arrow (x -> ...) in new SQL; sqlnb writes lambda x: ..., which both read
 //     (no switch needed).
 package duckdbline
@@ -70,6 +72,10 @@ func (l Line) DecimalCastNearest() bool { return l.AtLeast(2, 0, 0) }
 // NestedQuotesBackslash reports whether the line's VARCHAR cast of a LIST, STRUCT or MAP quotes an element's
 // text that holds a backslash (2.0: ['a\\b']; 1.5: [a\b]).
 func (l Line) NestedQuotesBackslash() bool { return l.AtLeast(2, 0, 0) }
+
+// BacktickNames reports whether the line's parser reads `name` as a quoted identifier, as it reads "name"
+// (2.0); 1.5 takes ` for an operator character.
+func (l Line) BacktickNames() bool { return l.AtLeast(2, 0, 0) }
 
 // DefaultStorageVersion is the storage_compatibility_version sqlnb gives the database files it creates:
 // v1.5.0, which 1.5 and 2.0 both read and write (2.0 keeps such a file in that format). A file already in

@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
-	"unicode"
 
+	"github.com/sqlnb/sqlnb/internal/sqltext"
 	"github.com/sqlnb/sqlnb/queries"
 )
 
@@ -46,20 +47,21 @@ func (s Source) FromAt(n int) string {
 	return fmt.Sprintf("%s($%d)", s.fn, n)
 }
 
-// quoted is the source's text as messages show it: a table name written with double quotes ("my data",
+// Quoted is the source's text as messages show it: a table name written with quoted parts ("my data",
 // main."my data") as it is, anything else (a bare name, a query, a file) in double quotes as %q writes it.
 func (s Source) Quoted() string {
 	t := strings.TrimSpace(s.Text)
-	inQuotes := false
-	for _, c := range t {
+	quoted := false
+	for tok := range sqltext.Tokens(t) {
 		switch {
-		case c == '"':
-			inQuotes = !inQuotes
-		case !inQuotes && (unicode.IsSpace(c) || c == '\'' || c == '('): // a query or a file
+		case tok.Kind == sqltext.QuotedName && !tok.Open:
+			quoted = true
+		case tok.Kind == sqltext.Word || tok.Is("."):
+		default: // a query, a file, a name with blanks
 			return fmt.Sprintf("%q", s.Text)
 		}
 	}
-	if strings.Contains(t, `"`) && !inQuotes && splitName(t) != nil {
+	if quoted && splitName(t) != nil {
 		return t
 	}
 	return fmt.Sprintf("%q", s.Text)
@@ -101,11 +103,11 @@ func ResolveSource(ctx context.Context, q Querier, text string) (Source, error) 
 		return Source{}, err
 	}
 	lower := strings.ToLower(t)
-	head := skipComments(lower)
-	for _, w := range queryStarts {
-		if strings.HasPrefix(head, w) && (w == "(" || len(head) == len(w) || !isWordByte(head[len(w)])) {
+	for first := range sqltext.Significant(lower) {
+		if (first.Kind == sqltext.Word || first.Is("(")) && slices.Contains(queryStarts, first.Text) {
 			return funcSource(text, "query", t), nil
 		}
+		break
 	}
 	// A quoted file name ('data.parquet', as in FROM 'data.parquet') or a table function (read_parquet(...),
 	// read_csv(...), range(10)): the FROM item DuckDB reads.
@@ -143,7 +145,7 @@ func ResolveSource(ctx context.Context, q Querier, text string) (Source, error) 
 		ok = look(parts[0], parts[1], parts[2])
 	}
 	if !ok { // one name, quoted or not, or a table whose name has dots in it, written without quotes
-		ok = look(nil, nil, unquote(t))
+		ok = look(nil, nil, sqltext.Unquote(t))
 	}
 	if ok {
 		return Source{Text: text, From: from}, nil
@@ -164,53 +166,22 @@ func ResolveSource(ctx context.Context, q Querier, text string) (Source, error) 
 // tableFunctionCall reports whether t is a call of a table function, name(...) with the name unquoted and
 // optionally qualified (read_parquet('x'), main.my_macro(1)): a table's name is never followed by "(".
 func tableFunctionCall(t string) bool {
-	i := 0
-	for i < len(t) && (isWordByte(t[i]) || t[i] == '.') {
-		i++
+	var toks []sqltext.Token
+	for tok := range sqltext.Significant(t) {
+		toks = append(toks, tok)
 	}
-	if i == 0 || t[0] == '.' || (t[0] >= '0' && t[0] <= '9') {
-		return false
-	}
-	rest := strings.TrimLeft(t[i:], " \t\n")
-	return strings.HasPrefix(rest, "(") && strings.HasSuffix(t, ")")
-}
-
-func isWordByte(b byte) bool {
-	return b == '_' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9'
-}
-
-// unquote strips one level of double quotes from an identifier written as "a ""b""".
-func unquote(s string) string {
-	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
-		return strings.ReplaceAll(s[1:len(s)-1], `""`, `"`)
-	}
-	return s
-}
-
-// splitName splits a qualified name at the dots outside double quotes and unquotes the parts; nil if a part
-// is empty.
-func splitName(t string) []string { return SplitOutsideQuotes(t, '.') }
-
-// SplitOutsideQuotes splits t at sep outside double quotes (a qualified name at '.', a search path at ','),
-// trims the parts and unquotes them ("a ""b""" is a "b"); nil if a part is empty.
-func SplitOutsideQuotes(t string, sep byte) []string {
-	var parts []string
-	start, quoted := 0, false
-	for i := 0; i <= len(t); i++ {
-		switch {
-		case i < len(t) && t[i] == '"':
-			quoted = !quoted
-		case i == len(t) || t[i] == sep && !quoted:
-			p := strings.TrimSpace(t[start:i])
-			if p == "" {
-				return nil
-			}
-			parts = append(parts, unquote(p))
-			start = i + 1
+	for i := 0; i < len(toks) && toks[i].Kind == sqltext.Word; i += 2 {
+		if i+1 < len(toks) && toks[i+1].Is(".") {
+			continue
 		}
+		return i+1 < len(toks) && toks[i+1].Is("(") && toks[len(toks)-1].Is(")")
 	}
-	return parts
+	return false
 }
+
+// splitName splits a qualified name at the dots outside quoted names, strings and comments and unquotes
+// the parts; nil if a part is empty.
+func splitName(t string) []string { return sqltext.SplitList(t, '.') }
 
 // lookupTable finds the table or view name in schema of database (nil: as source_lookup_table.sql says) and
 // returns it quoted for a FROM clause.
@@ -380,36 +351,12 @@ func ClassifyType(t string) TypeClass {
 
 func (c TypeClass) Numeric() bool { return c == TypeInteger || c == TypeFloat || c == TypeNumber }
 
-// skipComments drops the SQL comments (-- to the end of the line, /* … */) and blanks at the start of s: a
-// query may begin with them.
-func skipComments(s string) string {
-	for {
-		s = strings.TrimLeft(s, " \t\r\n")
-		switch {
-		case strings.HasPrefix(s, "--"):
-			i := strings.IndexByte(s, '\n')
-			if i < 0 {
-				return ""
-			}
-			s = s[i+1:]
-		case strings.HasPrefix(s, "/*"):
-			i := strings.Index(s[2:], "*/")
-			if i < 0 {
-				return s
-			}
-			s = s[2+i+2:]
-		default:
-			return s
-		}
-	}
-}
-
 // checkNotPipe refuses a source that is, or whose quoted strings name, a FIFO or a device (/dev/stdin, a
 // named pipe): sqlnb reads a source more than once — its columns, then its rows, then for some commands
 // its rows again — and a pipe gives its data once (the second read saw nothing and found no columns, or
 // blocked for ever on a FIFO with no writer).
 func checkNotPipe(text string) error {
-	candidates := append([]string{strings.TrimSpace(text)}, StringLiterals(text)...)
+	candidates := append([]string{strings.TrimSpace(text)}, sqltext.Literals(text)...)
 	for _, c := range candidates {
 		if c == "" || strings.ContainsAny(c, "*?\n") {
 			continue
@@ -420,33 +367,4 @@ func checkNotPipe(text string) error {
 		}
 	}
 	return nil
-}
-
-// StringLiterals returns the single-quoted string literals and the double-quoted names of a SQL text (a
-// doubled quote inside one is a quote): DuckDB reads a file named either way (FROM 'data.csv', and a view's
-// SQL as DuckDB stores it: FROM "data.csv").
-func StringLiterals(text string) []string {
-	var out []string
-	for i := 0; i < len(text); i++ {
-		q := text[i]
-		if q != '\'' && q != '"' {
-			continue
-		}
-		var b strings.Builder
-		j := i + 1
-		for ; j < len(text); j++ {
-			if text[j] == q {
-				if j+1 < len(text) && text[j+1] == q {
-					b.WriteByte(q)
-					j++
-					continue
-				}
-				break
-			}
-			b.WriteByte(text[j])
-		}
-		out = append(out, b.String())
-		i = j
-	}
-	return out
 }

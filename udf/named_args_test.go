@@ -3,40 +3,11 @@ package udf
 import (
 	"database/sql"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 
 	_ "github.com/duckdb/duckdb-go/v2"
 )
-
-// TestLexSQL: the tokens of texts that mix the constructs DuckDB's scanner (PostgreSQL's scan.l) reads
-// specially. Each token is shown as kind:text (w word, q quoted name, s string, p parameter, o operator).
-func TestLexSQL(t *testing.T) {
-	for _, c := range []struct{ name, text, want string }{
-		{"words and operators", `SELECT a::INT, b := 1`, `w:SELECT w:a o::: w:INT o:, w:b o::= w:1`},
-		{"arrow", `f(b=>0.0)`, `w:f o:( w:b o:=> w:0 o:. w:0 o:)`},
-		{"arrow before a sign", `f(b =>-1)`, `w:f o:( w:b o:=> o:- w:1 o:)`},                             // PostgreSQL trims a trailing -
-		{"operator with a sign kept", `a <@- b`, `w:a o:<@- w:b`},                                        // @ keeps it
-		{"operator cut at a comment", `a =>--x` + "\n" + `b`, `w:a o:=> w:b`},                            // -- starts a comment
-		{"strings", `'a''b', E'c\'d', x'0f', $$e'f$$, $t$g$$h$t$`, `s: o:, s: o:, w:x s: o:, s: o:, s:`}, // prefixes are words
-		{"quoted names", `"a""b" "" "nb_predict"`, `q:a"b q: q:nb_predict`},
-		{"comments", "a -- b\nc /* d /* e */ f */ g", `w:a w:c w:g`},
-		{"parameters", `$1, $name, ?`, `p:$1 o:, p:$name o:, o:?`},
-		{"unicode names", `ünï := 1`, `w:ünï o::= w:1`},
-		{"dollar inside a word", `a$b`, `w:a$b`},
-		{"unterminated", `'abc`, `s:`},
-		{"struct literal", `{'a': 1}`, `o:{ s: o:: w:1 o:}`},
-	} {
-		var got []string
-		for tok := range lexSQL(c.text) {
-			got = append(got, fmt.Sprintf("%c:%s", "wqspo"[tok.kind], tok.text))
-		}
-		if g := strings.Join(got, " "); g != c.want {
-			t.Errorf("%s: lexSQL(%q)\n got  %s\n want %s", c.name, c.text, g, c.want)
-		}
-	}
-}
 
 // namedArgumentCases are texts and the named argument of a scoring call they hold ("" for none), written
 // by hand from DuckDB's grammar: func_arg_expr is a_expr, or param_name followed by := or => and a_expr.
@@ -70,6 +41,8 @@ var namedArgumentCases = []struct{ name, text, want string }{
 	{"comparison", `SELECT nb_predict('m', x >= 1, y <= 2, z = 3)`, ""},
 	{"cast", `SELECT nb_predict('m', x::DOUBLE)`, ""},
 	{"parameter", `SELECT nb_predict('m', $x, ?)`, ""},
+	{"unicode space before :=", "SELECT nb_predict('m', x\u00a0:= 1)", "nb_predict x :="},
+	{"in an escape string with a doubled quote", `SELECT E'it''s \' nb_predict(''m'', x := 1)'`, ""},
 }
 
 // TestNamedArgumentTokens: namedArgument finds a scoring call's named argument in any statement and nowhere
