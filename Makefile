@@ -16,7 +16,7 @@ else ifneq ($(DUCKDB),2.0)
 $(error DUCKDB=$(DUCKDB): use 2.0 or 1.5)
 endif
 
-.PHONY: lines-check vet-platforms stress bench-lines all toolchain build demo test test-integration test-race bench bench-extension bench-compare bench-scale bench-big fuzz lint fmt fixtures clean extension extension-slots
+.PHONY: lines-check vet-platforms stress bench-lines bench-commits all toolchain build demo test test-integration test-race bench bench-extension bench-compare bench-scale bench-big fuzz lint fmt fixtures clean extension extension-slots
 
 all: build
 
@@ -106,6 +106,11 @@ bench: toolchain
 # (BENCH_ROWS, default 3M; BENCH_RUN picks benchmarks; see bench/lines.sh).
 bench-lines: toolchain
 	bash bench/lines.sh
+
+# make bench's benchmarks at commit BEFORE and at the work tree, in one run, one after the other per
+# benchmark (BENCH_ROWS, default 3M; BENCH_RUN picks benchmarks; see bench/commits.sh).
+bench-commits: toolchain
+	bash bench/commits.sh
 
 # The loadable extension next to the functions the binary registers and a bare scan, in one run
 # (node-api 1.5.6 hosts the extension; installs it like make test-integration).
