@@ -18,7 +18,7 @@ import (
 )
 
 var schemaStatements = []string{
-	"store_create_schema.sql", "store_create_models.sql", "store_create_features.sql", "store_create_classes.sql",
+	"store_create_schema.sql", "store_create_features.sql", "store_create_classes.sql",
 	"store_create_groups.sql", "store_create_group_classes.sql",
 }
 
@@ -57,6 +57,9 @@ func (st Store) EnsureStore(ctx context.Context, q nb.Querier) error {
 		if _, err := q.ExecContext(ctx, queries.SQL(name)); err != nil {
 			return fmt.Errorf("create model store: %w", err)
 		}
+	}
+	if err := createModelsTable(ctx, q, "models"); err != nil {
+		return fmt.Errorf("create model store: %w", err)
 	}
 	for _, t := range st.Families.Tables() {
 		stmt, err := queries.Render("store_create_stats.tmpl.sql", tableData(t))
@@ -97,13 +100,20 @@ func (st Store) EnsureStore(ctx context.Context, q nb.Querier) error {
 var formatFourParams = []string{"alpha", "var_smoothing", "variance", "priors", "norm", "min_df", "max_features", "threshold",
 	"eps", "reg_param", "solver", "shrinkage", "c", "penalty", "tol", "max_iter"}
 
-// upgradeParams is format 4 → 5: each model's hyperparameter columns become one JSON object in params, and
-// the columns are dropped.
+// createModelsTable creates nb.<table> as format 5 has nb.models.
+func createModelsTable(ctx context.Context, q nb.Querier, table string) error {
+	stmt, err := queries.Render("store_create_models.tmpl.sql", map[string]any{"Table": table})
+	if err != nil {
+		return err
+	}
+	_, err = q.ExecContext(ctx, stmt)
+	return err
+}
+
+// upgradeParams is format 4 → 5: each model's hyperparameter columns become one JSON object, params, in a new
+// nb.models that replaces the old one.
 func (st Store) upgradeParams(ctx context.Context, q nb.Querier) error {
 	fail := func(err error) error { return fmt.Errorf("upgrade model store to format 5: %w", err) }
-	if _, err := q.ExecContext(ctx, queries.SQL("store_upgrade_params.sql")); err != nil {
-		return fail(err)
-	}
 	rows, err := q.QueryContext(ctx, queries.SQL("store_upgrade_read_params.sql"))
 	if err != nil {
 		return fail(err)
@@ -149,19 +159,16 @@ func (st Store) upgradeParams(ctx context.Context, q nb.Querier) error {
 	if err := rows.Err(); err != nil {
 		return fail(err)
 	}
+	if err := createModelsTable(ctx, q, "models_v5"); err != nil {
+		return fail(err)
+	}
 	for _, m := range models {
-		if _, err := q.ExecContext(ctx, queries.SQL("store_upgrade_write_params.sql"), string(m.params), m.name); err != nil {
+		if _, err := q.ExecContext(ctx, queries.SQL("store_upgrade_copy_model.sql"), string(m.params), m.name); err != nil {
 			return fail(err)
 		}
 	}
-	for _, col := range formatFourParams {
-		stmt, err := queries.Render("store_upgrade_drop_column.tmpl.sql", map[string]any{"Column": queries.Ident(col)})
-		if err != nil {
-			return err
-		}
-		if _, err := q.ExecContext(ctx, stmt); err != nil {
-			return fail(err)
-		}
+	if _, err := q.ExecContext(ctx, queries.SQL("store_upgrade_swap_models.sql")); err != nil {
+		return fail(err)
 	}
 	return nil
 }
