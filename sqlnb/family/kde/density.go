@@ -3,6 +3,7 @@ package kde
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 )
@@ -63,7 +64,7 @@ func (s summary) iqr() float64 {
 //
 // branch names the nrd0 case taken (min_sd_iqr, sd, abs_x1, one: kde_rbw.csv's lo_rule).
 func bandwidth(rule string, s summary) (h float64, branch string, err error) {
-	sd, n := s.sd(), float64(s.n)
+	sd := s.sd()
 	switch rule {
 	case ruleNRD0:
 		lo := math.Min(sd, s.iqr()/1.34)
@@ -77,11 +78,11 @@ func bandwidth(rule string, s summary) (h float64, branch string, err error) {
 				}
 			}
 		}
-		return 0.9 * lo * math.Pow(n, -0.2), branch, nil
+		return 0.9 * lo * pow02(s.n), branch, nil
 	case ruleNRD:
-		return 1.06 * math.Min(sd, s.iqr()/1.34) * math.Pow(n, -0.2), "", nil
+		return 1.06 * math.Min(sd, s.iqr()/1.34) * pow02(s.n), "", nil
 	case ruleScott:
-		return math.Pow(n, -0.2) * sd, "", nil
+		return pow02(s.n) * sd, "", nil
 	}
 	v, err := parseBandwidth(rule)
 	return v, "", err
@@ -220,3 +221,29 @@ func (d *density) at(v float64) float64 {
 
 // logAt is feature's contribution log(max(f(v), 1e-300)).
 func (d *density) logAt(v float64) float64 { return math.Log(math.Max(d.at(v), densityFloor)) }
+
+// pow02 is n^-0.2 (the double nearest -0.2) correctly rounded, as C's pow gives it to R (R's
+// length(x)^(-0.2)); Go's math.Pow is off by an ulp for some n (38, 37). r = n^(-1/5) by Newton's method on
+// n·r⁵ = 1 in 256-bit floats, then n^-0.2 = r·n^(-ε) ≈ r·(1 - ε ln n), ε = 0.2 (as a double) - 1/5.
+func pow02(n int64) float64 {
+	const prec = 256
+	nf := new(big.Float).SetPrec(prec).SetInt64(n)
+	r := new(big.Float).SetPrec(prec).SetFloat64(math.Pow(float64(n), -0.2))
+	one, five := big.NewFloat(1).SetPrec(prec), big.NewFloat(5).SetPrec(prec)
+	for range 4 {
+		r4 := new(big.Float).SetPrec(prec).Mul(r, r)
+		r4.Mul(r4, r4)
+		num := new(big.Float).SetPrec(prec).Mul(nf, r4)
+		num.Mul(num, r).Sub(num, one) // n r⁵ - 1
+		den := new(big.Float).SetPrec(prec).Mul(five, nf)
+		den.Mul(den, r4) // 5 n r⁴
+		r.Sub(r, num.Quo(num, den))
+	}
+	var eps big.Rat
+	eps.SetFloat64(0.2)
+	eps.Sub(&eps, big.NewRat(1, 5))
+	e, _ := eps.Float64()
+	shift := new(big.Float).SetPrec(prec).Mul(r, big.NewFloat(e*math.Log(float64(n))))
+	y, _ := r.Sub(r, shift).Float64()
+	return y
+}

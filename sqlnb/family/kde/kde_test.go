@@ -188,8 +188,9 @@ func TestCurvesMatchR(t *testing.T) {
 			}
 		}
 		t.Logf("%-12s %6d %8d %9.0f %9.0f %12.3g %12.3g %12.3g", c.name, len(heads), bwEqual, bwUlps, xUlps, relR, relRef, absRef)
-		// DuckDB's two-pass sd (favg, then fsum of squares) is R's long-double var to within an ulp or two.
-		if bwUlps > 4 || xUlps > 16 {
+		// n^-0.2 is correctly rounded, as glibc's pow gives it to R; DuckDB's two-pass sd (favg, then fsum of
+		// squares) is R's long-double one to within an ulp (equal on 46 of the 50 nrd0 curves).
+		if bwUlps > 2 || xUlps > 4 {
 			t.Errorf("%s: bandwidths %v ulps, x grids %v ulps from R's", c.name, bwUlps, xUlps)
 		}
 		if relR > 1e-10 || relRef > 1e-12 {
