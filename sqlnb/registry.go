@@ -6,6 +6,7 @@ import (
 	"github.com/sqlnb/sqlnb/sqlnb/family/counts"
 	"github.com/sqlnb/sqlnb/sqlnb/family/discriminant"
 	"github.com/sqlnb/sqlnb/sqlnb/family/gaussian"
+	"github.com/sqlnb/sqlnb/sqlnb/family/kde"
 	"github.com/sqlnb/sqlnb/sqlnb/family/logistic"
 	"github.com/sqlnb/sqlnb/sqlnb/family/poisson"
 	"github.com/sqlnb/sqlnb/sqlnb/family/text"
@@ -14,7 +15,7 @@ import (
 )
 
 // families is the registry, in the order training scans run and components are compiled.
-var families = nb.Families{gaussian.GaussianFamily{}, poisson.PoissonFamily{}, categorical.CategoricalFamily{}, counts.CountsFamily{}, text.TextFamily{}, discriminant.DiscriminantFamily{}, logistic.LogisticFamily{}}
+var families = nb.Families{gaussian.GaussianFamily{}, poisson.PoissonFamily{}, kde.KDEFamily{}, categorical.CategoricalFamily{}, counts.CountsFamily{}, text.TextFamily{}, discriminant.DiscriminantFamily{}, logistic.LogisticFamily{}}
 
 // Kinds lists every kind in registry order, with its one-line description.
 func Kinds() []nb.KindInfo { return families.Kinds() }

@@ -27,6 +27,7 @@ import (
 	"github.com/sqlnb/sqlnb/sqlnb/family/counts"
 	"github.com/sqlnb/sqlnb/sqlnb/family/discriminant"
 	"github.com/sqlnb/sqlnb/sqlnb/family/gaussian"
+	"github.com/sqlnb/sqlnb/sqlnb/family/kde"
 	"github.com/sqlnb/sqlnb/sqlnb/family/logistic"
 	"github.com/sqlnb/sqlnb/sqlnb/family/poisson"
 	"github.com/sqlnb/sqlnb/sqlnb/family/text"
@@ -122,6 +123,10 @@ var cases = map[sqlnb.Kind]kindCase{
 	sqlnb.LDA:            {colType: "DOUBLE", edges: numberEdges, train: correlated, refAll: refCoMoments},
 	sqlnb.QDA:            {colType: "DOUBLE", edges: numberEdges, train: correlated, refAll: refCoMoments, regParam: 0.1},
 	sqlnb.Logistic:       {colType: "DOUBLE", edges: numberEdges, train: correlated, refAll: refLogistic, fitted: true, statTol: 1e-7},
+	// kde: never NULL in training, so that every half and fold of the rare class keeps 2 values or more (a
+	// class with fewer is an error); fitted (its curves do not merge); no weights.
+	kde.KDE: {colType: "DOUBLE", edges: numberEdges, noWeights: true, fitted: true, statTol: 1e-10, ref: refKDE,
+		train: func(r *rand.Rand, c int) any { return float64(3*c) + r.NormFloat64()*float64(1+c) }},
 }
 
 // correlated draws a value of class c whose scale depends on the class (its covariance with the model's
@@ -150,21 +155,28 @@ type spec struct {
 
 func specs() []spec {
 	var out []spec
-	var mixed, priorless [][2]string
+	var mixed, priorless, refit [][2]string
 	for _, k := range sqlnb.Kinds() {
 		kind := string(k.Kind)
 		feats := [][2]string{{kind + "_1", kind}, {kind + "_2", kind}}
 		out = append(out, spec{name: kind, feats: feats})
-		if k.Alone != "" {
+		switch {
+		case k.Alone != "":
 			continue // a model of its own only
-		}
-		if k.Priorless {
+		case k.Priorless:
 			priorless = append(priorless, feats[0])
-		} else {
+		case cases[k.Kind].fitted:
+			refit = append(refit, feats[0]) // kde: its model refuses merges, which mixed checks
+		default:
 			mixed = append(mixed, feats[0])
 		}
 	}
-	return append(out, spec{name: "mixed", feats: mixed}, spec{name: "priorless", feats: priorless})
+	out = append(out, spec{name: "mixed", feats: mixed}, spec{name: "priorless", feats: priorless})
+	if len(refit) > 0 {
+		// The fitted naive Bayes kinds beside summed ones: the model refits as a whole.
+		out = append(out, spec{name: "mixed_refit", feats: append(refit, mixed[:min(3, len(mixed))]...)})
+	}
+	return out
 }
 
 // TestConformance runs every check on every model: each kind alone, every kind that keeps priors together,
@@ -1105,6 +1117,82 @@ func refLogistic(stats nb.Stats, feats []string, rows []row) {
 		stats["logistic"] = append(asRows[logistic.LogisticCoef](stats["logistic"]), logistic.LogisticCoef{Class: cl, Coef: theta[c*d] - mean})
 		for j, f := range feats {
 			stats["logistic"] = append(asRows[logistic.LogisticCoef](stats["logistic"]), logistic.LogisticCoef{Feature: f, Class: cl, Coef: theta[c*d+j+1]})
+		}
+	}
+}
+
+// refKDE computes each class's curve of feature f from its values in row order, plainly, as R 4.2's
+// density(x) (bw.nrd0, n = 512, cut = 3; testdata/fixtures/README.md, "Kernel-density naive Bayes"): the
+// n - 1 sd, type-7 quartiles, BinDist's linear binning, the convolution summed, approx onto [from, to].
+func refKDE(stats nb.Stats, f string, rows []row, _ float64) {
+	const N = 512
+	seq := func(a, b float64) []float64 {
+		out := make([]float64, N)
+		for i := range out {
+			out[i] = a + float64(i)*((b-a)/(N-1))
+		}
+		out[0], out[N-1] = a, b
+		return out
+	}
+	for c, cl := range classes {
+		var xs []float64
+		for _, r := range rows {
+			if x, ok := r.vals[f].(float64); ok && r.class == c && !math.IsNaN(x) {
+				xs = append(xs, x)
+			}
+		}
+		n := float64(len(xs))
+		mean := 0.0
+		for _, x := range xs {
+			mean += x / n
+		}
+		ss := 0.0
+		for _, x := range xs {
+			ss += (x - mean) * (x - mean)
+		}
+		sd := math.Sqrt(ss / (n - 1))
+		sorted := append([]float64{}, xs...)
+		sort.Float64s(sorted)
+		q := func(p float64) float64 {
+			index := 1 + (n-1)*p
+			lo, hi := sorted[int(math.Floor(index))-1], sorted[int(math.Ceil(index))-1]
+			h := index - math.Floor(index)
+			return (1-h)*lo + h*hi
+		}
+		lo := math.Min(sd, (q(0.75)-q(0.25))/1.34)
+		if lo == 0 {
+			lo = sd
+		}
+		h := 0.9 * lo * math.Pow(n, -0.2)
+		from, to := sorted[0]-3*h, sorted[len(sorted)-1]+3*h
+		glo, gup := from-4*h, to+4*h
+		w := make([]float64, N)
+		for _, x := range xs {
+			pos := (x - glo) / ((gup - glo) / (N - 1))
+			ix := int(math.Floor(pos))
+			fx := pos - float64(ix)
+			w[ix] += (1 - fx) / n
+			w[ix+1] += fx / n
+		}
+		conv := make([]float64, N)
+		for i := range conv {
+			for j := range w {
+				d := float64(i-j) * (2 * (gup - glo) / (2*N - 1))
+				conv[i] += w[j] * math.Exp(-0.5*(d/h)*(d/h)) / (h * math.Sqrt(2*math.Pi))
+			}
+		}
+		xords, xout := seq(glo, gup), seq(from, to)
+		stats["kde"] = append(asRows[kde.KDEStat](stats["kde"]), kde.KDEStat{Feature: f, Class: cl, Count: int64(n), Bandwidth: h, From: from, To: to})
+		for k, v := range xout {
+			i := sort.SearchFloat64s(xords, v)
+			if i == N || xords[i] > v {
+				i--
+			}
+			y := conv[i]
+			if i < N-1 && v != xords[i] {
+				y += (conv[i+1] - conv[i]) * ((v - xords[i]) / (xords[i+1] - xords[i]))
+			}
+			stats["kde_grid"] = append(asRows[kde.KDEPoint](stats["kde_grid"]), kde.KDEPoint{Feature: f, Class: cl, Point: int64(k), Y: y})
 		}
 	}
 }
