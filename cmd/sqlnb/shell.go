@@ -20,6 +20,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sqlnb/sqlnb/internal/outfile"
+	"github.com/sqlnb/sqlnb/internal/output"
+	"github.com/sqlnb/sqlnb/internal/progress"
 	"github.com/sqlnb/sqlnb/queries"
 	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"github.com/sqlnb/sqlnb/udf"
@@ -112,7 +114,7 @@ func (sh *shell) open(dsn string) error {
 			sh.db, sh.conn, sh.parser, sh.e.db = db, conn, sqlParser{count: parse}, dsn
 			sh.progress = nil
 			if sh.interactive {
-				sh.progress, _ = enableProgress(ctx, conn)
+				sh.progress, _ = progress.Enable(ctx, conn)
 			}
 			sh.cache.setLoader(func() *catalog { return loadCatalog(ctx, conn) })
 			return nil
@@ -304,9 +306,9 @@ func (sh *shell) exec(stmt string) error {
 		rows, err := sh.conn.QueryContext(ctx, stmt)
 		queryDone()
 		if err != nil {
-			return noParameterValues(err, "the shell")
+			return output.NoParameterValues(err, "the shell")
 		}
-		if cols, err := rows.Columns(); err != nil || len(cols) == 0 || quietResult(stmt, cols) {
+		if cols, err := rows.Columns(); err != nil || len(cols) == 0 || output.Quiet(stmt, cols) {
 			rows.Close()
 			return err
 		}
@@ -353,7 +355,7 @@ func (sh *shell) startProgress() (stop func()) {
 	if !sh.interactive {
 		return func() {}
 	}
-	return startBar(sh.e.stderr, "running", sh.progress, 0, barDelay)
+	return progress.Start(sh.e.stderr, "running", sh.progress, 0, progress.Delay)
 }
 
 // queryAll runs stmt and returns its rows (for dot commands with small results).
@@ -362,7 +364,7 @@ func (sh *shell) queryAll(ctx context.Context, stmt string, args ...any) ([][]an
 	if err != nil {
 		return nil, err
 	}
-	_, _, data, err := readRows(rows)
+	_, _, data, err := output.ReadRows(rows)
 	return data, err
 }
 
@@ -420,7 +422,7 @@ func (sh *shell) dot(line string) (quit bool, err error) {
 			return false, err
 		}
 		for _, r := range data {
-			fmt.Fprintln(sh.out, formatValue(r[0]))
+			fmt.Fprintln(sh.out, output.FormatValue(r[0]))
 		}
 	case ".models":
 		return false, sh.exec("SELECT name, label, n_rows, classes, features, kinds, alpha, var_smoothing, variance, priors FROM nb_models()")
@@ -608,7 +610,7 @@ func (sh *shell) importFile(file, table string) error {
 				return err
 			}
 		}
-		fmt.Fprintf(sh.e.stderr, "%s %s: %d row%s from %s\n", verb, table, n, plural(n), file)
+		fmt.Fprintf(sh.e.stderr, "%s %s: %d row%s from %s\n", verb, table, n, output.Plural(n), file)
 		return nil
 	})
 }
