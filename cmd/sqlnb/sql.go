@@ -14,6 +14,7 @@ import (
 
 	"github.com/sqlnb/sqlnb/internal/outfile"
 	"github.com/sqlnb/sqlnb/internal/output"
+	"github.com/sqlnb/sqlnb/internal/sqltext"
 	"github.com/sqlnb/sqlnb/udf"
 )
 
@@ -94,7 +95,7 @@ func runSQL(cmd *cobra.Command, e *env, o *sqlOptions, args []string) error {
 		return err
 	}
 	// The text ends a statement as it is: a ';' is added on a line of its own (after a -- comment).
-	stmts, complete, err := sqlParser{count: parse}.split(text + "\n;")
+	stmts, complete, err := sqltext.Splitter{Count: parse, Rules: udf.Lexer()}.Split(text + "\n;")
 	if err != nil {
 		return err
 	}
