@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sqlnb/sqlnb/internal/outfile"
+	"github.com/sqlnb/sqlnb/internal/output"
 	"github.com/sqlnb/sqlnb/internal/sqltext"
 	"github.com/sqlnb/sqlnb/queries"
 	"github.com/sqlnb/sqlnb/sqlnb"
@@ -122,7 +123,7 @@ func runPredict(cmd *cobra.Command, e *env, o *predictOptions) error {
 	if o.output == "" {
 		// The rows go to stdout: a bar only when they do not go to the terminal too.
 		bar := &tracker{e: e, stop: func() {}}
-		if !isTerminal(e.stdout) {
+		if !output.IsTerminal(e.stdout) {
 			bar = e.track(ctx, conn, "scoring", o.from)
 		}
 		err := query(ctx, conn, e.stdout, o.format, sel, src.Args...)

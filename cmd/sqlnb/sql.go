@@ -8,12 +8,13 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/sqlnb/sqlnb/internal/outfile"
+	"github.com/sqlnb/sqlnb/internal/output"
+	"github.com/sqlnb/sqlnb/internal/sqltext"
 	"github.com/sqlnb/sqlnb/udf"
 )
 
@@ -94,7 +95,7 @@ func runSQL(cmd *cobra.Command, e *env, o *sqlOptions, args []string) error {
 		return err
 	}
 	// The text ends a statement as it is: a ';' is added on a line of its own (after a -- comment).
-	stmts, complete, err := sqlParser{count: parse}.split(text + "\n;")
+	stmts, complete, err := sqltext.Splitter{Count: parse, Rules: udf.Lexer()}.Split(text + "\n;")
 	if err != nil {
 		return err
 	}
@@ -150,82 +151,12 @@ func ranBefore(i int) string {
 func runStatement(ctx context.Context, conn *sql.Conn, w io.Writer, format, stmt string) error {
 	rows, err := conn.QueryContext(ctx, stmt)
 	if err != nil {
-		return noParameterValues(driverLimits(err), "sqlnb sql")
+		return output.NoParameterValues(output.DriverLimits(err), "sqlnb sql")
 	}
 	cols, err := rows.Columns()
-	if err != nil || len(cols) == 0 || quietResult(stmt, cols) {
+	if err != nil || len(cols) == 0 || output.Quiet(stmt, cols) {
 		rows.Close()
 		return err
 	}
 	return writeRows(w, format, maxRows, rows)
-}
-
-// argumentCount is the error of duckdb-go (statement.go, Stmt.bind) for a statement given fewer values than
-// it has parameters; sql and the shell give none.
-var argumentCount = regexp.MustCompile(`^incorrect argument count for command: have 0 want (\d+)$`)
-
-// noParameterValues explains argumentCount's error to a user of sql or the shell (tool): the statement has
-// parameters and the tool has no way to give them values.
-func noParameterValues(err error, tool string) error {
-	if err == nil {
-		return nil
-	}
-	m := argumentCount.FindStringSubmatch(err.Error())
-	if m == nil {
-		return err
-	}
-	n := m[1] + " parameters"
-	if m[1] == "1" {
-		n = "1 parameter"
-	}
-	return fmt.Errorf("the statement has %s (?, $1 or $name) and %s cannot give it values: write the values in, or use "+
-		"PREPARE and EXECUTE (PREPARE p AS SELECT nb_predict('model', {'x': ?}); EXECUTE p(1.5))", n, tool)
-}
-
-// quietKeywords are the first words of statements whose result DuckDB's CLI does not print: they change
-// something and report a row count (Count) or nothing (Success).
-var quietKeywords = map[string]bool{
-	"create": true, "insert": true, "update": true, "delete": true, "copy": true, "set": true, "reset": true,
-	"drop": true, "alter": true, "attach": true, "detach": true, "use": true, "begin": true, "start": true,
-	"commit": true, "end": true, "rollback": true, "abort": true, "checkpoint": true, "force": true,
-	"vacuum": true, "load": true, "install": true, "export": true, "import": true, "truncate": true,
-	"comment": true, "prepare": true, "deallocate": true, "analyze": true, "pragma": true, "execute": true,
-	"merge": true, "with": true,
-}
-
-// quietResult reports whether the result of stmt, with columns cols, is a statement's report that DuckDB's
-// CLI leaves out: a single Count or Success column of a statement that changes something (INSERT …
-// RETURNING, whose rows are data, is printed).
-func quietResult(stmt string, cols []string) bool {
-	if len(cols) != 1 || cols[0] != "Count" && cols[0] != "Success" {
-		return false
-	}
-	return quietKeywords[firstKeyword(stmt)]
-}
-
-// firstKeyword is the first word of stmt in lower case, after comments.
-func firstKeyword(stmt string) string {
-	s := strings.TrimSpace(stmt)
-	for {
-		switch {
-		case strings.HasPrefix(s, "--"):
-			if i := strings.IndexByte(s, '\n'); i >= 0 {
-				s = strings.TrimSpace(s[i+1:])
-				continue
-			}
-			return ""
-		case strings.HasPrefix(s, "/*"):
-			if i := strings.Index(s, "*/"); i >= 0 {
-				s = strings.TrimSpace(s[i+2:])
-				continue
-			}
-			return ""
-		}
-		break
-	}
-	end := strings.IndexFunc(s, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') })
-	if end < 0 {
-		end = len(s)
-	}
-	return strings.ToLower(s[:end])
 }

@@ -3,7 +3,9 @@
 // rules, and everything in sqlnb that reads SQL text without DuckDB's parser is built on it: the shell's
 // statement cutting and its "is the statement complete" test, the named-argument and transaction checks of
 // udf's connection, the source resolution of sqlnb/nb (qualified names, search paths, file names in string
-// literals) and predict's check that a source reads the output file.
+// literals) and predict's check that a source reads the output file. Splitter cuts text into statements where
+// DuckDB's own parser does (the shell and `sqlnb sql`), asking it only at the ';' the lexer finds outside
+// strings and comments.
 //
 // The rules, as DuckDB 2.0 and 1.5.6 read text (their parser, checked by running queries on both lines;
 // TestRules and TestStatementsAsDuckDB hold the lexer to them):

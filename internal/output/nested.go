@@ -1,4 +1,4 @@
-package main
+package output
 
 import (
 	"bytes"
@@ -266,7 +266,7 @@ func leafText(v any, base string) string {
 	case time.Time:
 		return timeText(x, base)
 	}
-	return formatValue(v)
+	return FormatValue(v)
 }
 
 // floatText is x as DuckDB writes a DOUBLE (bits 64) or FLOAT (32): the shortest digits that read back as x,
@@ -392,7 +392,7 @@ func timeText(t time.Time, base string) string {
 		return dateText(t) + " " + clockText(t, digits) + offsetText(off)
 	case "TIMESTAMP", "TIMESTAMP_S", "TIMESTAMP_MS":
 	default: // a time.Time of a type not known here: as before
-		return formatValue(t)
+		return FormatValue(t)
 	}
 	return dateText(t) + " " + clockText(t, digits)
 }
@@ -553,5 +553,5 @@ func jsonTyped(v any, t *nestedType) any {
 	case []byte, duckdb.UUID, duckdb.Interval, time.Time:
 		return leafText(v, t.base)
 	}
-	return jsonValue(v)
+	return JSONValue(v)
 }

@@ -1,18 +1,17 @@
-package main
+package sqltext
 
-import (
-	"strings"
+import "strings"
 
-	"github.com/sqlnb/sqlnb/udf"
-)
-
-// sqlParser cuts SQL text into statements with DuckDB's own parser (duckdb_extract_statements, through
-// udf.Parser), so the shell accepts exactly what DuckDB accepts: dollar-quoted strings ($tag$a;b$tag$),
-// escape strings (E'a\';b'), nested /* */ comments, and whatever DuckDB's lexer learns next.
-type sqlParser struct {
-	// count returns how many statements DuckDB finds in text (0 for whitespace and comments), or its
-	// parse error.
-	count func(text string) (int, error)
+// Splitter cuts SQL text into statements with DuckDB's own parser (duckdb_extract_statements, through
+// udf.Parser), so the shell and `sqlnb sql` accept exactly what DuckDB accepts: dollar-quoted strings
+// ($tag$a;b$tag$), escape strings (E'a\';b'), nested /* */ comments, and whatever DuckDB's lexer learns next.
+type Splitter struct {
+	// Count returns how many statements DuckDB finds in text (0 for whitespace and comments), or its
+	// parse error (udf.Parser).
+	Count func(text string) (int, error)
+	// Rules are the lexical rules of the DuckDB line that parses (udf.Lexer): where the ';' outside strings
+	// and comments are, and whether text ends inside one.
+	Rules Rules
 }
 
 // Sentinels are statements appended to text to learn whether text ends between statements: if it does,
@@ -27,30 +26,29 @@ const (
 
 // ends returns the number of statements in text and whether text ends between two statements, a -- comment
 // at its end included.
-func (p sqlParser) ends(text string) (n int, end bool, err error) {
+func (p Splitter) ends(text string) (n int, end bool, err error) {
 	return p.endsWith(text, lineSentinel)
 }
 
-func (p sqlParser) endsWith(text, sentinel string) (n int, end bool, err error) {
-	if n, err = p.count(text); err != nil {
+func (p Splitter) endsWith(text, sentinel string) (n int, end bool, err error) {
+	if n, err = p.Count(text); err != nil {
 		return 0, false, err
 	}
-	m, err := p.count(text + sentinel)
+	m, err := p.Count(text + sentinel)
 	return n, err == nil && m == n+1, nil
 }
 
-// split decides what the shell does with the text typed so far. complete is false while the text needs
+// Split decides what the shell does with the text typed so far. complete is false while the text needs
 // more lines: it does not yet end with a ';' that ends a statement, or it ends inside a string, quoted
-// identifier or comment (package sqltext's EndsOpen; DuckDB 1.5's lexer also says "unterminated ...", 2.0's says so except for
-// a dollar-quoted string, "syntax error at or near"). A complete
-// text is either cut into its statements (a comment goes with the statement after it; a text of only
+// identifier or comment (Rules.EndsOpen; DuckDB 1.5's lexer also says "unterminated ...", 2.0's says so
+// except for a dollar-quoted string, "syntax error at or near"). A complete text is either cut into its statements (a comment goes with the statement after it; a text of only
 // comments has none), or, when DuckDB cannot parse it, returned with the parse error, and then none of its
 // statements runs (as with DuckDB itself and `sqlnb sql -c`).
-func (p sqlParser) split(text string) (stmts []string, complete bool, err error) {
+func (p Splitter) Split(text string) (stmts []string, complete bool, err error) {
 	n, end, err := p.ends(text)
 	switch {
 	case err != nil:
-		if udf.Lexer().EndsOpen(text) || strings.Contains(err.Error(), "unterminated") || !strings.HasSuffix(strings.TrimSpace(text), ";") {
+		if p.Rules.EndsOpen(text) || strings.Contains(err.Error(), "unterminated") || !strings.HasSuffix(strings.TrimSpace(text), ";") {
 			return nil, false, nil
 		}
 		return nil, true, err
@@ -58,10 +56,10 @@ func (p sqlParser) split(text string) (stmts []string, complete bool, err error)
 		return nil, false, nil
 	}
 	// The whole text parses, so each statement parses alone: cut at every ';' after which the text so far
-	// ends between statements. Only the ';' the lexer finds outside strings and comments are asked (package
-	// sqltext): asking at every ';' parsed the text again for each one inside a long string.
+	// ends between statements. Only the ';' the lexer finds outside strings and comments are asked
+	// (Rules.Semicolons): asking at every ';' parsed the text again for each one inside a long string.
 	start, found := 0, 0
-	for _, i := range udf.Lexer().Semicolons(text) {
+	for _, i := range p.Rules.Semicolons(text) {
 		if found >= n {
 			break
 		}
@@ -80,9 +78,9 @@ func (p sqlParser) split(text string) (stmts []string, complete bool, err error)
 	return stmts, true, nil
 }
 
-// mayComplete reports whether adding line to unfinished text can complete it: a statement ends at a
+// MayComplete reports whether adding line to unfinished text can complete it: a statement ends at a
 // ';', and text that ends after one inside a /* comment is completed by the */. Lines without either are
 // not worth a parse (a long statement is not parsed again at each of its lines).
-func mayComplete(line string) bool {
+func MayComplete(line string) bool {
 	return strings.Contains(line, ";") || strings.Contains(line, "*/")
 }

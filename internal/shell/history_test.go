@@ -1,4 +1,4 @@
-package main
+package shell
 
 import (
 	"context"
@@ -46,8 +46,8 @@ func TestHistoryRoundTrip(t *testing.T) {
 		if strings.Contains(stored, "\n") {
 			t.Fatalf("stored form has a line feed: %q", stored)
 		}
-		nWant, _ := p.count(e)
-		nGot, err := p.count(stored)
+		nWant, _ := p.Count(e)
+		nGot, err := p.Count(stored)
 		if err != nil || nGot != nWant {
 			t.Errorf("stored %q: %d statements, %v; want %d", stored, nGot, err, nWant)
 		}
