@@ -1,4 +1,4 @@
 {{- /*
-compare_drop: drops compare_split's temporary table. Data: .Table.
+compare_drop: drops compare_split's temporary table. Data (queries.TableName): .Table.
 */ -}}
 DROP TABLE IF EXISTS {{ident .Table}}

@@ -4,7 +4,7 @@ in [0, 1) from the hash of the whole row and a seed; __sqlnb_test, true for the 
 (__sqlnb_u below the test fraction); __sqlnb_rank, the row's position in __sqlnb_u order among the test rows
 or among the training pool. A model of size n is trained on the pool's ranks 1..n, so the training sets of
 a learning curve are nested.
-Data: .Table (the temporary table's name), .From (the source's FROM item), .Seed and .Fraction (the numbers
+Data (queries.CompareSplit): .Table (the temporary table's name), .From (the source's FROM item), .Seed and .Fraction (the numbers
 of the parameters that bind the seed and the test fraction). Parameters: the source's, then those two.
 */ -}}
 CREATE OR REPLACE TEMP TABLE {{ident .Table}} AS

@@ -2,7 +2,7 @@
 cv_metrics: scores every row of a source once with its fold's model and aggregates, per fold g, in the
 same statement: n, accuracy, log_loss, brier (per-row terms from nb_cv_terms, defined as in
 eval_metrics.sql) and f1_macro (over the labels present in y or the predictions).
-Data: .From, .Label, .Group (the fold expression over t), .Terms (nb_cv_terms(set, fold, label, positive class, t)).
+Data (queries.CVMetrics): .From, .Label, .Group (the fold expression over t), .Terms (nb_cv_terms(set, fold, label, positive class, t)).
 */ -}}
 WITH per_row AS (
     SELECT g, y, r.pred AS pred, r.ll AS ll, r.brier AS brier

@@ -3,5 +3,6 @@
 //
 // Each file holds one statement and starts with a comment naming its parameters. Files ending in .tmpl.sql
 // are text/template sources: they receive identifiers only through the ident function (Ident), never
-// values; values are always bound as parameters.
+// values; values are always bound as parameters. Each template's data is a type of this package (data.go),
+// which its header comment names (Data (queries.Moments): ...).
 package queries

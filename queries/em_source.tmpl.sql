@@ -3,7 +3,7 @@ em_source: the M-step's rows as a FROM-clause item: the labelled rows with their
 a weight column), and every unlabelled row (nb_em_rows) once per class (nb_em_classes) with that class as its
 label and its weight times its posterior for the class (nb_em_post) as weight, in the column __sqlnb_w. The
 training templates then run over it as a weighted source.
-Data: .From (the source's FROM item, with its own bound parameters), .Label, .Weight (may be empty),
+Data (queries.EMRows): .From (the source's FROM item, with its own bound parameters), .Label, .Weight (may be empty),
 .Features (feature column names).
 */ -}}
 (SELECT {{ident .Label}}, {{if .Weight}}CAST({{ident .Weight}} AS DOUBLE){{else}}1.0::DOUBLE{{end}} AS __sqlnb_w

@@ -9,7 +9,7 @@ scikit-learn 1.2 defines them:
   classes: Σ_c (p_c - [y = c])² (Brier 1950).
 One pass: over nb_eval_scored (.Table) or scoring the source inline (eval_scored.tmpl.sql, same data and
 parameters). Parameter $1: the class labels (VARCHAR[]); an inline source binds $2.
-Data: .Table, .Grouped, .Positions (1 … K), .Pos (the positive class's position when K = 2, else 0), and
+Data (queries.EvalCells): .Table, .Grouped, .Positions (1 … K), .Pos (the positive class's position when K = 2, else 0), and
 eval_scored's data when not .Table.
 */ -}}
 CREATE OR REPLACE TEMPORARY TABLE nb_eval_cells AS

@@ -5,7 +5,7 @@ NULL for a label outside it), yx (the true label as text where yi is NULL) and p
 class order; NULL where a row's MAP lacks the class). One DOUBLE per class instead of a MAP: a fraction of
 the memory, and the posteriors of a class are a column to sort.
 Parameter $1: the class labels (VARCHAR[]) in order; the source binds $2.
-Data: .From (the source, binding $2), .Label, .Grouped and .Group (SQL for the group), .Proba (an SQL
+Data (queries.EvalScored): .From (the source, binding $2), .Label, .Grouped and .Group (SQL for the group), .Proba (an SQL
 expression over the source row __sqlnb_row yielding MAP(VARCHAR, DOUBLE)), .Ordered (every MAP's keys are the class
 labels in order, as nb_predict_proba's are: the values are taken by position, else looked up by label),
 .Positions (1 … K).

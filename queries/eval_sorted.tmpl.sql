@@ -7,7 +7,7 @@ for a row of the class, else 0), s (the posterior). DuckDB's sort spills under m
 table; the order is kept by preserve_insertion_order, which readRanking sets for these statements. (A
 streaming ORDER BY result would save writing the table, but ran out of memory at 50M rows under 256MB
 where sorting into a table does not.)
-Parameter $1: the class's position in the class list. Data: .Col (the same position, naming column
+Parameter $1: the class's position in the class list. Data (queries.EvalSorted): .Col (the same position, naming column
 p<Col>), .Grouped (nb_eval_scored has groups).
 */ -}}
 CREATE OR REPLACE TEMPORARY TABLE nb_eval_sorted AS

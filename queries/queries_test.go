@@ -4,9 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -68,125 +68,172 @@ func FuzzLiteral(f *testing.F) {
 	})
 }
 
-// feature is a feature as the training templates read it (.Name, and the flags and expressions some of them
-// take).
-type feature struct {
-	Name                            string
-	Expr, Raw                       string
-	Cast, NaNToNull, Numeric, Float bool
-	Binarize                        bool
-}
-
-// column is a statistics table's column (store_*_stats).
-type column struct{ Name, Type string }
-
-// templateCases are representative data for every template (their header comments say what each takes):
-// base is rendered as it is and with each of the variants laid over it, so every {{if}} is taken both ways.
-// wrap turns a fragment (a FROM item, an expression) into a statement. The data are maps, as sqlnb's call
-// sites pass them (map[string]any).
+// templateCases are representative data for every template, in the typed data the template's header
+// comment names (data.go): each value is rendered, so every {{if}} is taken both ways and a field renamed
+// in a type but not in its template (or the reverse) fails here. wrap turns a fragment (a FROM item, an
+// expression) into a statement.
 var templateCases = map[string]struct {
-	base     map[string]any
-	variants []map[string]any
-	wrap     string
+	data []any
+	wrap string
 }{
-	"compare_drop.tmpl.sql":      {base: m("Table", "nb compare")},
-	"compare_split.tmpl.sql":     {base: m("Table", "nb compare", "From", "query($1)", "Seed", 2, "Fraction", 3)},
-	"compare_subset.tmpl.sql":    {base: m("Table", "nb compare", "Size", 40)},
-	"compare_test_rows.tmpl.sql": {base: m("Table", "nb compare", "Models", 3), wrap: "SELECT * FROM %s"},
-	"cv_metrics.tmpl.sql":        {base: m("From", `"t"`, "Label", `y "1"`, "Group", "hash(__sqlnb_row) % 5", "Terms", "nb_cv_terms(1, 2, 'y', NULL, __sqlnb_row)")},
-	"em_classes.tmpl.sql":        {base: m("From", `"t"`, "Label", "y", "Param", 2)},
-	"em_drop.tmpl.sql":           {base: m("Table", "nb_em_rows")},
-	"em_estep.tmpl.sql":          {base: m("Score", "nb_cv_em(1, 0, NULL, __sqlnb_row)")},
-	"em_labelled_ll.tmpl.sql": {base: m("From", `"t"`, "Label", "y", "Weight", "", "Score", "nb_cv_em(1, 0, y, __sqlnb_row)"),
-		variants: []map[string]any{m("Weight", "w")}},
-	"em_rows.tmpl.sql": {base: m("From", "query($1)", "Label", "y", "Weight", "", "Features", []string{"a", `b "c"`}),
-		variants: []map[string]any{m("Weight", "w")}},
-	"em_source.tmpl.sql": {base: m("From", `"t"`, "Label", "y", "Weight", "", "Features", []string{"a", "b"}),
-		variants: []map[string]any{m("Weight", "w")}, wrap: "SELECT * FROM %s"},
-	"eval_cells.tmpl.sql": {base: m("Table", true, "Grouped", false, "Positions", []int{1, 2, 3}, "Pos", 0,
-		"From", "query($2)", "Label", "y", "Group", "", "Proba", "nb_predict_proba('m', __sqlnb_row)", "Ordered", true),
-		variants: []map[string]any{m("Table", false), m("Grouped", true, "Group", "hash(__sqlnb_row) % 3"), m("Pos", 2, "Positions", []int{1, 2}), m("Table", false, "Ordered", false)}},
-	"eval_classes.tmpl.sql":  {base: m("From", "query($1)", "Label", "y", "Proba", "nb_predict_proba('m', __sqlnb_row)")},
-	"eval_counts.tmpl.sql":   {base: m("Grouped", false, "Positions", []int{1, 2}), variants: []map[string]any{m("Grouped", true)}},
-	"eval_labelled.tmpl.sql": {base: m("From", `"t"`, "Label", "y")},
-	"eval_score_table.tmpl.sql": {base: m("From", "query($2)", "Label", "y", "Grouped", false, "Group", "", "Proba", "nb_predict_proba('m', __sqlnb_row)",
-		"Ordered", true, "Positions", []int{1, 2, 3}),
-		variants: []map[string]any{m("Grouped", true, "Group", "hash(__sqlnb_row) % 3"), m("Ordered", false)}},
-	"eval_scored.tmpl.sql": {base: m("From", "query($2)", "Label", "y", "Grouped", false, "Group", "", "Proba", "nb_predict_proba('m', __sqlnb_row)",
-		"Ordered", true, "Positions", []int{1, 2, 3}),
-		variants: []map[string]any{m("Grouped", true, "Group", "hash(__sqlnb_row) % 3"), m("Ordered", false)}},
-	"eval_sorted.tmpl.sql":            {base: m("Col", 2, "Grouped", false), variants: []map[string]any{m("Grouped", true)}},
-	"exact_sum.tmpl.sql":              {base: m()}, // only a {{define}}: renders to nothing, checked through its callers and below
-	"export_drop.tmpl.sql":            {base: m("Kind", "table", "Name", "m_scores"), variants: []map[string]any{m("Kind", "macro")}},
-	"order_labels.tmpl.sql":           {base: m("Type", "DECIMAL(18,3)")},
-	"source_explain.tmpl.sql":         {base: m("From", "read_parquet($1)")},
-	"source_labels.tmpl.sql":          {base: m("From", `"main"."t"`, "Label", "y")},
-	"source_other_folds.tmpl.sql":     {base: m("From", "query($1)", "Fold", "hash(__sqlnb_row) % 5", "Param", 2), wrap: "SELECT * FROM %s"},
-	"store_create_marker.tmpl.sql":    {base: m("Name", "sqlnb_version_3"), variants: []map[string]any{m("IfMissing", true)}},
-	"store_create_models.tmpl.sql":    {base: m("Table", "models")},
-	"store_create_stats.tmpl.sql":     {base: m("Name", "gaussian", "Columns", []column{{"feature", "VARCHAR"}, {"n", "BIGINT"}, {"mean", "DOUBLE"}})},
-	"store_delete_stats.tmpl.sql":     {base: m("Name", "gaussian")},
-	"store_drop_marker.tmpl.sql":      {base: m("Name", "sqlnb_version_3")},
-	"store_insert_stats.tmpl.sql":     {base: m("Name", "gaussian", "Columns", []column{{"feature", "VARCHAR"}, {"n", "BIGINT"}, {"mean", "DOUBLE"}})},
-	"store_load_stats.tmpl.sql":       {base: m("Name", "gaussian", "Columns", []column{{"feature", "VARCHAR"}, {"n", "BIGINT"}})},
-	"store_upgrade_group_id.tmpl.sql": {base: m("Name", "gaussian")},
-	"train_classes.tmpl.sql":          {base: train(), variants: trainVariants},
-	"train_comoments.tmpl.sql": {base: merge(train(), m("Missing", false, "Shift", false, "Features", []string{"a", `b "c"`},
-		"Pairs", []map[string]int{{"J": 0, "K": 0}, {"J": 0, "K": 1}, {"J": 1, "K": 1}})),
-		variants: append([]map[string]any{m("Missing", true), m("Shift", true), m("Shift", true, "Fold", "f")}, trainVariants...)},
-	"train_counts.tmpl.sql":            {base: merge(train(), m("Features", []feature{{Name: "a", Expr: `"a"`}, {Name: "b", Expr: `CAST("b" AS VARCHAR)`}})), variants: trainVariants},
-	"train_describe.tmpl.sql":          {base: m("From", "read_csv($1)")},
-	"train_groups.tmpl.sql":            {base: m("From", `"t"`, "By", []string{"g", "h"}, "ID", `CAST(hash(__sqlnb_row."g", __sqlnb_row."h", 1) >> 1 AS BIGINT)`)},
-	"train_logistic_describe.tmpl.sql": {base: merge(train(), m("Features", []feature{{Name: "a", Numeric: true}, {Name: "b"}})), variants: trainVariants},
-	"train_logistic_pass.tmpl.sql":     {base: merge(train(), logistic(), m("Token", "'fit 1'")), variants: trainVariants},
-	"train_logistic_sample.tmpl.sql": {base: merge(train(), logistic(), m("Token", "", "Sample", false, "Mod", "$5", "Keep", "$6")),
-		variants: append([]map[string]any{m("Token", "'fit 1'"), m("Sample", true)}, trainVariants...)},
-	"train_logistic_step.tmpl.sql": {base: merge(train(), logistic(), m("Z", []map[string]any{{"B": "$4", "W": []string{"$5", "$6"}}, {"B": "$7", "W": []string{"$8", "$9"}}},
-		"Free", []int{1, 2}, "Pairs", []map[string]int{{"C": 1, "D": 1}, {"C": 1, "D": 2}, {"C": 2, "D": 2}},
-		"Prods", []map[string]int{{"J": 1, "K": 1}, {"J": 1, "K": 2}, {"J": 2, "K": 2}}, "Cols1", []int{1, 2})),
-		variants: append([]map[string]any{m("Pairs", nil, "Prods", nil)}, trainVariants...)},
-	"train_long_terms.tmpl.sql": {base: merge(train(), m("TermsFrom", "query($2)", "Doc", "doc", "Term", "term", "Count", "n", "Present", "n >= $3")), variants: trainVariants},
-	"train_missing.tmpl.sql":    {base: merge(train(), m("Features", []feature{{Name: "a", Float: true}, {Name: "b"}}))},
-	"train_moments.tmpl.sql": {base: merge(train(), m("Shift", false, "Features", []feature{{Name: "a", Cast: true}, {Name: "b", NaNToNull: true}, {Name: "c"}})),
-		variants: append([]map[string]any{m("Shift", true), m("Shift", true, "Weight", "w")}, trainVariants...)},
-	"train_nonfinite.tmpl.sql": {base: merge(train(), m("Features", []feature{{Name: "a"}, {Name: "b"}}))},
-	"train_poisson.tmpl.sql":   {base: merge(train(), m("Features", []feature{{Name: "a"}, {Name: "b"}})), variants: trainVariants},
-	"train_profile.tmpl.sql":   {base: merge(train(), m("Columns", []string{"a", "b"}, "Limit", "$2"))},
-	"train_sums.tmpl.sql":      {base: merge(train(), m("Features", []feature{{Name: "a"}, {Name: "b"}})), variants: trainVariants},
-	"train_terms.tmpl.sql": {base: merge(train(), m("Tokens", `list_filter(regexp_split_to_array(lower("text"), '[^\p{L}\p{N}]+'), lambda t: t <> '')`,
-		"Present", "e.value >= $2", "Docs", "")), variants: append([]map[string]any{m("Docs", `"text"`)}, trainVariants...)},
-	"type_name.tmpl.sql": {base: m("Type", "DECIMAL(18,3)")},
+	"compare_drop.tmpl.sql":      {data: all(queries.TableName{Table: "nb compare"})},
+	"compare_split.tmpl.sql":     {data: all(queries.CompareSplit{Table: "nb compare", From: "query($1)", Seed: 2, Fraction: 3})},
+	"compare_subset.tmpl.sql":    {data: all(queries.CompareSubset{Table: "nb compare", Size: 40})},
+	"compare_test_rows.tmpl.sql": {data: all(queries.CompareTestRows{Table: "nb compare", Models: 3}), wrap: "SELECT * FROM %s"},
+	"cv_metrics.tmpl.sql": {data: all(queries.CVMetrics{From: `"t"`, Label: `y "1"`, Group: "hash(__sqlnb_row) % 5",
+		Terms: "nb_cv_terms(1, 2, 'y', NULL, __sqlnb_row)"})},
+	"em_classes.tmpl.sql": {data: all(queries.EMClasses{From: `"t"`, Label: "y", Param: 2})},
+	"em_drop.tmpl.sql":    {data: all(queries.TableName{Table: "nb_em_rows"})},
+	"em_estep.tmpl.sql":   {data: all(queries.EMEStep{Score: "nb_cv_em(1, 0, NULL, __sqlnb_row)"})},
+	"em_labelled_ll.tmpl.sql": {data: all(
+		queries.EMLabelled{From: `"t"`, Label: "y", Score: "nb_cv_em(1, 0, y, __sqlnb_row)"},
+		queries.EMLabelled{From: `"t"`, Label: "y", Weight: "w", Score: "nb_cv_em(1, 0, y, __sqlnb_row)"})},
+	"em_rows.tmpl.sql": {data: all(
+		queries.EMRows{From: "query($1)", Label: "y", Features: []string{"a", `b "c"`}},
+		queries.EMRows{From: "query($1)", Label: "y", Weight: "w", Features: []string{"a", `b "c"`}})},
+	"em_source.tmpl.sql": {data: all(
+		queries.EMRows{From: `"t"`, Label: "y", Features: []string{"a", "b"}},
+		queries.EMRows{From: `"t"`, Label: "y", Weight: "w", Features: []string{"a", "b"}}), wrap: "SELECT * FROM %s"},
+	"eval_cells.tmpl.sql": {data: all(
+		queries.EvalCells{EvalScored: scored(false, true, 3), Table: true},
+		queries.EvalCells{EvalScored: scored(false, true, 3)},
+		queries.EvalCells{EvalScored: scored(true, true, 3), Table: true},
+		queries.EvalCells{EvalScored: scored(false, true, 2), Table: true, Pos: 2},
+		queries.EvalCells{EvalScored: scored(false, false, 3)})},
+	"eval_classes.tmpl.sql":     {data: all(queries.EvalClasses{From: "query($1)", Label: "y", Proba: "nb_predict_proba('m', __sqlnb_row)"})},
+	"eval_counts.tmpl.sql":      {data: all(queries.EvalCounts{Positions: []int{1, 2}}, queries.EvalCounts{Grouped: true, Positions: []int{1, 2}})},
+	"eval_labelled.tmpl.sql":    {data: all(queries.Labelled{From: `"t"`, Label: "y"})},
+	"eval_score_table.tmpl.sql": {data: all(scored(false, true, 3), scored(true, true, 3), scored(false, false, 3))},
+	"eval_scored.tmpl.sql":      {data: all(scored(false, true, 3), scored(true, true, 3), scored(false, false, 3))},
+	"eval_sorted.tmpl.sql":      {data: all(queries.EvalSorted{Col: 2}, queries.EvalSorted{Col: 2, Grouped: true})},
+	"exact_sum.tmpl.sql":        {data: all("x")}, // only a {{define}} over a column name: checked through its callers and below
+	"export_drop.tmpl.sql":      {data: all(queries.ExportDrop{Kind: "table", Name: "m_scores"}, queries.ExportDrop{Kind: "macro", Name: "m_scores"})},
+	"order_labels.tmpl.sql":     {data: all(queries.TypeName{Type: "DECIMAL(18,3)"})},
+	"predict_copy.tmpl.sql": {data: all(queries.PredictCopy{Select: "SELECT 1", Path: 2, Format: "csv"},
+		queries.PredictCopy{Select: "SELECT 1", Path: 2, Format: "csv", Options: ", DELIMITER '\t', COMPRESSION gzip"})},
+	"predict_select.tmpl.sql": {data: all(queries.Predict{From: "read_parquet($1)", Model: "'m'", Prediction: "prediction"},
+		queries.Predict{From: `"t"`, Columns: []string{"id", `a "b"`}, Model: "'m'", LabelCast: "DECIMAL(18,3)", Prediction: "nb_prediction",
+			ProbaMap: "nb_proba", Posteriors: "nb___sqlnb_posteriors", Proba: []string{"nb_proba_x", "nb_proba_y"}})},
+	"source_explain.tmpl.sql": {data: all(queries.Source{From: "read_parquet($1)"})},
+	"source_labels.tmpl.sql":  {data: all(queries.Labelled{From: `"main"."t"`, Label: "y"})},
+	"source_other_folds.tmpl.sql": {data: all(queries.OtherFolds{From: "query($1)", Fold: "hash(__sqlnb_row) % 5", Param: 2}),
+		wrap: "SELECT * FROM %s"},
+	"store_create_marker.tmpl.sql":    {data: all(queries.Marker{Name: "sqlnb_version_3"}, queries.Marker{Name: "sqlnb_version_3", IfMissing: true})},
+	"store_create_stats.tmpl.sql":     {data: all(stats)},
+	"store_delete_stats.tmpl.sql":     {data: all(stats)},
+	"store_drop_marker.tmpl.sql":      {data: all(queries.Marker{Name: "sqlnb_version_3"})},
+	"store_insert_stats.tmpl.sql":     {data: all(stats)},
+	"store_load_stats.tmpl.sql":       {data: all(stats)},
+	"store_create_models.tmpl.sql":    {data: all(queries.ModelsTable{Table: "models_v5"})},
+	"store_upgrade_group_id.tmpl.sql": {data: all(stats)},
+	"train_classes.tmpl.sql":          {data: eachTrain(func(t queries.Train) any { return t })},
+	"train_comoments.tmpl.sql": {data: append(eachTrain(func(t queries.Train) any { return comoments(t, false, false) }),
+		comoments(train, true, false), comoments(train, false, true), comoments(train, true, true),
+		comoments(queries.Train{From: train.From, Label: train.Label, Fold: "f"}, false, true))},
+	"train_counts.tmpl.sql": {data: eachTrain(func(t queries.Train) any {
+		return queries.Counts{Train: t, Features: []queries.CountFeature{{Name: "a", Expr: `"a"`}, {Name: "b", Expr: `CAST("b" AS VARCHAR)`}}}
+	})},
+	"train_describe.tmpl.sql": {data: all(queries.Source{From: "read_csv($1)"})},
+	"train_groups.tmpl.sql": {data: all(queries.Groups{From: `"t"`, By: []string{"g", "h"},
+		ID: `CAST(hash(__sqlnb_row."g", __sqlnb_row."h", 1) >> 1 AS BIGINT)`})},
+	"train_logistic_describe.tmpl.sql": {data: eachTrain(func(t queries.Train) any {
+		return queries.LogisticDescribe{Train: t, Features: logisticFeatures}
+	})},
+	"train_logistic_pass.tmpl.sql": {data: eachTrain(func(t queries.Train) any {
+		return queries.LogisticPass{Logistic: logistic(t), Token: "'fit 1'"}
+	})},
+	"train_logistic_sample.tmpl.sql": {data: append(eachTrain(func(t queries.Train) any {
+		return queries.LogisticSample{Logistic: logistic(t), Mod: "$5", Keep: "$6"}
+	}), queries.LogisticSample{Logistic: logistic(train), Mod: "$5", Keep: "$6", Token: "'fit 1'"},
+		queries.LogisticSample{Logistic: logistic(train), Mod: "$5", Keep: "$6", Sample: true})},
+	"train_logistic_step.tmpl.sql": {data: append(eachTrain(func(t queries.Train) any { return step(t, true) }), step(train, false))},
+	"train_long_terms.tmpl.sql": {data: eachTrain(func(t queries.Train) any {
+		return queries.LongTerms{Train: t, TermsFrom: "query($2)", Doc: "doc", Term: "term", Count: "n", Present: "n >= $3"}
+	})},
+	"train_missing.tmpl.sql": {data: all(queries.Missing{From: train.From, Label: train.Label,
+		Features: []queries.MissingFeature{{Name: "a", Float: true}, {Name: "b"}}})},
+	"train_kde_describe.tmpl.sql": {data: all(queries.Features{Train: train, Features: []queries.Feature{{Name: "a"}, {Name: "b"}}})},
+	"train_kde_bins.tmpl.sql": {data: all(queries.KDEBins{Train: train, Features: []queries.Feature{{Name: "a"}, {Name: "b"}},
+		Grid: []queries.KDEGridEntry{{Class: "$2", J: "$3", Lo: "$4", Delta: "$5", W: "$6"}, {Class: "$7", J: "$8", Lo: "$9", Delta: "$10", W: "$11"}}})},
+	"train_moments.tmpl.sql": {data: append(eachTrain(func(t queries.Train) any { return moments(t, false) }),
+		moments(train, true), moments(queries.Train{From: train.From, Label: train.Label, Weight: "w"}, true))},
+	"train_nonfinite.tmpl.sql": {data: all(queries.Nonfinite{From: train.From, Label: train.Label, Features: []queries.Feature{{Name: "a"}, {Name: "b"}}})},
+	"train_poisson.tmpl.sql": {data: eachTrain(func(t queries.Train) any {
+		return queries.Features{Train: t, Features: []queries.Feature{{Name: "a"}, {Name: "b"}}}
+	})},
+	"train_profile.tmpl.sql": {data: all(queries.Profile{From: train.From, Label: train.Label, Columns: []string{"a", "b"}, Limit: "$2"})},
+	"train_sums.tmpl.sql": {data: eachTrain(func(t queries.Train) any {
+		return queries.Features{Train: t, Features: []queries.Feature{{Name: "a"}, {Name: "b"}}}
+	})},
+	"train_terms.tmpl.sql": {data: append(eachTrain(func(t queries.Train) any { return terms(t, "") }), terms(train, `"text"`))},
+	"type_name.tmpl.sql":   {data: all(queries.TypeName{Type: "DECIMAL(18,3)"})},
 }
 
-// train is the data every training template takes: the source, label, weight and fold (sqlnb/nb.Scan.Query).
-func train() map[string]any {
-	return m("From", "read_parquet($1)", "Label", `class "y"`, "Weight", "", "Fold", "")
+// train is the source and label of the training templates' cases (sqlnb/nb.Scan.Train).
+var train = queries.Train{From: "read_parquet($1)", Label: `class "y"`}
+
+// eachTrain is a training template's data over train with each of its weight and fold branches.
+func eachTrain(data func(queries.Train) any) []any {
+	var out []any
+	for _, w := range []string{"", "w"} {
+		for _, f := range []string{"", "hash(__sqlnb_row) % 5"} {
+			t := train
+			t.Weight, t.Fold = w, f
+			out = append(out, data(t))
+		}
+	}
+	return out
 }
 
-// trainVariants take a training template's weight and fold branches.
-var trainVariants = []map[string]any{m("Weight", "w"), m("Fold", "hash(__sqlnb_row) % 5"), m("Weight", "w", "Fold", "hash(__sqlnb_row) % 5")}
+func all(data ...any) []any { return data }
+
+var stats = queries.StatsTable{Name: "gaussian", Columns: []queries.Column{{Name: "feature", Type: "VARCHAR"}, {Name: "n", Type: "BIGINT"}, {Name: "mean", Type: "DOUBLE"}}}
+
+var logisticFeatures = []queries.LogisticFeature{{Name: "a", Numeric: true}, {Name: "b"}}
+
+// scored is eval_scored's data with K classes.
+func scored(grouped, ordered bool, k int) queries.EvalScored {
+	d := queries.EvalScored{From: "query($2)", Label: "y", Grouped: grouped, Proba: "nb_predict_proba('m', __sqlnb_row)", Ordered: ordered}
+	if grouped {
+		d.Group = "hash(__sqlnb_row) % 3"
+	}
+	for i := range k {
+		d.Positions = append(d.Positions, i+1)
+	}
+	return d
+}
+
+func comoments(t queries.Train, missing, shift bool) queries.Comoments {
+	return queries.Comoments{Train: t, Missing: missing, Shift: shift, Features: []string{"a", `b "c"`},
+		Pairs: []queries.Pair{{J: 0, K: 0}, {J: 0, K: 1}, {J: 1, K: 1}}}
+}
+
+func moments(t queries.Train, shift bool) queries.Moments {
+	return queries.Moments{Train: t, Shift: shift, Features: []queries.MomentFeature{{Name: "a", Cast: true}, {Name: "b", NaNToNull: true}, {Name: "c"}}}
+}
+
+func terms(t queries.Train, docs string) queries.Terms {
+	return queries.Terms{Train: t, Tokens: `list_filter(regexp_split_to_array(lower("text"), '[^\p{L}\p{N}]+'), lambda t: t <> '')`,
+		Present: "e.value >= $2", Docs: docs}
+}
 
 // logistic is the data of the logistic regression templates: features, design columns and classes.
-func logistic() map[string]any {
-	return m("Features", []feature{{Name: "a", Numeric: true}, {Name: "b"}},
-		"Cols", []feature{{Expr: `((CAST("a" AS DOUBLE) - $2) / $3)`, Raw: `CAST("a" AS DOUBLE)`}, {Expr: `(CAST("b" AS VARCHAR) = $4)::DOUBLE`, Raw: `(CAST("b" AS VARCHAR) = $4)::DOUBLE`}},
-		"Classes", []string{"$10", "$11", "$12"})
+func logistic(t queries.Train) queries.Logistic {
+	t.Fold = "" // a fit has no folds
+	return queries.Logistic{Train: t, Features: logisticFeatures,
+		Cols: []queries.DesignCol{{Expr: `((CAST("a" AS DOUBLE) - $2) / $3)`, Raw: `CAST("a" AS DOUBLE)`},
+			{Expr: `(CAST("b" AS VARCHAR) = $4)::DOUBLE`, Raw: `(CAST("b" AS VARCHAR) = $4)::DOUBLE`}},
+		Classes: []string{"$10", "$11", "$12"}}
 }
 
-func m(kv ...any) map[string]any {
-	out := map[string]any{}
-	for i := 0; i < len(kv); i += 2 {
-		out[kv[i].(string)] = kv[i+1]
+// step is train_logistic_step's data, with the Hessian's class pairs when hess.
+func step(t queries.Train, hess bool) queries.LogisticStep {
+	d := queries.LogisticStep{Logistic: logistic(t), Z: []queries.LogisticZ{{B: "$4", W: []string{"$5", "$6"}}, {B: "$7", W: []string{"$8", "$9"}}},
+		Free: []int{1, 2}, Prods: []queries.Pair{{J: 1, K: 1}, {J: 1, K: 2}, {J: 2, K: 2}}, Cols1: []int{1, 2}}
+	if hess {
+		d.Pairs = []queries.ClassPair{{C: 1, D: 1}, {C: 1, D: 2}, {C: 2, D: 2}}
 	}
-	return out
-}
-
-func merge(ms ...map[string]any) map[string]any {
-	out := map[string]any{}
-	for _, x := range ms {
-		maps.Copy(out, x)
-	}
-	return out
+	return d
 }
 
 // TestEveryTemplateRenders renders every embedded template (*.tmpl.sql) with representative data, each of
@@ -194,6 +241,7 @@ func merge(ms ...map[string]any) map[string]any {
 // statement. Parsing binds nothing, so no table need exist; a template's column and function names are
 // tested by the code paths that run it.
 func TestEveryTemplateRenders(t *testing.T) {
+	queriesPkg := reflect.TypeFor[queries.Train]().PkgPath()
 	parse := mustParser(t)
 	files, err := filepath.Glob("*.tmpl.sql")
 	if err != nil || len(files) == 0 {
@@ -205,21 +253,23 @@ func TestEveryTemplateRenders(t *testing.T) {
 			t.Errorf("%s: no data in templateCases: add some", name)
 			continue
 		}
-		for i, v := range append([]map[string]any{nil}, c.variants...) {
-			data := merge(c.base, v)
+		for i, data := range c.data {
+			if typ := reflect.TypeOf(data); name != "exact_sum.tmpl.sql" && (typ.Kind() != reflect.Struct || typ.PkgPath() != queriesPkg) {
+				t.Errorf("%s (case %d): data of type %T: give the template a data type in package queries (data.go)", name, i, data)
+			}
 			stmt, err := queries.Render(name, data)
 			if err != nil {
-				t.Errorf("%s (variant %d): %v", name, i, err)
+				t.Errorf("%s (case %d): %v", name, i, err)
 				continue
 			}
 			if strings.Contains(stmt, "<no value>") {
-				t.Errorf("%s (variant %d): data missing:\n%s", name, i, stmt)
+				t.Errorf("%s (case %d): data missing:\n%s", name, i, stmt)
 			}
 			if name == "exact_sum.tmpl.sql" {
 				if strings.TrimSpace(stmt) != "" {
 					t.Errorf("%s renders text outside its define: %q", name, stmt)
 				}
-				if stmt, err = queries.Render("exact_sum", "x"); err != nil {
+				if stmt, err = queries.Render("exact_sum", data); err != nil {
 					t.Fatal(err)
 				}
 				c.wrap = "SELECT %s FROM range(3) r(x)"
@@ -228,7 +278,7 @@ func TestEveryTemplateRenders(t *testing.T) {
 				stmt = fmt.Sprintf(c.wrap, stmt)
 			}
 			if n, err := parse(stmt); err != nil || n != 1 {
-				t.Errorf("%s (variant %d): DuckDB parses %d statements: %v\n%s", name, i, n, err, stmt)
+				t.Errorf("%s (case %d): DuckDB parses %d statements: %v\n%s", name, i, n, err, stmt)
 			}
 		}
 	}

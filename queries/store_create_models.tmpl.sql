@@ -1,6 +1,7 @@
 {{- /* store_create_models: one row per model: what it was trained on and the hyperparameters (params, a JSON
-   object; nb_set changes the ones applied at scoring without retraining). Data: .Table, the table's name in
-   schema nb ("models"; the format-5 upgrade builds "models_v5" and renames it). No parameters. */ -}}
+   object; nb_set changes the ones applied at scoring without retraining). Data (queries.ModelsTable): .Table,
+   the table's name in schema nb ("models"; the format-5 upgrade builds "models_v5" and renames it). No
+   parameters. */ -}}
 CREATE TABLE IF NOT EXISTS nb.{{ident .Table}} (
     name           VARCHAR NOT NULL,   -- model name, unique
     label          VARCHAR NOT NULL,   -- label column

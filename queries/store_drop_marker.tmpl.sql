@@ -1,2 +1,2 @@
-{{- /* store_drop_marker: drops a model version's marker. Data: .Name. No parameters. */ -}}
+{{- /* store_drop_marker: drops a model version's marker. Data (queries.Marker): .Name. No parameters. */ -}}
 DROP SEQUENCE IF EXISTS nb.{{ident .Name}}

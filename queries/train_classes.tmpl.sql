@@ -1,7 +1,7 @@
 {{- /*
 train_classes: per (fold,) class the number of rows and, with a weight column, the weights (count, minimum,
 sum), and the rows with a NULL label: the class scan of models whose families' scans do not give classes
-(text). Data: .From, .Label, .Weight (may be empty), .Fold. No parameters of its own.
+(text). Data (queries.Train): .From, .Label, .Weight (may be empty), .Fold. No parameters of its own.
 */ -}}
 WITH src AS (
     SELECT {{if .Fold}}{{.Fold}} AS f, {{end}}{{ident .Label}} AS l{{if .Weight}}, CAST({{ident .Weight}} AS DOUBLE) AS w{{end}}

@@ -15,7 +15,7 @@ the weighted mean and co-moment follow. With .Shift (unweighted; sqlnb runs it a
 than 100 standard deviations from 0, as Welford's update loses about |mean|/σ ulps), the means and
 co-moments (over n) come from the same shifted sums with weight 1 about the class means from a first scan. With .Fold (an SQL expression over the source row __sqlnb_row), every
 statistic is computed per (fold, class) in the same scan, for cross-validation.
-Data: .From, .Label, .Weight (may be empty), .Fold, .Missing, .Shift, .Features (names), .Pairs (.J, .K: feature
+Data (queries.Comoments): .From, .Label, .Weight (may be empty), .Fold, .Missing, .Shift, .Features (names), .Pairs (.J, .K: feature
 indexes, J ≤ K). No parameters of its own; the FROM clause may carry bound ones.
 */ -}}
 WITH src AS NOT MATERIALIZED (

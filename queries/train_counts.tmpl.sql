@@ -6,7 +6,7 @@ Rows come ordered by feature, value, then class (the (label) set last), so the s
 Bernoulli features over numbers are binarized by sqlnb's present rule over a bound threshold (.Expr, built
 from Ident and a parameter $n; else the column). With .Fold (an SQL expression over the source row __sqlnb_row) every
 set is also grouped by fold.
-Data: .From, .Label, .Weight (may be empty), .Fold, .Features (.Name, .Expr).
+Data (queries.Counts): .From, .Label, .Weight (may be empty), .Fold, .Features (.Name, .Expr).
 */ -}}
 WITH src AS (
     SELECT {{if .Fold}}{{.Fold}} AS f, {{end}}{{ident .Label}} AS l{{if .Weight}}, CAST({{ident .Weight}} AS DOUBLE) AS w{{end}}

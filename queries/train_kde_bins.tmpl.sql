@@ -4,7 +4,7 @@ value x of feature j in class c (NULL and NaN are missing; rows with a NULL labe
 pos = (x - lo)/delta on the class's 512-point grid; with ix = floor(pos), fx = pos - ix it adds w·(1 - fx)
 to bin ix (0 ≤ ix ≤ 511) and w·fx to bin ix + 1 (-1 ≤ ix ≤ 510), w = 1/n; other values are dropped.
 Result: (class, j, bin, mass) ordered by class, j, bin; bins without mass are absent.
-Data: .From, .Label, .Features (.Name), .Grid: one entry per (class, feature) with the placeholders
+Data (queries.KDEBins): .From, .Label, .Features (.Name), .Grid: one entry per (class, feature) with the placeholders
 .Class (VARCHAR), .J (BIGINT: the feature's position in .Features), .Lo, .Delta, .W (DOUBLE) of its bound
 parameters, numbered after the source's.
 */ -}}

@@ -6,7 +6,7 @@ Kahan-summed favg, then fsum of (x - mean)², the n - 1 variance's numerator as 
 to rounding), the number of infinite values (an error, by column) and the order statistics that R's type-7
 quantiles at 0.25 and 0.75 interpolate between: 1-based positions floor and ceiling of 1 + (n - 1)p in
 the sorted values.
-Data: .From, .Label, .Features (.Name). No parameters of its own; the FROM clause may carry bound ones.
+Data (queries.Features): .From, .Label, .Features (.Name). No parameters of its own; the FROM clause may carry bound ones.
 */ -}}
 WITH src AS (
     SELECT {{ident .Label}} AS l

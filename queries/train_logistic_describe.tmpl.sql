@@ -5,7 +5,7 @@ and greatest value (finite; constant when equal; the fit standardises the number
 of its in-memory sample of rows, train_logistic_sample, which costs no pass) and per categorical feature
 its distinct levels. Rows with a label but a missing feature form their own groups (inc true), counted
 and left out (a NaN enters the aggregates as NULL); the NULL-label rows one group.
-Data: .From, .Label, .Weight (may be empty), .Features (.Name, .Numeric). No parameters of its own; the
+Data (queries.LogisticDescribe): .From, .Label, .Weight (may be empty), .Features (.Name, .Numeric). No parameters of its own; the
 FROM clause may carry bound ones.
 */ -}}
 WITH s AS NOT MATERIALIZED (

@@ -5,7 +5,7 @@ design columns (a number feature as its value; a level's indicator) and hands ev
 nb_logistic_pass, which leaves out the rows with a missing number (NULL, NaN), standardises the numbers,
 and adds the log-loss, gradient (and, when the fit asks, Hessian) at the fit's current
 parameters into the fit's accumulator (the token names it). The query returns the number of rows passed.
-Data: .From, .Label, .Weight (may be empty), .Features (.Name, .Numeric: the completeness test), .Cols
+Data (queries.LogisticPass): .From, .Label, .Weight (may be empty), .Features (.Name, .Numeric: the completeness test), .Cols
 (.Raw: each design column over the source row __sqlnb_row, unstandardised), .Classes (the parameter of each class label, class 0
 first), .Token (the fit's token as a string literal).
 Parameters: the source's, then those named in .Cols' .Raw and .Classes.

@@ -7,7 +7,7 @@ nb_logistic_pass, which keeps them for the fit (and the query returns their numb
 returns them ordered by hash (then by the values), so the fit sums them in a fixed order.
 Output (without .Token): the class index (0 for the first class), the weight (with .Weight), the design
 columns unstandardised (the fit standardises them in memory, by the sample's own mean and spread).
-Data: .From, .Label, .Weight (may be empty), .Features (.Name, .Numeric), .Cols (.Raw), .Classes (the
+Data (queries.LogisticSample): .From, .Label, .Weight (may be empty), .Features (.Name, .Numeric), .Cols (.Raw), .Classes (the
 parameter of each class label), .Sample, .Mod and .Keep (the parameters of the modulus and of the kept
 residues), .Token.
 Parameters: the source's, then those named in .Cols' .Raw and .Classes, and with .Sample .Mod and .Keep.

@@ -9,7 +9,7 @@ with a label take part.
 Output columns: loss, unsure; then per free class c and column j (j = 0 the intercept) the gradient
 Σ w (μ_c - y_c) x_j; then per class pair c ≤ c' and column pair j ≤ k the Hessian entry
 Σ w μ_c (δ_cc' - μ_c') x_j x_k (none when .Pairs is empty: the fit takes its Hessian from its sample).
-Data: .From, .Label, .Weight (may be empty), .Features (.Name, .Numeric: the completeness test), .Cols
+Data (queries.LogisticStep): .From, .Label, .Weight (may be empty), .Features (.Name, .Numeric: the completeness test), .Cols
 (.Expr: each design column over the source row __sqlnb_row, built from Ident and parameters), .Classes (the
 parameter of each class label, class 0 first), .Z (per free class: .B the intercept's parameter, .W the
 parameter of each column's coefficient), .Free (the free class numbers 1..K-1), .Pairs (.C, .D: class

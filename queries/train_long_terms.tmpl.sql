@@ -3,7 +3,7 @@ train_long_terms: a long term table (document id, term, count) joined to the lab
 id: per (fold,) class and term the summed count (and its weight) and the number of documents, in one
 GROUP BY. Counts must be finite and ≥ 0 (a bad one is counted in the last column so training can reject it;
 n is NULL then rather than a failed cast of NaN or ±Inf).
-Data: .From (labelled source, parameter $1 if any), .TermsFrom (term table, numbered after it), .Label,
+Data (queries.LongTerms): .From (labelled source, parameter $1 if any), .TermsFrom (term table, numbered after it), .Label,
 .Weight, .Fold, .Doc (document id column, in both), .Term, .Count, .Present (the present rule over n and the
 bound threshold, the last parameter).
 */ -}}

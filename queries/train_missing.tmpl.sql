@@ -2,7 +2,7 @@
 train_missing: why a model of complete rows (lda, qda, logistic) could not be trained after rows with a
 missing value were left out: per class of the labelled rows, the rows and the complete rows, and per feature
 the rows where it is missing (NULL, or NaN for a floating-point column). Read only when training failed.
-Data: .From (the source, binding its own parameters), .Label, .Features (.Name, .Float: NaN counts as
+Data (queries.Missing): .From (the source, binding its own parameters), .Label, .Features (.Name, .Float: NaN counts as
 missing).
 */ -}}
 SELECT CAST({{ident .Label}} AS VARCHAR) AS class, count(*) AS n,

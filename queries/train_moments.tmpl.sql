@@ -13,7 +13,7 @@ second form only for the features where that matters.
 Σ w(x-s)² - (Σ w(x-s))²/Σ w cancelled.)
 With .Fold (an SQL expression over the source row __sqlnb_row), every statistic is computed per (fold, class) in the
 same scan, for cross-validation.
-Data: .From (FROM clause built from Ident and bound parameters), .Label, .Weight (may be empty), .Fold,
+Data (queries.Moments): .From (FROM clause built from Ident and bound parameters), .Label, .Weight (may be empty), .Fold,
 .Shift, .Features (.Name, .Cast: convert to DOUBLE, .NaNToNull: read NaN as NULL). No parameters of its own; the
 FROM clause may carry bound ones.
 */ -}}

@@ -1,7 +1,7 @@
 {{- /*
 train_nonfinite: per Gaussian feature, how many infinite and NaN values it has and its largest finite
 magnitude, run only after var_pop rejected a value (NaN and infinity, or a square that overflows).
-Data: .From, .Label, .Features (.Name). No parameters of its own.
+Data (queries.Nonfinite): .From, .Label, .Features (.Name). No parameters of its own.
 */ -}}
 SELECT {{range $i, $f := .Features}}{{if $i}},
        {{end}}count(*) FILTER (WHERE isinf(CAST({{ident $f.Name}} AS DOUBLE))), count(*) FILTER (WHERE isnan(CAST({{ident $f.Name}} AS DOUBLE))),

@@ -2,7 +2,7 @@
 train_poisson: per (fold,) class the statistics of every Poisson feature over its non-NULL values in one
 GROUP BY scan: count, mean (Kahan-summed favg), minimum and the number of values that are not whole finite
 numbers (so training can reject bad counts by column); with a weight column also Σ w and Σ w x.
-Data: .From, .Label, .Weight (may be empty), .Fold, .Features (.Name). No parameters of their own.
+Data (queries.Features): .From, .Label, .Weight (may be empty), .Fold, .Features (.Name). No parameters of their own.
 */ -}}
 WITH src AS (
     SELECT {{if .Fold}}{{.Fold}} AS f, {{end}}{{ident .Label}} AS l{{if .Weight}}, CAST({{ident .Weight}} AS DOUBLE) AS w{{end}}

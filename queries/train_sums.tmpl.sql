@@ -2,7 +2,7 @@
 train_sums: per (fold,) class the (weighted) sum of every count column (multinomial and complement
 features) in one GROUP BY scan, with each column's minimum and non-finite count to reject negative, NaN
 and infinite counts. NULL counts are left out (they count as 0).
-Data: .From, .Label, .Weight (may be empty), .Fold, .Features (.Name). No parameters of its own.
+Data (queries.Features): .From, .Label, .Weight (may be empty), .Fold, .Features (.Name). No parameters of its own.
 */ -}}
 WITH src AS (
     SELECT {{if .Fold}}{{.Fold}} AS f, {{end}}{{ident .Label}} AS l{{if .Weight}}, CAST({{ident .Weight}} AS DOUBLE) AS w{{end}}

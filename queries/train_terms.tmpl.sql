@@ -4,7 +4,7 @@ tokenized by sqlnb.TokenizeSQL (.Tokens, built from Ident), and the number of do
 (for min_df and max_features, applied when the model is bound). NULL text adds nothing. With .Docs, also one
 row per (fold,) class with the empty term: docs = the class's documents whose text is not NULL (text_bernoulli's
 n_c; the tokenizer never yields an empty term).
-Data: .From, .Label, .Weight (may be empty), .Fold, .Tokens, .Present (sqlnb's present rule over e.value and a bound
+Data (queries.Terms): .From, .Label, .Weight (may be empty), .Fold, .Tokens, .Present (sqlnb's present rule over e.value and a bound
 threshold parameter $n), .Docs (the text column, from Ident; empty: no document rows).
 */ -}}
 WITH src AS (

@@ -77,14 +77,14 @@ func Compare(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, spec Compar
 	failed := map[key]int{}
 	var firstErr error // the first point's failure, for a run where every point failed
 	res := &CompareResult{}
-	drop, err := queries.Render("compare_drop.tmpl.sql", map[string]any{"Table": compareTable})
+	drop, err := queries.Render("compare_drop.tmpl.sql", queries.TableName{Table: compareTable})
 	if err != nil {
 		return nil, err
 	}
 	defer conn.ExecContext(context.WithoutCancel(ctx), drop)
 	for r := range spec.Repeats {
-		split, err := queries.Render("compare_split.tmpl.sql", map[string]any{"Table": compareTable, "From": src.From,
-			"Seed": len(src.Args) + 1, "Fraction": len(src.Args) + 2})
+		split, err := queries.Render("compare_split.tmpl.sql", queries.CompareSplit{Table: compareTable, From: src.From,
+			Seed: len(src.Args) + 1, Fraction: len(src.Args) + 2})
 		if err != nil {
 			return nil, err
 		}
@@ -95,7 +95,7 @@ func Compare(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, spec Compar
 		var at []key
 		for _, k := range spec.Kinds {
 			for _, n := range spec.Sizes {
-				sub, err := queries.Render("compare_subset.tmpl.sql", map[string]any{"Table": compareTable, "Size": n})
+				sub, err := queries.Render("compare_subset.tmpl.sql", queries.CompareSubset{Table: compareTable, Size: n})
 				if err != nil {
 					return nil, err
 				}
@@ -199,7 +199,7 @@ func (spec *CompareSpec) normalize() error {
 func compareMetrics(ctx context.Context, conn *sql.Conn, reg FoldRegistrar, scorers []*Scorer, spec CompareSpec) ([]map[string]float64, int64, error) {
 	name, release := reg.RegisterFolds(scorers)
 	defer release()
-	from, err := queries.Render("compare_test_rows.tmpl.sql", map[string]any{"Table": compareTable, "Models": len(scorers)})
+	from, err := queries.Render("compare_test_rows.tmpl.sql", queries.CompareTestRows{Table: compareTable, Models: len(scorers)})
 	if err != nil {
 		return nil, 0, err
 	}

@@ -257,7 +257,7 @@ func foldModels(ctx context.Context, db nb.Querier, reg FoldRegistrar, spec CVSp
 // refitFolds fits, for each fold f, the model on the rows of the other folds: the source restricted by the
 // fold expression (source_other_folds.tmpl.sql, f a bound parameter), trained as Train trains. k fits.
 func refitFolds(ctx context.Context, db nb.Querier, spec CVSpec, p *nb.Plan, base *nb.Model, fold string) ([]*nb.Model, error) {
-	stmt, err := queries.Render("source_labels.tmpl.sql", map[string]any{"From": p.Src.From, "Label": p.Label.Name})
+	stmt, err := queries.Render("source_labels.tmpl.sql", queries.Labelled{From: p.Src.From, Label: p.Label.Name})
 	if err != nil {
 		return nil, err
 	}
@@ -273,7 +273,7 @@ func refitFolds(ctx context.Context, db nb.Querier, spec CVSpec, p *nb.Plan, bas
 	}
 	out := make([]*nb.Model, spec.Folds)
 	for f := range out {
-		from, err := queries.Render("source_other_folds.tmpl.sql", map[string]any{"From": p.Src.From, "Fold": fold, "Param": len(p.Src.Args) + 1})
+		from, err := queries.Render("source_other_folds.tmpl.sql", queries.OtherFolds{From: p.Src.From, Fold: fold, Param: len(p.Src.Args) + 1})
 		if err != nil {
 			return nil, err
 		}
@@ -347,7 +347,7 @@ func semiSupervisedFolds(ctx context.Context, db nb.Querier, reg FoldRegistrar, 
 	out := make([]*nb.Model, spec.Folds)
 	var warnings []string
 	for f := range out {
-		from, err := queries.Render("source_other_folds.tmpl.sql", map[string]any{"From": p.Src.From, "Fold": fold, "Param": len(p.Src.Args) + 1})
+		from, err := queries.Render("source_other_folds.tmpl.sql", queries.OtherFolds{From: p.Src.From, Fold: fold, Param: len(p.Src.Args) + 1})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -579,7 +579,7 @@ func meanSD(xs []float64) (float64, float64) {
 // cvMetrics scores and aggregates in one statement (cv_metrics.tmpl.sql): per fold n, accuracy, log_loss,
 // brier and f1_macro.
 func cvMetrics(ctx context.Context, conn *sql.Conn, src nb.Source, label, fold, terms string) ([]Metric, error) {
-	stmt, err := queries.Render("cv_metrics.tmpl.sql", map[string]any{"From": src.From, "Label": label, "Group": fold, "Terms": terms})
+	stmt, err := queries.Render("cv_metrics.tmpl.sql", queries.CVMetrics{From: src.From, Label: label, Group: fold, Terms: terms})
 	if err != nil {
 		return nil, err
 	}

@@ -13,7 +13,7 @@ import (
 // read): exact for a table and for parquet files (their metadata), an estimate from the file size for CSV
 // and JSON, the planner's estimate for a query. ok is false when DuckDB gives none. For progress reports.
 func EstimateRows(ctx context.Context, q nb.Querier, src nb.Source) (n int64, ok bool) {
-	stmt, err := queries.Render("source_explain.tmpl.sql", map[string]any{"From": src.From})
+	stmt, err := queries.Render("source_explain.tmpl.sql", queries.Source{From: src.From})
 	if err != nil {
 		return 0, false
 	}

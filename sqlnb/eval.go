@@ -199,7 +199,7 @@ func leftOutRows(ctx context.Context, q nb.Querier, m *nb.Model, src nb.Source, 
 		return "", nil
 	}
 	scored, _ := e.Get("n", "")
-	stmt, err := queries.Render("eval_labelled.tmpl.sql", map[string]any{"From": src.From, "Label": label})
+	stmt, err := queries.Render("eval_labelled.tmpl.sql", queries.Labelled{From: src.From, Label: label})
 	if err != nil {
 		return "", err
 	}
@@ -321,7 +321,7 @@ func EvaluateScores(ctx context.Context, conn *sql.Conn, source, label, proba, p
 	if err != nil {
 		return nil, err
 	}
-	stmt, err := queries.Render("eval_classes.tmpl.sql", map[string]any{"From": src.From, "Label": label, "Proba": proba})
+	stmt, err := queries.Render("eval_classes.tmpl.sql", queries.EvalClasses{From: src.From, Label: label, Proba: proba})
 	if err != nil {
 		return nil, err
 	}
@@ -377,15 +377,15 @@ func evaluate(ctx context.Context, conn *sql.Conn, s scoring) (*Evaluation, erro
 		pos = slices.Index(s.classes, s.pos) + 1
 	}
 	grouped := s.group != ""
-	data := map[string]any{"From": s.src.FromAt(2), "Label": s.label, "Grouped": grouped, "Group": s.group, "Proba": s.proba,
-		"Ordered": s.ordered, "Positions": positions, "Pos": pos, "Table": s.ranking}
+	data := queries.EvalCells{EvalScored: queries.EvalScored{From: s.src.FromAt(2), Label: s.label, Grouped: grouped, Group: s.group,
+		Proba: s.proba, Ordered: s.ordered, Positions: positions}, Pos: pos, Table: s.ranking}
 	scoreArgs := append([]any{s.classes}, s.src.Args...)
 	cleanup := context.WithoutCancel(ctx)
 	defer conn.ExecContext(cleanup, queries.SQL("eval_drop_cells.sql"))
 	cellArgs := scoreArgs
 	if s.ranking {
 		defer conn.ExecContext(cleanup, queries.SQL("eval_drop.sql"))
-		if err := execTemplate(ctx, conn, "eval_score_table.tmpl.sql", data, scoreArgs...); err != nil {
+		if err := execTemplate(ctx, conn, "eval_score_table.tmpl.sql", data.EvalScored, scoreArgs...); err != nil {
 			return nil, err
 		}
 		cellArgs = scoreArgs[:1]

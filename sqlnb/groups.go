@@ -107,7 +107,7 @@ func scanGroups(ctx context.Context, db nb.Querier, p *nb.Plan) ([]groupKey, str
 	}
 	for salt := range 8 {
 		expr := groupIDExpr(p.By, salt)
-		stmt, err := queries.Render("train_groups.tmpl.sql", map[string]any{"From": p.Src.From, "By": names, "ID": expr})
+		stmt, err := queries.Render("train_groups.tmpl.sql", queries.Groups{From: p.Src.From, By: names, ID: expr})
 		if err != nil {
 			return nil, "", err
 		}

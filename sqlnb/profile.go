@@ -69,8 +69,8 @@ func profile(ctx context.Context, db nb.Querier, p *nb.Plan, implicit, force boo
 			}
 		}
 	}
-	stmt, err := queries.Render("train_profile.tmpl.sql", map[string]any{"From": p.Src.From, "Label": p.Label.Name,
-		"Columns": cols, "Limit": fmt.Sprintf("$%d", len(p.Src.Args)+1)})
+	stmt, err := queries.Render("train_profile.tmpl.sql", queries.Profile{From: p.Src.From, Label: p.Label.Name,
+		Columns: cols, Limit: fmt.Sprintf("$%d", len(p.Src.Args)+1)})
 	if err != nil {
 		return nil, err
 	}

@@ -30,7 +30,7 @@ const maxCurvePoints = 1000
 func readRanking(ctx context.Context, conn *sql.Conn, e *Evaluation, classes []string, grouped, curves bool) (rankings, error) {
 	var counts []int64
 	if curves {
-		stmt, err := queries.Render("eval_counts.tmpl.sql", map[string]any{"Grouped": grouped, "Positions": positionsOf(classes)})
+		stmt, err := queries.Render("eval_counts.tmpl.sql", queries.EvalCounts{Grouped: grouped, Positions: positionsOf(classes)})
 		if err != nil {
 			return nil, err
 		}
@@ -46,19 +46,19 @@ func readRanking(ctx context.Context, conn *sql.Conn, e *Evaluation, classes []s
 	// The sorted table keeps its order only with preserve_insertion_order (DuckDB's default); a session
 	// that turned it off gets it back when this returns.
 	var keep bool
-	if err := conn.QueryRowContext(ctx, "SELECT current_setting('preserve_insertion_order')").Scan(&keep); err != nil {
+	if err := conn.QueryRowContext(ctx, queries.SQL("settings_preserve_insertion_order.sql")).Scan(&keep); err != nil {
 		return nil, err
 	}
 	if !keep {
-		if _, err := conn.ExecContext(ctx, "SET preserve_insertion_order = true"); err != nil {
+		if _, err := conn.ExecContext(ctx, queries.SQL("settings_preserve_insertion_order_on.sql")); err != nil {
 			return nil, err
 		}
-		defer conn.ExecContext(context.WithoutCancel(ctx), "SET preserve_insertion_order = false")
+		defer conn.ExecContext(context.WithoutCancel(ctx), queries.SQL("settings_preserve_insertion_order_off.sql"))
 	}
 	out := rankings{}
 	curveOf := make([]*curveState, len(classes))
 	for i := range classes {
-		if err := execTemplate(ctx, conn, "eval_sorted.tmpl.sql", map[string]any{"Col": i + 1, "Grouped": grouped}, i+1); err != nil {
+		if err := execTemplate(ctx, conn, "eval_sorted.tmpl.sql", queries.EvalSorted{Col: i + 1, Grouped: grouped}, i+1); err != nil {
 			return nil, err
 		}
 		stmt := queries.SQL("eval_sorted_read.sql")

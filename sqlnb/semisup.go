@@ -58,7 +58,7 @@ func trainSemiSupervised(ctx context.Context, conn nb.Querier, reg FoldRegistrar
 	}
 	defer func() {
 		for _, t := range emTables {
-			stmt, err := queries.Render("em_drop.tmpl.sql", map[string]any{"Table": t})
+			stmt, err := queries.Render("em_drop.tmpl.sql", queries.TableName{Table: t})
 			if err == nil {
 				_, _ = conn.ExecContext(context.WithoutCancel(ctx), stmt)
 			}
@@ -68,8 +68,7 @@ func trainSemiSupervised(ctx context.Context, conn nb.Querier, reg FoldRegistrar
 	for i, f := range p.Features {
 		names[i] = f.Name
 	}
-	data := map[string]any{"From": p.Src.From, "Label": p.Label.Name, "Weight": p.Weight, "Features": names,
-		"Param": len(p.Src.Args) + 1}
+	data := queries.EMRows{From: p.Src.From, Label: p.Label.Name, Weight: p.Weight, Features: names}
 	unlabelled, err := emSetUp(ctx, conn, p, data, classLabels(m0))
 	if err != nil {
 		return nil, nil, err
@@ -154,7 +153,7 @@ func checkSemiSupervised(p *nb.Plan, reg FoldRegistrar) error {
 
 // emSetUp materialises the unlabelled rows (nb_em_rows; their weights are checked as training checks them)
 // and the classes (nb_em_classes), and returns the number of unlabelled rows.
-func emSetUp(ctx context.Context, conn nb.Querier, p *nb.Plan, data map[string]any, labels []string) (int64, error) {
+func emSetUp(ctx context.Context, conn nb.Querier, p *nb.Plan, data queries.EMRows, labels []string) (int64, error) {
 	stmt, err := queries.Render("em_rows.tmpl.sql", data)
 	if err != nil {
 		return 0, err
@@ -173,7 +172,7 @@ func emSetUp(ctx context.Context, conn nb.Querier, p *nb.Plan, data map[string]a
 			return 0, fmt.Errorf("unlabelled rows: %w", err)
 		}
 	}
-	if stmt, err = queries.Render("em_classes.tmpl.sql", data); err != nil {
+	if stmt, err = queries.Render("em_classes.tmpl.sql", queries.EMClasses{From: data.From, Label: data.Label, Param: len(p.Src.Args) + 1}); err != nil {
 		return 0, err
 	}
 	if _, err := conn.ExecContext(ctx, stmt, append(append([]any{}, p.Src.Args...), labels)...); err != nil {
@@ -184,14 +183,14 @@ func emSetUp(ctx context.Context, conn nb.Querier, p *nb.Plan, data map[string]a
 
 // emStep runs an E-step with model m: the unlabelled rows' posteriors into nb_em_post, and m's
 // log-likelihood of the training rows (trainSemiSupervised).
-func emStep(ctx context.Context, conn nb.Querier, reg FoldRegistrar, p *nb.Plan, data map[string]any, m *nb.Model, unlabelled int64) (float64, error) {
+func emStep(ctx context.Context, conn nb.Querier, reg FoldRegistrar, p *nb.Plan, data queries.EMRows, m *nb.Model, unlabelled int64) (float64, error) {
 	s, err := Compile(m)
 	if err != nil {
 		return 0, err
 	}
 	name, release := reg.RegisterFolds([]*Scorer{s})
 	defer release()
-	d := map[string]any{"Score": "nb_cv_em(" + queries.Literal(name) + ", 0::BIGINT, NULL::VARCHAR, " + queries.Row + ")"}
+	d := queries.EMEStep{Score: "nb_cv_em(" + queries.Literal(name) + ", 0::BIGINT, NULL::VARCHAR, " + queries.Row + ")"}
 	stmt, err := queries.Render("em_estep.tmpl.sql", d)
 	if err != nil {
 		return 0, err
@@ -207,12 +206,8 @@ func emStep(ctx context.Context, conn nb.Querier, reg FoldRegistrar, p *nb.Plan,
 	if scored != unlabelled {
 		return 0, fmt.Errorf("%w: %d of %d unlabelled rows could not be scored", nb.ErrBadValue, unlabelled-scored, unlabelled)
 	}
-	ld := map[string]any{"Score": "nb_cv_em(" + queries.Literal(name) + ", 0::BIGINT, CAST(" + queries.Ident(p.Label.Name) + " AS VARCHAR), " + queries.Row + ")"}
-	for k, v := range data {
-		if k != "Score" {
-			ld[k] = v
-		}
-	}
+	ld := queries.EMLabelled{From: data.From, Label: data.Label, Weight: data.Weight,
+		Score: "nb_cv_em(" + queries.Literal(name) + ", 0::BIGINT, CAST(" + queries.Ident(p.Label.Name) + " AS VARCHAR), " + queries.Row + ")"}
 	if stmt, err = queries.Render("em_labelled_ll.tmpl.sql", ld); err != nil {
 		return 0, err
 	}

@@ -4,9 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"reflect"
+
 	"github.com/sqlnb/sqlnb/sqlnb/family/text"
 	"github.com/sqlnb/sqlnb/sqlnb/nb"
-	"reflect"
 
 	"fmt"
 	"math"
@@ -394,22 +395,18 @@ type missingReport struct {
 // missingValues reads train_missing for the features of a model of complete rows (lda, qda, logistic: rows
 // with a missing value are left out): an empty report when there are none or the query fails.
 func missingValues(ctx context.Context, db nb.Querier, p *nb.Plan) missingReport {
-	type feat struct {
-		Name  string
-		Float bool
-	}
 	var r missingReport
-	var feats []feat
+	var feats []queries.MissingFeature
 	for _, f := range p.Features {
 		if completeRowsOnly(f.Kind) {
-			feats = append(feats, feat{f.Name, nb.ClassifyType(f.Type) == nb.TypeFloat})
+			feats = append(feats, queries.MissingFeature{Name: f.Name, Float: nb.ClassifyType(f.Type) == nb.TypeFloat})
 			r.kind, r.names = f.Kind, append(r.names, f.Name)
 		}
 	}
 	if len(feats) == 0 {
 		return missingReport{}
 	}
-	stmt, err := queries.Render("train_missing.tmpl.sql", map[string]any{"From": p.Src.From, "Label": p.Label.Name, "Features": feats})
+	stmt, err := queries.Render("train_missing.tmpl.sql", queries.Missing{From: p.Src.From, Label: p.Label.Name, Features: feats})
 	if err != nil {
 		return missingReport{}
 	}

@@ -861,7 +861,7 @@ func orderLabels(ctx context.Context, q nb.Querier, labelType string, lists ...[
 	if !safeType.MatchString(labelType) {
 		return all, nil
 	}
-	stmt, err := queries.Render("order_labels.tmpl.sql", map[string]any{"Type": labelType})
+	stmt, err := queries.Render("order_labels.tmpl.sql", queries.TypeName{Type: labelType})
 	if err != nil {
 		return nil, err
 	}

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/sqlnb/sqlnb/internal/duckdbline"
+	"github.com/sqlnb/sqlnb/queries"
 	"github.com/sqlnb/sqlnb/sqlnb"
 	"github.com/sqlnb/sqlnb/sqlnb/nb"
 )
@@ -157,7 +158,7 @@ func newRegistry(key string, c *duckdb.Connector, maxConns int) (*registry, erro
 		closeAll()
 		return nil, err
 	}
-	if err := reg.internal.QueryRowContext(context.Background(), "SELECT current_database()").Scan(&reg.catalog); err != nil {
+	if err := reg.internal.QueryRowContext(context.Background(), queries.SQL("current_database.sql")).Scan(&reg.catalog); err != nil {
 		closeAll()
 		return nil, err
 	}

@@ -156,7 +156,7 @@ func persist(ctx context.Context, db *udf.DB, model, script string) error {
 			return fmt.Errorf("the database already has a %s main.%s that sqlnb did not create: sqlnb never replaces it; drop or rename it, "+
 				"or export the model under another name (sqlnb models export, then models import --name)", kind.String, queries.Ident(name.String))
 		}
-		drop, err := queries.Render("export_drop.tmpl.sql", map[string]any{"Kind": kind.String, "Name": name.String})
+		drop, err := queries.Render("export_drop.tmpl.sql", queries.ExportDrop{Kind: kind.String, Name: name.String})
 		if err != nil {
 			return err
 		}

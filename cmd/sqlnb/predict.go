@@ -133,13 +133,15 @@ func runPredict(cmd *cobra.Command, e *env, o *predictOptions) error {
 	if readsFile(ctx, conn, o.from, o.output) {
 		return usageError{fmt.Errorf("predict %q: --output %s is a file --from reads: write to another file (it would replace the data being scored)", o.model, o.output)}
 	}
+	// DuckDB writes the whole file to out.Path(); it replaces --output only once complete.
+	stmt, err := queries.Render("predict_copy.tmpl.sql", queries.PredictCopy{Select: sel, Path: len(src.Args) + 1, Format: copyFormat, Options: copyOpts})
+	if err != nil {
+		return err
+	}
 	out, err := outfile.Create(o.output)
 	if err != nil {
 		return err
 	}
-	// DuckDB writes the whole file to out.Path(); it replaces --output only once complete.
-	stmt := "COPY (" + sel + ") TO $" + fmt.Sprint(len(src.Args)+1) + " (FORMAT " + copyFormat + copyOpts +
-		", USE_TMP_FILE false)"
 	bar := e.track(ctx, conn, "scoring", o.from)
 	res, err := conn.ExecContext(ctx, stmt, append(src.Args, out.Path())...)
 	bar.clear()
@@ -165,18 +167,14 @@ func predictQuery(ctx context.Context, db *udf.DB, o *predictOptions, m *sqlnb.M
 		return "", err
 	}
 	kept := cols
-	keep := queries.Row + ".*"
 	if len(o.columns) > 0 {
 		if err := nb.RequireColumns(ctx, db, src, "--columns", o.columns...); err != nil {
 			return "", usageError{err}
 		}
 		kept = nil
-		q := make([]string, len(o.columns))
-		for i, c := range o.columns {
-			q[i] = queries.Row + "." + queries.Ident(c)
+		for _, c := range o.columns {
 			kept = append(kept, nb.Column{Name: c})
 		}
-		keep = strings.Join(q, ", ")
 	}
 	taken := map[string]string{} // name folded as DuckDB folds identifiers (ASCII letters) → what holds it
 	classOf := map[string]bool{} // the folded names that are class columns
@@ -204,45 +202,36 @@ func predictQuery(ctx context.Context, db *udf.DB, o *predictOptions, m *sqlnb.M
 		classOf[key] = class
 		return nil
 	}
-	model := queries.Literal(o.model)
-	pred := o.prefix + "prediction"
-	if err := claim(pred, "prediction", false); err != nil {
+	// nb_predict returns the class as text; the output keeps the label column's type (LabelCast).
+	data := queries.Predict{From: src.From, Columns: o.columns, Model: queries.Literal(o.model), LabelCast: m.LabelCast(),
+		Prediction: o.prefix + "prediction"}
+	if err := claim(data.Prediction, "prediction", false); err != nil {
 		return "", err
 	}
-	// nb_predict returns the class as text; the output keeps the label column's type.
-	label := fmt.Sprintf("nb_predict(%s, %s)", model, queries.Row)
-	if typ := m.LabelCast(); typ != "" {
-		label = fmt.Sprintf("CAST(%s AS %s)", label, typ)
-	}
-	sel := fmt.Sprintf("SELECT %s, %s AS %s", keep, label, queries.Ident(pred))
 	if o.probaMap {
-		name := o.prefix + "proba"
-		if err := claim(name, "posterior map", false); err != nil {
+		data.ProbaMap = o.prefix + "proba"
+		if err := claim(data.ProbaMap, "posterior map", false); err != nil {
 			return "", err
 		}
-		sel += fmt.Sprintf(", nb_predict_proba(%s, %s) AS %s", model, queries.Row, queries.Ident(name))
 	}
-	if !o.proba {
-		return sel + " FROM " + src.From + " " + queries.Row, nil
-	}
-	// The proba_<class> columns are the elements of one nb_predict_proba per row, in the model's class order
-	// (its MAP's order): a column per nb_proba call would evaluate the model once per class. The posteriors
-	// are one column of an inner SELECT that the outer one takes apart; DuckDB inlines the inner column into
-	// each element and its common-subexpression elimination evaluates it once per row.
-	inner := o.prefix + "__sqlnb_posteriors"
-	if err := claim(inner, "posteriors", false); err != nil {
-		return "", err
-	}
-	outer := make([]string, len(m.Classes))
-	for i, c := range m.Classes {
-		name := o.prefix + "proba_" + c.Label
-		if err := claim(name, fmt.Sprintf("posterior of class %q", c.Label), true); err != nil {
+	if o.proba {
+		// The proba_<class> columns are the elements of one nb_predict_proba per row, in the model's class
+		// order (its MAP's order): a column per nb_proba call would evaluate the model once per class. The
+		// posteriors are one column of an inner SELECT that the outer one takes apart; DuckDB inlines the inner
+		// column into each element and its common-subexpression elimination evaluates it once per row.
+		data.Posteriors = o.prefix + "__sqlnb_posteriors"
+		if err := claim(data.Posteriors, "posteriors", false); err != nil {
 			return "", err
 		}
-		outer[i] = fmt.Sprintf("%s[%d] AS %s", queries.Ident(inner), i+1, queries.Ident(name))
+		for _, c := range m.Classes {
+			name := o.prefix + "proba_" + c.Label
+			if err := claim(name, fmt.Sprintf("posterior of class %q", c.Label), true); err != nil {
+				return "", err
+			}
+			data.Proba = append(data.Proba, name)
+		}
 	}
-	sel += fmt.Sprintf(", map_values(nb_predict_proba(%s, %s)) AS %s FROM %s %s", model, queries.Row, queries.Ident(inner), src.From, queries.Row)
-	return fmt.Sprintf("SELECT * EXCLUDE (%s), %s FROM (%s)", queries.Ident(inner), strings.Join(outer, ", "), sel), nil
+	return queries.Render("predict_select.tmpl.sql", data)
 }
 
 // readsFile reports whether the source from takes in the file at path: from as a file or a glob of files
@@ -256,7 +245,7 @@ func readsFile(ctx context.Context, conn *sql.Conn, from, path string) bool {
 	}
 	names := append(append([]string{from}, sqltext.Literals(from)...), pathWords(from)...)
 	views := map[string]string{} // lower-case name → SQL
-	if rows, err := conn.QueryContext(ctx, "SELECT view_name, sql FROM duckdb_views() WHERE NOT internal"); err == nil {
+	if rows, err := conn.QueryContext(ctx, queries.SQL("source_views.sql")); err == nil {
 		for rows.Next() {
 			var name, text string
 			if rows.Scan(&name, &text) == nil {

@@ -7,16 +7,16 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/sqlnb/sqlnb/queries"
 )
 
-type featurePair struct{ J, K int }
-
-// pairs lists the feature pairs j ≤ k of m features, row by row.
-func Pairs(m int) []featurePair {
-	var out []featurePair
+// Pairs lists the feature pairs j ≤ k of m features, row by row (train_comoments' Pairs).
+func Pairs(m int) []queries.Pair {
+	var out []queries.Pair
 	for j := range m {
 		for k := j; k < m; k++ {
-			out = append(out, featurePair{j, k})
+			out = append(out, queries.Pair{J: j, K: k})
 		}
 	}
 	return out

@@ -23,11 +23,8 @@ func ChanMerge(na, ma, m2a, nb, mb, m2b float64) (float64, float64, float64) {
 	return n, ma + d*nb/n, m2a + m2b + d*d*na*nb/n
 }
 
-type MomentFeature struct {
-	Name      string
-	Cast      bool
-	NaNToNull bool
-}
+// MomentFeature is a feature of train_moments (queries.MomentFeature).
+type MomentFeature = queries.MomentFeature
 
 // welfordLoses reports whether the var_pop (covar_pop) of n values of mean mean and sum of squared
 // deviations m2 lost digits: Welford's update is about |mean|/σ ulps off, so past 100 σ from 0 the moments
@@ -42,7 +39,11 @@ type nonfinite []sql.NullFloat64
 
 // nonfiniteCounts runs the train_nonfinite scan over mf's columns of the training source.
 func NonfiniteCounts(ctx context.Context, sc *Scan, mf []MomentFeature) (nonfinite, error) {
-	stmt, err := queries.Render("train_nonfinite.tmpl.sql", map[string]any{"From": sc.Plan.Src.From, "Label": sc.Plan.Label.Name, "Features": mf})
+	data := queries.Nonfinite{From: sc.Plan.Src.From, Label: sc.Plan.Label.Name, Features: make([]queries.Feature, len(mf))}
+	for i, f := range mf {
+		data.Features[i].Name = f.Name
+	}
+	stmt, err := queries.Render("train_nonfinite.tmpl.sql", data)
 	if err != nil {
 		return nil, err
 	}

@@ -120,14 +120,29 @@ func (sc *Scan) Part(f int64) *Partial {
 // param is the placeholder of the k-th (1-based) extra argument of a query, numbered after the source's.
 func (sc *Scan) Param(k int) string { return fmt.Sprintf("$%d", len(sc.Plan.Src.Args)+k) }
 
-// query renders the training template tmpl with the plan's source, label, weight and fold plus data, and
-// runs it with the source's arguments then args.
-func (sc *Scan) Query(ctx context.Context, tmpl string, data map[string]any, args ...any) (Rows, error) {
-	d := map[string]any{"From": sc.Plan.Src.From, "Label": sc.Plan.Label.Name, "Weight": sc.Plan.Weight, "Fold": sc.Fold}
-	for k, v := range data {
-		d[k] = v
+// Train is the part of a training template's data that names the scan's source: the plan's source, label
+// and weight and the scan's fold.
+func (sc *Scan) Train() queries.Train {
+	return queries.Train{From: sc.Plan.Src.From, Label: sc.Plan.Label.Name, Weight: sc.Plan.Weight, Fold: sc.Fold}
+}
+
+// TemplateFeatures returns feats as the training templates' features (train_poisson, train_sums).
+func TemplateFeatures(feats []Feature) []queries.Feature {
+	out := make([]queries.Feature, len(feats))
+	for i, f := range feats {
+		out[i].Name = f.Name
 	}
-	stmt, err := queries.Render(tmpl, d)
+	return out
+}
+
+// Query renders the training template tmpl with data and runs it with the source's arguments then args.
+// data is the template's typed data (queries.Moments, ...), whose Train part is sc.Train(); nil renders
+// sc.Train() alone (train_classes).
+func (sc *Scan) Query(ctx context.Context, tmpl string, data any, args ...any) (Rows, error) {
+	if data == nil {
+		data = sc.Train()
+	}
+	stmt, err := queries.Render(tmpl, data)
 	if err != nil {
 		return nil, err
 	}

@@ -205,7 +205,7 @@ type Column struct {
 
 // Describe returns the columns of src.
 func Describe(ctx context.Context, q Querier, src Source) ([]Column, error) {
-	stmt, err := queries.Render("train_describe.tmpl.sql", map[string]any{"From": src.From})
+	stmt, err := queries.Render("train_describe.tmpl.sql", queries.Source{From: src.From})
 	if err != nil {
 		return nil, err
 	}

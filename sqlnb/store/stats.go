@@ -110,6 +110,11 @@ func (st Store) loadStats(ctx context.Context, q nb.Querier, name string, feats 
 	return out, nil
 }
 
-func tableData(t nb.StatsTable) map[string]any {
-	return map[string]any{"Name": t.TableName(), "Columns": t.Columns()}
+// tableData is the data of the templates over the statistics table t (store_*_stats, store_upgrade_group_id).
+func tableData(t nb.StatsTable) queries.StatsTable {
+	d := queries.StatsTable{Name: t.TableName()}
+	for _, c := range t.Columns() {
+		d.Columns = append(d.Columns, queries.Column{Name: c.Name, Type: c.Type})
+	}
+	return d
 }

@@ -102,7 +102,7 @@ var formatFourParams = []string{"alpha", "var_smoothing", "variance", "priors", 
 
 // createModelsTable creates nb.<table> as format 5 has nb.models.
 func createModelsTable(ctx context.Context, q nb.Querier, table string) error {
-	stmt, err := queries.Render("store_create_models.tmpl.sql", map[string]any{"Table": table})
+	stmt, err := queries.Render("store_create_models.tmpl.sql", queries.ModelsTable{Table: table})
 	if err != nil {
 		return err
 	}
@@ -511,7 +511,7 @@ func CreateMarker(ctx context.Context, q nb.Querier, generation string) error {
 
 // createMarker creates the marker of generation; ifMissing keeps one that exists (Upgrade).
 func createMarker(ctx context.Context, q nb.Querier, generation string, ifMissing bool) error {
-	stmt, err := queries.Render("store_create_marker.tmpl.sql", map[string]any{"Name": VersionMarker(generation), "IfMissing": ifMissing})
+	stmt, err := queries.Render("store_create_marker.tmpl.sql", queries.Marker{Name: VersionMarker(generation), IfMissing: ifMissing})
 	if err != nil {
 		return err
 	}
@@ -523,7 +523,7 @@ func DropMarker(ctx context.Context, q nb.Querier, generation string) error {
 	if generation == "" {
 		return nil
 	}
-	stmt, err := queries.Render("store_drop_marker.tmpl.sql", map[string]any{"Name": VersionMarker(generation)})
+	stmt, err := queries.Render("store_drop_marker.tmpl.sql", queries.Marker{Name: VersionMarker(generation)})
 	if err != nil {
 		return err
 	}

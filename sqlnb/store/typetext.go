@@ -51,7 +51,7 @@ func checkTypeText(ctx context.Context, q nb.Querier, what, text string) error {
 	if len(parsed.Statements) != 1 || !castOfNullAlone(parsed.Statements[0].Node) {
 		return bad("more than a type")
 	}
-	stmt, err := queries.Render("type_name.tmpl.sql", struct{ Type string }{text})
+	stmt, err := queries.Render("type_name.tmpl.sql", queries.TypeName{Type: text})
 	if err != nil {
 		return err
 	}

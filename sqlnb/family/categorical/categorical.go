@@ -79,18 +79,13 @@ func (CategoricalFamily) Kinds() []nb.KindInfo {
 func (CategoricalFamily) Tables() []nb.StatsTable               { return []nb.StatsTable{CategoricalTable} }
 func (CategoricalFamily) Check(_, _ []nb.Feature, _ bool) error { return nil }
 
-type countFeature struct {
-	Name string
-	Expr string // the value: the column, or for Bernoulli over numbers presentSQL(column, $n)
-}
-
 // Train runs train_counts: value counts per (fold,) class from the (label, feature) grouping sets, and the
 // classes and skipped rows from the (label) set.
 func (CategoricalFamily) Train(ctx context.Context, sc *nb.Scan, feats []nb.Feature) error {
-	cf := make([]countFeature, len(feats))
+	cf := make([]queries.CountFeature, len(feats)) // Expr: the column, or for Bernoulli over numbers presentSQL(column, $n)
 	var thresholds []any
 	for i, f := range feats {
-		cf[i] = countFeature{Name: f.Name, Expr: nb.QueriesIdent(f.Name)}
+		cf[i] = queries.CountFeature{Name: f.Name, Expr: nb.QueriesIdent(f.Name)}
 		if f.Kind == Categorical && nb.ClassifyType(f.Type) == nb.TypeFloat {
 			// NaN is missing, as scoring reads it (the literal takes the column's own type, so that the
 			// values' text stays the column's)
@@ -101,7 +96,7 @@ func (CategoricalFamily) Train(ctx context.Context, sc *nb.Scan, feats []nb.Feat
 			cf[i].Expr = nb.PresentSQL(nb.QueriesIdent(f.Name), sc.Param(len(thresholds)))
 		}
 	}
-	rows, err := sc.Query(ctx, "train_counts.tmpl.sql", map[string]any{"Features": cf}, thresholds...)
+	rows, err := sc.Query(ctx, "train_counts.tmpl.sql", queries.Counts{Train: sc.Train(), Features: cf}, thresholds...)
 	if err != nil {
 		return fmt.Errorf("count categorical values: %w", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"github.com/sqlnb/sqlnb/internal/kernel"
+	"github.com/sqlnb/sqlnb/queries"
 	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"math"
 	"strings"
@@ -76,7 +77,7 @@ func (CountsFamily) Check(feats, _ []nb.Feature, _ bool) error {
 // Train runs train_sums: per (fold,) class the (weighted) sum of every count column, rejecting negative,
 // NaN and infinite counts by column.
 func (CountsFamily) Train(ctx context.Context, sc *nb.Scan, feats []nb.Feature) error {
-	rows, err := sc.Query(ctx, "train_sums.tmpl.sql", map[string]any{"Features": feats})
+	rows, err := sc.Query(ctx, "train_sums.tmpl.sql", queries.Features{Train: sc.Train(), Features: nb.TemplateFeatures(feats)})
 	if err != nil {
 		return fmt.Errorf("sum count columns: %w", err)
 	}

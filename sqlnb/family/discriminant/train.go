@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/sqlnb/sqlnb/queries"
 	"github.com/sqlnb/sqlnb/sqlnb/nb"
 )
 
@@ -72,7 +73,7 @@ func needsShift(stats map[int64][]CoMoment) bool {
 // form (Shift), matched by fold, class and feature pair.
 func shiftedCoMoments(ctx context.Context, sc *nb.Scan, names []string, missing bool, stats map[int64][]CoMoment) error {
 	ps := nb.Pairs(len(names))
-	rows, err := sc.Query(ctx, "train_comoments.tmpl.sql", map[string]any{"Features": names, "Pairs": ps, "Missing": missing, "Shift": true})
+	rows, err := sc.Query(ctx, "train_comoments.tmpl.sql", queries.Comoments{Train: sc.Train(), Features: names, Pairs: ps, Missing: missing, Shift: true})
 	if err != nil {
 		return fmt.Errorf("compute co-moments: %w", err)
 	}
@@ -135,7 +136,7 @@ func shiftedCoMoments(ctx context.Context, sc *nb.Scan, names []string, missing 
 func comomentScan(ctx context.Context, sc *nb.Scan, names []string, missing bool) (bool, error) {
 	feats := names
 	ps := nb.Pairs(len(feats))
-	rows, err := sc.Query(ctx, "train_comoments.tmpl.sql", map[string]any{"Features": names, "Pairs": ps, "Missing": missing})
+	rows, err := sc.Query(ctx, "train_comoments.tmpl.sql", queries.Comoments{Train: sc.Train(), Features: names, Pairs: ps, Missing: missing})
 	if err != nil {
 		if strings.Contains(err.Error(), "out of range") {
 			return false, nb.DiscriminantDiagnose(ctx, sc, names, err)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/sqlnb/sqlnb/queries"
 	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"math"
 	"slices"
@@ -100,7 +101,7 @@ func (GaussianFamily) Train(ctx context.Context, sc *nb.Scan, feats []nb.Feature
 			sc.Done = true
 			defer func() { sc.Done = done }()
 		}
-		rows, err := sc.Query(ctx, "train_moments.tmpl.sql", map[string]any{"Features": mf, "Shift": shifted})
+		rows, err := sc.Query(ctx, "train_moments.tmpl.sql", queries.Moments{Train: sc.Train(), Features: mf, Shift: shifted})
 		if err != nil {
 			return nil, fmt.Errorf("compute Gaussian statistics: %w", err)
 		}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/sqlnb/sqlnb/queries"
 	"github.com/sqlnb/sqlnb/sqlnb/nb"
 )
 
@@ -123,9 +124,6 @@ func (KDEFamily) Check(feats, _ []nb.Feature, weighted bool) error {
 // describeWidth is the number of values train_kde_describe gives per feature.
 const describeWidth = 9
 
-// gridEntry is one (class, feature) of train_kde_bins: the placeholders of its bound parameters.
-type gridEntry struct{ Class, J, Lo, Delta, W string }
-
 // curveKey identifies one class's curve of one feature during training.
 type curveKey struct {
 	class string
@@ -139,7 +137,7 @@ func (KDEFamily) Train(ctx context.Context, sc *nb.Scan, feats []nb.Feature) err
 	if sc.Fold != "" {
 		return fmt.Errorf("kde curves are fitted per fold, not from fold statistics")
 	}
-	rows, err := sc.Query(ctx, "train_kde_describe.tmpl.sql", map[string]any{"Features": feats})
+	rows, err := sc.Query(ctx, "train_kde_describe.tmpl.sql", queries.Features{Train: sc.Train(), Features: queryFeatures(feats)})
 	if err != nil {
 		return fmt.Errorf("compute kde statistics: %w", err)
 	}
@@ -174,7 +172,7 @@ func (KDEFamily) Train(ctx context.Context, sc *nb.Scan, feats []nb.Feature) err
 	bw, adjust := rule(sc.Plan.Params.Text("bandwidth")), sc.Plan.Params.Float("adjust")
 	type grid struct{ h, from, to, lo, up float64 }
 	grids := map[curveKey]grid{}
-	var entries []gridEntry
+	var entries []queries.KDEGridEntry
 	var args []any
 	for _, class := range classes {
 		for j, f := range feats {
@@ -196,11 +194,11 @@ func (KDEFamily) Train(ctx context.Context, sc *nb.Scan, feats []nb.Feature) err
 			}
 			grids[k] = grid{h, from, to, lo, up}
 			n := len(args)
-			entries = append(entries, gridEntry{Class: sc.Param(n + 1), J: sc.Param(n + 2), Lo: sc.Param(n + 3), Delta: sc.Param(n + 4), W: sc.Param(n + 5)})
+			entries = append(entries, queries.KDEGridEntry{Class: sc.Param(n + 1), J: sc.Param(n + 2), Lo: sc.Param(n + 3), Delta: sc.Param(n + 4), W: sc.Param(n + 5)})
 			args = append(args, class, int64(j), lo, binDelta(lo, up), 1/float64(s.n))
 		}
 	}
-	rows, err = sc.Query(ctx, "train_kde_bins.tmpl.sql", map[string]any{"Features": feats, "Grid": entries}, args...)
+	rows, err = sc.Query(ctx, "train_kde_bins.tmpl.sql", queries.KDEBins{Train: sc.Train(), Features: queryFeatures(feats), Grid: entries}, args...)
 	if err != nil {
 		return fmt.Errorf("bin kde values: %w", err)
 	}
@@ -410,4 +408,13 @@ func (k *kdeComponent) SQL(*nb.Exporter, int) (string, error) {
 	}
 	return "", fmt.Errorf("%w: kde feature %s: each class's density is a 512-point curve interpolated at the value, which the SQL export does not "+
 		"write; score kde models with nb_predict on a connection sqlnb opens, or as the loadable extension", nb.ErrNotExportable, strings.Join(names, ", "))
+}
+
+// queryFeatures names feats for the training templates.
+func queryFeatures(feats []nb.Feature) []queries.Feature {
+	out := make([]queries.Feature, len(feats))
+	for i, f := range feats {
+		out[i] = queries.Feature{Name: f.Name}
+	}
+	return out
 }

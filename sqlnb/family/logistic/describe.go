@@ -7,14 +7,9 @@ import (
 	"math"
 	"strings"
 
+	"github.com/sqlnb/sqlnb/queries"
 	"github.com/sqlnb/sqlnb/sqlnb/nb"
 )
-
-// logisticFeature is a feature of the describe and step templates.
-type logisticFeature struct {
-	Name    string
-	Numeric bool
-}
 
 // designCol is one column of the design matrix: a number feature standardised ((x - mean)/scale: the mean
 // and spread of the fit's sample) or one level's indicator.
@@ -39,11 +34,11 @@ type logisticDesign struct {
 }
 
 func describeLogistic(ctx context.Context, sc *nb.Scan, feats []nb.Feature) (*logisticDesign, error) {
-	lf := make([]logisticFeature, len(feats))
+	lf := make([]queries.LogisticFeature, len(feats))
 	for i, f := range feats {
-		lf[i] = logisticFeature{Name: f.Name, Numeric: isNumeric(f)}
+		lf[i] = queries.LogisticFeature{Name: f.Name, Numeric: isNumeric(f)}
 	}
-	rows, err := sc.Query(ctx, "train_logistic_describe.tmpl.sql", map[string]any{"Features": lf})
+	rows, err := sc.Query(ctx, "train_logistic_describe.tmpl.sql", queries.LogisticDescribe{Train: sc.Train(), Features: lf})
 	if err != nil {
 		if strings.Contains(err.Error(), "out of range") {
 			return nil, logisticDiagnose(ctx, sc, lf, err)
@@ -154,7 +149,7 @@ func describeLogistic(ctx context.Context, sc *nb.Scan, feats []nb.Feature) (*lo
 }
 
 // logisticDiagnose names the number columns with infinite values (or values whose squares overflow).
-func logisticDiagnose(ctx context.Context, sc *nb.Scan, lf []logisticFeature, cause error) error {
+func logisticDiagnose(ctx context.Context, sc *nb.Scan, lf []queries.LogisticFeature, cause error) error {
 	var names []string
 	for _, f := range lf {
 		if f.Numeric {

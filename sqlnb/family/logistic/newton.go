@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/sqlnb/sqlnb/queries"
 	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"gonum.org/v1/gonum/mat"
 )
@@ -57,11 +58,12 @@ func newtonFit(ctx context.Context, sc *nb.Scan, feats []nb.Feature, d *logistic
 	// scales (the SQL templates standardise; train_logistic_pass leaves it to the Go kernel).
 	cols, classes := b.bindLevels(feats, d)
 	prefix := len(b.args)
-	lf := make([]logisticFeature, len(feats))
+	lf := make([]queries.LogisticFeature, len(feats))
 	for i, f := range feats {
-		lf[i] = logisticFeature{Name: f.Name, Numeric: isNumeric(f)}
+		lf[i] = queries.LogisticFeature{Name: f.Name, Numeric: isNumeric(f)}
 	}
-	data := map[string]any{"From": p.Src.From, "Label": p.Label.Name, "Weight": p.Weight, "Features": lf, "Cols": cols, "Classes": classes}
+	data := queries.Logistic{Train: queries.Train{From: p.Src.From, Label: p.Label.Name, Weight: p.Weight}, Features: lf,
+		Cols: templateCols(cols), Classes: classes}
 	passArgs := append(append([]any{}, p.Src.Args...), b.args[:prefix]...)
 	// The sample first (with the kernel, through nb_logistic_pass): its rows' mean and spread standardise
 	// the number columns, then bound after the shared parameters for the SQL templates.
@@ -79,6 +81,7 @@ func newtonFit(ctx context.Context, sc *nb.Scan, feats []nb.Feature, d *logistic
 		return nil, err
 	}
 	b.bindScales(cols, feats, d)
+	data.Cols = templateCols(cols) // with the standardised expressions bound
 	shared := len(b.args)
 	n.setSample(sample, sampled)
 	if lp != nil {
@@ -144,6 +147,15 @@ func (b *boundArgs) bindLevels(feats []nb.Feature, d *logisticDesign) ([]designC
 		}
 	}
 	return cols, classes
+}
+
+// templateCols returns the design columns as the templates read them.
+func templateCols(cols []designCol) []queries.DesignCol {
+	out := make([]queries.DesignCol, len(cols))
+	for j, c := range cols {
+		out[j] = queries.DesignCol{Expr: c.Expr, Raw: c.Raw}
+	}
+	return out
 }
 
 // bindScales copies the standardisation (standardise) into cols and binds the number columns' means and

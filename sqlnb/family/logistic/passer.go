@@ -15,7 +15,7 @@ import (
 // DuckDB aggregates). Each statement is prepared once: with many classes the aggregates are thousands, and
 // planning them costs. args returns the shared parameters followed by a template's own, numbered from
 // shared + 1; passArgs are train_logistic_pass's (the source's, the levels' and the labels').
-func logisticPasser(ctx context.Context, sc *nb.Scan, data map[string]any, K, dim int, args func(...any) []any, shared int, passArgs []any,
+func logisticPasser(ctx context.Context, sc *nb.Scan, data queries.Logistic, K, dim int, args func(...any) []any, shared int, passArgs []any,
 	lp *LogisticPass, token string) (pass func(theta []float64, hess bool) ([]float64, error), release func(), err error) {
 	var closers []func()
 	release = func() {
@@ -37,18 +37,8 @@ func logisticPasser(ctx context.Context, sc *nb.Scan, data map[string]any, K, di
 		closers = append(closers, func() { prepared.Close() })
 		return func(args ...any) *sql.Row { return prepared.QueryRowContext(ctx, args...) }, nil
 	}
-	with := func(extra map[string]any) map[string]any {
-		m := map[string]any{}
-		for k, v := range data {
-			m[k] = v
-		}
-		for k, v := range extra {
-			m[k] = v
-		}
-		return m
-	}
 	if lp != nil {
-		stmt, err := queries.Render("train_logistic_pass.tmpl.sql", with(map[string]any{"Token": queries.Literal(token)}))
+		stmt, err := queries.Render("train_logistic_pass.tmpl.sql", queries.LogisticPass{Logistic: data, Token: queries.Literal(token)})
 		if err != nil {
 			return nil, release, err
 		}
@@ -66,21 +56,15 @@ func logisticPasser(ctx context.Context, sc *nb.Scan, data map[string]any, K, di
 		}, release, nil
 	}
 	// The step template: θ's parameters follow the shared ones.
-	type zParams struct {
-		B string
-		W []string
-	}
-	type pair struct{ C, D int }
-	type prod struct{ J, K int }
-	z := make([]zParams, K-1)
+	z := make([]queries.LogisticZ, K-1)
 	np := shared
 	param := func() string {
 		np++
 		return sc.Param(np)
 	}
 	var freeIdx, cols1 []int
-	var pairsCD []pair
-	var prods []prod
+	var pairsCD []queries.ClassPair
+	var prods []queries.Pair
 	for c := range z {
 		z[c].B = param()
 		for range dim - 1 {
@@ -88,13 +72,13 @@ func logisticPasser(ctx context.Context, sc *nb.Scan, data map[string]any, K, di
 		}
 		freeIdx = append(freeIdx, c+1)
 		for e := c + 1; e < K; e++ {
-			pairsCD = append(pairsCD, pair{c + 1, e})
+			pairsCD = append(pairsCD, queries.ClassPair{C: c + 1, D: e})
 		}
 	}
 	for j := 1; j < dim; j++ {
 		cols1 = append(cols1, j)
 		for k := j; k < dim; k++ {
-			prods = append(prods, prod{j, k})
+			prods = append(prods, queries.Pair{J: j, K: k})
 		}
 	}
 	queriesOf := map[bool]func(args ...any) *sql.Row{}
@@ -103,7 +87,7 @@ func logisticPasser(ctx context.Context, sc *nb.Scan, data map[string]any, K, di
 		if !hess {
 			pairs = nil
 		}
-		stmt, err := queries.Render("train_logistic_step.tmpl.sql", with(map[string]any{"Z": z, "Free": freeIdx, "Pairs": pairs, "Prods": prods, "Cols1": cols1}))
+		stmt, err := queries.Render("train_logistic_step.tmpl.sql", queries.LogisticStep{Logistic: data, Z: z, Free: freeIdx, Pairs: pairs, Prods: prods, Cols1: cols1})
 		if err != nil {
 			return nil, release, err
 		}

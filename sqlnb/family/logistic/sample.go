@@ -25,7 +25,7 @@ var lrSampleRows = 0
 // values are all equal but the source's are not — and standardises the sample's columns in place. Any
 // center and scale give the same optimum (the penalty is rescaled with them); these keep Newton's steps
 // well conditioned.
-func standardise(ctx context.Context, sc *nb.Scan, lf []logisticFeature, feats []nb.Feature, d *logisticDesign, sample *lrSample) error {
+func standardise(ctx context.Context, sc *nb.Scan, lf []queries.LogisticFeature, feats []nb.Feature, d *logisticDesign, sample *lrSample) error {
 	for j := range d.cols {
 		c := &d.cols[j]
 		if !c.numeric {
@@ -66,7 +66,7 @@ func standardise(ctx context.Context, sc *nb.Scan, lf []logisticFeature, feats [
 // labelled row if there are at most the budget's (sampled false), else a fixed subset of about that many
 // chosen by hash. args returns the shared parameters followed by the template's own, numbered from
 // shared + 1. With the Go kernel (lp) the rows go through nb_logistic_pass, which keeps them.
-func logisticSample(ctx context.Context, sc *nb.Scan, d *logisticDesign, data map[string]any, K, dim int, args func(...any) []any, shared int,
+func logisticSample(ctx context.Context, sc *nb.Scan, d *logisticDesign, data queries.Logistic, K, dim int, args func(...any) []any, shared int,
 	lp *LogisticPass, token string) (*lrSample, bool, error) {
 	pairs := (K - 1) * K / 2
 	// 500 rows per coefficient (at least 100,000: reading the sample costs a scan whatever its size, and a
@@ -83,12 +83,9 @@ func logisticSample(ctx context.Context, sc *nb.Scan, d *logisticDesign, data ma
 	if sampled {
 		keep = max(1, size*mod/d.rows)
 	}
-	m := map[string]any{"Sample": sampled, "Mod": sc.Param(shared + 1), "Keep": sc.Param(shared + 2), "Token": ""}
+	m := queries.LogisticSample{Logistic: data, Sample: sampled, Mod: sc.Param(shared + 1), Keep: sc.Param(shared + 2)}
 	if lp != nil {
-		m["Token"] = queries.Literal(token)
-	}
-	for k, v := range data {
-		m[k] = v
+		m.Token = queries.Literal(token)
 	}
 	stmt, err := queries.Render("train_logistic_sample.tmpl.sql", m)
 	if err != nil {

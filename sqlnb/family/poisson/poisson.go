@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"github.com/sqlnb/sqlnb/queries"
 	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"math"
 	"strings"
@@ -74,7 +75,7 @@ func (PoissonFamily) Check(_, _ []nb.Feature, _ bool) error { return nil }
 // Train runs train_poisson: per (fold,) class the count, mean and weighted mean of every Poisson feature,
 // with its minimum and number of non-integer values to reject bad counts by column.
 func (PoissonFamily) Train(ctx context.Context, sc *nb.Scan, feats []nb.Feature) error {
-	rows, err := sc.Query(ctx, "train_poisson.tmpl.sql", map[string]any{"Features": feats})
+	rows, err := sc.Query(ctx, "train_poisson.tmpl.sql", queries.Features{Train: sc.Train(), Features: nb.TemplateFeatures(feats)})
 	if err != nil {
 		return fmt.Errorf("compute Poisson statistics: %w", err)
 	}

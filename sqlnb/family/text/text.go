@@ -121,8 +121,8 @@ func trainTerms(ctx context.Context, sc *nb.Scan, f nb.Feature) error {
 	if f.Kind == TextBernoulli {
 		docs = queries.Ident(f.Name)
 	}
-	rows, err := sc.Query(ctx, "train_terms.tmpl.sql", map[string]any{"Tokens": f.Text.SQL(queries.Ident(f.Name)),
-		"Present": nb.PresentSQL("e.value", sc.Param(1)), "Docs": docs}, f.Binarize)
+	rows, err := sc.Query(ctx, "train_terms.tmpl.sql", queries.Terms{Train: sc.Train(), Tokens: f.Text.SQL(queries.Ident(f.Name)),
+		Present: nb.PresentSQL("e.value", sc.Param(1)), Docs: docs}, f.Binarize)
 	if err != nil {
 		return fmt.Errorf("count the terms of %q: %w", f.Name, err)
 	}
@@ -157,9 +157,10 @@ func trainTerms(ctx context.Context, sc *nb.Scan, f nb.Feature) error {
 func trainLongTerms(ctx context.Context, sc *nb.Scan, f nb.Feature) error {
 	tp := sc.Plan.Terms
 	args := append(append([]any{}, sc.Plan.Src.Args...), tp.Src.Args...)
-	stmt, err := queries.Render("train_long_terms.tmpl.sql", map[string]any{"From": sc.Plan.Src.FromAt(1),
-		"TermsFrom": tp.Src.FromAt(len(sc.Plan.Src.Args) + 1), "Label": sc.Plan.Label.Name, "Weight": sc.Plan.Weight, "Fold": sc.Fold,
-		"Doc": tp.Doc, "Term": tp.Term, "Count": tp.Count, "Present": nb.PresentSQL("n", fmt.Sprintf("$%d", len(args)+1))})
+	stmt, err := queries.Render("train_long_terms.tmpl.sql", queries.LongTerms{
+		Train:     queries.Train{From: sc.Plan.Src.FromAt(1), Label: sc.Plan.Label.Name, Weight: sc.Plan.Weight, Fold: sc.Fold},
+		TermsFrom: tp.Src.FromAt(len(sc.Plan.Src.Args) + 1), Doc: tp.Doc, Term: tp.Term, Count: tp.Count,
+		Present: nb.PresentSQL("n", fmt.Sprintf("$%d", len(args)+1))})
 	if err != nil {
 		return err
 	}
