@@ -5,11 +5,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"math"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 
 	"github.com/sqlnb/sqlnb/queries"
 )

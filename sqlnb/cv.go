@@ -4,11 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"math"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 
 	"github.com/sqlnb/sqlnb/queries"
 )

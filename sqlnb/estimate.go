@@ -3,8 +3,9 @@ package sqlnb
 import (
 	"context"
 	"encoding/json"
-	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"strconv"
+
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 
 	"github.com/sqlnb/sqlnb/queries"
 )

@@ -5,11 +5,12 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 
 	"github.com/sqlnb/sqlnb/queries"
 )

@@ -1,10 +1,11 @@
 package sqlnb
 
 import (
-	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"math"
 	"sort"
 	"strconv"
+
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 )
 
 // Explain returns, for row i of b, the classes compared, a against bb, and each feature's log-likelihood

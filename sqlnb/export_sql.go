@@ -2,10 +2,11 @@ package sqlnb
 
 import (
 	"fmt"
-	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 
 	"github.com/sqlnb/sqlnb/queries"
 )

@@ -2,6 +2,7 @@ package sqlnb
 
 import (
 	"fmt"
+
 	"github.com/sqlnb/sqlnb/sqlnb/nb"
 )
 

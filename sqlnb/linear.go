@@ -2,9 +2,10 @@ package sqlnb
 
 import (
 	"fmt"
-	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"strconv"
 	"strings"
+
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 )
 
 // Linear is the linear form of a two-class model (seed 000: Gaussian NB with a shared variance; seed 002:

@@ -2,8 +2,9 @@ package sqlnb
 
 import (
 	"fmt"
-	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"slices"
+
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 )
 
 // Merge combines models trained on disjoint parts of one source (same features and kinds) into the

@@ -3,12 +3,13 @@ package sqlnb
 import (
 	"context"
 	"database/sql"
-	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"math"
 	"math/big"
 	"math/bits"
 	"slices"
 	"strings"
+
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 
 	"github.com/sqlnb/sqlnb/queries"
 )

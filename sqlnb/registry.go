@@ -2,6 +2,8 @@ package sqlnb
 
 import (
 	"fmt"
+	"strings"
+
 	"github.com/sqlnb/sqlnb/sqlnb/family/categorical"
 	"github.com/sqlnb/sqlnb/sqlnb/family/counts"
 	"github.com/sqlnb/sqlnb/sqlnb/family/discriminant"
@@ -11,7 +13,6 @@ import (
 	"github.com/sqlnb/sqlnb/sqlnb/family/poisson"
 	"github.com/sqlnb/sqlnb/sqlnb/family/text"
 	"github.com/sqlnb/sqlnb/sqlnb/nb"
-	"strings"
 )
 
 // families is the registry, in the order training scans run and components are compiled.

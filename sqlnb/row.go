@@ -2,12 +2,13 @@ package sqlnb
 
 import (
 	"fmt"
-	"github.com/sqlnb/sqlnb/internal/kernel"
-	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/sqlnb/sqlnb/internal/kernel"
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 )
 
 // ScoreRow scores one row given as column name → value, the way the SQL functions score a STRUCT: features

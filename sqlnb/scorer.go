@@ -2,9 +2,10 @@ package sqlnb
 
 import (
 	"fmt"
+	"math"
+
 	"github.com/sqlnb/sqlnb/internal/kernel"
 	"github.com/sqlnb/sqlnb/sqlnb/nb"
-	"math"
 )
 
 // Scorer is a Model compiled for scoring: priors and hyperparameters applied, each family's features laid

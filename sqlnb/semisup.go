@@ -4,9 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
+
 	"github.com/sqlnb/sqlnb/sqlnb/family/text"
 	"github.com/sqlnb/sqlnb/sqlnb/nb"
-	"math"
 
 	"github.com/sqlnb/sqlnb/queries"
 )

@@ -3,8 +3,9 @@ package store
 import (
 	"context"
 	"fmt"
-	"github.com/sqlnb/sqlnb/sqlnb/nb"
 	"slices"
+
+	"github.com/sqlnb/sqlnb/sqlnb/nb"
 )
 
 // SaveImported stores a model read by Import as Save does, except that a stored model of the same name is
