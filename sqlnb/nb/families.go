@@ -7,6 +7,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/sqlnb/sqlnb/queries"
 )
@@ -435,8 +436,30 @@ func (fs Families) decodeGroup(data []byte) (*Group, error) {
 }
 
 // ParamSet collects the hyperparameters the families declare (ParamDeclarer), after the ones sqlnb's
-// training itself reads (priors; tol and max_iter bound semi-supervised EM).
+// training itself reads (priors; tol and max_iter bound semi-supervised EM). It is built once per registry
+// (a registry is a package variable: its backing array identifies it) and shared: validation and loading
+// ask for it per model, a thousand times for a per-group model.
 func (fs Families) ParamSet() *ParamSet {
+	if len(fs) == 0 {
+		return fs.buildParamSet()
+	}
+	key := paramSetKey{&fs[0], len(fs)}
+	if ps, ok := paramSets.Load(key); ok {
+		return ps.(*ParamSet)
+	}
+	ps, _ := paramSets.LoadOrStore(key, fs.buildParamSet())
+	return ps.(*ParamSet)
+}
+
+// paramSetKey identifies a registry: its first element and length.
+type paramSetKey struct {
+	first *Family
+	n     int
+}
+
+var paramSets sync.Map // paramSetKey → *ParamSet
+
+func (fs Families) buildParamSet() *ParamSet {
 	specs := []ParamSpec{PriorsParam}
 	for _, f := range fs {
 		if d, ok := f.(ParamDeclarer); ok {
