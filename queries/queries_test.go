@@ -1,7 +1,6 @@
 package queries_test
 
 import (
-	"context"
 	"database/sql"
 	"fmt"
 	"os"
@@ -13,8 +12,8 @@ import (
 
 	_ "github.com/duckdb/duckdb-go/v2"
 
+	"github.com/sqlnb/sqlnb/internal/testdb"
 	"github.com/sqlnb/sqlnb/queries"
-	"github.com/sqlnb/sqlnb/udf"
 )
 
 func mustOpenDB(tb testing.TB) *sql.DB {
@@ -242,7 +241,7 @@ func step(t queries.Train, hess bool) queries.LogisticStep {
 // tested by the code paths that run it.
 func TestEveryTemplateRenders(t *testing.T) {
 	queriesPkg := reflect.TypeFor[queries.Train]().PkgPath()
-	parse := mustParser(t)
+	parse := testdb.Parser(t)
 	files, err := filepath.Glob("*.tmpl.sql")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no templates: %v", err)
@@ -287,24 +286,4 @@ func TestEveryTemplateRenders(t *testing.T) {
 			t.Errorf("templateCases has data for %s, which is no template", name)
 		}
 	}
-}
-
-// mustParser returns DuckDB's own statement parser on an in-memory database.
-func mustParser(tb testing.TB) func(string) (int, error) {
-	tb.Helper()
-	db, err := udf.Open(":memory:")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	conn, err := db.Conn(context.Background())
-	if err != nil {
-		db.Close()
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { conn.Close(); db.Close() })
-	parse, err := udf.Parser(conn)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return parse
 }

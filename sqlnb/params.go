@@ -221,9 +221,7 @@ func checkFitted(m *nb.Model, p nb.Params) error {
 			continue // EM's tol and max_iter: SetParams says why
 		}
 		fitted = append(fitted, s.Label())
-		a, _ := m.Params.Value(s.Name)
-		b, _ := p.Value(s.Name)
-		changed = changed || !m.Params.With(s.Name, a).Equal(m.Params.With(s.Name, b))
+		changed = changed || !m.Params.Same(p, s.Name)
 	}
 	if !changed {
 		return nil

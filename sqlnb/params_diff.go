@@ -31,9 +31,8 @@ type paramChange struct {
 func changedParams(a, b nb.Params) []paramChange {
 	var out []paramChange
 	for _, spec := range families.ParamSet().Specs() {
-		va, _ := a.Value(spec.Name)
-		vb, _ := b.Value(spec.Name)
-		if !a.With(spec.Name, va).Equal(a.With(spec.Name, vb)) {
+		if !a.Same(b, spec.Name) {
+			va, _ := a.Value(spec.Name)
 			out = append(out, paramChange{spec.Name, va})
 		}
 	}

@@ -22,27 +22,7 @@ import (
 // to a temporary file.
 func v1Store(t *testing.T) string {
 	t.Helper()
-	in, err := os.Open(filepath.Join("..", "testdata", "v1store", "v1.duckdb.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
-	zr, err := gzip.NewReader(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "v1.duckdb")
-	out, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(out, zr); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return gunzipTo(t, filepath.Join("..", "testdata", "v1store", "v1.duckdb.gz"), "v1.duckdb")
 }
 
 // TestUpgradeVersion1Store opens a database written by the format-version-1 release: read-only, loading a

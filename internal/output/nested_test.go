@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sqlnb/sqlnb/internal/testdb"
 )
 
 func sameFloat32(a, b string) bool {
@@ -19,7 +21,7 @@ func sameFloat32(a, b string) bool {
 // over 600 orders of magnitude, timestamps and dates over ±290,000 years (BC included), intervals of
 // every sign.
 func TestTextMatchesDuckDB(t *testing.T) {
-	conn := mustOpenConn(t)
+	conn := testdb.Conn(t)
 	ctx := context.Background()
 	exprs := []string{
 		// numbers

@@ -3,36 +3,18 @@ package output
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/jedib0t/go-pretty/v6/text"
-
-	"github.com/sqlnb/sqlnb/udf"
+	"github.com/sqlnb/sqlnb/internal/testdb"
 )
-
-// mustOpenConn opens an in-memory database with the nb_* functions and one connection of it.
-func mustOpenConn(tb testing.TB) *sql.Conn {
-	tb.Helper()
-	db, err := udf.Open(":memory:")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	conn, err := db.Conn(context.Background())
-	if err != nil {
-		db.Close()
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { conn.Close(); db.Close() })
-	return conn
-}
 
 // TestStreamedFormats: csv, json, line and markdown are written row by row; json keeps the columns'
 // order and the layout of encoding/json's indented array.
 func TestStreamedFormats(t *testing.T) {
-	conn := mustOpenConn(t)
+	conn := testdb.Conn(t)
 	stmt := `SELECT * FROM (VALUES (2, 'b', NULL::DOUBLE, [1, 2], {'k': 'v'}), (1, 'a<', 0.5, [], NULL)) v(z, a, x, l, s)`
 	for _, c := range []struct{ format, want string }{
 		{"csv", "z,a,x,l,s\n2,b,,\"[1, 2]\",{'k': v}\n1,a<,0.5,[],\n"},

@@ -7,12 +7,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sqlnb/sqlnb/internal/testdb"
 )
 
 // completionDB is a database with a table, a view in another schema, and a trained model.
 func completionDB(t *testing.T) *catalogCache {
 	t.Helper()
-	conn := mustOpenConn(t)
+	conn := testdb.Conn(t)
 	ctx := context.Background()
 	for _, stmt := range []string{
 		`CREATE TABLE iris AS SELECT i % 3 AS species, i * 0.1 AS sepal_length FROM range(30) r(i)`,
@@ -116,7 +118,7 @@ func TestCompleterReadline(t *testing.T) {
 		!changesCatalog("/* x */ DROP TABLE t") {
 		t.Error("changesCatalog")
 	}
-	conn := mustOpenConn(t) // a second database: swap the loader as .open does
+	conn := testdb.Conn(t) // a second database: swap the loader as .open does
 	if _, err := conn.ExecContext(context.Background(), stmt); err != nil {
 		t.Fatal(err)
 	}

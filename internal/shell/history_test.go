@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/sqlnb/sqlnb/internal/testdb"
 )
 
 // TestHistoryRoundTrip: entries typed over several lines come back whole after a restart, and each line of
@@ -39,7 +41,7 @@ func TestHistoryRoundTrip(t *testing.T) {
 
 	// The stored form runs as it is: same statements, same columns; only a line break inside a string
 	// literal reads differently until it is loaded again.
-	conn := mustOpenConn(t)
+	conn := testdb.Conn(t)
 	p := mustParser(t)
 	for _, e := range entries[:2] {
 		stored := encodeHistory(e)

@@ -2,8 +2,6 @@ package shell
 
 import (
 	"bytes"
-	"context"
-	"database/sql"
 	"io"
 	"reflect"
 	"strings"
@@ -12,34 +10,15 @@ import (
 	"time"
 
 	"github.com/sqlnb/sqlnb/internal/sqltext"
+	"github.com/sqlnb/sqlnb/internal/testdb"
 	"github.com/sqlnb/sqlnb/queries"
 	"github.com/sqlnb/sqlnb/udf"
 )
 
-// mustOpenConn opens an in-memory database with the nb_* functions and one connection of it.
-func mustOpenConn(tb testing.TB) *sql.Conn {
-	tb.Helper()
-	db, err := udf.Open(":memory:")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	conn, err := db.Conn(context.Background())
-	if err != nil {
-		db.Close()
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { conn.Close(); db.Close() })
-	return conn
-}
-
 // mustParser returns the shell's statement splitter on an in-memory database.
 func mustParser(tb testing.TB) sqltext.Splitter {
 	tb.Helper()
-	parse, err := udf.Parser(mustOpenConn(tb))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return sqltext.Splitter{Count: parse, Rules: udf.Lexer()}
+	return sqltext.Splitter{Count: testdb.Parser(tb), Rules: udf.Lexer()}
 }
 
 // TestFeed: lines typed one at a time make statements when the input is complete, dot commands only

@@ -1,35 +1,15 @@
 package sqltext_test
 
 import (
-	"context"
 	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/sqlnb/sqlnb/internal/sqltext"
+	"github.com/sqlnb/sqlnb/internal/testdb"
 	"github.com/sqlnb/sqlnb/udf"
 )
-
-// mustParse returns DuckDB's own statement parser (duckdb_extract_statements) on an in-memory database.
-func mustParse(tb testing.TB) func(string) (int, error) {
-	tb.Helper()
-	db, err := udf.Open(":memory:")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	conn, err := db.Conn(context.Background())
-	if err != nil {
-		db.Close()
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { conn.Close(); db.Close() })
-	parse, err := udf.Parser(conn)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return parse
-}
 
 // rules are the lexer's rules for the DuckDB line the test runs on.
 func rules() sqltext.Rules {
@@ -82,7 +62,7 @@ func randomText(r *rand.Rand, backticks bool) string {
 // (duckdb_extract_statements) does — when DuckDB parses a text into n statements the lexer finds n, and
 // each parses alone as one — and says a text ends open exactly when DuckDB calls it unterminated.
 func TestStatementsAsDuckDB(t *testing.T) {
-	parse := mustParse(t)
+	parse := testdb.Parser(t)
 	r := rand.New(rand.NewPCG(1, 2))
 	lex := rules()
 	checked := 0
@@ -104,7 +84,7 @@ func FuzzStatementsAsDuckDB(f *testing.F) {
 	for range 20 {
 		f.Add(randomText(r, true))
 	}
-	parse := mustParse(f)
+	parse := testdb.Parser(f)
 	lex := rules()
 	f.Fuzz(func(t *testing.T, text string) {
 		if !utf8.ValidString(text) {

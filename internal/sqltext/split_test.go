@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/sqlnb/sqlnb/internal/sqltext"
+	"github.com/sqlnb/sqlnb/internal/testdb"
 )
 
 // TestSplit: DuckDB's parser decides where statements end and whether the input is complete. The first
 // two cases broke the hand-written splitter this replaced (they work in `sqlnb sql -c`).
 func TestSplit(t *testing.T) {
-	p := sqltext.Splitter{Count: mustParse(t), Rules: rules()}
+	p := sqltext.Splitter{Count: testdb.Parser(t), Rules: rules()}
 	for _, c := range []struct {
 		name     string
 		in       string

@@ -388,22 +388,30 @@ func (p Params) With(name string, v any) Params {
 func (p Params) Names() []string { return slices.Sorted(maps.Keys(p.v)) }
 
 // Equal reports whether p and q set the same names to the same values.
-func (p Params) Equal(q Params) bool {
-	return maps.EqualFunc(p.v, q.v, func(a, b any) bool {
-		switch x := a.(type) {
-		case float64:
-			y, ok := b.(float64)
-			if i, isInt := b.(int64); isInt {
-				y, ok = float64(i), true
-			}
-			return ok && math.Float64bits(x) == math.Float64bits(y)
-		case int64:
-			if y, ok := b.(float64); ok {
-				return float64(x) == y
-			}
+func (p Params) Equal(q Params) bool { return maps.EqualFunc(p.v, q.v, sameValue) }
+
+// Same reports whether p and q give the parameter name the same value (both unset counts as the same).
+func (p Params) Same(q Params, name string) bool {
+	a, aok := p.v[name]
+	b, bok := q.v[name]
+	return aok == bok && (!aok || sameValue(a, b))
+}
+
+// sameValue compares two parameter values: floats bit for bit, an integral float equal to the int64.
+func sameValue(a, b any) bool {
+	switch x := a.(type) {
+	case float64:
+		y, ok := b.(float64)
+		if i, isInt := b.(int64); isInt {
+			y, ok = float64(i), true
 		}
-		return a == b
-	})
+		return ok && math.Float64bits(x) == math.Float64bits(y)
+	case int64:
+		if y, ok := b.(float64); ok {
+			return float64(x) == y
+		}
+	}
+	return a == b
 }
 
 // MarshalJSON writes the parameters as one object, names sorted.
