@@ -3,7 +3,7 @@ package nb
 import "strings"
 
 // EnumLevels returns the levels of a DuckDB ENUM type text in their declared order, as DESCRIBE and typeof
-// write the type: ENUM('a', 'b', 'c'), each level single-quoted with a quote inside doubled (ENUM('it''s')) and
+// write the type: ENUM('a', 'b', 'c'), each level single-quoted with a quote inside doubled (ENUM('it”s')) and
 // written as it is otherwise (commas, parentheses, double quotes, blanks, newlines and backslashes are level
 // text). The type name is read case-insensitively and blanks around the list and its items are ignored. ok
 // is false for any other type and for a text that is not a well-formed list of at least one level; a level

@@ -35,7 +35,9 @@ var levelSets = []levelSet{
 	{"haireye", []string{"eye", "sex"}, []string{"Black", "Brown", "Red", "Blond"}},
 }
 
-func fixture(name string) string { return filepath.Join("..", "..", "..", "testdata", "fixtures", name) }
+func fixture(name string) string {
+	return filepath.Join("..", "..", "..", "testdata", "fixtures", name)
+}
 
 func mustOpenDB(tb testing.TB) *udf.DB {
 	tb.Helper()
